@@ -1,0 +1,137 @@
+//! ## What it does
+//! Reports every problem met while reading and replaying the record:
+//! broken syntax, unparsable tokens, illegal or ambiguous moves, invalid
+//! set-up positions, unsupported variants, malformed machine annotations,
+//! text that is not UTF-8, duplicate tags, and a `PlyCount` tag that
+//! disagrees with the moves.
+//!
+//! ## Why
+//! A verdict is only as good as the record it rests on. A move that cannot
+//! be replayed means every later fact (clocks, evaluations, adjudication
+//! counters) is attached to an unknown position. arbiter never drops such
+//! input silently: it says where the record broke and stops the replay
+//! there.
+//!
+//! ## Example
+//! `2. Zf3` (no such piece) gives `unparsable-move` at that token's line and
+//! column; `1. e4 e5 2. Ke3` gives `illegal-move` at ply 3.
+
+use super::Context;
+use crate::findings::{Finding, Severity};
+use crate::ingest::pgn::ProblemKind;
+
+pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
+    let game = ctx.game;
+    for p in &game.problems {
+        let (code, severity, title) = match p.kind {
+            ProblemKind::Syntax => ("pgn-syntax", Severity::Error, "Broken PGN syntax"),
+            ProblemKind::UnparsableToken => (
+                "unparsable-token",
+                Severity::Error,
+                "Unparsable token in the movetext",
+            ),
+            ProblemKind::Encoding => ("encoding", Severity::Info, "Text is not UTF-8"),
+            ProblemKind::Annotation => (
+                "annotation-malformed",
+                Severity::Warning,
+                "Malformed value in a machine-written comment",
+            ),
+            ProblemKind::DuplicateTag => ("duplicate-tag", Severity::Warning, "Duplicate tag"),
+        };
+        let ply = ctx.replay.first_ply + p.before_move as u32;
+        out.push(
+            Finding::builtin(code, severity, title, p.message.clone()).with_evidence(ctx.evidence(
+                p.span,
+                Some(ply),
+                "here",
+            )),
+        );
+    }
+    if let Some(stop) = &ctx.replay.stop {
+        let title = match stop.code {
+            "illegal-move" => "Illegal or ambiguous move",
+            "invalid-setup" => "Invalid set-up position",
+            "unsupported-variant" => "Unsupported variant",
+            _ => "Replay stopped at an unparsable move",
+        };
+        let played = ctx.replay.plies.len();
+        let unplayed = game.moves.len().saturating_sub(played);
+        out.push(
+            Finding::builtin(
+                stop.code,
+                Severity::Error,
+                title,
+                format!(
+                    "{}; {unplayed} of {} recorded moves were not replayed",
+                    stop.message,
+                    game.moves.len()
+                ),
+            )
+            .with_evidence(ctx.evidence(
+                stop.span,
+                Some(stop.ply),
+                "the move that could not be played",
+            )),
+        );
+    }
+    for p in &ctx.replay.plies {
+        if p.suffix_wrong {
+            let written = &game.moves[p.move_index].written;
+            out.push(
+                Finding::builtin(
+                    "wrong-check-mark",
+                    Severity::Info,
+                    "Check or mate mark does not match the position",
+                    format!(
+                        "ply {} is written {written:?} but the move is {}",
+                        p.ply,
+                        if p.checkmate {
+                            "checkmate"
+                        } else if p.check {
+                            "check, not mate"
+                        } else {
+                            "not check"
+                        }
+                    ),
+                )
+                .with_evidence(ctx.evidence(
+                    p.span,
+                    Some(p.ply),
+                    "the move as written",
+                )),
+            );
+        }
+    }
+    if let Some(tag) = game.tag_entry("PlyCount") {
+        let recorded = game.moves.len();
+        match tag.value.trim().parse::<usize>() {
+            Ok(n) if n == recorded => {}
+            Ok(n) => out.push(
+                Finding::builtin(
+                    "plycount-mismatch",
+                    Severity::Warning,
+                    "PlyCount tag disagrees with the moves",
+                    format!("PlyCount says {n} but the movetext has {recorded} moves"),
+                )
+                .with_evidence(ctx.evidence(
+                    Some(tag.span),
+                    None,
+                    "the PlyCount tag",
+                )),
+            ),
+            Err(_) => out.push(
+                Finding::builtin(
+                    "plycount-mismatch",
+                    Severity::Warning,
+                    "PlyCount tag is not a number",
+                    format!("PlyCount is {:?}; expected a whole number", tag.value),
+                )
+                .with_evidence(ctx.evidence(
+                    Some(tag.span),
+                    None,
+                    "the PlyCount tag",
+                )),
+            ),
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! Built-in record-integrity checks.
+//!
+//! These need no ruleset: they say whether the record itself can be trusted
+//! (it parses, its moves are legal, its result agrees with its final
+//! position). Event rules live in rulesets (a later stage). Each check is one
+//! file whose doc comment says what it does and why.
+
+pub mod integrity;
+pub mod result;
+
+use crate::findings::{Evidence, Finding};
+use crate::ingest::pgn::PgnGame;
+use crate::replay::Replay;
+use crate::span::Span;
+
+/// What every check sees.
+#[derive(Debug)]
+pub struct Context<'a> {
+    pub path: &'a str,
+    pub game: &'a PgnGame,
+    pub replay: &'a Replay,
+}
+
+impl Context<'_> {
+    pub fn evidence(
+        &self,
+        span: Option<Span>,
+        ply: Option<u32>,
+        note: impl Into<String>,
+    ) -> Evidence {
+        Evidence {
+            path: self.path.to_string(),
+            span,
+            ply,
+            timestamp: None,
+            note: note.into(),
+        }
+    }
+}
+
+/// Run every built-in check on one game.
+pub fn run_all(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    integrity::check(ctx, &mut out);
+    result::check(ctx, &mut out);
+    crate::findings::sort_findings(&mut out);
+    out
+}

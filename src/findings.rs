@@ -1,0 +1,132 @@
+//! Findings: plain, serialisable data.
+//!
+//! A finding is what arbiter tells a committee: what is wrong (or must be
+//! reviewed), how grave it is, which rule and clause it enforces, what the
+//! regulation says the sanction is, and where the evidence lies. This module
+//! holds no logic beyond ordering; see `docs/findings-schema.md` for the JSON
+//! schema.
+
+use serde::Serialize;
+
+use crate::span::Span;
+
+/// How grave a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// A violation: the record, or the conduct it records, breaks a rule.
+    Error,
+    /// Probably wrong, but an innocent explanation exists.
+    Warning,
+    /// A fact worth knowing; not a violation.
+    Info,
+    /// A clause no machine can judge: a human must look.
+    ManualReview,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::ManualReview => "manual-review",
+        }
+    }
+
+    /// Whether a finding of this severity makes the run exit with status 1.
+    pub fn is_violation(self) -> bool {
+        matches!(self, Severity::Error | Severity::Warning)
+    }
+}
+
+/// One piece of evidence: a place in an input file, and when in the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Evidence {
+    /// The input file, as given on the command line.
+    pub path: String,
+    /// Where in the file, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// The ply (1 = White's first move) the evidence is about, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+    /// A timestamp from the source, verbatim, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    /// What this piece of evidence shows.
+    pub note: String,
+}
+
+/// A finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable machine-readable code, e.g. `illegal-move`.
+    pub code: String,
+    pub severity: Severity,
+    /// One-line summary.
+    pub title: String,
+    /// The full explanation, with the values that made it fire.
+    pub message: String,
+    /// The rule id in the ruleset that made this a finding (empty for the
+    /// built-in integrity checks that need no ruleset).
+    pub rule: String,
+    /// The clause of the regulation the rule enforces, with its words.
+    pub clause: String,
+    /// The sanction the regulation names (empty when it names none).
+    pub sanction: String,
+    /// Where the evidence is.
+    pub evidence: Vec<Evidence>,
+}
+
+impl Finding {
+    /// A finding from one of arbiter's built-in record-integrity checks.
+    pub fn builtin(code: &str, severity: Severity, title: &str, message: String) -> Finding {
+        Finding {
+            code: code.to_string(),
+            severity,
+            title: title.to_string(),
+            message,
+            rule: String::new(),
+            clause: String::new(),
+            sanction: String::new(),
+            evidence: Vec::new(),
+        }
+    }
+
+    pub fn with_evidence(mut self, evidence: Evidence) -> Finding {
+        self.evidence.push(evidence);
+        self
+    }
+
+    /// The first ply any evidence refers to (for ordering).
+    pub fn first_ply(&self) -> u32 {
+        self.evidence
+            .iter()
+            .filter_map(|e| e.ply)
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// The first byte offset any evidence refers to (for ordering).
+    pub fn first_offset(&self) -> u64 {
+        self.evidence
+            .iter()
+            .filter_map(|e| e.span.map(|s| s.offset))
+            .min()
+            .unwrap_or(0)
+    }
+}
+
+/// Put findings in their canonical order: by place in the game, then code.
+/// Output must not depend on the order in which checks happened to run.
+pub fn sort_findings(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        (a.first_ply(), a.first_offset(), &a.code, &a.message).cmp(&(
+            b.first_ply(),
+            b.first_offset(),
+            &b.code,
+            &b.message,
+        ))
+    });
+}

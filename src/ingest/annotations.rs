@@ -1,0 +1,701 @@
+//! Typed annotations parsed out of PGN comments.
+//!
+//! arbiter reads four kinds of machine-written comment:
+//!
+//! * the TCEC per-move comment: `d=30, sd=44, pd=Qxd1, mt=90906, tl=3514094,
+//!   s=41641210, n=3784769610, pv=…, tb=0, h=0.0, ph=0.0, wv=0.27, R50=50,
+//!   Rd=-11, Rr=-11, mb=+0+0+0+0+0,` and the book form `book, mb=…,`;
+//! * the TCEC game comment `WhiteEngineOptions: …, BlackEngineOptions: …`;
+//! * the cutechess-cli move comment `+0.35/24 1.2s` (score from the mover's
+//!   view, depth, time), `book`, optionally followed by `, <termination>`;
+//! * the PGN command forms `[%clk 1:59:58]`, `[%emt 0:00:05]`, `[%eval 0.35]`
+//!   (also `[%eval #-5]` and `[%eval 0.35,20]`).
+//!
+//! Nothing is dropped: text that is not understood is kept in
+//! [`Annotations::text`], unknown `key=value` items in `extra`, unknown PGN
+//! commands in `commands`, and every value that fails to parse is recorded in
+//! [`Annotations::problems`] with what was expected.
+
+use serde::Serialize;
+
+/// An engine score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves; negative when the engine is being mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// Parse a score in pawns (`0.27`, `-1.5`, `+3`) or a mate (`M12`,
+    /// `-M5`, `+M3`, `#-5`, `#7`).
+    pub fn parse_pawns(s: &str) -> Result<Score, String> {
+        let t = s.trim();
+        let (neg, body) = match t.as_bytes().first() {
+            Some(b'-') => (true, &t[1..]),
+            Some(b'+') => (false, &t[1..]),
+            _ => (false, t),
+        };
+        if let Some(m) = body.strip_prefix('M').or_else(|| body.strip_prefix('#')) {
+            let (neg2, m) = match m.strip_prefix('-') {
+                Some(rest) => (true, rest),
+                None => (false, m.strip_prefix('+').unwrap_or(m)),
+            };
+            let n: i32 = m
+                .parse()
+                .map_err(|_| format!("expected a mate distance after 'M' in {t:?}"))?;
+            return Ok(Score::Mate(if neg ^ neg2 { -n } else { n }));
+        }
+        let cp = parse_hundredths(body).ok_or_else(|| {
+            format!("expected a score in pawns with at most two decimals, found {t:?}")
+        })?;
+        Ok(Score::Cp(if neg { -cp } else { cp }))
+    }
+
+    /// The same score seen from the other side.
+    pub fn negate(self) -> Score {
+        match self {
+            Score::Cp(c) => Score::Cp(-c),
+            Score::Mate(m) => Score::Mate(-m),
+        }
+    }
+}
+
+/// `12`, `0.27`, `3.5` → hundredths (`1200`, `27`, `350`); `None` when the
+/// text is not an unsigned decimal with at most two decimals.
+fn parse_hundredths(s: &str) -> Option<i32> {
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (s, ""),
+    };
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    if !int.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if frac.len() > 2 {
+        return None;
+    }
+    let whole: i32 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let mut f: i32 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().ok()?
+    };
+    if frac.len() == 1 {
+        f *= 10;
+    }
+    whole.checked_mul(100)?.checked_add(f)
+}
+
+/// Material balance `mb=+P+N+B+R+Q`, White minus Black.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Material {
+    pub pawns: i32,
+    pub knights: i32,
+    pub bishops: i32,
+    pub rooks: i32,
+    pub queens: i32,
+}
+
+impl Material {
+    fn parse(s: &str) -> Result<Material, String> {
+        let err = || format!("expected five signed counts like +0-1+0+0+0, found {s:?}");
+        let mut vals = Vec::with_capacity(5);
+        let b = s.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let neg = match b[i] {
+                b'+' => false,
+                b'-' => true,
+                _ => return Err(err()),
+            };
+            i += 1;
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let n: i32 = s[start..i].parse().map_err(|_| err())?;
+            vals.push(if neg { -n } else { n });
+        }
+        if vals.len() != 5 {
+            return Err(err());
+        }
+        Ok(Material {
+            pawns: vals[0],
+            knights: vals[1],
+            bishops: vals[2],
+            rooks: vals[3],
+            queens: vals[4],
+        })
+    }
+}
+
+/// The TCEC per-move comment, every key typed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TcecMove {
+    /// The move came from the event's opening book.
+    pub book: bool,
+    /// Search depth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub d: Option<u32>,
+    /// Selective depth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sd: Option<u32>,
+    /// Ponder move the engine expected (SAN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pd: Option<String>,
+    /// Move time, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mt: Option<i64>,
+    /// Time left after the move, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tl: Option<i64>,
+    /// Speed, nodes per second.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub s: Option<u64>,
+    /// Nodes searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n: Option<u64>,
+    /// Principal variation, SAN, space separated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pv: Option<String>,
+    /// Tablebase hits; `Some(None)` when recorded as `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tb: Option<Option<u64>>,
+    /// Hash full, percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub h: Option<f64>,
+    /// Ponder hit rate, percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ph: Option<f64>,
+    /// Evaluation from White's point of view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wv: Option<Score>,
+    /// Moves left under the fifty-move rule.
+    #[serde(rename = "R50", skip_serializing_if = "Option::is_none")]
+    pub r50: Option<i32>,
+    /// Draw-rule counter (plies left; negative: see docs).
+    #[serde(rename = "Rd", skip_serializing_if = "Option::is_none")]
+    pub rd: Option<i32>,
+    /// Win-rule counter.
+    #[serde(rename = "Rr", skip_serializing_if = "Option::is_none")]
+    pub rr: Option<i32>,
+    /// Material balance, White minus Black.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mb: Option<Material>,
+    /// `key=value` items arbiter does not know, verbatim.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<(String, String)>,
+}
+
+impl TcecMove {
+    /// Whether the comment carries engine output (not a book move).
+    pub fn is_engine_move(&self) -> bool {
+        !self.book
+    }
+}
+
+/// A cutechess-cli move comment: `+0.35/24 1.2s`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CutechessMove {
+    pub book: bool,
+    /// Score from the point of view of the side that moved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<Score>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Move time, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<i64>,
+    /// Text after the comma, e.g. `White mates`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// An engine option value, typed where it looks like a number or a boolean.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum OptionValue {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+}
+
+impl OptionValue {
+    pub fn parse(s: &str) -> OptionValue {
+        let t = s.trim();
+        if let Ok(i) = t.parse::<i64>() {
+            OptionValue::Int(i)
+        } else if t.eq_ignore_ascii_case("true") {
+            OptionValue::Bool(true)
+        } else if t.eq_ignore_ascii_case("false") {
+            OptionValue::Bool(false)
+        } else {
+            OptionValue::Text(t.to_string())
+        }
+    }
+}
+
+/// One engine option as recorded, with its typed value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineOption {
+    pub name: String,
+    pub value: OptionValue,
+    /// The value exactly as written.
+    pub raw: String,
+}
+
+/// `WhiteEngineOptions: …, BlackEngineOptions: …`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct EngineOptions {
+    pub white: Vec<EngineOption>,
+    pub black: Vec<EngineOption>,
+}
+
+/// `[%eval …]`: a score from White's point of view, with optional depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct EvalCommand {
+    pub score: Score,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+}
+
+/// Everything arbiter understood in one comment, and everything it did not.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Annotations {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tcec: Option<TcecMove>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cutechess: Option<CutechessMove>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine_options: Option<EngineOptions>,
+    /// `[%clk]`: the mover's clock after the move, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clk: Option<i64>,
+    /// `[%emt]`: elapsed move time, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emt: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval: Option<EvalCommand>,
+    /// Other `[%cmd args]` commands, verbatim.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<(String, String)>,
+    /// Text not understood, kept verbatim (trimmed).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub text: String,
+    /// Values that were recognised by their key but could not be parsed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+const TCEC_KEYS: &[&str] = &[
+    "d", "sd", "pd", "mt", "tl", "s", "n", "pv", "tb", "h", "ph", "wv", "R50", "Rd", "Rr", "mb",
+];
+
+/// Parse one comment's text.
+pub fn parse_comment(raw: &str) -> Annotations {
+    let mut ann = Annotations::default();
+    let rest = extract_commands(raw, &mut ann);
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return ann;
+    }
+    if rest.starts_with("WhiteEngineOptions:") || rest.starts_with("BlackEngineOptions:") {
+        ann.engine_options = Some(parse_engine_options(rest));
+        return ann;
+    }
+    if looks_like_tcec(rest) {
+        ann.tcec = Some(parse_tcec(rest, &mut ann.problems, &mut ann.text));
+        return ann;
+    }
+    if let Some(cc) = parse_cutechess(rest) {
+        ann.cutechess = Some(cc);
+        return ann;
+    }
+    ann.text = rest.to_string();
+    ann
+}
+
+/// Remove `[%cmd args]` groups, typing the ones arbiter knows. Returns the
+/// remaining text.
+fn extract_commands(raw: &str, ann: &mut Annotations) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(start) = rest.find("[%") {
+        let Some(len) = rest[start..].find(']') else {
+            break;
+        };
+        out.push_str(&rest[..start]);
+        let inner = &rest[start + 2..start + len];
+        let (name, args) = match inner.split_once(char::is_whitespace) {
+            Some((n, a)) => (n, a.trim()),
+            None => (inner, ""),
+        };
+        match name {
+            "clk" => match parse_clock(args) {
+                Some(ms) => ann.clk = Some(ms),
+                None => ann
+                    .problems
+                    .push(format!("[%clk {args}]: expected H:MM:SS[.f]")),
+            },
+            "emt" => match parse_clock(args) {
+                Some(ms) => ann.emt = Some(ms),
+                None => ann
+                    .problems
+                    .push(format!("[%emt {args}]: expected H:MM:SS[.f]")),
+            },
+            "eval" => {
+                let (score, depth) = match args.split_once(',') {
+                    Some((s, d)) => (s, Some(d.trim())),
+                    None => (args, None),
+                };
+                match (Score::parse_pawns(score), depth.map(|d| d.parse::<u32>())) {
+                    (Ok(score), None) => ann.eval = Some(EvalCommand { score, depth: None }),
+                    (Ok(score), Some(Ok(d))) => {
+                        ann.eval = Some(EvalCommand {
+                            score,
+                            depth: Some(d),
+                        })
+                    }
+                    (Err(e), _) => ann.problems.push(format!("[%eval {args}]: {e}")),
+                    (_, Some(Err(_))) => ann
+                        .problems
+                        .push(format!("[%eval {args}]: expected a depth after the comma")),
+                }
+            }
+            _ => ann.commands.push((name.to_string(), args.to_string())),
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `1:59:58`, `0:00:05.3`, `59:58`, `12.5` → milliseconds.
+pub fn parse_clock(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let mut parts: Vec<&str> = s.split(':').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    let secs = parts.pop()?;
+    let (whole, frac) = match secs.split_once('.') {
+        Some((w, f)) => (w, f),
+        None => (secs, ""),
+    };
+    if whole.is_empty()
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || frac.len() > 3
+    {
+        return None;
+    }
+    let mut ms: i64 = whole.parse::<i64>().ok()?.checked_mul(1000)?;
+    if !frac.is_empty() {
+        let f: i64 = frac.parse().ok()?;
+        ms = ms.checked_add(f * 10i64.pow(3 - frac.len() as u32))?;
+    }
+    let mut mult = 60_000i64;
+    for p in parts.iter().rev() {
+        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        ms = ms.checked_add(p.parse::<i64>().ok()?.checked_mul(mult)?)?;
+        mult = mult.checked_mul(60)?;
+    }
+    Some(if neg { -ms } else { ms })
+}
+
+fn looks_like_tcec(s: &str) -> bool {
+    let first = s.split(',').next().unwrap_or("").trim();
+    if first == "book" {
+        return true;
+    }
+    match first.split_once('=') {
+        Some((k, _)) => TCEC_KEYS.contains(&k.trim()),
+        None => false,
+    }
+}
+
+fn parse_tcec(s: &str, problems: &mut Vec<String>, text: &mut String) -> TcecMove {
+    let mut m = TcecMove::default();
+    let mut unknown_text: Vec<&str> = Vec::new();
+    for item in s.split(',') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        if item == "book" {
+            m.book = true;
+            continue;
+        }
+        let Some((key, value)) = item.split_once('=') else {
+            unknown_text.push(item);
+            continue;
+        };
+        let key = key.trim();
+        let value = value.trim();
+        let mut bad = |what: &str| problems.push(format!("{key}={value}: expected {what}"));
+        match key {
+            "d" => m.d = value.parse().map_err(|_| bad("a depth (integer)")).ok(),
+            "sd" => {
+                m.sd = value
+                    .parse()
+                    .map_err(|_| bad("a selective depth (integer)"))
+                    .ok()
+            }
+            "pd" => m.pd = Some(value.to_string()),
+            "mt" => {
+                m.mt = value
+                    .parse()
+                    .map_err(|_| bad("milliseconds (integer)"))
+                    .ok()
+            }
+            "tl" => {
+                m.tl = value
+                    .parse()
+                    .map_err(|_| bad("milliseconds (integer)"))
+                    .ok()
+            }
+            "s" => {
+                m.s = value
+                    .parse()
+                    .map_err(|_| bad("nodes per second (integer)"))
+                    .ok()
+            }
+            "n" => {
+                m.n = value
+                    .parse()
+                    .map_err(|_| bad("a node count (integer)"))
+                    .ok()
+            }
+            "pv" => m.pv = Some(value.to_string()),
+            "tb" => {
+                m.tb = if value == "null" {
+                    Some(None)
+                } else {
+                    value
+                        .parse()
+                        .map(Some)
+                        .map_err(|_| bad("a tablebase hit count or null"))
+                        .ok()
+                }
+            }
+            "h" => m.h = parse_f64(value).map_err(|_| bad("a percentage")).ok(),
+            "ph" => m.ph = parse_f64(value).map_err(|_| bad("a percentage")).ok(),
+            "wv" => match Score::parse_pawns(value) {
+                Ok(sc) => m.wv = Some(sc),
+                Err(e) => problems.push(format!("wv={value}: {e}")),
+            },
+            "R50" => m.r50 = value.parse().map_err(|_| bad("an integer")).ok(),
+            "Rd" => m.rd = value.parse().map_err(|_| bad("an integer")).ok(),
+            "Rr" => m.rr = value.parse().map_err(|_| bad("an integer")).ok(),
+            "mb" => match Material::parse(value) {
+                Ok(mb) => m.mb = Some(mb),
+                Err(e) => problems.push(format!("mb={value}: {e}")),
+            },
+            _ => m.extra.push((key.to_string(), value.to_string())),
+        }
+    }
+    if !unknown_text.is_empty() {
+        *text = unknown_text.join(", ");
+    }
+    m
+}
+
+fn parse_f64(s: &str) -> Result<f64, ()> {
+    let v: f64 = s.parse().map_err(|_| ())?;
+    if v.is_finite() { Ok(v) } else { Err(()) }
+}
+
+fn parse_engine_options(s: &str) -> EngineOptions {
+    let mut opts = EngineOptions::default();
+    let (white, black) = match s.find("BlackEngineOptions:") {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    };
+    let side = |part: &str, prefix: &str| -> Vec<EngineOption> {
+        let body = part.trim().strip_prefix(prefix).unwrap_or(part).trim();
+        let body = body.trim_end_matches(',').trim();
+        body.split(';')
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .map(|item| match item.split_once('=') {
+                Some((k, v)) => EngineOption {
+                    name: k.trim().to_string(),
+                    value: OptionValue::parse(v),
+                    raw: v.trim().to_string(),
+                },
+                None => EngineOption {
+                    name: item.to_string(),
+                    value: OptionValue::Text(String::new()),
+                    raw: String::new(),
+                },
+            })
+            .collect()
+    };
+    opts.white = side(white, "WhiteEngineOptions:");
+    opts.black = side(black, "BlackEngineOptions:");
+    opts
+}
+
+/// `+0.35/24 1.2s`, `-M5/30 0.05s, Black mates`, `book`.
+fn parse_cutechess(s: &str) -> Option<CutechessMove> {
+    let (main, note) = match s.split_once(',') {
+        Some((m, n)) => (m.trim(), Some(n.trim().to_string())),
+        None => (s.trim(), None),
+    };
+    if main == "book" {
+        return Some(CutechessMove {
+            book: true,
+            score: None,
+            depth: None,
+            time_ms: None,
+            note,
+        });
+    }
+    let (score_depth, time) = main.split_once(' ')?;
+    let (score, depth) = score_depth.split_once('/')?;
+    let score = Score::parse_pawns(score).ok()?;
+    let depth: u32 = depth.parse().ok()?;
+    let secs = time.trim().strip_suffix('s')?;
+    let time_ms = parse_clock(secs)?;
+    Some(CutechessMove {
+        book: false,
+        score: Some(score),
+        depth: Some(depth),
+        time_ms: Some(time_ms),
+        note,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tcec_engine_move_every_key() {
+        let a = parse_comment(
+            "d=30, sd=44, pd=Qxd1, mt=90906, tl=3514094, s=41641210, n=3784769610, pv=dxc5 Qxd1 Rxd1, tb=null, h=26.3, ph=100.0, wv=-M5, R50=49, Rd=-11, Rr=-1000, mb=+0-1+0+0+0,",
+        );
+        let t = a.tcec.unwrap();
+        assert!(!t.book);
+        assert_eq!(t.d, Some(30));
+        assert_eq!(t.sd, Some(44));
+        assert_eq!(t.pd.as_deref(), Some("Qxd1"));
+        assert_eq!(t.mt, Some(90906));
+        assert_eq!(t.tl, Some(3514094));
+        assert_eq!(t.s, Some(41641210));
+        assert_eq!(t.n, Some(3784769610));
+        assert_eq!(t.pv.as_deref(), Some("dxc5 Qxd1 Rxd1"));
+        assert_eq!(t.tb, Some(None));
+        assert_eq!(t.h, Some(26.3));
+        assert_eq!(t.ph, Some(100.0));
+        assert_eq!(t.wv, Some(Score::Mate(-5)));
+        assert_eq!(t.r50, Some(49));
+        assert_eq!(t.rd, Some(-11));
+        assert_eq!(t.rr, Some(-1000));
+        assert_eq!(t.mb.unwrap().knights, -1);
+        assert!(a.problems.is_empty());
+        assert!(a.text.is_empty());
+    }
+
+    #[test]
+    fn tcec_book_move() {
+        let a = parse_comment("book, mb=+0+0+0+0+0,");
+        let t = a.tcec.unwrap();
+        assert!(t.book);
+        assert_eq!(t.mb.unwrap().pawns, 0);
+        assert_eq!(t.wv, None);
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(Score::parse_pawns("0.27"), Ok(Score::Cp(27)));
+        assert_eq!(Score::parse_pawns("-0.5"), Ok(Score::Cp(-50)));
+        assert_eq!(Score::parse_pawns("+3"), Ok(Score::Cp(300)));
+        assert_eq!(Score::parse_pawns("M12"), Ok(Score::Mate(12)));
+        assert_eq!(Score::parse_pawns("-M5"), Ok(Score::Mate(-5)));
+        assert_eq!(Score::parse_pawns("#-5"), Ok(Score::Mate(-5)));
+        assert!(Score::parse_pawns("0.275").is_err());
+        assert!(Score::parse_pawns("abc").is_err());
+        assert!(Score::parse_pawns("").is_err());
+    }
+
+    #[test]
+    fn malformed_values_are_reported_not_dropped() {
+        let a = parse_comment("d=x, mt=12, wv=abc, zz=9,");
+        let t = a.tcec.unwrap();
+        assert_eq!(t.d, None);
+        assert_eq!(t.mt, Some(12));
+        assert_eq!(a.problems.len(), 2, "{:?}", a.problems);
+        assert_eq!(t.extra, vec![("zz".to_string(), "9".to_string())]);
+    }
+
+    #[test]
+    fn engine_options_per_side() {
+        let a = parse_comment(
+            "WhiteEngineOptions: Protocol=uci; Hash=8192; Threads=43; OwnBook=false; Search SMP [Threads count]=30;, BlackEngineOptions: Protocol=uci; CommandLineOptions=--hash 7168 --x;",
+        );
+        let o = a.engine_options.unwrap();
+        assert_eq!(o.white.len(), 5);
+        assert_eq!(o.white[1].value, OptionValue::Int(8192));
+        assert_eq!(o.white[3].value, OptionValue::Bool(false));
+        assert_eq!(o.white[4].name, "Search SMP [Threads count]");
+        assert_eq!(
+            o.black[1].value,
+            OptionValue::Text("--hash 7168 --x".into())
+        );
+    }
+
+    #[test]
+    fn pgn_commands_and_leftover_text() {
+        let a = parse_comment("[%clk 1:59:58.5] good move [%emt 0:00:05] [%eval #-3] [%cal Ge2e4]");
+        assert_eq!(a.clk, Some(7_198_500));
+        assert_eq!(a.emt, Some(5_000));
+        assert_eq!(a.eval.unwrap().score, Score::Mate(-3));
+        assert_eq!(a.commands, vec![("cal".to_string(), "Ge2e4".to_string())]);
+        assert_eq!(a.text, "good move");
+        let b = parse_comment("[%eval 0.35,20]");
+        assert_eq!(
+            b.eval,
+            Some(EvalCommand {
+                score: Score::Cp(35),
+                depth: Some(20)
+            })
+        );
+    }
+
+    #[test]
+    fn cutechess_comments() {
+        let a = parse_comment("+0.35/24 1.2s");
+        let c = a.cutechess.unwrap();
+        assert_eq!(c.score, Some(Score::Cp(35)));
+        assert_eq!(c.depth, Some(24));
+        assert_eq!(c.time_ms, Some(1200));
+        let b = parse_comment("+M1/1 0.012s, White mates")
+            .cutechess
+            .unwrap();
+        assert_eq!(b.score, Some(Score::Mate(1)));
+        assert_eq!(b.note.as_deref(), Some("White mates"));
+        assert!(parse_comment("book").tcec.unwrap().book);
+        assert_eq!(parse_comment("just a remark").text, "just a remark");
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(parse_clock("0:00:05"), Some(5000));
+        assert_eq!(parse_clock("1:00:00.25"), Some(3_600_250));
+        assert_eq!(parse_clock("12.5"), Some(12_500));
+        assert_eq!(parse_clock("1:x"), None);
+        assert_eq!(parse_clock("99999999999999999999:00:00"), None);
+    }
+}

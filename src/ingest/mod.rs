@@ -1,0 +1,4 @@
+//! Ingest: turn input files into spanned events. No legality, no rules.
+
+pub mod annotations;
+pub mod pgn;

@@ -1,0 +1,880 @@
+//! PGN ingest: stream games out of a file, with every token's source span.
+//!
+//! The file is read once, in order, through a bounded buffer: [`GameSplitter`]
+//! cuts it into one chunk per game (tracking the byte offset and line of each
+//! chunk), and [`parse_game`] reads a chunk with pgn-reader's visitor. Memory
+//! is bounded by the largest game, never by the file.
+//!
+//! pgn-reader reports tokens without positions, so arbiter recovers them: tag
+//! values and comments are located exactly (and verified byte for byte against
+//! the chunk), and a small scanner walks the movetext in step with the
+//! reader's callbacks to place each move and outcome. The scanner also finds
+//! the tokens pgn-reader skips silently (an unknown piece letter, binary
+//! garbage): these become [`PgnProblem`]s, never lost data.
+
+use std::cell::Cell;
+use std::io::{self, BufRead, Read};
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+
+use super::annotations::{Annotations, parse_comment};
+use crate::span::{LineIndex, Span};
+
+/// Games longer than this are reported and skipped, so that one corrupt game
+/// cannot exhaust memory.
+pub const MAX_GAME_BYTES: usize = 8 << 20;
+
+/// One game's raw bytes and where they start in the file.
+#[derive(Debug)]
+pub struct GameChunk {
+    /// 0-based index of the game in its file.
+    pub index: usize,
+    /// Byte offset of the chunk's first byte.
+    pub offset: u64,
+    /// 1-based line of the chunk's first byte.
+    pub line: u64,
+    pub bytes: Vec<u8>,
+    /// The game was longer than [`MAX_GAME_BYTES`]; `bytes` holds only the
+    /// first part.
+    pub oversize: Option<u64>,
+}
+
+/// Splits a PGN stream into game chunks.
+///
+/// A game ends where a tag line (`[` at the start of a line, outside any
+/// comment) follows movetext. An unterminated `{` comment would otherwise
+/// swallow the rest of the file: a blank line followed by a well-formed tag
+/// line ends the game even inside a comment, so the next game is still read.
+#[derive(Debug)]
+pub struct GameSplitter<R> {
+    input: R,
+    offset: u64,
+    line: u64,
+    next_index: usize,
+    /// A line already read that starts the next chunk.
+    carry: Option<Vec<u8>>,
+    done: bool,
+}
+
+impl<R: BufRead> GameSplitter<R> {
+    pub fn new(input: R) -> Self {
+        GameSplitter {
+            input,
+            offset: 0,
+            line: 1,
+            next_index: 0,
+            carry: None,
+            done: false,
+        }
+    }
+
+    /// The underlying reader.
+    pub fn into_inner(self) -> R {
+        self.input
+    }
+
+    /// Reads one line (with its `\n`), keeping at most `MAX_GAME_BYTES + 1`
+    /// bytes of it. Returns the kept bytes and the true length.
+    fn read_line(&mut self) -> io::Result<Option<(Vec<u8>, u64)>> {
+        let mut line = Vec::new();
+        let mut total: u64 = 0;
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            let (take, found) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            let room = (MAX_GAME_BYTES + 1).saturating_sub(line.len());
+            line.extend_from_slice(&buf[..take.min(room)]);
+            total += take as u64;
+            self.input.consume(take);
+            if found {
+                break;
+            }
+        }
+        Ok(if total == 0 {
+            None
+        } else {
+            Some((line, total))
+        })
+    }
+
+    /// The next game chunk, or `None` at the end of the input.
+    pub fn next_chunk(&mut self) -> io::Result<Option<GameChunk>> {
+        if self.done {
+            return Ok(None);
+        }
+        let mut chunk = GameChunk {
+            index: self.next_index,
+            offset: self.offset,
+            line: self.line,
+            bytes: Vec::new(),
+            oversize: None,
+        };
+        let mut total: u64 = 0;
+        let mut in_comment = false;
+        let mut movetext = false;
+        let mut prev_blank = false;
+        let mut first = true;
+        loop {
+            let (line, len) = match self.carry.take() {
+                Some(l) => {
+                    let n = l.len() as u64;
+                    (l, n)
+                }
+                None => match self.read_line()? {
+                    Some(x) => x,
+                    None => {
+                        self.done = true;
+                        break;
+                    }
+                },
+            };
+            let trimmed = trim_start(&line);
+            let is_tag = trimmed.first() == Some(&b'[');
+            if !first && is_tag {
+                let boundary = (!in_comment && movetext)
+                    || (in_comment && prev_blank && is_well_formed_tag(trimmed));
+                if boundary {
+                    self.carry = Some(line);
+                    break;
+                }
+            }
+            first = false;
+            // Update the lexical state from this line.
+            if is_tag && !movetext && !in_comment {
+                // a tag line: brackets and braces inside the value are text
+            } else if line.first() == Some(&b'%') && !in_comment {
+                // escape line
+            } else {
+                for &b in &line {
+                    if in_comment {
+                        if b == b'}' {
+                            in_comment = false;
+                        }
+                    } else {
+                        match b {
+                            b'{' => {
+                                in_comment = true;
+                                movetext = true;
+                            }
+                            b';' => {
+                                movetext = true;
+                                break;
+                            }
+                            b' ' | b'\t' | b'\r' | b'\n' => {}
+                            _ => movetext = true,
+                        }
+                    }
+                }
+            }
+            prev_blank = trimmed.iter().all(|b| b.is_ascii_whitespace());
+            self.offset += len;
+            self.line += 1;
+            total += len;
+            if chunk.oversize.is_none() {
+                if chunk.bytes.len() + line.len() > MAX_GAME_BYTES || (line.len() as u64) < len {
+                    chunk.oversize = Some(0);
+                } else {
+                    chunk.bytes.extend_from_slice(&line);
+                }
+            }
+        }
+        if total == 0 {
+            return Ok(None);
+        }
+        if chunk.oversize.is_none() && chunk.bytes.iter().all(u8::is_ascii_whitespace) {
+            // blank lines between or after games are not a game
+            return self.next_chunk();
+        }
+        if chunk.oversize.is_some() {
+            chunk.oversize = Some(total);
+        }
+        // A line without its final newline does not start a new line.
+        if chunk.bytes.last().is_some_and(|&b| b != b'\n') && self.done {
+            self.line -= 1;
+        }
+        self.next_index += 1;
+        Ok(Some(chunk))
+    }
+}
+
+fn trim_start(line: &[u8]) -> &[u8] {
+    let n = line
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+        .count();
+    &line[n..]
+}
+
+/// `[Name "` with a name of letters, digits and underscores.
+fn is_well_formed_tag(line: &[u8]) -> bool {
+    let body = &line[1..];
+    let name_len = body
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if name_len == 0 {
+        return false;
+    }
+    let rest = trim_start(&body[name_len..]);
+    rest.first() == Some(&b'"')
+}
+
+/// A tag pair as written.
+#[derive(Debug, Clone)]
+pub struct Tag {
+    pub name: String,
+    pub value: String,
+    /// The span of the value (between the quotes).
+    pub span: Span,
+}
+
+/// A comment and what arbiter understood of it.
+#[derive(Debug, Clone)]
+pub struct Comment {
+    /// The span of the whole `{…}`.
+    pub span: Span,
+    pub text: String,
+    pub annotations: Annotations,
+}
+
+/// One mainline move as written.
+#[derive(Debug, Clone)]
+pub struct PgnMove {
+    pub san: SanPlus,
+    /// The move token exactly as written.
+    pub written: String,
+    pub span: Option<Span>,
+    /// Comments that follow the move (before the next move).
+    pub comments: Vec<Comment>,
+    pub nags: Vec<u8>,
+}
+
+/// What kind of problem the reader met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The syntax is broken in a way the reader could not recover from
+    /// within the game (unterminated tag or comment, game too large).
+    Syntax,
+    /// A movetext token that is neither a move, a move number, an annotation
+    /// glyph, a comment, a variation nor a result.
+    UnparsableToken,
+    /// A tag or comment that is not valid UTF-8 (decoded as Latin-1).
+    Encoding,
+    /// A malformed value inside a machine-written comment.
+    Annotation,
+    /// The same tag appears twice.
+    DuplicateTag,
+}
+
+/// A problem found while reading a game.
+#[derive(Debug, Clone)]
+pub struct PgnProblem {
+    pub kind: ProblemKind,
+    pub message: String,
+    pub span: Option<Span>,
+    /// Number of mainline moves read before the problem.
+    pub before_move: usize,
+}
+
+/// One game as read from the file, before any replay.
+#[derive(Debug, Clone)]
+pub struct PgnGame {
+    /// 0-based index of the game in its file.
+    pub index: usize,
+    /// Byte offset and line where the game's text starts.
+    pub offset: u64,
+    pub line: u64,
+    pub tags: Vec<Tag>,
+    /// Comments before the first move (game comments such as TCEC's
+    /// engine options).
+    pub preamble: Vec<Comment>,
+    pub moves: Vec<PgnMove>,
+    /// The termination marker in the movetext (`1-0`, `0-1`, `1/2-1/2`,
+    /// `*`), if any, and its span.
+    pub outcome: Option<(String, Option<Span>)>,
+    /// Variations skipped (each `(` at any depth counts once).
+    pub variations: u32,
+    pub problems: Vec<PgnProblem>,
+}
+
+impl PgnGame {
+    /// The first value of a tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
+    }
+
+    pub fn tag_entry(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name == name)
+    }
+}
+
+/// Decode bytes as UTF-8, falling back to Latin-1 (every byte one char).
+/// Returns whether the fallback was used.
+pub fn decode_text(bytes: &[u8]) -> (String, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (s.to_string(), false),
+        Err(_) => (bytes.iter().map(|&b| b as char).collect(), true),
+    }
+}
+
+/// Read one game chunk.
+pub fn parse_game(chunk: &GameChunk) -> PgnGame {
+    let mut game = PgnGame {
+        index: chunk.index,
+        offset: chunk.offset,
+        line: chunk.line,
+        tags: Vec::new(),
+        preamble: Vec::new(),
+        moves: Vec::new(),
+        outcome: None,
+        variations: 0,
+        problems: Vec::new(),
+    };
+    if let Some(total) = chunk.oversize {
+        let mut idx = LineIndex::new(&chunk.bytes, chunk.offset, chunk.line);
+        game.problems.push(PgnProblem {
+            kind: ProblemKind::Syntax,
+            message: format!(
+                "game text is {total} bytes, more than the {MAX_GAME_BYTES} bytes arbiter reads for one game; the game was skipped"
+            ),
+            span: Some(idx.span(0, 0)),
+            before_move: 0,
+        });
+        return game;
+    }
+    let bytes = &chunk.bytes;
+    let map = Rc::new(PtrMap::default());
+    let source = TrackedSlice {
+        data: bytes,
+        pos: 0,
+        map: Rc::clone(&map),
+    };
+    let limit = bytes.len().max(255);
+    let mut reader = Reader::build(source)
+        .set_supported_tag_line_length(limit)
+        .set_supported_comment_length(limit)
+        .finish();
+    let mut visitor = GameVisitor {
+        chunk: bytes,
+        map,
+        index: LineIndex::new(bytes, chunk.offset, chunk.line),
+        cursor: 0,
+        game: &mut game,
+    };
+    let result = reader.read_game(&mut visitor);
+    match result {
+        Ok(_) => {
+            // Anything the reader did not consume belongs to no game.
+            let mut rest = Vec::new();
+            let _ = reader.into_inner().read_to_end(&mut rest);
+        }
+        Err(e) => {
+            let at = visitor.cursor;
+            let span = visitor.index.span(at, 0);
+            let n = visitor.game.moves.len();
+            visitor.game.problems.push(PgnProblem {
+                kind: ProblemKind::Syntax,
+                message: format!("{e} (reading stopped here; the rest of this game is ignored)"),
+                span: Some(span),
+                before_move: n,
+            });
+        }
+    }
+    game
+}
+
+/// Records which chunk offset the reader's buffer pointer corresponds to at
+/// the last read, so that slices handed to the visitor can be placed.
+#[derive(Debug, Default)]
+struct PtrMap {
+    ptr: Cell<usize>,
+    offset: Cell<usize>,
+}
+
+#[derive(Debug)]
+struct TrackedSlice<'a> {
+    data: &'a [u8],
+    pos: usize,
+    map: Rc<PtrMap>,
+}
+
+impl Read for TrackedSlice<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.map.ptr.set(buf.as_ptr() as usize);
+        self.map.offset.set(self.pos);
+        let n = buf.len().min(self.data.len() - self.pos);
+        buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// A movetext token found by the scanner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tok {
+    Filler,
+    Comment,
+    VarOpen,
+    VarClose,
+    Outcome,
+    San,
+    Junk,
+    End,
+}
+
+struct GameVisitor<'c, 'g> {
+    chunk: &'c [u8],
+    map: Rc<PtrMap>,
+    index: LineIndex<'c>,
+    /// Scanner position in the chunk.
+    cursor: usize,
+    game: &'g mut PgnGame,
+}
+
+impl GameVisitor<'_, '_> {
+    /// Place a slice the reader handed us; verified against the chunk.
+    fn locate(&self, s: &[u8]) -> Option<usize> {
+        let ptr = s.as_ptr() as usize;
+        let base = self.map.ptr.get();
+        // The buffer position `base` held chunk offset `map.offset` at the
+        // last read; the slice may lie before or after it.
+        let off = (self.map.offset.get() as i128) + (ptr as i128) - (base as i128);
+        if let Ok(off) = usize::try_from(off)
+            && self.chunk.get(off..off + s.len()) == Some(s)
+        {
+            return Some(off);
+        }
+        // Fall back to a forward search from the scanner.
+        if s.is_empty() {
+            return None;
+        }
+        memchr::memmem::find(&self.chunk[self.cursor..], s).map(|i| self.cursor + i)
+    }
+
+    fn problem(&mut self, kind: ProblemKind, message: String, span: Option<Span>) {
+        let n = self.game.moves.len();
+        self.game.problems.push(PgnProblem {
+            kind,
+            message,
+            span,
+            before_move: n,
+        });
+    }
+
+    /// The next token at or after `pos`: (kind, start, end).
+    fn token(&self, mut pos: usize) -> (Tok, usize, usize) {
+        let c = self.chunk;
+        while pos < c.len() {
+            match c[pos] {
+                b' ' | b'\t' | b'\r' | b'\n' | b'.' => pos += 1,
+                b'%' if pos == 0 || c[pos - 1] == b'\n' => {
+                    pos = memchr::memchr(b'\n', &c[pos..]).map_or(c.len(), |i| pos + i);
+                }
+                _ => break,
+            }
+        }
+        if pos >= c.len() {
+            return (Tok::End, pos, pos);
+        }
+        let start = pos;
+        let rest = &c[pos..];
+        let line_end = |p: usize| memchr::memchr(b'\n', &c[p..]).map_or(c.len(), |i| p + i);
+        match rest[0] {
+            b';' => (Tok::Filler, start, line_end(pos)),
+            b'{' => {
+                let end = memchr::memchr(b'}', &c[pos..]).map_or(c.len(), |i| pos + i + 1);
+                (Tok::Comment, start, end)
+            }
+            b'(' => (Tok::VarOpen, start, pos + 1),
+            b')' => (Tok::VarClose, start, pos + 1),
+            b'*' => (Tok::Outcome, start, pos + 1),
+            b'$' => {
+                let n = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+                if n == 0 {
+                    (Tok::Junk, start, token_end(c, pos + 1))
+                } else {
+                    (Tok::Filler, start, pos + 1 + n)
+                }
+            }
+            b'!' | b'?' => {
+                let n = rest
+                    .iter()
+                    .take(2)
+                    .take_while(|b| matches!(b, b'!' | b'?'))
+                    .count();
+                (Tok::Filler, start, pos + n)
+            }
+            _ => {
+                for marker in OUTCOMES {
+                    if rest.starts_with(marker) {
+                        return (Tok::Outcome, start, pos + marker.len());
+                    }
+                }
+                let end = token_end(c, pos);
+                let word = &c[pos..end];
+                if word.iter().all(u8::is_ascii_digit) {
+                    // a move number (its dots are skipped like white space)
+                    return (Tok::Filler, start, end);
+                }
+                match SanPlus::from_ascii(word) {
+                    Ok(_) => (Tok::San, start, end),
+                    Err(_) => (Tok::Junk, start, end),
+                }
+            }
+        }
+    }
+
+    /// Advance the scanner to the next token of kind `want`, recording junk on
+    /// the way. Returns its (start, end), or `None` (scanner unchanged) when
+    /// something else came first.
+    fn seek(&mut self, want: Tok) -> Option<(usize, usize)> {
+        let mut pos = self.cursor;
+        let mut junk = Vec::new();
+        loop {
+            let (tok, start, end) = self.token(pos);
+            if tok == want {
+                for (s, e) in junk {
+                    self.report_junk(s, e);
+                }
+                self.cursor = end;
+                return Some((start, end));
+            }
+            match tok {
+                Tok::Filler | Tok::VarClose => pos = end,
+                Tok::Junk => {
+                    junk.push((start, end));
+                    pos = end;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn report_junk(&mut self, start: usize, end: usize) {
+        let shown = String::from_utf8_lossy(&self.chunk[start..end.min(start + 40)]).into_owned();
+        let span = self.index.span(start, end - start);
+        self.problem(
+            ProblemKind::UnparsableToken,
+            format!(
+                "unparsable movetext token {shown:?}: expected a move in SAN, a move number, an annotation glyph, a comment, a variation or a result"
+            ),
+            Some(span),
+        );
+    }
+
+    fn decode(&mut self, bytes: &[u8], what: &str, span: Span) -> String {
+        let (text, latin1) = decode_text(bytes);
+        if latin1 {
+            self.problem(
+                ProblemKind::Encoding,
+                format!("{what} is not valid UTF-8; read as Latin-1"),
+                Some(span),
+            );
+        }
+        text
+    }
+
+    /// Skip a variation starting at `(` (at `start`), like the reader does.
+    fn skip_variation(&mut self, start: usize) -> usize {
+        let c = self.chunk;
+        let mut depth = 0usize;
+        let mut pos = start + 1;
+        while pos < c.len() {
+            match c[pos] {
+                b'(' => depth += 1,
+                b')' => {
+                    if depth == 0 {
+                        return pos + 1;
+                    }
+                    depth -= 1;
+                }
+                b'{' => {
+                    pos = memchr::memchr(b'}', &c[pos..]).map_or(c.len(), |i| pos + i);
+                }
+                b';' => {
+                    pos = memchr::memchr(b'\n', &c[pos..]).map_or(c.len(), |i| pos + i);
+                    continue;
+                }
+                b'\n' if matches!(c.get(pos + 1), Some(b'[' | b'\n')) => return pos,
+                _ => {}
+            }
+            pos += 1;
+        }
+        c.len()
+    }
+}
+
+const OUTCOMES: [&[u8]; 8] = [
+    b"1-0",
+    b"0-1",
+    b"1/2-1/2",
+    "½-½".as_bytes(),
+    "1–0".as_bytes(),
+    "0–1".as_bytes(),
+    "1—0".as_bytes(),
+    "0—1".as_bytes(),
+];
+
+fn token_end(c: &[u8], from: usize) -> usize {
+    c[from..]
+        .iter()
+        .position(|&b| {
+            matches!(
+                b,
+                b' ' | b'\t'
+                    | b'\n'
+                    | b'\r'
+                    | b'{'
+                    | b'}'
+                    | b'('
+                    | b')'
+                    | b'!'
+                    | b'?'
+                    | b'$'
+                    | b';'
+                    | b'.'
+                    | b'*'
+            )
+        })
+        .map_or(c.len(), |i| from + i)
+        .max(from + 1)
+        .min(c.len())
+}
+
+impl Visitor for GameVisitor<'_, '_> {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        let at = self.locate(value.0).or_else(|| self.locate(name));
+        let span = match at {
+            Some(off) => {
+                self.cursor = self.cursor.max(off + value.0.len());
+                self.index.span(off, value.0.len())
+            }
+            None => self.index.span(self.cursor, 0),
+        };
+        let (name, _) = decode_text(name);
+        let value = self.decode(&value.decode(), &format!("tag {name}"), span);
+        if self.game.tags.iter().any(|t| t.name == name) {
+            self.problem(
+                ProblemKind::DuplicateTag,
+                format!("tag {name} appears more than once; the first value is used"),
+                Some(span),
+            );
+        }
+        self.game.tags.push(Tag { name, value, span });
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+        // The scanner starts after the last tag line.
+        if self.game.tags.is_empty() {
+            self.cursor = 0;
+        } else if let Some(nl) = memchr::memchr(b'\n', &self.chunk[self.cursor..]) {
+            self.cursor += nl + 1;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
+        let (written, span) = match self.seek(Tok::San) {
+            Some((s, e)) => {
+                let w = String::from_utf8_lossy(&self.chunk[s..e]).into_owned();
+                (w, Some(self.index.span(s, e - s)))
+            }
+            None => (san.to_string(), None),
+        };
+        self.game.moves.push(PgnMove {
+            san,
+            written,
+            span,
+            comments: Vec::new(),
+            nags: Vec::new(),
+        });
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, _: &mut (), nag: Nag) -> ControlFlow<()> {
+        if let Some(m) = self.game.moves.last_mut() {
+            m.nags.push(nag.0);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        let body = comment.0;
+        // The scanner finds the comment (and any junk before it); the reader's
+        // slice confirms it.
+        let (start, end) = match self.seek(Tok::Comment) {
+            Some(found) => found,
+            None => match self.locate(body) {
+                Some(off) if off > 0 => {
+                    let end = (off + body.len() + 1).min(self.chunk.len());
+                    self.cursor = self.cursor.max(end);
+                    (off - 1, end)
+                }
+                _ => (self.cursor, self.cursor),
+            },
+        };
+        let span = self.index.span(start, end - start);
+        let text = self.decode(body, "comment", span);
+        let annotations = parse_comment(&text);
+        for p in &annotations.problems {
+            self.problem(ProblemKind::Annotation, p.clone(), Some(span));
+        }
+        let c = Comment {
+            span,
+            text,
+            annotations,
+        };
+        match self.game.moves.last_mut() {
+            Some(m) => m.comments.push(c),
+            None => self.game.preamble.push(c),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
+        if let Some((s, _)) = self.seek(Tok::VarOpen) {
+            let end = self.skip_variation(s);
+            self.game.variations += 1 + self.chunk[s + 1..end]
+                .iter()
+                .filter(|&&b| b == b'(')
+                .count() as u32;
+            self.cursor = end;
+        } else {
+            self.game.variations += 1;
+        }
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, _: &mut (), outcome: Outcome) -> ControlFlow<()> {
+        let span = self
+            .seek(Tok::Outcome)
+            .map(|(s, e)| self.index.span(s, e - s));
+        self.game.outcome = Some((outcome.to_string(), span));
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: ()) {
+        // Whatever follows the last token must be filler.
+        let mut pos = self.cursor;
+        loop {
+            let (tok, start, end) = self.token(pos);
+            match tok {
+                Tok::End => break,
+                Tok::Junk => self.report_junk(start, end),
+                _ => {}
+            }
+            pos = end.max(start + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games(text: &[u8]) -> Vec<PgnGame> {
+        let mut sp = GameSplitter::new(text);
+        let mut out = Vec::new();
+        while let Some(c) = sp.next_chunk().unwrap() {
+            out.push(parse_game(&c));
+        }
+        out
+    }
+
+    #[test]
+    fn spans_point_at_the_source() {
+        let text = b"[Event \"E\"]\n[White \"W\"]\n\n1. e4 {a comment} e5 2. Nf3 1-0\n\n[Event \"F\"]\n\n1. d4 *\n";
+        let g = games(text);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].tags[1].span.line, 2);
+        assert_eq!(g[0].tags[1].span.column, 9);
+        let m = &g[0].moves;
+        assert_eq!(m.len(), 3);
+        let s = m[0].span.unwrap();
+        assert_eq!((s.line, s.column, s.len), (4, 4, 2));
+        let c = m[0].comments[0].span;
+        assert_eq!(
+            &text[c.offset as usize..(c.offset + c.len) as usize],
+            b"{a comment}"
+        );
+        let s = m[2].span.unwrap();
+        assert_eq!(
+            &text[s.offset as usize..(s.offset + s.len) as usize],
+            b"Nf3"
+        );
+        assert_eq!(g[1].line, 6);
+        assert_eq!(g[1].moves[0].span.unwrap().line, 8);
+        assert_eq!(g[0].outcome.as_ref().unwrap().0, "1-0");
+        assert!(g[0].problems.is_empty());
+    }
+
+    #[test]
+    fn unknown_piece_letter_is_reported_at_its_place() {
+        let g = games(b"[Event \"E\"]\n\n1. e4 e5 2. Zf3 Nc6 *\n");
+        let p = &g[0].problems;
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].kind, ProblemKind::UnparsableToken);
+        assert_eq!(p[0].before_move, 2);
+        let s = p[0].span.unwrap();
+        assert_eq!((s.line, s.column), (3, 13));
+    }
+
+    #[test]
+    fn variations_are_counted_and_skipped() {
+        let g = games(b"1. e4 (1. d4 d5 (1... Nf6)) e5 (1... c5 {x}) 2. Nf3 *\n");
+        assert_eq!(g[0].variations, 3);
+        assert_eq!(g[0].moves.len(), 3);
+        assert!(g[0].problems.is_empty(), "{:?}", g[0].problems);
+    }
+
+    #[test]
+    fn unterminated_comment_does_not_swallow_the_next_game() {
+        let g =
+            games(b"[Event \"A\"]\n\n1. e4 {never closed e5 *\n\n[Event \"B\"]\n\n1. d4 d5 *\n");
+        assert_eq!(g.len(), 2);
+        assert!(g[0].problems.iter().any(|p| p.kind == ProblemKind::Syntax));
+        assert_eq!(g[1].moves.len(), 2);
+        assert_eq!(g[1].tag("Event"), Some("B"));
+    }
+
+    #[test]
+    fn latin1_is_decoded_and_reported() {
+        let g = games(b"[White \"M\xfcller\"]\n\n1. e4 *\n");
+        assert_eq!(g[0].tag("White"), Some("M\u{fc}ller"));
+        assert_eq!(g[0].problems[0].kind, ProblemKind::Encoding);
+    }
+
+    #[test]
+    fn long_tag_value_is_read_whole() {
+        let mut text = b"[Annotator \"".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 1 << 20));
+        text.extend_from_slice(b"\"]\n\n1. e4 *\n\n[Event \"next\"]\n\n1. d4 *\n");
+        let g = games(&text);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].tag("Annotator").unwrap().len(), 1 << 20);
+        assert_eq!(g[1].moves.len(), 1);
+    }
+}

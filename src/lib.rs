@@ -1,0 +1,17 @@
+//! arbiter: audits computer-chess competitions against their own regulations.
+//!
+//! Data flows one way: [`ingest`] (parsers, each event keeps its source span)
+//! → [`replay`] (shakmaty positions and counters) → [`checks`] (findings) →
+//! [`report`] (JSON Lines, text). [`audit`] drives the pipeline over files.
+
+pub mod audit;
+pub mod checks;
+pub mod cli;
+pub mod findings;
+pub mod ingest;
+pub mod replay;
+pub mod report;
+pub mod span;
+
+/// The version recorded in every report.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

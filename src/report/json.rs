@@ -1,0 +1,148 @@
+//! JSON Lines output. One object per game (`"type": "game"`), then one
+//! summary (`"type": "summary"`). Key order is fixed, so the same inputs
+//! give byte-identical output. The schema is in `docs/findings-schema.md`.
+
+use serde_json::{Map, Value, json};
+
+use crate::audit::{GameAudit, InputSummary};
+use crate::findings::Severity;
+use crate::replay::Ply;
+
+/// The `recorded` object of a ply: every value parsed from its comments.
+pub fn recorded(audit: &GameAudit, ply: &Ply) -> Value {
+    let mut map = Map::new();
+    let mut texts = Vec::new();
+    for c in &audit.game.moves[ply.move_index].comments {
+        let a = &c.annotations;
+        if let Some(t) = &a.tcec
+            && let Value::Object(o) = json!(t)
+        {
+            map.extend(o);
+        }
+        if let Some(cc) = &a.cutechess {
+            map.insert("cutechess".into(), json!(cc));
+        }
+        if let Some(v) = a.clk {
+            map.insert("clk".into(), json!(v));
+        }
+        if let Some(v) = a.emt {
+            map.insert("emt".into(), json!(v));
+        }
+        if let Some(v) = &a.eval {
+            map.insert("eval".into(), json!(v));
+        }
+        if !a.commands.is_empty() {
+            map.insert("commands".into(), json!(a.commands));
+        }
+        if !a.text.is_empty() {
+            texts.push(a.text.clone());
+        }
+    }
+    if !texts.is_empty() {
+        map.insert("text".into(), json!(texts));
+    }
+    Value::Object(map)
+}
+
+/// One game line.
+pub fn game_line(audit: &GameAudit) -> Value {
+    let g = &audit.game;
+    let mut tags = Map::new();
+    for t in &g.tags {
+        tags.entry(t.name.clone()).or_insert_with(|| json!(t.value));
+    }
+    let r = &audit.replay;
+    let pos = r.final_position();
+    use shakmaty::Position;
+    let engine_options = g
+        .preamble
+        .iter()
+        .find_map(|c| c.annotations.engine_options.as_ref());
+    let mut line = Map::new();
+    line.insert("type".into(), json!("game"));
+    line.insert(
+        "source".into(),
+        json!({"path": audit.path, "index": g.index, "line": g.line, "offset": g.offset}),
+    );
+    line.insert("tags".into(), Value::Object(tags));
+    line.insert("moves_recorded".into(), json!(g.moves.len()));
+    line.insert("plies".into(), json!(r.plies.len()));
+    line.insert("complete".into(), json!(r.stop.is_none()));
+    line.insert("final_fen".into(), json!(r.final_fen()));
+    line.insert(
+        "termination".into(),
+        json!({
+            "recorded": {
+                "result": g.tag("Result"),
+                "marker": g.outcome.as_ref().map(|o| &o.0),
+                "termination": g.tag("Termination"),
+                "details": g.tag("TerminationDetails"),
+            },
+            "final_position": {
+                "checkmate": pos.is_checkmate(),
+                "stalemate": pos.is_stalemate(),
+                "insufficient_material": pos.is_insufficient_material(),
+                "repetition": r.final_repetition(),
+                "halfmove_clock": pos.halfmoves(),
+            },
+        }),
+    );
+    line.insert("variations_skipped".into(), json!(g.variations));
+    if let Some(o) = engine_options {
+        line.insert("engine_options".into(), json!(o));
+    }
+    line.insert("findings".into(), json!(audit.findings));
+    Value::Object(line)
+}
+
+/// Totals for the summary line.
+#[derive(Debug, Default)]
+pub struct Totals {
+    pub games: u64,
+    pub plies: u64,
+    pub incomplete_games: u64,
+    pub by_severity: [u64; 4],
+    pub by_code: std::collections::BTreeMap<String, u64>,
+}
+
+impl Totals {
+    pub fn add(&mut self, audit: &GameAudit) {
+        self.games += 1;
+        self.plies += audit.replay.plies.len() as u64;
+        if audit.replay.stop.is_some() {
+            self.incomplete_games += 1;
+        }
+        for f in &audit.findings {
+            self.by_severity[f.severity as usize] += 1;
+            *self.by_code.entry(f.code.clone()).or_default() += 1;
+        }
+    }
+
+    pub fn violations(&self) -> u64 {
+        self.by_severity[Severity::Error as usize] + self.by_severity[Severity::Warning as usize]
+    }
+}
+
+/// The summary line.
+pub fn summary_line(
+    totals: &Totals,
+    inputs: &[InputSummary],
+    unreadable: &[(String, String)],
+) -> Value {
+    json!({
+        "type": "summary",
+        "arbiter_version": crate::VERSION,
+        "inputs": inputs,
+        "unreadable": unreadable.iter().map(|(p, e)| json!({"path": p, "error": e})).collect::<Vec<_>>(),
+        "games": totals.games,
+        "plies": totals.plies,
+        "incomplete_games": totals.incomplete_games,
+        "findings": {
+            "error": totals.by_severity[Severity::Error as usize],
+            "warning": totals.by_severity[Severity::Warning as usize],
+            "info": totals.by_severity[Severity::Info as usize],
+            "manual-review": totals.by_severity[Severity::ManualReview as usize],
+        },
+        "findings_by_code": totals.by_code,
+    })
+}

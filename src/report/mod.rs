@@ -1,0 +1,4 @@
+//! Reports: render audited games and findings. No rule logic, no re-reading.
+
+pub mod json;
+pub mod text;

@@ -1,0 +1,102 @@
+//! Plain-text output for people at a terminal.
+
+use std::fmt::Write as _;
+
+use shakmaty::{Color, Position, Square};
+
+use crate::audit::GameAudit;
+use crate::findings::Finding;
+use crate::report::json::Totals;
+
+/// Strip control characters so that input text cannot drive the terminal.
+pub fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
+}
+
+pub fn finding(f: &Finding) -> String {
+    let mut s = format!(
+        "  {}[{}] {}: {}",
+        f.severity.as_str(),
+        f.code,
+        f.title,
+        clean(&f.message)
+    );
+    for e in &f.evidence {
+        let _ = write!(s, "\n      --> {}", clean(&e.path));
+        if let Some(sp) = e.span {
+            let _ = write!(s, ":{}:{}", sp.line, sp.column);
+        }
+        if let Some(p) = e.ply {
+            let _ = write!(s, " (ply {p})");
+        }
+        let _ = write!(s, " {}", clean(&e.note));
+    }
+    s
+}
+
+pub fn game(audit: &GameAudit) -> String {
+    let g = &audit.game;
+    let t = |n: &str| clean(g.tag(n).unwrap_or("?"));
+    let mut s = format!(
+        "{}:{} game {}: {} - {} {} ({} plies{})",
+        clean(&audit.path),
+        g.line,
+        g.index + 1,
+        t("White"),
+        t("Black"),
+        t("Result"),
+        audit.replay.plies.len(),
+        if audit.replay.stop.is_some() {
+            ", replay stopped"
+        } else {
+            ""
+        }
+    );
+    for f in &audit.findings {
+        s.push('\n');
+        s.push_str(&finding(f));
+    }
+    s
+}
+
+pub fn summary(totals: &Totals, files: usize) -> String {
+    format!(
+        "{} games in {} files, {} plies: {} errors, {} warnings, {} info, {} for manual review",
+        totals.games,
+        files,
+        totals.plies,
+        totals.by_severity[0],
+        totals.by_severity[1],
+        totals.by_severity[2],
+        totals.by_severity[3]
+    )
+}
+
+/// An 8×8 diagram, White at the bottom.
+pub fn board(pos: &shakmaty::Chess) -> String {
+    let b = pos.board();
+    let mut s = String::new();
+    for rank in (0..8).rev() {
+        let _ = write!(s, "  {} ", rank + 1);
+        for file in 0..8 {
+            let sq = Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
+            let c = b.piece_at(sq).map_or('.', |p| p.char());
+            s.push(c);
+            s.push(' ');
+        }
+        s.push('\n');
+    }
+    s.push_str("    a b c d e f g h\n");
+    let _ = write!(
+        s,
+        "  {} to move",
+        if pos.turn() == Color::White {
+            "White"
+        } else {
+            "Black"
+        }
+    );
+    s
+}

@@ -1,0 +1,120 @@
+//! Source locations.
+//!
+//! Every fact arbiter reports can be traced back to the bytes it came from.
+//! A [`Span`] is an absolute byte range in one input file together with the
+//! 1-based line and column of its first byte, so that a committee can open the
+//! file at the cited place.
+
+use serde::Serialize;
+
+/// A byte range in one input file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Span {
+    /// Byte offset of the first byte, from the start of the file.
+    pub offset: u64,
+    /// Length in bytes.
+    pub len: u64,
+    /// 1-based line of the first byte.
+    pub line: u64,
+    /// 1-based column (in bytes) of the first byte.
+    pub column: u64,
+}
+
+/// Maps offsets inside one in-memory chunk of a file to absolute spans.
+///
+/// The chunk starts at `base_offset` on line `base_line`, column 1. Lookups
+/// are expected to move forward through the chunk; the index keeps a cursor so
+/// a whole pass costs time linear in the chunk length.
+#[derive(Debug)]
+pub struct LineIndex<'a> {
+    chunk: &'a [u8],
+    base_offset: u64,
+    base_line: u64,
+    cursor: usize,
+    cursor_line: u64,
+    cursor_line_start: usize,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(chunk: &'a [u8], base_offset: u64, base_line: u64) -> Self {
+        LineIndex {
+            chunk,
+            base_offset,
+            base_line,
+            cursor: 0,
+            cursor_line: base_line,
+            cursor_line_start: 0,
+        }
+    }
+
+    /// The span of `chunk[start..start + len]`.
+    pub fn span(&mut self, start: usize, len: usize) -> Span {
+        let start = start.min(self.chunk.len());
+        if start < self.cursor {
+            // Going backwards is rare (a correction after a failed lookup);
+            // restart from the beginning of the chunk.
+            self.cursor = 0;
+            self.cursor_line = self.base_line;
+            self.cursor_line_start = 0;
+        }
+        for pos in memchr::memchr_iter(b'\n', &self.chunk[self.cursor..start]) {
+            self.cursor_line += 1;
+            self.cursor_line_start = self.cursor + pos + 1;
+        }
+        self.cursor = start;
+        Span {
+            offset: self.base_offset + start as u64,
+            len: len as u64,
+            line: self.cursor_line,
+            column: (start - self.cursor_line_start) as u64 + 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_columns_are_one_based_and_absolute() {
+        let text = b"ab\ncd\n\nef";
+        let mut idx = LineIndex::new(text, 100, 10);
+        assert_eq!(
+            idx.span(0, 1),
+            Span {
+                offset: 100,
+                len: 1,
+                line: 10,
+                column: 1
+            }
+        );
+        assert_eq!(
+            idx.span(4, 1),
+            Span {
+                offset: 104,
+                len: 1,
+                line: 11,
+                column: 2
+            }
+        );
+        assert_eq!(
+            idx.span(7, 2),
+            Span {
+                offset: 107,
+                len: 2,
+                line: 13,
+                column: 1
+            }
+        );
+        // backwards lookups still give the right answer
+        assert_eq!(
+            idx.span(1, 1),
+            Span {
+                offset: 101,
+                len: 1,
+                line: 10,
+                column: 2
+            }
+        );
+    }
+}
