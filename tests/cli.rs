@@ -1,0 +1,56 @@
+//! arbiter's integration tests: one binary (see ripgrep's layout).
+//!
+//! Tests that need the real TCEC archive read its location from
+//! `ARBITER_CORPUS` (the folder holding `tcec-s15/`) and skip, saying so, when
+//! it is unset. `.ci/run` sets it, so CI always runs them.
+
+mod corpus;
+mod crosscheck;
+mod malformed;
+mod run;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Run the arbiter binary.
+pub fn arbiter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("arbiter runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// JSON Lines → values.
+pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
+
+/// The TCEC S15 folder, or `None` (with the reason printed) when the
+/// corpus is not available.
+pub fn tcec_s15() -> Option<PathBuf> {
+    match std::env::var_os("ARBITER_CORPUS") {
+        None => {
+            eprintln!(
+                "skipping: ARBITER_CORPUS is not set (set it to the folder holding tcec-s15/)"
+            );
+            None
+        }
+        Some(dir) => {
+            let p = Path::new(&dir).join("tcec-s15");
+            assert!(
+                p.is_dir(),
+                "ARBITER_CORPUS is set but {} is not a folder",
+                p.display()
+            );
+            Some(p)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! The CLI end to end on the shipped samples: exit codes, determinism,
+//! the replay stepper.
+
+use super::{arbiter, json_lines, stdout};
+
+#[test]
+fn samples_audit_clean_with_one_line_per_game_and_hashes() {
+    let o = arbiter(&["audit", "--format", "json", "samples"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines = json_lines(&o);
+    let (summary, games) = lines.split_last().unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["games"].as_u64().unwrap() as usize, games.len());
+    assert!(games.len() >= 5, "one game per seed event at least");
+    for g in games {
+        assert_eq!(g["type"], "game");
+        for key in [
+            "source",
+            "tags",
+            "plies",
+            "final_fen",
+            "termination",
+            "findings",
+        ] {
+            assert!(g.get(key).is_some(), "game line lacks {key}: {g}");
+        }
+        assert!(g["termination"]["recorded"].get("result").is_some());
+        assert_eq!(g["complete"], true);
+    }
+    let inputs = summary["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 5);
+    for i in inputs {
+        let sha = i["sha256"].as_str().unwrap();
+        assert_eq!(sha.len(), 64);
+        assert!(sha.bytes().all(|b| b.is_ascii_hexdigit()));
+    }
+}
+
+#[test]
+fn the_same_inputs_give_byte_identical_output() {
+    let a = arbiter(&["audit", "--format", "json", "samples"]);
+    let b = arbiter(&["audit", "--format", "json", "samples"]);
+    assert_eq!(a.stdout, b.stdout);
+    assert!(!a.stdout.is_empty());
+}
+
+#[test]
+fn replay_json_has_one_object_per_ply_with_recorded_values() {
+    let o = arbiter(&["replay", "--json", "samples/tcec-style.pgn", "--game", "2"]);
+    assert_eq!(o.status.code(), Some(0));
+    let plies = json_lines(&o);
+    assert_eq!(plies.len(), 71);
+    for (i, p) in plies.iter().enumerate() {
+        assert_eq!(p["game"], 2);
+        assert_eq!(p["ply"].as_u64().unwrap() as usize, i + 1);
+        for key in ["san", "fen", "halfmove_clock", "repetition", "recorded"] {
+            assert!(p.get(key).is_some(), "ply lacks {key}: {p}");
+        }
+    }
+    // the final move is checkmate and carries the engine's typed values
+    let last = plies.last().unwrap();
+    assert_eq!(last["checkmate"], true);
+    let rec = &last["recorded"];
+    assert!(rec["mt"].is_i64(), "{rec}");
+    assert!(rec["tl"].is_i64());
+    assert!(rec["R50"].is_i64());
+    assert!(rec["Rd"].is_i64());
+    assert!(rec["Rr"].is_i64());
+    assert!(rec["wv"].get("mate").is_some() || rec["wv"].get("cp").is_some());
+}
+
+#[test]
+fn replay_text_shows_board_move_and_recorded_values_for_one_ply() {
+    let o = arbiter(&["replay", "samples/tcec-style.pgn", "--ply", "20"]);
+    assert_eq!(o.status.code(), Some(0));
+    let s = stdout(&o);
+    assert!(s.starts_with("ply 20: 10... "), "{s}");
+    assert!(s.contains("    a b c d e f g h"));
+    assert!(s.contains("recorded: "));
+    assert!(s.contains("tl="));
+}
+
+#[test]
+fn usage_errors_exit_2_and_say_why() {
+    let o = arbiter(&["replay", "samples/tcec-style.pgn", "--game", "9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("there is no game 9"));
+    let o = arbiter(&["replay", "samples/tcec-style.pgn", "--ply", "999"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = arbiter(&["audit", "no/such/file.pgn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/file.pgn"));
+    let o = arbiter(&["audit"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_missing_file_does_not_stop_the_batch() {
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        "no/such.pgn",
+        "samples/icga-2008.pgn",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 2, "the readable file's game and the summary");
+    assert_eq!(lines[1]["unreadable"][0]["path"], "no/such.pgn");
+}
