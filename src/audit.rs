@@ -13,9 +13,13 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::checks::{self, Context};
-use crate::findings::Finding;
+use crate::findings::{Finding, Severity};
 use crate::ingest::pgn::{GameSplitter, PgnGame, parse_game};
 use crate::replay::{Replay, replay};
+use crate::rules::analyzer::Ruleset;
+use crate::rules::eval::Detectors;
+use crate::rules::judge::{Judgement, judge};
+use crate::timeline::Timeline;
 
 /// One audited game.
 #[derive(Debug)]
@@ -24,6 +28,27 @@ pub struct GameAudit {
     pub game: PgnGame,
     pub replay: Replay,
     pub findings: Vec<Finding>,
+    /// The ruleset's verdict, when one was given.
+    pub judgement: Option<Judgement>,
+}
+
+/// What an audit runs besides the built-in checks.
+#[derive(Debug, Default)]
+pub struct Config {
+    pub ruleset: Option<Ruleset>,
+    pub variant: Option<String>,
+    pub detectors: Detectors,
+    /// Keep every `let` value per move (for `replay --rules`).
+    pub trace: bool,
+}
+
+impl Config {
+    /// Load a ruleset file; the error is rendered with file, line and caret.
+    pub fn load_ruleset(path: &Path) -> Result<Ruleset, String> {
+        let shown = path.display().to_string();
+        let src = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+        crate::rules::analyzer::compile(&shown, &src).map_err(|e| e.render(&shown, &src))
+    }
 }
 
 /// What was read of one input file.
@@ -73,18 +98,47 @@ impl<R: Read> Read for HashingReader<R> {
 }
 
 /// Audit one game that has already been read.
-pub fn audit_game(path: &str, game: PgnGame) -> GameAudit {
+pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
     let replay = replay(&game);
-    let findings = checks::run_all(&Context {
+    let mut findings = checks::run_all(&Context {
         path,
         game: &game,
         replay: &replay,
     });
+    let judgement = config.ruleset.as_ref().map(|rs| {
+        let tl = Timeline::build(&game, &replay);
+        match judge(
+            rs,
+            config.variant.as_deref(),
+            &tl,
+            &config.detectors,
+            path,
+            config.trace,
+        ) {
+            Ok(j) => j,
+            Err(e) => Judgement {
+                variant: None,
+                computed: None,
+                findings: vec![Finding::builtin(
+                    "ruleset-unusable",
+                    Severity::Error,
+                    "The ruleset could not be applied",
+                    e,
+                )],
+                trace: Vec::new(),
+            },
+        }
+    });
+    if let Some(j) = &judgement {
+        findings.extend(j.findings.iter().cloned());
+        crate::findings::sort_findings(&mut findings);
+    }
     GameAudit {
         path: path.to_string(),
         game,
         replay,
         findings,
+        judgement,
     }
 }
 
@@ -93,6 +147,7 @@ pub fn audit_game(path: &str, game: PgnGame) -> GameAudit {
 /// read (games before it have been delivered).
 pub fn audit_file(
     path: &Path,
+    config: &Config,
     mut on_game: impl FnMut(GameAudit) -> io::Result<()>,
 ) -> Result<InputSummary, io::Error> {
     let shown = path.display().to_string();
@@ -104,7 +159,7 @@ pub fn audit_file(
         let game = parse_game(&chunk);
         drop(chunk);
         games += 1;
-        on_game(audit_game(&shown, game))?;
+        on_game(audit_game(&shown, game, config))?;
     }
     let (sha256, bytes) = splitter.into_inner().into_inner().finish();
     Ok(InputSummary {

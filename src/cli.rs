@@ -43,6 +43,8 @@ pub enum Command {
         /// JSON Lines, one object per ply.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        rules: RulesArgs,
     },
     /// Audit game records: every game of every file (directories are searched
     /// for .pgn files).
@@ -51,6 +53,43 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Work with rulesets.
+    Rules {
+        #[command(subcommand)]
+        command: RulesCommand,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RulesArgs {
+    /// The event's ruleset (e.g. rulesets/tcec-s15.rules).
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Force one variant of the ruleset (default: the first variant whose
+    /// `applies when` matches each game, else the base ruleset).
+    #[arg(long, requires = "rules")]
+    pub variant: Option<String>,
+    /// A folder of Syzygy tables for the `tablebase` detector.
+    #[arg(long, requires = "rules")]
+    pub syzygy: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RulesCommand {
+    /// Parse and analyze a ruleset; report mistakes with file:line:column.
+    Check { file: PathBuf },
+    /// Every clause the ruleset cites, with the rules that encode it
+    /// (manual ones marked).
+    List { file: PathBuf },
+    /// Explain a rule (from a ruleset) or a built-in check code.
+    Explain {
+        id: String,
+        /// Ruleset to search (default: every .rules file in ./rulesets).
+        #[arg(long)]
+        rules: Option<PathBuf>,
     },
 }
 
@@ -63,13 +102,31 @@ pub fn run(cli: Cli) -> i32 {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let code = match cli.command {
-        Command::Audit { paths, format } => run_audit(&paths, format, &mut out),
+        Command::Audit {
+            paths,
+            format,
+            rules,
+        } => match config(&rules, false) {
+            Ok(cfg) => run_audit(&paths, format, &cfg, &mut out),
+            Err(e) => {
+                eprintln!("{e}");
+                FAILURE
+            }
+        },
         Command::Replay {
             file,
             game,
             ply,
             json,
-        } => run_replay(&file, game, ply, json, &mut out),
+            rules,
+        } => match config(&rules, true) {
+            Ok(cfg) => run_replay(&file, game, ply, json, &cfg, &mut out),
+            Err(e) => {
+                eprintln!("{e}");
+                FAILURE
+            }
+        },
+        Command::Rules { command } => crate::rules_cli::run(command, &mut out),
     };
     match out.flush() {
         Ok(()) => code,
@@ -81,7 +138,28 @@ pub fn run(cli: Cli) -> i32 {
     }
 }
 
-fn run_audit(paths: &[PathBuf], format: Format, out: &mut impl Write) -> i32 {
+/// Turn the rules flags into an audit configuration.
+fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
+    let mut cfg = audit::Config {
+        trace,
+        ..Default::default()
+    };
+    if let Some(path) = &args.rules {
+        let rs = audit::Config::load_ruleset(path)?;
+        if let Some(v) = &args.variant {
+            crate::rules::eval::Program::new(&rs, Some(v)).map_err(|e| format!("arbiter: {e}"))?;
+        }
+        cfg.ruleset = Some(rs);
+        cfg.variant = args.variant.clone();
+    }
+    if let Some(dir) = &args.syzygy {
+        cfg.detectors = crate::rules::eval::Detectors::with_syzygy(dir)
+            .map_err(|e| format!("arbiter: syzygy tables {}: {e}", dir.display()))?;
+    }
+    Ok(cfg)
+}
+
+fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut impl Write) -> i32 {
     let mut totals = jsonr::Totals::default();
     let mut inputs: Vec<InputSummary> = Vec::new();
     let mut unreadable: Vec<(String, String)> = Vec::new();
@@ -95,7 +173,7 @@ fn run_audit(paths: &[PathBuf], format: Format, out: &mut impl Write) -> i32 {
                 continue;
             }
         };
-        let result = audit::audit_file(&path, |g: GameAudit| {
+        let result = audit::audit_file(&path, cfg, |g: GameAudit| {
             totals.add(&g);
             match format {
                 Format::Json => writeln!(out, "{}", jsonr::game_line(&g)),
@@ -116,7 +194,7 @@ fn run_audit(paths: &[PathBuf], format: Format, out: &mut impl Write) -> i32 {
         Format::Json => writeln!(
             out,
             "{}",
-            jsonr::summary_line(&totals, &inputs, &unreadable)
+            jsonr::summary_line(&totals, &inputs, &unreadable, cfg.ruleset.as_ref())
         ),
         Format::Text => {
             let mut r = writeln!(out, "{}", text::summary(&totals, inputs.len()));
@@ -145,6 +223,7 @@ fn run_replay(
     game: usize,
     ply: Option<u32>,
     as_json: bool,
+    cfg: &audit::Config,
     out: &mut impl Write,
 ) -> i32 {
     if game == 0 {
@@ -153,7 +232,7 @@ fn run_replay(
     }
     let mut found: Option<GameAudit> = None;
     let mut count = 0usize;
-    let result = audit::audit_file(file, |g| {
+    let result = audit::audit_file(file, cfg, |g| {
         count += 1;
         if count == game {
             found = Some(g);
@@ -228,6 +307,7 @@ fn run_replay(
                 "fifty_moves": p.fifty_moves(),
                 "span": p.span,
                 "recorded": rec,
+                "rules": live(&g, cfg, p.ply),
             });
             w = w.and(writeln!(out, "{line}"));
         } else {
@@ -271,6 +351,15 @@ fn run_replay(
                     .collect();
                 w = w.and(writeln!(out, "  recorded: {}", shown.join(" ")));
             }
+            if let serde_json::Value::Object(m) = live(&g, cfg, p.ply)
+                && !m.is_empty()
+            {
+                let shown: Vec<String> = m
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", text::clean(&v.to_string())))
+                    .collect();
+                w = w.and(writeln!(out, "  rules:    {}", shown.join(" ")));
+            }
             w = w.and(writeln!(out));
         }
     }
@@ -294,3 +383,16 @@ impl std::fmt::Display for StopReading {
 }
 
 impl std::error::Error for StopReading {}
+
+/// The ruleset's live values (`let`s) at a ply, by name.
+fn live(g: &GameAudit, cfg: &audit::Config, ply: u32) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    if let (Some(rs), Some(j)) = (&cfg.ruleset, &g.judgement)
+        && let Some((_, vals)) = j.trace.iter().find(|(p, _)| *p == ply)
+    {
+        for (l, v) in rs.lets.iter().zip(vals) {
+            m.insert(l.name.clone(), jsonr::value(v));
+        }
+    }
+    serde_json::Value::Object(m)
+}

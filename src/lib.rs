@@ -11,7 +11,10 @@ pub mod findings;
 pub mod ingest;
 pub mod replay;
 pub mod report;
+pub mod rules;
+pub mod rules_cli;
 pub mod span;
+pub mod timeline;
 
 /// The version recorded in every report.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

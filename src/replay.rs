@@ -33,6 +33,12 @@ pub struct Ply {
     pub capture: bool,
     pub pawn_move: bool,
     pub castling_rights_changed: bool,
+    pub promotion: bool,
+    pub castling: bool,
+    /// A rook left a square that carried a castling right (the right is
+    /// lost). FIDE 9.3 does not count this as irreversible; some arbiter
+    /// software did.
+    pub rook_castling_lost: bool,
     pub pieces: u32,
     pub check: bool,
     pub checkmate: bool,
@@ -219,6 +225,10 @@ pub fn replay(game: &PgnGame) -> Replay {
         let move_number = pos.fullmoves().get();
         let pawn_move = m.role() == Role::Pawn;
         let capture = m.is_capture();
+        let promotion = m.is_promotion();
+        let castling = m.is_castle();
+        let rook_castling_lost =
+            m.role() == Role::Rook && m.from().is_some_and(|sq| before_rights.contains(sq));
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
         debug_assert!(pieces_before >= pos.board().occupied().count());
         let h = hash(&pos);
@@ -247,6 +257,9 @@ pub fn replay(game: &PgnGame) -> Replay {
             capture,
             pawn_move,
             castling_rights_changed: pos.castles().castling_rights() != before_rights,
+            promotion,
+            castling,
+            rook_castling_lost,
             pieces: pos.board().occupied().count() as u32,
             check,
             checkmate,

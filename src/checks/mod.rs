@@ -46,3 +46,50 @@ pub fn run_all(ctx: &Context<'_>) -> Vec<Finding> {
     crate::findings::sort_findings(&mut out);
     out
 }
+
+/// The documentation of a built-in check code: the `//!` comment of the
+/// file that implements it, so the docs cannot drift from the code.
+pub fn explain(code: &str) -> Option<String> {
+    const FILES: &[(&str, &[&str])] = &[
+        (
+            include_str!("integrity.rs"),
+            &[
+                "pgn-syntax",
+                "unparsable-token",
+                "unparsable-move",
+                "illegal-move",
+                "invalid-setup",
+                "unsupported-variant",
+                "annotation-malformed",
+                "encoding",
+                "duplicate-tag",
+                "plycount-mismatch",
+                "wrong-check-mark",
+            ],
+        ),
+        (
+            include_str!("result.rs"),
+            &[
+                "result-tag-missing",
+                "result-invalid",
+                "result-marker-mismatch",
+                "result-marker-missing",
+                "result-contradicts-position",
+                "result-impossible-winner",
+                "result-unrecorded",
+                "termination-unsupported",
+            ],
+        ),
+    ];
+    let (src, _) = FILES.iter().find(|(_, codes)| codes.contains(&code))?;
+    let doc: Vec<&str> = src
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| {
+            l.trim_start_matches("//!")
+                .strip_prefix(' ')
+                .unwrap_or(l.trim_start_matches("//!"))
+        })
+        .collect();
+    Some(format!("{code} (built-in check)\n\n{}", doc.join("\n")))
+}

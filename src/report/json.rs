@@ -87,6 +87,18 @@ pub fn game_line(audit: &GameAudit) -> Value {
             },
         }),
     );
+    if let Some(j) = &audit.judgement {
+        if let Some(t) = line.get_mut("termination").and_then(|t| t.as_object_mut()) {
+            t.insert(
+                "computed".into(),
+                match &j.computed {
+                    Some(c) => json!({"rule": c.rule, "ply": c.ply, "result": c.result, "records": c.records}),
+                    None => Value::Null,
+                },
+            );
+        }
+        line.insert("variant".into(), json!(j.variant));
+    }
     line.insert("variations_skipped".into(), json!(g.variations));
     if let Some(o) = engine_options {
         line.insert("engine_options".into(), json!(o));
@@ -123,15 +135,51 @@ impl Totals {
     }
 }
 
+/// A rule value as JSON.
+pub fn value(v: &crate::timeline::Value) -> Value {
+    use crate::timeline::Value as V;
+    match v {
+        V::Num(n) if n.fract() == 0.0 && n.abs() < 1e15 => json!(*n as i64),
+        V::Num(n) => json!(n),
+        V::Bool(b) => json!(b),
+        V::Str(s) => json!(s),
+        V::List(l) => Value::Array(l.iter().map(value).collect()),
+        V::None => Value::Null,
+        V::Unknown => json!("unknown"),
+    }
+}
+
 /// The summary line.
 pub fn summary_line(
     totals: &Totals,
     inputs: &[InputSummary],
     unreadable: &[(String, String)],
+    ruleset: Option<&crate::rules::analyzer::Ruleset>,
 ) -> Value {
+    let ruleset = ruleset.map(|rs| {
+        json!({
+            "path": rs.path,
+            "sha256": rs.sha256,
+            "id": rs.id,
+            "title": rs.title,
+            "manual_review": rs.rules.iter().filter_map(|r| match &r.check {
+                crate::rules::analyzer::Check::Manual(what) => Some(json!({
+                    "rule": r.id,
+                    "clause": crate::rules::eval::clause_text(r),
+                    "check": what,
+                })),
+                _ => None,
+            }).collect::<Vec<_>>(),
+            "not_evaluated": rs.unavailable().iter().map(|(r, d)| json!({
+                "rule": r,
+                "reason": format!("{} `{d}`: this rule is reported for manual review", crate::rules::eval::UNAVAILABLE),
+            })).collect::<Vec<_>>(),
+        })
+    });
     json!({
         "type": "summary",
         "arbiter_version": crate::VERSION,
+        "ruleset": ruleset,
         "inputs": inputs,
         "unreadable": unreadable.iter().map(|(p, e)| json!({"path": p, "error": e})).collect::<Vec<_>>(),
         "games": totals.games,

@@ -1,0 +1,148 @@
+//! Ruleset diagnostics: every mistake is reported at `file:line:column`
+//! with a caret under the offending text, what was expected, and a "did you
+//! mean" where a name is close to a known one.
+
+use std::fmt;
+
+/// Where in a ruleset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pos {
+    /// Byte offset.
+    pub offset: usize,
+    /// Length in bytes (at least 1 when shown).
+    pub len: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// A mistake in a ruleset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleError {
+    pub pos: Pos,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl RuleError {
+    pub fn new(pos: Pos, message: impl Into<String>) -> Self {
+        RuleError {
+            pos,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Render like a compiler: message, location, the source line and a
+    /// caret under the span.
+    pub fn render(&self, path: &str, src: &str) -> String {
+        let line_text = src
+            .lines()
+            .nth(self.pos.line.saturating_sub(1))
+            .unwrap_or("");
+        let gutter = self.pos.line.to_string().len();
+        let pad = " ".repeat(gutter);
+        let col = self.pos.column.max(1);
+        let avail = line_text.chars().count().saturating_sub(col - 1).max(1);
+        let width = src
+            .get(self.pos.offset..self.pos.offset + self.pos.len)
+            .map_or(1, |s| s.chars().take_while(|&c| c != '\n').count())
+            .clamp(1, avail);
+        let mut out = format!(
+            "error: {}\n{pad}--> {path}:{}:{}\n{pad} |\n{} | {}\n{pad} | {}{}",
+            self.message,
+            self.pos.line,
+            col,
+            self.pos.line,
+            line_text,
+            " ".repeat(col - 1),
+            "^".repeat(width)
+        );
+        if let Some(h) = &self.help {
+            out.push_str(&format!("\n{pad} = help: {h}"));
+        }
+        out
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.pos.line, self.pos.column, self.message)?;
+        if let Some(h) = &self.help {
+            write!(f, " ({h})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// The closest candidate to `name` (edit distance ≤ 1/3 of its length, at
+/// least 1), for "did you mean".
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| format!("did you mean `{c}`?"))
+}
+
+/// Levenshtein distance over characters.
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(
+            suggest("scor", ["score", "side"]).as_deref(),
+            Some("did you mean `score`?")
+        );
+        assert_eq!(suggest("xyz", ["score", "side"]), None);
+    }
+
+    #[test]
+    fn caret_under_the_span() {
+        let src = "rule a \"t\" {\n  severity fatal\n}\n";
+        let e = RuleError::new(
+            Pos {
+                offset: 24,
+                len: 5,
+                line: 2,
+                column: 12,
+            },
+            "unknown severity `fatal`",
+        )
+        .help("expected error, warning or info");
+        let r = e.render("x.rules", src);
+        assert!(r.contains("--> x.rules:2:12"), "{r}");
+        assert!(
+            r.contains("2 |   severity fatal\n  |            ^^^^^"),
+            "{r}"
+        );
+    }
+}

@@ -1,0 +1,817 @@
+//! The evaluator: runs a compiled ruleset over one game's timeline in a
+//! single pass. Every `let` and rule is evaluated at most once per event, and
+//! every stateful call advances exactly once per event of its kind (before
+//! the expression that contains it is evaluated, so `and`/`or`/`if` cannot
+//! skip it). Cost: linear in events × size of the ruleset.
+
+use std::collections::BTreeMap;
+
+use shakmaty::Position;
+use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase};
+
+use super::analyzer::{
+    Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, StatefulFn, TimeControlDef,
+};
+use super::ast::{BinOp, UnOp};
+use crate::findings::{Evidence, Finding, Severity};
+use crate::span::Span;
+use crate::timeline::{Data, Kind, Timeline, Value};
+
+/// The reason given when a rule calls a detector this version lacks; such
+/// rules are listed once per run (see [`Ruleset::unavailable`]), not per game.
+pub const UNAVAILABLE: &str = "this version of arbiter has no detector";
+
+/// Evaluate constants in order, applying `overrides` (index, expression).
+pub fn const_values(consts: &[(String, CExpr)], overrides: &[(usize, CExpr)]) -> Vec<Value> {
+    let mut vals: Vec<Value> = Vec::with_capacity(consts.len());
+    for (i, (_, e)) in consts.iter().enumerate() {
+        let e = overrides
+            .iter()
+            .rev()
+            .find(|(j, _)| *j == i)
+            .map_or(e, |(_, o)| o);
+        let v = eval_const(e, &vals);
+        vals.push(v);
+    }
+    vals
+}
+
+/// Evaluate an expression that depends on nothing but constants.
+pub fn eval_const(e: &CExpr, consts: &[Value]) -> Value {
+    let mut ctx = Ctx {
+        tl: None,
+        i: 0,
+        consts,
+        switches: &[],
+        lets: &[],
+        slots: &mut [],
+        detectors: &Detectors::default(),
+        notes: &mut Vec::new(),
+    };
+    ctx.eval(e)
+}
+
+/// External oracles the rules may call.
+#[derive(Default)]
+pub struct Detectors {
+    pub tablebase: Option<Tablebase<shakmaty::Chess>>,
+}
+
+impl std::fmt::Debug for Detectors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Detectors")
+            .field(
+                "tablebase",
+                &self.tablebase.as_ref().map(|t| t.max_pieces()),
+            )
+            .finish()
+    }
+}
+
+impl Detectors {
+    /// Load Syzygy tables from a directory.
+    pub fn with_syzygy(dir: &std::path::Path) -> std::io::Result<Detectors> {
+        let mut tb = Tablebase::new();
+        tb.add_directory(dir)?;
+        Ok(Detectors {
+            tablebase: Some(tb),
+        })
+    }
+}
+
+/// A ruleset instantiated for one variant: constants and switches resolved.
+#[derive(Debug, Clone)]
+pub struct Program<'r> {
+    pub ruleset: &'r Ruleset,
+    pub variant: Option<String>,
+    pub consts: Vec<Value>,
+    pub switches: Vec<bool>,
+    pub time_control: Option<&'r TimeControlDef>,
+}
+
+impl<'r> Program<'r> {
+    /// The base ruleset, or one variant of it (with its ancestors).
+    pub fn new(rs: &'r Ruleset, variant: Option<&str>) -> Result<Program<'r>, String> {
+        let mut overrides = Vec::new();
+        let mut switches: Vec<bool> = rs.switches.iter().map(|s| s.default).collect();
+        let mut tc = rs.time_control.clone();
+        if let Some(name) = variant {
+            let Some(vi) = rs.variants.iter().position(|v| v.name == name) else {
+                let known: Vec<&str> = rs.variants.iter().map(|v| v.name.as_str()).collect();
+                return Err(format!(
+                    "ruleset {} has no variant `{name}`; its variants: {}",
+                    rs.id,
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ));
+            };
+            let v = &rs.variants[vi];
+            for &a in v.ancestors.iter().chain(std::iter::once(&vi)) {
+                let av = &rs.variants[a];
+                overrides.extend(av.consts.iter().cloned());
+                for &(s, b) in &av.switches {
+                    switches[s] = b;
+                }
+                if av.time_control.is_some() {
+                    tc = av.time_control.clone();
+                }
+            }
+        }
+        Ok(Program {
+            ruleset: rs,
+            variant: variant.map(str::to_string),
+            consts: const_values(&rs.consts, &overrides),
+            switches,
+            time_control: tc.and_then(|n| rs.time_controls.iter().find(|t| t.name == n)),
+        })
+    }
+
+    /// The variant that applies to a game: the forced one, else the first
+    /// whose `applies when` holds, else the base ruleset.
+    pub fn for_game(
+        rs: &'r Ruleset,
+        forced: Option<&str>,
+        tl: &Timeline<'_>,
+    ) -> Result<Program<'r>, String> {
+        if forced.is_some() {
+            return Program::new(rs, forced);
+        }
+        let base = Program::new(rs, None)?;
+        for v in &rs.variants {
+            if let Some(a) = &v.applies {
+                let mut notes = Vec::new();
+                let mut ctx = Ctx {
+                    tl: Some(tl),
+                    i: 0,
+                    consts: &base.consts,
+                    switches: &base.switches,
+                    lets: &[],
+                    slots: &mut [],
+                    detectors: &Detectors::default(),
+                    notes: &mut notes,
+                };
+                if ctx.eval(a) == Value::Bool(true) {
+                    return Program::new(rs, Some(&v.name));
+                }
+            }
+        }
+        Ok(base)
+    }
+}
+
+/// What the rules computed for the end of a game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Computed {
+    pub rule: String,
+    pub ply: u32,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// The termination text the software would record, when the rule says.
+    pub records: Option<String>,
+}
+
+/// A rule that could not be decided at some event, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Indeterminate {
+    pub rule: String,
+    pub ply: Option<u32>,
+    pub reason: String,
+}
+
+/// The outcome of evaluating a ruleset on one game.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    pub computed: Option<Computed>,
+    pub findings: Vec<Finding>,
+    pub indeterminate: Vec<Indeterminate>,
+    /// For each move event (in order), the value of every `let`.
+    pub trace: Vec<(u32, Vec<Value>)>,
+    /// The first ply at which an adjudication could not be decided; no
+    /// adjudication is computed from there on.
+    pub undecided_from: Option<u32>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Slot {
+    value: Value,
+    keyed: BTreeMap<String, Value>,
+    /// The value this slot returns for the current event.
+    current: Value,
+}
+
+struct Ctx<'c, 't> {
+    tl: Option<&'c Timeline<'t>>,
+    i: usize,
+    consts: &'c [Value],
+    switches: &'c [bool],
+    lets: &'c [Value],
+    slots: &'c mut [Slot],
+    detectors: &'c Detectors,
+    /// Reasons a detector could not decide, for this event.
+    notes: &'c mut Vec<String>,
+}
+
+fn truthy(v: &Value) -> bool {
+    *v == Value::Bool(true)
+}
+
+fn num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Num(n) => Some(*n),
+        _ => None,
+    }
+}
+
+impl Ctx<'_, '_> {
+    /// Advance every stateful call inside `e` for the current event.
+    fn advance(&mut self, e: &CExpr) {
+        match e {
+            CExpr::Stateful(s) => {
+                let kind = self.tl.map(|t| t.events[self.i].kind);
+                if kind != Some(s.on) {
+                    return;
+                }
+                let reset = s.reset.as_ref().is_some_and(|r| truthy(&self.eval(r)));
+                let over = s.over.as_ref().is_none_or(|o| truthy(&self.eval(o)));
+                let arg = self.eval(&s.arg);
+                let key = s.per.as_ref().map(|p| self.eval(p).display());
+                let slot = &mut self.slots[s.slot];
+                let state = match &key {
+                    Some(k) => slot.keyed.entry(k.clone()).or_default(),
+                    None => &mut slot.value,
+                };
+                let n = num(state).unwrap_or(0.0);
+                let (next, current) = match s.func {
+                    StatefulFn::Streak => {
+                        let v = if reset {
+                            0.0
+                        } else if !over {
+                            n
+                        } else if truthy(&arg) {
+                            n + 1.0
+                        } else {
+                            0.0
+                        };
+                        (Value::Num(v), Value::Num(v))
+                    }
+                    StatefulFn::Count => {
+                        let v = if reset {
+                            0.0
+                        } else if over && truthy(&arg) {
+                            n + 1.0
+                        } else {
+                            n
+                        };
+                        (Value::Num(v), Value::Num(v))
+                    }
+                    StatefulFn::Sum => {
+                        let v = if reset {
+                            0.0
+                        } else if over {
+                            n + num(&arg).unwrap_or(0.0)
+                        } else {
+                            n
+                        };
+                        (Value::Num(v), Value::Num(v))
+                    }
+                    StatefulFn::Since => {
+                        let b = !reset && (truthy(state) || (over && truthy(&arg)));
+                        (Value::Bool(b), Value::Bool(b))
+                    }
+                    StatefulFn::Previous => {
+                        let before = if reset { Value::None } else { state.clone() };
+                        if over {
+                            (arg, before)
+                        } else {
+                            (state.clone(), before)
+                        }
+                    }
+                };
+                *state = next;
+                slot.current = current;
+            }
+            CExpr::Unary(_, a) => self.advance(a),
+            CExpr::Binary(_, a, b) => {
+                self.advance(a);
+                self.advance(b);
+            }
+            CExpr::If(a, b, c) => {
+                self.advance(a);
+                self.advance(b);
+                self.advance(c);
+            }
+            CExpr::List(l) | CExpr::Call(_, l) => {
+                for x in l {
+                    self.advance(x);
+                }
+            }
+            CExpr::Detector(_, params) => {
+                for (_, x) in params {
+                    self.advance(x);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn eval(&mut self, e: &CExpr) -> Value {
+        match e {
+            CExpr::Lit(v) => v.clone(),
+            CExpr::Const(i) => self.consts.get(*i).cloned().unwrap_or(Value::None),
+            CExpr::Let(i) => self.lets.get(*i).cloned().unwrap_or(Value::None),
+            CExpr::Switch(i) => Value::Bool(self.switches.get(*i).copied().unwrap_or(false)),
+            CExpr::Field(k, f) => match self.tl {
+                Some(tl) => tl.field(self.i, *k, f),
+                None => Value::None,
+            },
+            CExpr::Unary(op, a) => {
+                let v = self.eval(a);
+                match (op, v) {
+                    (_, Value::Unknown) => Value::Unknown,
+                    (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                    (UnOp::Not, _) => Value::Bool(true),
+                    (UnOp::Neg, Value::Num(n)) => Value::Num(-n),
+                    (UnOp::Neg, _) => Value::None,
+                }
+            }
+            CExpr::Binary(op, a, b) => {
+                let x = self.eval(a);
+                let y = self.eval(b);
+                binary(*op, x, y)
+            }
+            CExpr::If(c, a, b) => match self.eval(c) {
+                Value::Bool(true) => self.eval(a),
+                Value::Unknown => Value::Unknown,
+                _ => self.eval(b),
+            },
+            CExpr::List(l) => Value::List(l.iter().map(|x| self.eval(x)).collect()),
+            CExpr::Call(f, args) => {
+                let vals: Vec<Value> = args.iter().map(|a| self.eval(a)).collect();
+                self.builtin(*f, vals)
+            }
+            CExpr::Stateful(s) => self
+                .slots
+                .get(s.slot)
+                .map_or(Value::None, |sl| sl.current.clone()),
+            CExpr::Detector(d, params) => {
+                let params: Vec<(String, Value)> = params
+                    .iter()
+                    .map(|(k, v)| (k.clone(), self.eval(v)))
+                    .collect();
+                self.detect(*d, &params)
+            }
+        }
+    }
+
+    fn builtin(&mut self, f: Builtin, v: Vec<Value>) -> Value {
+        if v.contains(&Value::Unknown) {
+            return Value::Unknown;
+        }
+        let n = |i: usize| num(&v[i]);
+        let s = |i: usize| match &v[i] {
+            Value::Str(s) => Some(s.as_str()),
+            _ => None,
+        };
+        let numv = |x: Option<f64>| x.map_or(Value::None, Value::Num);
+        match f {
+            Builtin::Abs => numv(n(0).map(f64::abs)),
+            Builtin::Floor => numv(n(0).map(f64::floor)),
+            Builtin::Ceil => numv(n(0).map(f64::ceil)),
+            Builtin::Round => numv(n(0).map(f64::round)),
+            Builtin::Min => numv(n(0).zip(n(1)).map(|(a, b)| a.min(b))),
+            Builtin::Max => numv(n(0).zip(n(1)).map(|(a, b)| a.max(b))),
+            Builtin::Lower => s(0).map_or(Value::None, |x| Value::Str(x.to_lowercase())),
+            Builtin::Contains => match (s(0), s(1)) {
+                (Some(a), Some(b)) => Value::Bool(a.contains(b)),
+                _ => Value::Bool(false),
+            },
+            Builtin::StartsWith => match (s(0), s(1)) {
+                (Some(a), Some(b)) => Value::Bool(a.starts_with(b)),
+                _ => Value::Bool(false),
+            },
+            Builtin::Tag => match (s(0), self.tl) {
+                (Some(name), Some(tl)) => tl
+                    .game
+                    .tag(name)
+                    .map_or(Value::None, |t| Value::Str(t.to_string())),
+                _ => Value::None,
+            },
+        }
+    }
+
+    fn detect(&mut self, d: Detector, params: &[(String, Value)]) -> Value {
+        match d {
+            Detector::Tablebase => {
+                let Some(tl) = self.tl else {
+                    return Value::None;
+                };
+                let Data::Move(p) = &tl.events[self.i].data else {
+                    return Value::None;
+                };
+                let Some(tb) = &self.detectors.tablebase else {
+                    self.notes
+                        .push("no Syzygy tables were given (--syzygy DIR)".into());
+                    return Value::Unknown;
+                };
+                let fifty = params
+                    .iter()
+                    .find(|(k, _)| k == "fifty_move_rule")
+                    .is_none_or(|(_, v)| truthy(v));
+                let pos = &p.position;
+                let stm = pos.turn();
+                let side = |c: shakmaty::Color| {
+                    Value::Str(
+                        if c == shakmaty::Color::White {
+                            "white"
+                        } else {
+                            "black"
+                        }
+                        .into(),
+                    )
+                };
+                match tb.probe_wdl(pos) {
+                    Ok(w) => match w {
+                        AmbiguousWdl::Win => side(stm),
+                        AmbiguousWdl::Loss => side(!stm),
+                        AmbiguousWdl::Draw => Value::Str("draw".into()),
+                        AmbiguousWdl::CursedWin => {
+                            if fifty {
+                                Value::Str("draw".into())
+                            } else {
+                                side(stm)
+                            }
+                        }
+                        AmbiguousWdl::BlessedLoss => {
+                            if fifty {
+                                Value::Str("draw".into())
+                            } else {
+                                side(!stm)
+                            }
+                        }
+                        AmbiguousWdl::MaybeWin | AmbiguousWdl::MaybeLoss => {
+                            self.notes.push(format!(
+                                "the tablebase value at ply {} is ambiguous (DTZ rounding near the fifty-move limit)",
+                                p.ply
+                            ));
+                            Value::Unknown
+                        }
+                    },
+                    Err(SyzygyError::TooManyPieces) => {
+                        let n = pos.board().occupied().count();
+                        if n > 7 {
+                            Value::None // no Syzygy table exists for this many pieces
+                        } else {
+                            self.notes.push(format!(
+                                "no table for {n} pieces: the tables given cover at most {} (ply {})",
+                                tb.max_pieces(),
+                                p.ply
+                            ));
+                            Value::Unknown
+                        }
+                    }
+                    Err(SyzygyError::Castling) => Value::None,
+                    Err(SyzygyError::MissingTable { metric, material }) => {
+                        self.notes.push(format!(
+                            "the {}-piece position at ply {} could not be probed: no {metric:?} table for {material}",
+                            pos.board().occupied().count(),
+                            p.ply
+                        ));
+                        Value::Unknown
+                    }
+                    Err(e) => {
+                        self.notes
+                            .push(format!("tablebase probe failed at ply {}: {e}", p.ply));
+                        Value::Unknown
+                    }
+                }
+            }
+            Detector::HiddenBook | Detector::Similarity => {
+                self.notes.push(format!("{UNAVAILABLE} `{}`", d.name()));
+                Value::Unknown
+            }
+        }
+    }
+}
+
+fn binary(op: BinOp, x: Value, y: Value) -> Value {
+    use Value::*;
+    match op {
+        BinOp::And => match (&x, &y) {
+            (Bool(false), _) | (_, Bool(false)) => Bool(false),
+            (Unknown, _) | (_, Unknown) => Unknown,
+            (Bool(true), Bool(true)) => Bool(true),
+            _ => Bool(false),
+        },
+        BinOp::Or => match (&x, &y) {
+            (Bool(true), _) | (_, Bool(true)) => Bool(true),
+            (Unknown, _) | (_, Unknown) => Unknown,
+            _ => Bool(false),
+        },
+        _ if x == Unknown || y == Unknown => Unknown,
+        BinOp::Eq => Bool(x == y),
+        BinOp::Ne => Bool(x != y),
+        BinOp::In => match y {
+            List(l) => Bool(l.contains(&x)),
+            _ => Bool(false),
+        },
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => match (x, y) {
+            (Num(a), Num(b)) => Bool(match op {
+                BinOp::Lt => a < b,
+                BinOp::Le => a <= b,
+                BinOp::Gt => a > b,
+                _ => a >= b,
+            }),
+            _ => Bool(false),
+        },
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => match (x, y) {
+            (Num(a), Num(b)) => {
+                let r = match op {
+                    BinOp::Add => a + b,
+                    BinOp::Sub => a - b,
+                    BinOp::Mul => a * b,
+                    _ if b == 0.0 => return None,
+                    _ => a / b,
+                };
+                if r.is_finite() { Num(r) } else { None }
+            }
+            _ => None,
+        },
+    }
+}
+
+fn result_of(v: &Value) -> Option<&'static str> {
+    match v {
+        Value::Str(s) if s == "white" => Some("1-0"),
+        Value::Str(s) if s == "black" => Some("0-1"),
+        Value::Str(s) if s == "draw" => Some("1/2-1/2"),
+        _ => None,
+    }
+}
+
+/// Evaluate a program on one game. `path` names the game's source in the
+/// evidence; `trace` keeps every `let` value per move (for `replay --rules`).
+pub fn run(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    detectors: &Detectors,
+    path: &str,
+    trace: bool,
+) -> Outcome {
+    let rs = prog.ruleset;
+    let mut out = Outcome::default();
+    let mut slots = vec![Slot::default(); rs.slots];
+    let mut lets: Vec<Value> = vec![Value::None; rs.lets.len()];
+    let mut notes: Vec<String> = Vec::new();
+    let mut indeterminate: BTreeMap<String, Indeterminate> = BTreeMap::new();
+    // Once an adjudication cannot be decided at some ply, no later (or
+    // lower-priority) adjudication can be trusted: the game may have ended
+    // there.
+    let mut undecided_from: Option<u32> = None;
+    for i in 0..tl.events.len() {
+        let ev = &tl.events[i];
+        for (j, l) in rs.lets.iter().enumerate() {
+            if l.on != ev.kind {
+                continue;
+            }
+            let mut ctx = Ctx {
+                tl: Some(tl),
+                i,
+                consts: &prog.consts,
+                switches: &prog.switches,
+                lets: &lets,
+                slots: &mut slots,
+                detectors,
+                notes: &mut notes,
+            };
+            ctx.advance(&l.expr);
+            let v = ctx.eval(&l.expr);
+            lets[j] = v;
+        }
+        notes.clear();
+        for rule in &rs.rules {
+            let mut ctx = Ctx {
+                tl: Some(tl),
+                i,
+                consts: &prog.consts,
+                switches: &prog.switches,
+                lets: &lets,
+                slots: &mut slots,
+                detectors,
+                notes: &mut notes,
+            };
+            match &rule.check {
+                Check::Manual(_) => {}
+                Check::Adjudicate {
+                    result,
+                    records,
+                    when,
+                } => {
+                    if ev.kind != Kind::Move {
+                        continue;
+                    }
+                    ctx.advance(when);
+                    ctx.advance(result);
+                    let fired = ctx.eval(when);
+                    let open = out.computed.is_none() && undecided_from.is_none();
+                    match fired {
+                        Value::Bool(true) if open => {
+                            let r = ctx.eval(result);
+                            let rec = records.as_ref().map(|e| ctx.eval(e).display());
+                            match result_of(&r) {
+                                Some(res) => {
+                                    out.computed = Some(Computed {
+                                        rule: rule.id.clone(),
+                                        ply: ev.ply.unwrap_or(0),
+                                        result: res.to_string(),
+                                        records: rec,
+                                    });
+                                }
+                                None => {
+                                    indeterminate.entry(rule.id.clone()).or_insert(Indeterminate {
+                                        rule: rule.id.clone(),
+                                        ply: ev.ply,
+                                        reason: format!("the result expression gave {}, not white, black or draw", r.display()),
+                                    });
+                                }
+                            }
+                        }
+                        Value::Unknown if open => {
+                            undecided_from = ev.ply;
+                            let reason = ctx
+                                .notes
+                                .first()
+                                .cloned()
+                                .unwrap_or_else(|| "a value was unknown".into());
+                            indeterminate
+                                .entry(rule.id.clone())
+                                .or_insert(Indeterminate {
+                                    rule: rule.id.clone(),
+                                    ply: ev.ply,
+                                    reason,
+                                });
+                        }
+                        _ => {}
+                    }
+                }
+                Check::Forbid { on, .. } | Check::Require { on, .. } if *on != ev.kind => {}
+                Check::Forbid { when, .. } => {
+                    let v = match when {
+                        Some(w) => {
+                            ctx.advance(w);
+                            ctx.eval(w)
+                        }
+                        None => Value::Bool(true),
+                    };
+                    match v {
+                        Value::Bool(true) => {
+                            let f = violation(rule, &mut ctx, ev.span, ev.ply, path, &rs.path);
+                            out.findings.push(f);
+                        }
+                        Value::Unknown => note_unknown(&mut indeterminate, rule, ev.ply, &ctx),
+                        _ => {}
+                    }
+                }
+                Check::Require { when, .. } => {
+                    ctx.advance(when);
+                    match ctx.eval(when) {
+                        Value::Bool(true) => {}
+                        Value::Unknown => note_unknown(&mut indeterminate, rule, ev.ply, &ctx),
+                        _ => {
+                            let f = violation(rule, &mut ctx, ev.span, ev.ply, path, &rs.path);
+                            out.findings.push(f);
+                        }
+                    }
+                }
+            }
+            notes.clear();
+        }
+        if trace && ev.kind == Kind::Move {
+            out.trace.push((ev.ply.unwrap_or(0), lets.clone()));
+        }
+    }
+    out.indeterminate = indeterminate.into_values().collect();
+    out.undecided_from = undecided_from;
+    out
+}
+
+fn note_unknown(
+    map: &mut BTreeMap<String, Indeterminate>,
+    rule: &RuleDef,
+    ply: Option<u32>,
+    ctx: &Ctx<'_, '_>,
+) {
+    map.entry(rule.id.clone()).or_insert(Indeterminate {
+        rule: rule.id.clone(),
+        ply,
+        reason: ctx
+            .notes
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "a value was unknown".into()),
+    });
+}
+
+/// The clause a rule cites, as one line.
+pub fn clause_text(rule: &RuleDef) -> String {
+    rule.cites
+        .iter()
+        .map(|c| format!("{}: \"{}\"", c.clause, c.quote))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Evidence pointing at the rule's citation in the ruleset file.
+pub fn rule_evidence(rule: &RuleDef, ruleset_path: &str) -> Evidence {
+    let c = &rule.cites[0];
+    Evidence {
+        path: ruleset_path.to_string(),
+        span: Some(Span {
+            offset: 0,
+            len: 0,
+            line: c.line as u64,
+            column: c.column as u64,
+        }),
+        ply: None,
+        timestamp: None,
+        note: format!("rule {} cites clause {}", rule.id, c.clause),
+    }
+}
+
+/// A finding from a rule.
+pub fn rule_finding(
+    rule: &RuleDef,
+    message: String,
+    evidence: Evidence,
+    ruleset_path: &str,
+) -> Finding {
+    Finding {
+        code: rule.id.clone(),
+        severity: rule.severity,
+        title: rule.title.clone(),
+        message,
+        rule: rule.id.clone(),
+        clause: clause_text(rule),
+        sanction: rule.sanction.clone(),
+        evidence: vec![evidence, rule_evidence(rule, ruleset_path)],
+    }
+}
+
+fn violation(
+    rule: &RuleDef,
+    ctx: &mut Ctx<'_, '_>,
+    span: Option<Span>,
+    ply: Option<u32>,
+    path: &str,
+    rs_path: &str,
+) -> Finding {
+    let message = match &rule.message {
+        Some(parts) => parts
+            .iter()
+            .map(|p| match p {
+                CTemplatePart::Text(t) => t.clone(),
+                CTemplatePart::Expr(e) => ctx.eval(e).display(),
+            })
+            .collect(),
+        None => format!("{} ({})", rule.title, rule.id),
+    };
+    let note = match ply {
+        Some(p) => format!("the event at ply {p}"),
+        None => "the event".into(),
+    };
+    rule_finding(
+        rule,
+        message,
+        Evidence {
+            path: path.to_string(),
+            span,
+            ply,
+            timestamp: None,
+            note,
+        },
+        rs_path,
+    )
+}
+
+/// Severity helper for synthesized findings.
+pub fn severity_of(rule: &RuleDef) -> Severity {
+    rule.severity
+}
+
+/// Evaluate a state-free expression at event `i` (for labels).
+pub fn eval_at(prog: &Program<'_>, tl: &Timeline<'_>, i: usize, e: &CExpr) -> Value {
+    let mut notes = Vec::new();
+    let mut ctx = Ctx {
+        tl: Some(tl),
+        i,
+        consts: &prog.consts,
+        switches: &prog.switches,
+        lets: &[],
+        slots: &mut [],
+        detectors: &Detectors::default(),
+        notes: &mut notes,
+    };
+    ctx.eval(e)
+}

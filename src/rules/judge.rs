@@ -1,0 +1,263 @@
+//! Judging a game with a ruleset: evaluate it, compare the adjudication it
+//! computes with the one the record claims, and say where a switch (a
+//! documented divergence between the software and the rule text) changed
+//! the outcome.
+
+use super::analyzer::{Check, Ruleset};
+use super::eval::{Computed, Detectors, Outcome, Program, rule_finding, run};
+use crate::findings::{Evidence, Finding, Severity};
+use crate::timeline::Timeline;
+
+/// The verdict of a ruleset on one game.
+#[derive(Debug, Clone)]
+pub struct Judgement {
+    pub variant: Option<String>,
+    pub computed: Option<Computed>,
+    pub findings: Vec<Finding>,
+    pub trace: Vec<(u32, Vec<crate::timeline::Value>)>,
+}
+
+fn tc_name(p: &Program<'_>) -> String {
+    p.variant.clone().unwrap_or_else(|| "base".into())
+}
+
+/// Evaluate `rs` on a game and compare with the record.
+pub fn judge(
+    rs: &Ruleset,
+    forced_variant: Option<&str>,
+    tl: &Timeline<'_>,
+    detectors: &Detectors,
+    path: &str,
+    trace: bool,
+) -> Result<Judgement, String> {
+    let prog = Program::for_game(rs, forced_variant, tl)?;
+    let outcome = run(&prog, tl, detectors, path, trace);
+    let mut findings = outcome.findings.clone();
+    compare(rs, tl, &outcome, path, &mut findings);
+    for ind in &outcome.indeterminate {
+        if ind.reason.starts_with(super::eval::UNAVAILABLE) {
+            continue; // listed once in the summary
+        }
+        let rule = rs
+            .rules
+            .iter()
+            .find(|r| r.id == ind.rule)
+            .expect("rule exists");
+        findings.push(rule_finding(
+            rule,
+            format!("rule {} could not be decided: {}", rule.id, ind.reason),
+            Evidence {
+                path: path.to_string(),
+                span: None,
+                ply: ind.ply,
+                timestamp: None,
+                note: "first event where the rule could not be decided".into(),
+            },
+            &rs.path,
+        ));
+        let f = findings.last_mut().expect("just pushed");
+        f.code = "rule-undecided".into();
+        f.severity = Severity::Info;
+    }
+    // Each switch flipped: does the outcome change?
+    for (si, sw) in rs.switches.iter().enumerate() {
+        let mut flipped = prog.clone();
+        flipped.switches[si] = !flipped.switches[si];
+        let other = run(&flipped, tl, detectors, path, false);
+        if other.computed != outcome.computed {
+            let show = |c: &Option<Computed>| match c {
+                Some(c) => format!("{} at ply {} ({})", c.result, c.ply, c.rule),
+                None => "no adjudication".into(),
+            };
+            findings.push(Finding {
+                code: "switch-changed-outcome".into(),
+                severity: Severity::Info,
+                title: format!("Switch `{}` changes this game's outcome", sw.name),
+                message: format!(
+                    "with {} = {} (in force): {}; with {} = {}: {}. {}",
+                    sw.name,
+                    prog.switches[si],
+                    show(&outcome.computed),
+                    sw.name,
+                    !prog.switches[si],
+                    show(&other.computed),
+                    sw.doc
+                ),
+                rule: String::new(),
+                clause: String::new(),
+                sanction: String::new(),
+                evidence: vec![Evidence {
+                    path: rs.path.clone(),
+                    span: Some(crate::span::Span {
+                        offset: 0,
+                        len: 0,
+                        line: sw.line as u64,
+                        column: 1,
+                    }),
+                    ply: None,
+                    timestamp: None,
+                    note: format!("switch {} (variant {})", sw.name, tc_name(&prog)),
+                }],
+            });
+        }
+    }
+    Ok(Judgement {
+        variant: prog.variant.clone(),
+        computed: outcome.computed,
+        findings,
+        trace: outcome.trace,
+    })
+}
+
+/// Compare the computed adjudication with the recorded termination.
+fn compare(rs: &Ruleset, tl: &Timeline<'_>, outcome: &Outcome, path: &str, out: &mut Vec<Finding>) {
+    if tl.replay.stop.is_some() {
+        return; // the record is broken; integrity findings say so
+    }
+    let last_ply = tl.replay.plies.last().map(|p| p.ply).unwrap_or(0);
+    let last_span = tl.replay.plies.last().and_then(|p| p.span);
+    let details = tl
+        .game
+        .tag("TerminationDetails")
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    let result = tl.game.tag("Result").unwrap_or("*").trim().to_string();
+    let details_span = tl.game.tag_entry("TerminationDetails").map(|t| t.span);
+    let ev = |span, ply: u32, note: String| Evidence {
+        path: path.to_string(),
+        span,
+        ply: Some(ply),
+        timestamp: None,
+        note,
+    };
+    match &outcome.computed {
+        Some(c) => {
+            let rule = rs
+                .rules
+                .iter()
+                .find(|r| r.id == c.rule)
+                .expect("rule exists");
+            let at = tl.replay.plies.iter().find(|p| p.ply == c.ply);
+            if c.ply < last_ply {
+                let mut f = rule_finding(
+                    rule,
+                    format!(
+                        "rule {} ends the game at ply {} with {}{}, but the game went on to ply {} (recorded: {}{})",
+                        rule.id,
+                        c.ply,
+                        c.result,
+                        c.records
+                            .as_ref()
+                            .map_or(String::new(), |r| format!(" ({r})")),
+                        last_ply,
+                        result,
+                        if details.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", {details}")
+                        }
+                    ),
+                    ev(
+                        at.and_then(|p| p.span),
+                        c.ply,
+                        "where the rule fires".into(),
+                    ),
+                    &rs.path,
+                );
+                f.code = "adjudication-missed".into();
+                f.evidence
+                    .push(ev(last_span, last_ply, "where the record ends".into()));
+                out.push(f);
+                return;
+            }
+            if c.result != result {
+                let mut f = rule_finding(
+                    rule,
+                    format!(
+                        "rule {} ends the game at ply {} with {}, but the result recorded is {result}",
+                        rule.id, c.ply, c.result
+                    ),
+                    ev(
+                        at.and_then(|p| p.span),
+                        c.ply,
+                        "where the rule fires".into(),
+                    ),
+                    &rs.path,
+                );
+                f.code = "adjudication-wrong-result".into();
+                out.push(f);
+            }
+            if let Some(rec) = &c.records
+                && !details.is_empty()
+                && rec != &details
+            {
+                let mut f = rule_finding(
+                    rule,
+                    format!(
+                        "the game ends at ply {} by rule {} ({rec}), but the record says {details:?}",
+                        c.ply, rule.id
+                    ),
+                    ev(details_span, c.ply, "the TerminationDetails tag".into()),
+                    &rs.path,
+                );
+                f.code = "adjudication-mislabelled".into();
+                f.severity = Severity::Warning;
+                out.push(f);
+            }
+        }
+        None if outcome.undecided_from.is_some_and(|p| p <= last_ply) => {
+            // An adjudication could not be decided (reported as undecided):
+            // the game may have ended there, so nothing later is judged.
+        }
+        None => {
+            // The record claims an adjudication that no rule computed.
+            for rule in &rs.rules {
+                let Check::Adjudicate {
+                    records: Some(_), ..
+                } = &rule.check
+                else {
+                    continue;
+                };
+                let claims = claimed_by(rs, rule, tl);
+                if !claims || details.is_empty() {
+                    continue;
+                }
+                if outcome.indeterminate.iter().any(|i| i.rule == rule.id) {
+                    continue; // reported as undecided, with the reason
+                }
+                let mut f = rule_finding(
+                    rule,
+                    format!(
+                        "the record says the game ended by {details:?} at ply {last_ply} ({result}), but rule {} never fires in this game",
+                        rule.id
+                    ),
+                    ev(details_span, last_ply, "the TerminationDetails tag".into()),
+                    &rs.path,
+                );
+                f.code = "adjudication-unsupported".into();
+                f.evidence
+                    .push(ev(last_span, last_ply, "the final move".into()));
+                out.push(f);
+            }
+        }
+    }
+}
+
+/// Whether the record's TerminationDetails names what this rule records.
+/// The rule's `records` expression is evaluated at the final move.
+fn claimed_by(rs: &Ruleset, rule: &super::analyzer::RuleDef, tl: &Timeline<'_>) -> bool {
+    let Check::Adjudicate {
+        records: Some(rec), ..
+    } = &rule.check
+    else {
+        return false;
+    };
+    let details = tl.game.tag("TerminationDetails").unwrap_or("").trim();
+    let Ok(prog) = Program::new(rs, None) else {
+        return false;
+    };
+    let last = tl.events.len().saturating_sub(2);
+    let v = super::eval::eval_at(&prog, tl, last, rec);
+    v.display() == details
+}

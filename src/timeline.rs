@@ -1,0 +1,571 @@
+//! The timeline: one ordered case file per game.
+//!
+//! Every fact the rules can see is an [`Event`] with a kind, a place in the
+//! game (ply) and the span of the source it came from. This stage orders
+//! events and exposes their fields by name ([`Event::field`]); it does not
+//! judge them. The vocabulary of kinds and fields is [`VOCABULARY`], which
+//! the rule analyzer checks names against.
+
+use shakmaty::Color;
+
+use crate::ingest::annotations::{OptionValue, Score};
+use crate::ingest::pgn::PgnGame;
+use crate::replay::{Ply, Replay};
+use crate::span::Span;
+
+/// A value a rule can see.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Value {
+    Num(f64),
+    Bool(bool),
+    Str(String),
+    List(Vec<Value>),
+    /// The source does not record this value.
+    #[default]
+    None,
+    /// A detector could not decide (e.g. no tablebase for the position).
+    Unknown,
+}
+
+impl Value {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Num(_) => "number",
+            Value::Bool(_) => "boolean",
+            Value::Str(_) => "string",
+            Value::List(_) => "list",
+            Value::None => "none",
+            Value::Unknown => "unknown",
+        }
+    }
+
+    pub fn display(&self) -> String {
+        match self {
+            Value::Num(n) => fmt_num(*n),
+            Value::Bool(b) => b.to_string(),
+            Value::Str(s) => s.clone(),
+            Value::List(l) => format!(
+                "[{}]",
+                l.iter().map(Value::display).collect::<Vec<_>>().join(", ")
+            ),
+            Value::None => "none".into(),
+            Value::Unknown => "unknown".into(),
+        }
+    }
+}
+
+/// Numbers print without a trailing `.0` when whole.
+pub fn fmt_num(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+fn opt_num<T: Into<f64>>(v: Option<T>) -> Value {
+    v.map_or(Value::None, |x| Value::Num(x.into()))
+}
+
+fn side_str(c: Color) -> Value {
+    Value::Str(if c == Color::White { "white" } else { "black" }.into())
+}
+
+/// Pawns for a score; a mate counts as ±1000 pawns.
+pub fn score_pawns(s: Score) -> f64 {
+    match s {
+        Score::Cp(cp) => f64::from(cp) / 100.0,
+        Score::Mate(m) if m < 0 => -1000.0,
+        Score::Mate(_) => 1000.0,
+    }
+}
+
+/// The kinds of event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The game as a whole (tags); always the first event.
+    Game,
+    /// An engine option in force for one side.
+    Option,
+    /// A move on the board.
+    Move,
+    /// The end of the record; always the last event.
+    End,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Game, Kind::Option, Kind::Move, Kind::End];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Game => "game",
+            Kind::Option => "option",
+            Kind::Move => "move",
+            Kind::End => "end",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// Field types, for the analyzer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Type {
+    Num,
+    Bool,
+    Str,
+    Any,
+}
+
+/// `(kind, field, type, meaning)`: every field a rule may read.
+pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
+    (Kind::Game, "white", Type::Str, "White's name (tag White)"),
+    (Kind::Game, "black", Type::Str, "Black's name (tag Black)"),
+    (Kind::Game, "event", Type::Str, "tag Event"),
+    (Kind::Game, "round", Type::Str, "tag Round"),
+    (
+        Kind::Game,
+        "result",
+        Type::Str,
+        "tag Result: 1-0, 0-1, 1/2-1/2 or *",
+    ),
+    (Kind::Game, "termination", Type::Str, "tag Termination"),
+    (Kind::Game, "details", Type::Str, "tag TerminationDetails"),
+    (Kind::Game, "time_control", Type::Str, "tag TimeControl"),
+    (Kind::Game, "plies", Type::Num, "moves in the record"),
+    (Kind::Option, "side", Type::Str, "white or black"),
+    (Kind::Option, "name", Type::Str, "option name as recorded"),
+    (
+        Kind::Option,
+        "value",
+        Type::Any,
+        "typed value: number, boolean or text",
+    ),
+    (Kind::Option, "raw", Type::Str, "value as written"),
+    (
+        Kind::Option,
+        "source",
+        Type::Str,
+        "where it was recorded (pgn-engine-options)",
+    ),
+    (Kind::Move, "ply", Type::Num, "1 = White's first move"),
+    (Kind::Move, "number", Type::Num, "move number"),
+    (
+        Kind::Move,
+        "side",
+        Type::Str,
+        "the side that moved: white or black",
+    ),
+    (
+        Kind::Move,
+        "engine",
+        Type::Str,
+        "name of the side that moved",
+    ),
+    (Kind::Move, "san", Type::Str, "the move in SAN"),
+    (Kind::Move, "uci", Type::Str, "the move in UCI notation"),
+    (Kind::Move, "capture", Type::Bool, "the move captured"),
+    (Kind::Move, "pawn_move", Type::Bool, "a pawn moved"),
+    (Kind::Move, "promotion", Type::Bool, "a pawn promoted"),
+    (Kind::Move, "castling", Type::Bool, "the move castled"),
+    (
+        Kind::Move,
+        "castling_rights_lost",
+        Type::Bool,
+        "some castling right was lost",
+    ),
+    (
+        Kind::Move,
+        "rook_castling_lost",
+        Type::Bool,
+        "a rook left its castling square, losing that right",
+    ),
+    (
+        Kind::Move,
+        "irreversible",
+        Type::Bool,
+        "capture or pawn move (FIDE 9.3)",
+    ),
+    (
+        Kind::Move,
+        "halfmove_clock",
+        Type::Num,
+        "plies since the last capture or pawn move",
+    ),
+    (
+        Kind::Move,
+        "repetition",
+        Type::Num,
+        "occurrences of the position after the move",
+    ),
+    (
+        Kind::Move,
+        "pieces",
+        Type::Num,
+        "pieces on the board after the move, kings included",
+    ),
+    (Kind::Move, "check", Type::Bool, "the move gives check"),
+    (Kind::Move, "checkmate", Type::Bool, "the move mates"),
+    (Kind::Move, "stalemate", Type::Bool, "the move stalemates"),
+    (
+        Kind::Move,
+        "insufficient_material",
+        Type::Bool,
+        "neither side can mate after the move",
+    ),
+    (
+        Kind::Move,
+        "book",
+        Type::Bool,
+        "recorded as an opening-book move",
+    ),
+    (
+        Kind::Move,
+        "commented",
+        Type::Bool,
+        "the move carries an engine or book comment",
+    ),
+    (Kind::Move, "depth", Type::Num, "search depth recorded (d)"),
+    (Kind::Move, "seldepth", Type::Num, "selective depth (sd)"),
+    (
+        Kind::Move,
+        "score",
+        Type::Num,
+        "the mover's evaluation, pawns, from its own view; mate = ±1000",
+    ),
+    (
+        Kind::Move,
+        "wv",
+        Type::Num,
+        "evaluation from White's view, pawns; mate = ±1000",
+    ),
+    (
+        Kind::Move,
+        "mate",
+        Type::Num,
+        "mate distance from White's view, when a mate score",
+    ),
+    (Kind::Move, "nodes", Type::Num, "nodes searched (n)"),
+    (Kind::Move, "nps", Type::Num, "speed (s)"),
+    (Kind::Move, "mt", Type::Num, "move time, ms"),
+    (Kind::Move, "tl", Type::Num, "time left after the move, ms"),
+    (Kind::Move, "clk", Type::Num, "[%clk] after the move, ms"),
+    (Kind::Move, "emt", Type::Num, "[%emt], ms"),
+    (Kind::Move, "pv", Type::Str, "principal variation (SAN)"),
+    (Kind::Move, "ponder", Type::Str, "expected reply (pd)"),
+    (Kind::Move, "tbhits", Type::Num, "tablebase hits (tb)"),
+    (Kind::Move, "hashfull", Type::Num, "hash use, percent (h)"),
+    (
+        Kind::Move,
+        "ponderhit",
+        Type::Num,
+        "ponder hit rate, percent (ph)",
+    ),
+    (
+        Kind::Move,
+        "recorded_r50",
+        Type::Num,
+        "the R50 counter the arbiter software recorded",
+    ),
+    (
+        Kind::Move,
+        "recorded_rd",
+        Type::Num,
+        "the Rd (draw rule) counter recorded",
+    ),
+    (
+        Kind::Move,
+        "recorded_rr",
+        Type::Num,
+        "the Rr (win rule) counter recorded",
+    ),
+    (Kind::End, "result", Type::Str, "tag Result"),
+    (Kind::End, "details", Type::Str, "tag TerminationDetails"),
+    (Kind::End, "plies", Type::Num, "plies replayed"),
+    (
+        Kind::End,
+        "pieces",
+        Type::Num,
+        "pieces in the final position",
+    ),
+    (
+        Kind::End,
+        "checkmate",
+        Type::Bool,
+        "the final position is checkmate",
+    ),
+    (
+        Kind::End,
+        "stalemate",
+        Type::Bool,
+        "the final position is stalemate",
+    ),
+    (
+        Kind::End,
+        "complete",
+        Type::Bool,
+        "every recorded move was replayed",
+    ),
+];
+
+/// Look up a field's type.
+pub fn field_type(kind: Kind, name: &str) -> Option<Type> {
+    VOCABULARY
+        .iter()
+        .find(|(k, n, _, _)| *k == kind && *n == name)
+        .map(|(_, _, t, _)| *t)
+}
+
+/// The fields of a kind, for "did you mean".
+pub fn fields_of(kind: Kind) -> impl Iterator<Item = &'static str> {
+    VOCABULARY
+        .iter()
+        .filter(move |(k, ..)| *k == kind)
+        .map(|(_, n, ..)| *n)
+}
+
+/// One event of the timeline.
+#[derive(Debug, Clone)]
+pub struct Event<'a> {
+    pub kind: Kind,
+    pub ply: Option<u32>,
+    pub span: Option<Span>,
+    pub data: Data<'a>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Data<'a> {
+    Game,
+    Option {
+        side: Color,
+        name: &'a str,
+        value: &'a OptionValue,
+        raw: &'a str,
+    },
+    Move(&'a Ply),
+    End,
+}
+
+/// A game's timeline, borrowing the game and its replay.
+#[derive(Debug)]
+pub struct Timeline<'a> {
+    pub game: &'a PgnGame,
+    pub replay: &'a Replay,
+    pub events: Vec<Event<'a>>,
+}
+
+impl<'a> Timeline<'a> {
+    pub fn build(game: &'a PgnGame, replay: &'a Replay) -> Timeline<'a> {
+        let mut events = vec![Event {
+            kind: Kind::Game,
+            ply: None,
+            span: None,
+            data: Data::Game,
+        }];
+        for c in &game.preamble {
+            if let Some(opts) = &c.annotations.engine_options {
+                for (side, list) in [(Color::White, &opts.white), (Color::Black, &opts.black)] {
+                    for o in list {
+                        events.push(Event {
+                            kind: Kind::Option,
+                            ply: None,
+                            span: Some(c.span),
+                            data: Data::Option {
+                                side,
+                                name: &o.name,
+                                value: &o.value,
+                                raw: &o.raw,
+                            },
+                        });
+                    }
+                }
+            }
+        }
+        for p in &replay.plies {
+            events.push(Event {
+                kind: Kind::Move,
+                ply: Some(p.ply),
+                span: p.span,
+                data: Data::Move(p),
+            });
+        }
+        events.push(Event {
+            kind: Kind::End,
+            ply: replay.plies.last().map(|p| p.ply),
+            span: None,
+            data: Data::End,
+        });
+        Timeline {
+            game,
+            replay,
+            events,
+        }
+    }
+
+    fn tag(&self, name: &str) -> Value {
+        self.game
+            .tag(name)
+            .map_or(Value::None, |v| Value::Str(v.to_string()))
+    }
+
+    /// The value of `kind.field` at event `i`. `Value::None` when the event
+    /// is of another kind or the source does not record it.
+    pub fn field(&self, i: usize, kind: Kind, name: &str) -> Value {
+        if kind == Kind::Game {
+            return match name {
+                "white" => self.tag("White"),
+                "black" => self.tag("Black"),
+                "event" => self.tag("Event"),
+                "round" => self.tag("Round"),
+                "result" => self.tag("Result"),
+                "termination" => self.tag("Termination"),
+                "details" => self.tag("TerminationDetails"),
+                "time_control" => self.tag("TimeControl"),
+                "plies" => Value::Num(self.game.moves.len() as f64),
+                _ => Value::None,
+            };
+        }
+        let ev = &self.events[i];
+        if ev.kind != kind {
+            return Value::None;
+        }
+        match &ev.data {
+            Data::Option {
+                side,
+                name: n,
+                value,
+                raw,
+            } => match name {
+                "side" => side_str(*side),
+                "name" => Value::Str(n.to_string()),
+                "value" => match value {
+                    OptionValue::Int(i) => Value::Num(*i as f64),
+                    OptionValue::Bool(b) => Value::Bool(*b),
+                    OptionValue::Text(t) => Value::Str(t.clone()),
+                },
+                "raw" => Value::Str(raw.to_string()),
+                "source" => Value::Str("pgn-engine-options".into()),
+                _ => Value::None,
+            },
+            Data::Move(p) => self.move_field(p, name),
+            Data::End => {
+                let pos = self.replay.final_position();
+                use shakmaty::Position;
+                match name {
+                    "result" => self.tag("Result"),
+                    "details" => self.tag("TerminationDetails"),
+                    "plies" => Value::Num(self.replay.plies.len() as f64),
+                    "pieces" => Value::Num(f64::from(pos.board().occupied().count() as u32)),
+                    "checkmate" => Value::Bool(pos.is_checkmate()),
+                    "stalemate" => Value::Bool(pos.is_stalemate()),
+                    "complete" => Value::Bool(self.replay.stop.is_none()),
+                    _ => Value::None,
+                }
+            }
+            Data::Game => Value::None,
+        }
+    }
+
+    fn move_field(&self, p: &Ply, name: &str) -> Value {
+        let mv = &self.game.moves[p.move_index];
+        let tcec = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
+        let cc = mv
+            .comments
+            .iter()
+            .find_map(|c| c.annotations.cutechess.as_ref());
+        let ann = |f: &dyn Fn(&crate::ingest::annotations::Annotations) -> Option<i64>| {
+            opt_num(
+                mv.comments
+                    .iter()
+                    .find_map(|c| f(&c.annotations))
+                    .map(|x| x as f64),
+            )
+        };
+        // White-view score: TCEC wv, else [%eval], else cutechess (mover's view).
+        let white_score: Option<Score> = tcec
+            .and_then(|t| t.wv)
+            .or_else(|| {
+                mv.comments
+                    .iter()
+                    .find_map(|c| c.annotations.eval.map(|e| e.score))
+            })
+            .or_else(|| {
+                cc.and_then(|c| c.score).map(|s| {
+                    if p.side == Color::White {
+                        s
+                    } else {
+                        s.negate()
+                    }
+                })
+            });
+        let book = tcec.is_some_and(|t| t.book) || cc.is_some_and(|c| c.book);
+        match name {
+            "ply" => Value::Num(f64::from(p.ply)),
+            "number" => Value::Num(f64::from(p.move_number)),
+            "side" => side_str(p.side),
+            "engine" => self.tag(if p.side == Color::White {
+                "White"
+            } else {
+                "Black"
+            }),
+            "san" => Value::Str(p.san.clone()),
+            "uci" => Value::Str(p.uci.clone()),
+            "capture" => Value::Bool(p.capture),
+            "pawn_move" => Value::Bool(p.pawn_move),
+            "promotion" => Value::Bool(p.promotion),
+            "castling" => Value::Bool(p.castling),
+            "castling_rights_lost" => Value::Bool(p.castling_rights_changed),
+            "rook_castling_lost" => Value::Bool(p.rook_castling_lost),
+            "irreversible" => Value::Bool(p.capture || p.pawn_move),
+            "halfmove_clock" => Value::Num(f64::from(p.halfmove_clock)),
+            "repetition" => Value::Num(f64::from(p.repetition)),
+            "pieces" => Value::Num(f64::from(p.pieces)),
+            "check" => Value::Bool(p.check),
+            "checkmate" => Value::Bool(p.checkmate),
+            "stalemate" => Value::Bool(p.stalemate),
+            "insufficient_material" => Value::Bool(p.insufficient_material),
+            "book" => Value::Bool(book),
+            "commented" => Value::Bool(tcec.is_some() || cc.is_some()),
+            "depth" => opt_num(tcec.and_then(|t| t.d).or_else(|| cc.and_then(|c| c.depth))),
+            "seldepth" => opt_num(tcec.and_then(|t| t.sd)),
+            "score" => white_score.map_or(Value::None, |s| {
+                let s = if p.side == Color::White {
+                    s
+                } else {
+                    s.negate()
+                };
+                Value::Num(score_pawns(s))
+            }),
+            "wv" => white_score.map_or(Value::None, |s| Value::Num(score_pawns(s))),
+            "mate" => match white_score {
+                Some(Score::Mate(m)) => Value::Num(f64::from(m)),
+                _ => Value::None,
+            },
+            "nodes" => opt_num(tcec.and_then(|t| t.n).map(|x| x as f64)),
+            "nps" => opt_num(tcec.and_then(|t| t.s).map(|x| x as f64)),
+            "mt" => opt_num(
+                tcec.and_then(|t| t.mt)
+                    .or_else(|| cc.and_then(|c| c.time_ms))
+                    .map(|x| x as f64),
+            ),
+            "tl" => opt_num(tcec.and_then(|t| t.tl).map(|x| x as f64)),
+            "clk" => ann(&|a| a.clk),
+            "emt" => ann(&|a| a.emt),
+            "pv" => tcec
+                .and_then(|t| t.pv.clone())
+                .map_or(Value::None, Value::Str),
+            "ponder" => tcec
+                .and_then(|t| t.pd.clone())
+                .map_or(Value::None, Value::Str),
+            "tbhits" => opt_num(tcec.and_then(|t| t.tb.flatten()).map(|x| x as f64)),
+            "hashfull" => opt_num(tcec.and_then(|t| t.h)),
+            "ponderhit" => opt_num(tcec.and_then(|t| t.ph)),
+            "recorded_r50" => opt_num(tcec.and_then(|t| t.r50)),
+            "recorded_rd" => opt_num(tcec.and_then(|t| t.rd)),
+            "recorded_rr" => opt_num(tcec.and_then(|t| t.rr)),
+            _ => Value::None,
+        }
+    }
+}
