@@ -40,6 +40,51 @@ pub struct Config {
     pub detectors: Detectors,
     /// Keep every `let` value per move (for `replay --rules`).
     pub trace: bool,
+    /// Operator logs, each matched to a game by its `setup round=`.
+    pub operator_logs: Vec<LoadedLog>,
+}
+
+/// An operator log read from a file.
+#[derive(Debug, Clone)]
+pub struct LoadedLog {
+    pub path: String,
+    pub sha256: String,
+    pub log: crate::ingest::operator::OperatorLog,
+    /// The Round it belongs to, from its setup event.
+    pub round: Option<String>,
+}
+
+impl LoadedLog {
+    pub fn read(path: &Path) -> Result<LoadedLog, String> {
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
+        let text = String::from_utf8(bytes.clone())
+            .map_err(|e| format!("arbiter: {shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
+        let mut log = crate::ingest::operator::parse(&text);
+        for e in &mut log.events {
+            e.source = shown.clone();
+        }
+        let round = log
+            .events
+            .iter()
+            .find(|e| e.kind == crate::ingest::operator::OpKind::Setup)
+            .and_then(|e| match e.fields.get("round") {
+                Some(crate::ingest::operator::FieldValue::Str(s)) => Some(s.clone()),
+                Some(crate::ingest::operator::FieldValue::Num(n)) => Some(crate::timeline::fmt_num(*n)),
+                _ => None,
+            });
+        Ok(LoadedLog {
+            path: shown,
+            sha256: sha256_hex(&bytes),
+            log,
+            round,
+        })
+    }
+}
+
+/// Hex SHA-256 of bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Config {
@@ -105,8 +150,38 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         game: &game,
         replay: &replay,
     });
+    // The operator logs of this game: by Round, else a log naming no round
+    // joins the first game.
+    let round = game.tag("Round").map(str::trim);
+    let logs: Vec<&LoadedLog> = config
+        .operator_logs
+        .iter()
+        .filter(|l| match &l.round {
+            Some(r) => Some(r.trim()) == round,
+            None => game.index == 0,
+        })
+        .collect();
+    let ops: Vec<crate::ingest::operator::OpEvent> = {
+        let mut v: Vec<_> = logs.iter().flat_map(|l| l.log.events.iter().cloned()).collect();
+        v.sort_by_key(|e| e.time);
+        v
+    };
+    for l in &logs {
+        for e in &l.log.errors {
+            findings.push(
+                Finding::builtin("operator-log-syntax", Severity::Error, "Unreadable operator-log line", e.message.clone())
+                    .with_evidence(crate::findings::Evidence {
+                        path: l.path.clone(),
+                        span: Some(e.span),
+                        ply: None,
+                        timestamp: None,
+                        note: "this line was not read".into(),
+                    }),
+            );
+        }
+    }
     let judgement = config.ruleset.as_ref().map(|rs| {
-        let tl = Timeline::build(&game, &replay);
+        let tl = Timeline::with_operator_log(&game, &replay, &ops);
         match judge(
             rs,
             config.variant.as_deref(),

@@ -75,6 +75,10 @@ pub struct RulesArgs {
     /// A folder of Syzygy tables for the `tablebase` detector.
     #[arg(long, requires = "rules")]
     pub syzygy: Option<PathBuf>,
+    /// An operator log (docs/operator-log.md); repeatable. Each joins the
+    /// game whose Round its `setup round=` names (else the first game).
+    #[arg(long = "operator-log", requires = "rules")]
+    pub operator_logs: Vec<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -151,6 +155,9 @@ fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
         }
         cfg.ruleset = Some(rs);
         cfg.variant = args.variant.clone();
+    }
+    for p in &args.operator_logs {
+        cfg.operator_logs.push(audit::LoadedLog::read(p)?);
     }
     if let Some(dir) = &args.syzygy {
         cfg.detectors = crate::rules::eval::Detectors::with_syzygy(dir)

@@ -280,3 +280,8 @@ pub fn replay(game: &PgnGame) -> Replay {
 fn hash(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
+
+/// FEN of a position (en passant square only when a capture is legal).
+pub fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}

@@ -8,7 +8,10 @@
 
 use shakmaty::Color;
 
+use std::collections::BTreeMap;
+
 use crate::ingest::annotations::{OptionValue, Score};
+use crate::ingest::operator::{COMMON_FIELDS, FieldValue, OpEvent, OpKind};
 use crate::ingest::pgn::PgnGame;
 use crate::replay::{Ply, Replay};
 use crate::span::Span;
@@ -91,10 +94,17 @@ pub enum Kind {
     Move,
     /// The end of the record; always the last event.
     End,
+    /// An event of the operator log.
+    Op(OpKind),
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::Game, Kind::Option, Kind::Move, Kind::End];
+    pub const PGN: [Kind; 4] = [Kind::Game, Kind::Option, Kind::Move, Kind::End];
+
+    /// Every kind, PGN kinds first.
+    pub fn all() -> impl Iterator<Item = Kind> {
+        Kind::PGN.into_iter().chain(OpKind::all().map(Kind::Op))
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -102,11 +112,12 @@ impl Kind {
             Kind::Option => "option",
             Kind::Move => "move",
             Kind::End => "end",
+            Kind::Op(k) => k.rule_name(),
         }
     }
 
     pub fn from_name(s: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == s)
+        Kind::all().find(|k| k.name() == s)
     }
 }
 
@@ -310,20 +321,26 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
     ),
 ];
 
+/// Every field of a kind: `(name, type, meaning)`.
+pub fn fields(kind: Kind) -> Vec<(&'static str, Type, &'static str)> {
+    match kind {
+        Kind::Op(k) => COMMON_FIELDS.iter().chain(k.fields()).copied().collect(),
+        _ => VOCABULARY
+            .iter()
+            .filter(|(k, ..)| *k == kind)
+            .map(|(_, n, t, d)| (*n, *t, *d))
+            .collect(),
+    }
+}
+
 /// Look up a field's type.
 pub fn field_type(kind: Kind, name: &str) -> Option<Type> {
-    VOCABULARY
-        .iter()
-        .find(|(k, n, _, _)| *k == kind && *n == name)
-        .map(|(_, _, t, _)| *t)
+    fields(kind).into_iter().find(|(n, ..)| *n == name).map(|(_, t, _)| t)
 }
 
 /// The fields of a kind, for "did you mean".
 pub fn fields_of(kind: Kind) -> impl Iterator<Item = &'static str> {
-    VOCABULARY
-        .iter()
-        .filter(move |(k, ..)| *k == kind)
-        .map(|(_, n, ..)| *n)
+    fields(kind).into_iter().map(|(n, ..)| n)
 }
 
 /// One event of the timeline.
@@ -346,6 +363,10 @@ pub enum Data<'a> {
     },
     Move(&'a Ply),
     End,
+    Op {
+        event: &'a OpEvent,
+        derived: BTreeMap<&'static str, Value>,
+    },
 }
 
 /// A game's timeline, borrowing the game and its replay.
@@ -358,6 +379,13 @@ pub struct Timeline<'a> {
 
 impl<'a> Timeline<'a> {
     pub fn build(game: &'a PgnGame, replay: &'a Replay) -> Timeline<'a> {
+        Timeline::with_operator_log(game, replay, &[])
+    }
+
+    /// The game's events merged with its operator log. Operator events are
+    /// placed after the move they follow: by their `ply` field when given,
+    /// else after the last move the log itself has entered or executed.
+    pub fn with_operator_log(game: &'a PgnGame, replay: &'a Replay, ops: &'a [OpEvent]) -> Timeline<'a> {
         let mut events = vec![Event {
             kind: Kind::Game,
             ply: None,
@@ -383,6 +411,25 @@ impl<'a> Timeline<'a> {
                 }
             }
         }
+        let placed = place_operator_events(game, replay, ops);
+        let mut next_op = 0;
+        let first = replay.first_ply.saturating_sub(1);
+        let flush = |events: &mut Vec<Event<'a>>, next_op: &mut usize, upto: u32| {
+            while *next_op < placed.len() && placed[*next_op].0 <= upto {
+                let (completed, e, ref derived) = placed[*next_op];
+                events.push(Event {
+                    kind: Kind::Op(e.kind),
+                    ply: Some(completed),
+                    span: Some(e.span),
+                    data: Data::Op {
+                        event: e,
+                        derived: derived.clone(),
+                    },
+                });
+                *next_op += 1;
+            }
+        };
+        flush(&mut events, &mut next_op, first);
         for p in &replay.plies {
             events.push(Event {
                 kind: Kind::Move,
@@ -390,7 +437,9 @@ impl<'a> Timeline<'a> {
                 span: p.span,
                 data: Data::Move(p),
             });
+            flush(&mut events, &mut next_op, p.ply);
         }
+        flush(&mut events, &mut next_op, u32::MAX);
         events.push(Event {
             kind: Kind::End,
             ply: replay.plies.last().map(|p| p.ply),
@@ -462,6 +511,21 @@ impl<'a> Timeline<'a> {
                     "stalemate" => Value::Bool(pos.is_stalemate()),
                     "complete" => Value::Bool(self.replay.stop.is_none()),
                     _ => Value::None,
+                }
+            }
+            Data::Op { event, derived } => {
+                if let Some(v) = derived.get(name) {
+                    return v.clone();
+                }
+                match name {
+                    "time" => Value::Num(event.time as f64),
+                    "at" => Value::Str(event.at.clone()),
+                    "operator" => Value::Str(event.operator.clone()),
+                    "role" => event
+                        .fields
+                        .get("role")
+                        .map_or(Value::Str("operator".into()), field_value),
+                    _ => event.fields.get(name).map_or(Value::None, field_value),
                 }
             }
             Data::Game => Value::None,
@@ -568,4 +632,145 @@ impl<'a> Timeline<'a> {
             _ => Value::None,
         }
     }
+}
+
+fn field_value(v: &FieldValue) -> Value {
+    match v {
+        FieldValue::Num(n) => Value::Num(*n),
+        FieldValue::Bool(b) => Value::Bool(*b),
+        FieldValue::Str(s) => Value::Str(s.clone()),
+    }
+}
+
+fn str_field<'e>(e: &'e OpEvent, k: &str) -> Option<&'e str> {
+    match e.fields.get(k) {
+        Some(FieldValue::Str(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// Place each operator event after a ply, and derive its fields.
+#[allow(clippy::type_complexity)]
+fn place_operator_events<'e>(
+    game: &PgnGame,
+    replay: &Replay,
+    ops: &'e [OpEvent],
+) -> Vec<(u32, &'e OpEvent, BTreeMap<&'static str, Value>)> {
+    let first = replay.first_ply.saturating_sub(1);
+    let machine: Option<String> = ops
+        .iter()
+        .find(|e| e.kind == OpKind::Setup)
+        .and_then(|e| str_field(e, "machine_side"))
+        .map(|s| s.to_ascii_lowercase());
+    let team: Vec<String> = ops
+        .iter()
+        .find(|e| e.kind == OpKind::Setup)
+        .and_then(|e| str_field(e, "team"))
+        .map(|t| t.split(',').map(|x| x.trim().to_lowercase()).filter(|x| !x.is_empty()).collect())
+        .unwrap_or_default();
+    let end_time = ops
+        .iter()
+        .rev()
+        .find(|e| matches!(e.kind, OpKind::GameEnd | OpKind::Resign | OpKind::DrawAccept | OpKind::Adjudication))
+        .or_else(|| ops.iter().rev().find(|e| e.kind == OpKind::MoveExecuted))
+        .map(|e| e.time);
+    let move_at = |ply: u32| -> Option<&Ply> {
+        let i = ply.checked_sub(replay.first_ply)? as usize;
+        replay.plies.get(i)
+    };
+    let side_after = |completed: u32| if completed % 2 == 0 { "white" } else { "black" };
+    let mut completed = first;
+    let mut machine_moved = false;
+    let mut out = Vec::with_capacity(ops.len());
+    for (i, e) in ops.iter().enumerate() {
+        let mut d: BTreeMap<&'static str, Value> = BTreeMap::new();
+        let given_ply = match e.fields.get("ply") {
+            Some(FieldValue::Num(n)) if *n >= 0.0 => Some(*n as u32),
+            _ => None,
+        };
+        if matches!(e.kind, OpKind::MoveEntered | OpKind::MoveExecuted) {
+            let ply = given_ply.unwrap_or(completed + 1);
+            let written = str_field(e, "move").unwrap_or("");
+            let correct = move_at(ply).is_some_and(|p| same_move(p, written));
+            d.insert("correct", Value::Bool(correct));
+            completed = completed.max(ply);
+            d.insert("ply", Value::Num(f64::from(ply)));
+            if e.kind == OpKind::MoveExecuted
+                && machine.as_deref() == Some(if ply % 2 == 1 { "white" } else { "black" })
+            {
+                machine_moved = true;
+            }
+        } else if let Some(p) = given_ply {
+            completed = completed.max(p);
+            d.insert("ply", Value::Num(f64::from(p)));
+        } else {
+            d.insert("ply", Value::Num(f64::from(completed)));
+        }
+        let at = match d.get("ply") {
+            Some(Value::Num(n)) => *n as u32,
+            _ => completed,
+        };
+        let to_move = side_after(completed);
+        d.insert("side_to_move", Value::Str(to_move.into()));
+        if let Some(m) = &machine {
+            d.insert("machine", Value::Str(m.clone()));
+            d.insert("machine_to_move", Value::Bool(m == to_move));
+        }
+        d.insert("machine_moved", Value::Bool(machine_moved));
+        let until = |kind: OpKind| ops[i + 1..].iter().find(|x| x.kind == kind).map(|x| Value::Num((x.time - e.time) as f64));
+        match e.kind {
+            OpKind::ClockStop => {
+                d.insert("duration", until(OpKind::ClockStart).unwrap_or(Value::None));
+            }
+            OpKind::PowerFailure => {
+                d.insert("duration", until(OpKind::PowerRestored).unwrap_or(Value::None));
+            }
+            OpKind::ConsultationStart => {
+                d.insert("duration", until(OpKind::ConsultationEnd).unwrap_or(Value::None));
+                let outsiders: Vec<String> = str_field(e, "participants")
+                    .unwrap_or("")
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty() && !team.contains(&p.to_lowercase()) && p.to_lowercase() != e.operator.to_lowercase())
+                    .map(str::to_string)
+                    .collect();
+                d.insert("outsiders", Value::Str(outsiders.join(", ")));
+            }
+            OpKind::ClockSet => {
+                if let (Some(FieldValue::Num(o)), Some(FieldValue::Num(n))) = (e.fields.get("old"), e.fields.get("new")) {
+                    d.insert("delta", Value::Num(n - o));
+                }
+            }
+            OpKind::Handover => {
+                d.insert("after_end", end_time.map_or(Value::None, |t| Value::Num((e.time - t) as f64)));
+            }
+            OpKind::PositionSetup => {
+                let fen_at = if at < replay.first_ply {
+                    Some(crate::replay::fen_of(&replay.start))
+                } else {
+                    replay.plies.get((at - replay.first_ply) as usize).map(|p| p.fen())
+                };
+                let given = str_field(e, "fen").unwrap_or("");
+                d.insert("correct", Value::Bool(fen_at.is_some_and(|f| same_position(&f, given))));
+            }
+            _ => {}
+        }
+        let _ = game;
+        out.push((at, e, d));
+    }
+    // keep file order, but a stable sort by ply puts explicit plies in place
+    out.sort_by_key(|(p, ..)| *p);
+    out
+}
+
+/// The move played at a ply, written in SAN or UCI (check marks ignored).
+fn same_move(p: &Ply, written: &str) -> bool {
+    let strip = |s: &str| s.trim_end_matches(['+', '#', '!', '?']).to_string();
+    strip(&p.san) == strip(written) || p.uci.eq_ignore_ascii_case(written.trim())
+}
+
+/// Same placement, side to move, castling and en passant (clocks ignored).
+fn same_position(a: &str, b: &str) -> bool {
+    let key = |f: &str| f.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+    key(a) == key(b)
 }

@@ -1,4 +1,5 @@
 //! Ingest: turn input files into spanned events. No legality, no rules.
 
 pub mod annotations;
+pub mod operator;
 pub mod pgn;

@@ -350,8 +350,9 @@ impl<'a> Analyzer<'a> {
 
     fn kind(&self, name: &ast::Name) -> Result<Kind, RuleError> {
         Kind::from_name(&name.text).ok_or_else(|| {
-            let help = suggest(&name.text, Kind::ALL.iter().map(|k| k.name()))
-                .unwrap_or_else(|| "the event kinds are game, option, move and end".into());
+            let help = suggest(&name.text, Kind::all().map(|k| k.name())).unwrap_or_else(|| {
+                format!("the event kinds are {}", Kind::all().map(|k| k.name()).collect::<Vec<_>>().join(", "))
+            });
             RuleError::new(name.pos, format!("unknown event kind `{}`", name.text)).help(help)
         })
     }
@@ -764,6 +765,9 @@ impl<'a> Analyzer<'a> {
                     );
                 }
                 let mut parts = Vec::new();
+                // A message is evaluated only when the rule fires, so state
+                // cannot advance there: use a `let`.
+                self.stateful_ok = false;
                 for p in &t.parts {
                     parts.push(match p {
                         ast::TemplatePart::Text(s) => CTemplatePart::Text(s.clone()),

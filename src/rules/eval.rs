@@ -667,7 +667,7 @@ pub fn run(
                     };
                     match v {
                         Value::Bool(true) => {
-                            let f = violation(rule, &mut ctx, ev.span, ev.ply, path, &rs.path);
+                            let f = violation(rule, &mut ctx, ev, path, &rs.path);
                             out.findings.push(f);
                         }
                         Value::Unknown => note_unknown(&mut indeterminate, rule, ev.ply, &ctx),
@@ -680,7 +680,7 @@ pub fn run(
                         Value::Bool(true) => {}
                         Value::Unknown => note_unknown(&mut indeterminate, rule, ev.ply, &ctx),
                         _ => {
-                            let f = violation(rule, &mut ctx, ev.span, ev.ply, path, &rs.path);
+                            let f = violation(rule, &mut ctx, ev, path, &rs.path);
                             out.findings.push(f);
                         }
                     }
@@ -759,14 +759,16 @@ pub fn rule_finding(
     }
 }
 
-fn violation(
-    rule: &RuleDef,
-    ctx: &mut Ctx<'_, '_>,
-    span: Option<Span>,
-    ply: Option<u32>,
-    path: &str,
-    rs_path: &str,
-) -> Finding {
+fn violation(rule: &RuleDef, ctx: &mut Ctx<'_, '_>, ev: &crate::timeline::Event<'_>, path: &str, rs_path: &str) -> Finding {
+    let (span, ply) = (ev.span, ev.ply);
+    let (path, timestamp, what) = match &ev.data {
+        Data::Op { event, .. } => (
+            event.source.as_str(),
+            Some(event.at.clone()),
+            format!("the {} event", event.kind.log_name()),
+        ),
+        _ => (path, None, format!("the {} event", ev.kind.name())),
+    };
     let message = match &rule.message {
         Some(parts) => parts
             .iter()
@@ -777,10 +779,7 @@ fn violation(
             .collect(),
         None => format!("{} ({})", rule.title, rule.id),
     };
-    let note = match ply {
-        Some(p) => format!("the event at ply {p}"),
-        None => "the event".into(),
-    };
+    let note = what;
     rule_finding(
         rule,
         message,
@@ -788,7 +787,7 @@ fn violation(
             path: path.to_string(),
             span,
             ply,
-            timestamp: None,
+            timestamp,
             note,
         },
         rs_path,
