@@ -58,8 +58,12 @@ impl LoadedLog {
     pub fn read(path: &Path) -> Result<LoadedLog, String> {
         let shown = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
-        let text = String::from_utf8(bytes.clone())
-            .map_err(|e| format!("arbiter: {shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
+        let text = String::from_utf8(bytes.clone()).map_err(|e| {
+            format!(
+                "arbiter: {shown}: not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            )
+        })?;
         let mut log = crate::ingest::operator::parse(&text);
         for e in &mut log.events {
             e.source = shown.clone();
@@ -70,7 +74,9 @@ impl LoadedLog {
             .find(|e| e.kind == crate::ingest::operator::OpKind::Setup)
             .and_then(|e| match e.fields.get("round") {
                 Some(crate::ingest::operator::FieldValue::Str(s)) => Some(s.clone()),
-                Some(crate::ingest::operator::FieldValue::Num(n)) => Some(crate::timeline::fmt_num(*n)),
+                Some(crate::ingest::operator::FieldValue::Num(n)) => {
+                    Some(crate::timeline::fmt_num(*n))
+                }
                 _ => None,
             });
         Ok(LoadedLog {
@@ -84,7 +90,10 @@ impl LoadedLog {
 
 /// Hex SHA-256 of bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl Config {
@@ -162,21 +171,29 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         })
         .collect();
     let ops: Vec<crate::ingest::operator::OpEvent> = {
-        let mut v: Vec<_> = logs.iter().flat_map(|l| l.log.events.iter().cloned()).collect();
+        let mut v: Vec<_> = logs
+            .iter()
+            .flat_map(|l| l.log.events.iter().cloned())
+            .collect();
         v.sort_by_key(|e| e.time);
         v
     };
     for l in &logs {
         for e in &l.log.errors {
             findings.push(
-                Finding::builtin("operator-log-syntax", Severity::Error, "Unreadable operator-log line", e.message.clone())
-                    .with_evidence(crate::findings::Evidence {
-                        path: l.path.clone(),
-                        span: Some(e.span),
-                        ply: None,
-                        timestamp: None,
-                        note: "this line was not read".into(),
-                    }),
+                Finding::builtin(
+                    "operator-log-syntax",
+                    Severity::Error,
+                    "Unreadable operator-log line",
+                    e.message.clone(),
+                )
+                .with_evidence(crate::findings::Evidence {
+                    path: l.path.clone(),
+                    span: Some(e.span),
+                    ply: None,
+                    timestamp: None,
+                    note: "this line was not read".into(),
+                }),
             );
         }
     }

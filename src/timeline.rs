@@ -335,7 +335,10 @@ pub fn fields(kind: Kind) -> Vec<(&'static str, Type, &'static str)> {
 
 /// Look up a field's type.
 pub fn field_type(kind: Kind, name: &str) -> Option<Type> {
-    fields(kind).into_iter().find(|(n, ..)| *n == name).map(|(_, t, _)| t)
+    fields(kind)
+        .into_iter()
+        .find(|(n, ..)| *n == name)
+        .map(|(_, t, _)| t)
 }
 
 /// The fields of a kind, for "did you mean".
@@ -385,7 +388,11 @@ impl<'a> Timeline<'a> {
     /// The game's events merged with its operator log. Operator events are
     /// placed after the move they follow: by their `ply` field when given,
     /// else after the last move the log itself has entered or executed.
-    pub fn with_operator_log(game: &'a PgnGame, replay: &'a Replay, ops: &'a [OpEvent]) -> Timeline<'a> {
+    pub fn with_operator_log(
+        game: &'a PgnGame,
+        replay: &'a Replay,
+        ops: &'a [OpEvent],
+    ) -> Timeline<'a> {
         let mut events = vec![Event {
             kind: Kind::Game,
             ply: None,
@@ -666,19 +673,35 @@ fn place_operator_events<'e>(
         .iter()
         .find(|e| e.kind == OpKind::Setup)
         .and_then(|e| str_field(e, "team"))
-        .map(|t| t.split(',').map(|x| x.trim().to_lowercase()).filter(|x| !x.is_empty()).collect())
+        .map(|t| {
+            t.split(',')
+                .map(|x| x.trim().to_lowercase())
+                .filter(|x| !x.is_empty())
+                .collect()
+        })
         .unwrap_or_default();
     let end_time = ops
         .iter()
         .rev()
-        .find(|e| matches!(e.kind, OpKind::GameEnd | OpKind::Resign | OpKind::DrawAccept | OpKind::Adjudication))
+        .find(|e| {
+            matches!(
+                e.kind,
+                OpKind::GameEnd | OpKind::Resign | OpKind::DrawAccept | OpKind::Adjudication
+            )
+        })
         .or_else(|| ops.iter().rev().find(|e| e.kind == OpKind::MoveExecuted))
         .map(|e| e.time);
     let move_at = |ply: u32| -> Option<&Ply> {
         let i = ply.checked_sub(replay.first_ply)? as usize;
         replay.plies.get(i)
     };
-    let side_after = |completed: u32| if completed % 2 == 0 { "white" } else { "black" };
+    let side_after = |completed: u32| {
+        if completed.is_multiple_of(2) {
+            "white"
+        } else {
+            "black"
+        }
+    };
     let mut completed = first;
     let mut machine_moved = false;
     let mut out = Vec::with_capacity(ops.len());
@@ -717,41 +740,67 @@ fn place_operator_events<'e>(
             d.insert("machine_to_move", Value::Bool(m == to_move));
         }
         d.insert("machine_moved", Value::Bool(machine_moved));
-        let until = |kind: OpKind| ops[i + 1..].iter().find(|x| x.kind == kind).map(|x| Value::Num((x.time - e.time) as f64));
+        let until = |kind: OpKind| {
+            ops[i + 1..]
+                .iter()
+                .find(|x| x.kind == kind)
+                .map(|x| Value::Num((x.time - e.time) as f64))
+        };
         match e.kind {
             OpKind::ClockStop => {
                 d.insert("duration", until(OpKind::ClockStart).unwrap_or(Value::None));
             }
             OpKind::PowerFailure => {
-                d.insert("duration", until(OpKind::PowerRestored).unwrap_or(Value::None));
+                d.insert(
+                    "duration",
+                    until(OpKind::PowerRestored).unwrap_or(Value::None),
+                );
             }
             OpKind::ConsultationStart => {
-                d.insert("duration", until(OpKind::ConsultationEnd).unwrap_or(Value::None));
+                d.insert(
+                    "duration",
+                    until(OpKind::ConsultationEnd).unwrap_or(Value::None),
+                );
                 let outsiders: Vec<String> = str_field(e, "participants")
                     .unwrap_or("")
                     .split(',')
                     .map(str::trim)
-                    .filter(|p| !p.is_empty() && !team.contains(&p.to_lowercase()) && p.to_lowercase() != e.operator.to_lowercase())
+                    .filter(|p| {
+                        !p.is_empty()
+                            && !team.contains(&p.to_lowercase())
+                            && p.to_lowercase() != e.operator.to_lowercase()
+                    })
                     .map(str::to_string)
                     .collect();
                 d.insert("outsiders", Value::Str(outsiders.join(", ")));
             }
             OpKind::ClockSet => {
-                if let (Some(FieldValue::Num(o)), Some(FieldValue::Num(n))) = (e.fields.get("old"), e.fields.get("new")) {
+                if let (Some(FieldValue::Num(o)), Some(FieldValue::Num(n))) =
+                    (e.fields.get("old"), e.fields.get("new"))
+                {
                     d.insert("delta", Value::Num(n - o));
                 }
             }
             OpKind::Handover => {
-                d.insert("after_end", end_time.map_or(Value::None, |t| Value::Num((e.time - t) as f64)));
+                d.insert(
+                    "after_end",
+                    end_time.map_or(Value::None, |t| Value::Num((e.time - t) as f64)),
+                );
             }
             OpKind::PositionSetup => {
                 let fen_at = if at < replay.first_ply {
                     Some(crate::replay::fen_of(&replay.start))
                 } else {
-                    replay.plies.get((at - replay.first_ply) as usize).map(|p| p.fen())
+                    replay
+                        .plies
+                        .get((at - replay.first_ply) as usize)
+                        .map(|p| p.fen())
                 };
                 let given = str_field(e, "fen").unwrap_or("");
-                d.insert("correct", Value::Bool(fen_at.is_some_and(|f| same_position(&f, given))));
+                d.insert(
+                    "correct",
+                    Value::Bool(fen_at.is_some_and(|f| same_position(&f, given))),
+                );
             }
             _ => {}
         }

@@ -6,7 +6,9 @@
 
 mod corpus;
 mod crosscheck;
+mod golden;
 mod malformed;
+mod rules_lang;
 mod run;
 
 use std::path::{Path, PathBuf};

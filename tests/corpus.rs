@@ -109,3 +109,183 @@ fn every_engine_move_has_typed_values() {
     // moves the archive records with no comment at all
     assert_eq!(bare, 16);
 }
+
+/// The TCEC S15 ruleset against the archive: the counters the TCEC software
+/// recorded, and the terminations it declared.
+#[test]
+fn tcec_ruleset_reproduces_the_archive() {
+    let Some(dir) = tcec_s15() else { return };
+    let mut args = vec![
+        "audit".to_string(),
+        "--format".into(),
+        "json".into(),
+        "--rules".into(),
+        "rulesets/tcec-s15.rules".into(),
+    ];
+    match std::env::var("ARBITER_SYZYGY") {
+        Ok(t) => args.extend(["--syzygy".to_string(), t]),
+        Err(_) => eprintln!(
+            "note: ARBITER_SYZYGY is not set; tablebase endings are reported as undecided"
+        ),
+    }
+    args.push(dir.to_str().unwrap().to_string());
+    let o = arbiter(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines = json_lines(&o);
+    let games: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "game").collect();
+    assert_eq!(games.len(), 428);
+
+    // Counters: every engine move's R50, Rd and Rr against the recomputed ones.
+    let engine_moves = 54887.0;
+    let count = |code: &str| -> Vec<&serde_json::Value> {
+        games
+            .iter()
+            .flat_map(|g| g["findings"].as_array().unwrap())
+            .filter(|f| f["code"] == code)
+            .collect()
+    };
+    let (r50, rd, rr) = (
+        count("tcec.r50-counter"),
+        count("tcec.draw-counter"),
+        count("tcec.win-counter"),
+    );
+    eprintln!(
+        "counters reproduced: R50 {:.3}%, Rd {:.3}%, Rr {:.3}% of {engine_moves} engine moves",
+        100.0 * (1.0 - r50.len() as f64 / engine_moves),
+        100.0 * (1.0 - rd.len() as f64 / engine_moves),
+        100.0 * (1.0 - rr.len() as f64 / engine_moves)
+    );
+    assert!(
+        r50.is_empty(),
+        "R50 must match on every engine move: {r50:?}"
+    );
+    assert!(
+        rd.len() as f64 <= 0.0002 * engine_moves,
+        "{} Rd mismatches",
+        rd.len()
+    );
+    assert!(
+        rr.len() as f64 <= 0.0002 * engine_moves,
+        "{} Rr mismatches",
+        rr.len()
+    );
+    for f in rd.iter().chain(&rr) {
+        assert!(
+            f["message"].as_str().unwrap().contains("Cause:"),
+            "a mismatch must name its cause: {f}"
+        );
+    }
+
+    // Terminations: same rule, same ply, same result.
+    let mut checked = 0;
+    for g in &games {
+        let details = g["tags"]["TerminationDetails"].as_str().unwrap_or("");
+        if ![
+            "TCEC draw rule",
+            "TCEC win rule",
+            "3-Fold repetition",
+            "Fifty moves rule",
+            "White mates",
+            "Black mates",
+        ]
+        .contains(&details)
+        {
+            continue;
+        }
+        checked += 1;
+        let c = &g["termination"]["computed"];
+        assert_eq!(c["records"], details, "{}: computed {c}", g["source"]);
+        assert_eq!(c["ply"], g["plies"], "{}", g["source"]);
+        assert_eq!(c["result"], g["tags"]["Result"], "{}", g["source"]);
+        let bad: Vec<_> = g["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"].as_str().unwrap().starts_with("adjudication-"))
+            .collect();
+        assert!(bad.is_empty(), "{}: {bad:?}", g["source"]);
+    }
+    assert_eq!(checked, 80 + 191 + 50 + 7 + 3);
+
+    // Division 2 round 13.4: the software's reset at a searchless move is
+    // what keeps the draw rule from firing at ply 105; a finding says so.
+    let g = games
+        .iter()
+        .find(|g| {
+            g["source"]["path"]
+                .as_str()
+                .unwrap()
+                .ends_with("division-2.pgn")
+                && g["tags"]["Round"] == "13.4"
+        })
+        .unwrap();
+    let sw = g["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "switch-changed-outcome")
+        .expect("the switch that decides round 13.4 is reported");
+    let m = sw["message"].as_str().unwrap();
+    assert!(
+        m.contains("searchless_resets") && m.contains("1/2-1/2 at ply 105 (tcec.draw-rule)"),
+        "{m}"
+    );
+    let switch_games = games
+        .iter()
+        .filter(|g| {
+            g["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["code"] == "switch-changed-outcome")
+        })
+        .count();
+    assert_eq!(switch_games, 1, "only round 13.4 turns on a switch");
+
+    // SyzygyTB endings: the piece-count condition holds, and where the tables
+    // given cannot probe the position the finding names what was missing.
+    let tb: Vec<_> = games
+        .iter()
+        .filter(|g| g["tags"]["TerminationDetails"] == "SyzygyTB")
+        .collect();
+    assert_eq!(tb.len(), 87);
+    for g in &tb {
+        let pieces = g["final_fen"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic())
+            .count();
+        assert!(
+            pieces <= 6,
+            "{}: SyzygyTB with {pieces} pieces",
+            g["source"]
+        );
+        let decided = g["termination"]["computed"]["rule"] == "tcec.tablebase";
+        let undecided = g["findings"].as_array().unwrap().iter().any(|f| {
+            f["code"] == "rule-undecided"
+                && f["rule"] == "tcec.tablebase"
+                && f["evidence"][0]["ply"] == g["plies"]
+        });
+        assert!(
+            decided || undecided,
+            "{}: the tablebase ending is neither confirmed nor explained",
+            g["source"]
+        );
+    }
+    // Nothing else is an error.
+    let errors: Vec<_> = games
+        .iter()
+        .flat_map(|g| g["findings"].as_array().unwrap())
+        .filter(|f| f["severity"] == "error")
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}

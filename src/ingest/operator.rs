@@ -46,110 +46,291 @@ pub const COMMON_FIELDS: &[(&str, Type, &str)] = &[
     ("time", Type::Num, "when, ms since 1970-01-01 UTC"),
     ("at", Type::Str, "the timestamp as written"),
     ("operator", Type::Str, "who did it"),
-    ("role", Type::Str, "operator (default), arbiter, technician, team or player"),
-    ("ply", Type::Num, "plies completed when it happened (derived)"),
+    (
+        "role",
+        Type::Str,
+        "operator (default), arbiter, technician, team or player",
+    ),
+    (
+        "ply",
+        Type::Num,
+        "plies completed when it happened (derived)",
+    ),
     ("side_to_move", Type::Str, "white or black (derived)"),
-    ("machine", Type::Str, "the machine's side, from the setup event (derived)"),
-    ("machine_to_move", Type::Bool, "the machine is on move (derived)"),
-    ("machine_moved", Type::Bool, "the machine has made a move in this game (derived)"),
+    (
+        "machine",
+        Type::Str,
+        "the machine's side, from the setup event (derived)",
+    ),
+    (
+        "machine_to_move",
+        Type::Bool,
+        "the machine is on move (derived)",
+    ),
+    (
+        "machine_moved",
+        Type::Bool,
+        "the machine has made a move in this game (derived)",
+    ),
     ("approved_by", Type::Str, "who approved it"),
     ("reason", Type::Str, "why, as written"),
     ("note", Type::Str, "free text"),
 ];
 
 /// `(kind, name in the log, its own fields)`.
-pub const OP_KINDS: &[(OpKind, &str, &[(&str, Type, &str)])] = &[
-    (OpKind::Setup, "setup", &[
-        ("machine_side", Type::Str, "white or black: the side the machine plays"),
-        ("team", Type::Str, "the machine team named for this game, comma separated"),
-        ("configuration", Type::Str, "the configuration document handed to the arbiter"),
-        ("round", Type::Str, "the game's Round tag, to match the log to its game"),
-    ]),
-    (OpKind::MoveEntered, "move-entered", &[
-        ("side", Type::Str, "whose move was typed in"),
-        ("move", Type::Str, "the move as typed"),
-        ("correct", Type::Bool, "it is the move of the game record at that ply (derived)"),
-    ]),
-    (OpKind::MoveExecuted, "move-executed", &[
-        ("side", Type::Str, "whose move was made on the board"),
-        ("move", Type::Str, "the move as made"),
-        ("correct", Type::Bool, "it is the move of the game record at that ply (derived)"),
-        ("clock_pressed", Type::Bool, "the clock was pressed after it"),
-    ]),
-    (OpKind::ClockSet, "clock-set", &[
-        ("side", Type::Str, "white or black"),
-        ("clock", Type::Str, "game (the chess clock) or machine (the program's internal clock)"),
-        ("old", Type::Num, "value before, ms"),
-        ("new", Type::Num, "value after, ms"),
-        ("delta", Type::Num, "new − old, ms (derived)"),
-        ("kind", Type::Str, "sync, correction or set"),
-    ]),
-    (OpKind::ClockStop, "clock-stop", &[
-        ("side", Type::Str, "white, black or both"),
-        ("requested_by", Type::Str, "who asked for the stop"),
-        ("duration", Type::Num, "ms until the next clock-start (derived; none if never restarted)"),
-    ]),
-    (OpKind::ClockStart, "clock-start", &[("side", Type::Str, "white, black or both")]),
-    (OpKind::ParameterChange, "parameter-change", &[
-        ("name", Type::Str, "the parameter"),
-        ("old", Type::Any, "value before"),
-        ("new", Type::Any, "value after"),
-        ("requested_by", Type::Str, "who asked for it (e.g. engine, when the program asked)"),
-    ]),
-    (OpKind::Restart, "restart", &[("what", Type::Str, "program, machine or recovery")]),
-    (OpKind::PositionSetup, "position-setup", &[
-        ("fen", Type::Str, "the position set up"),
-        ("correct", Type::Bool, "it is the game's position at that ply (derived)"),
-    ]),
-    (OpKind::EngineQuery, "engine-query", &[("what", Type::Str, "alive, interrogation, …")]),
-    (OpKind::DrawOffer, "draw-offer", &[
-        ("by", Type::Str, "white or black"),
-        ("eval", Type::Num, "the machine's evaluation shown, pawns"),
-    ]),
-    (OpKind::DrawAccept, "draw-accept", &[("by", Type::Str, "white or black")]),
-    (OpKind::DrawDecline, "draw-decline", &[("by", Type::Str, "white or black")]),
-    (OpKind::Resign, "resign", &[("side", Type::Str, "white or black")]),
-    (OpKind::HardwareChange, "hardware-change", &[("what", Type::Str, "what changed")]),
-    (OpKind::ConsultationStart, "consultation-start", &[
-        ("participants", Type::Str, "who took part, comma separated"),
-        ("topic", Type::Str, "what about (draw-offer, technical, …)"),
-        ("outsiders", Type::Str, "participants not on the setup team list (derived)"),
-        ("duration", Type::Num, "ms until the next consultation-end (derived)"),
-    ]),
+/// A field: `(name, type, meaning)`.
+pub type FieldDoc = (&'static str, Type, &'static str);
+
+pub const OP_KINDS: &[(OpKind, &str, &[FieldDoc])] = &[
+    (
+        OpKind::Setup,
+        "setup",
+        &[
+            (
+                "machine_side",
+                Type::Str,
+                "white or black: the side the machine plays",
+            ),
+            (
+                "team",
+                Type::Str,
+                "the machine team named for this game, comma separated",
+            ),
+            (
+                "configuration",
+                Type::Str,
+                "the configuration document handed to the arbiter",
+            ),
+            (
+                "round",
+                Type::Str,
+                "the game's Round tag, to match the log to its game",
+            ),
+        ],
+    ),
+    (
+        OpKind::MoveEntered,
+        "move-entered",
+        &[
+            ("side", Type::Str, "whose move was typed in"),
+            ("move", Type::Str, "the move as typed"),
+            (
+                "correct",
+                Type::Bool,
+                "it is the move of the game record at that ply (derived)",
+            ),
+        ],
+    ),
+    (
+        OpKind::MoveExecuted,
+        "move-executed",
+        &[
+            ("side", Type::Str, "whose move was made on the board"),
+            ("move", Type::Str, "the move as made"),
+            (
+                "correct",
+                Type::Bool,
+                "it is the move of the game record at that ply (derived)",
+            ),
+            (
+                "clock_pressed",
+                Type::Bool,
+                "the clock was pressed after it",
+            ),
+        ],
+    ),
+    (
+        OpKind::ClockSet,
+        "clock-set",
+        &[
+            ("side", Type::Str, "white or black"),
+            (
+                "clock",
+                Type::Str,
+                "game (the chess clock) or machine (the program's internal clock)",
+            ),
+            ("old", Type::Num, "value before, ms"),
+            ("new", Type::Num, "value after, ms"),
+            ("delta", Type::Num, "new − old, ms (derived)"),
+            ("kind", Type::Str, "sync, correction or set"),
+        ],
+    ),
+    (
+        OpKind::ClockStop,
+        "clock-stop",
+        &[
+            ("side", Type::Str, "white, black or both"),
+            ("requested_by", Type::Str, "who asked for the stop"),
+            (
+                "duration",
+                Type::Num,
+                "ms until the next clock-start (derived; none if never restarted)",
+            ),
+        ],
+    ),
+    (
+        OpKind::ClockStart,
+        "clock-start",
+        &[("side", Type::Str, "white, black or both")],
+    ),
+    (
+        OpKind::ParameterChange,
+        "parameter-change",
+        &[
+            ("name", Type::Str, "the parameter"),
+            ("old", Type::Any, "value before"),
+            ("new", Type::Any, "value after"),
+            (
+                "requested_by",
+                Type::Str,
+                "who asked for it (e.g. engine, when the program asked)",
+            ),
+        ],
+    ),
+    (
+        OpKind::Restart,
+        "restart",
+        &[("what", Type::Str, "program, machine or recovery")],
+    ),
+    (
+        OpKind::PositionSetup,
+        "position-setup",
+        &[
+            ("fen", Type::Str, "the position set up"),
+            (
+                "correct",
+                Type::Bool,
+                "it is the game's position at that ply (derived)",
+            ),
+        ],
+    ),
+    (
+        OpKind::EngineQuery,
+        "engine-query",
+        &[("what", Type::Str, "alive, interrogation, …")],
+    ),
+    (
+        OpKind::DrawOffer,
+        "draw-offer",
+        &[
+            ("by", Type::Str, "white or black"),
+            ("eval", Type::Num, "the machine's evaluation shown, pawns"),
+        ],
+    ),
+    (
+        OpKind::DrawAccept,
+        "draw-accept",
+        &[("by", Type::Str, "white or black")],
+    ),
+    (
+        OpKind::DrawDecline,
+        "draw-decline",
+        &[("by", Type::Str, "white or black")],
+    ),
+    (
+        OpKind::Resign,
+        "resign",
+        &[("side", Type::Str, "white or black")],
+    ),
+    (
+        OpKind::HardwareChange,
+        "hardware-change",
+        &[("what", Type::Str, "what changed")],
+    ),
+    (
+        OpKind::ConsultationStart,
+        "consultation-start",
+        &[
+            ("participants", Type::Str, "who took part, comma separated"),
+            ("topic", Type::Str, "what about (draw-offer, technical, …)"),
+            (
+                "outsiders",
+                Type::Str,
+                "participants not on the setup team list (derived)",
+            ),
+            (
+                "duration",
+                Type::Num,
+                "ms until the next consultation-end (derived)",
+            ),
+        ],
+    ),
     (OpKind::ConsultationEnd, "consultation-end", &[]),
-    (OpKind::Approval, "approval", &[
-        ("by", Type::Str, "arbiter or tournament director"),
-        ("subject", Type::Str, "what was approved"),
-    ]),
-    (OpKind::PowerFailure, "power-failure", &[("duration", Type::Num, "ms until power-restored (derived)")]),
+    (
+        OpKind::Approval,
+        "approval",
+        &[
+            ("by", Type::Str, "arbiter or tournament director"),
+            ("subject", Type::Str, "what was approved"),
+        ],
+    ),
+    (
+        OpKind::PowerFailure,
+        "power-failure",
+        &[("duration", Type::Num, "ms until power-restored (derived)")],
+    ),
     (OpKind::PowerRestored, "power-restored", &[]),
-    (OpKind::Handover, "handover", &[
-        ("item", Type::Str, "log, program, printout, configuration, team-list, …"),
-        ("copies", Type::Num, "how many copies"),
-        ("to", Type::Str, "to whom"),
-        ("after_end", Type::Num, "ms after the end of the game (derived)"),
-    ]),
-    (OpKind::OperatorChange, "operator-change", &[
-        ("from", Type::Str, "the operator before"),
-        ("to", Type::Str, "the operator after"),
-    ]),
-    (OpKind::ErrorReport, "error-report", &[("what", Type::Str, "the error reported to the arbiter")]),
-    (OpKind::Adjudication, "adjudication", &[
-        ("result", Type::Str, "1-0, 0-1 or 1/2-1/2"),
-        ("by", Type::Str, "who adjudicated"),
-    ]),
-    (OpKind::GameEnd, "game-end", &[("result", Type::Str, "1-0, 0-1 or 1/2-1/2")]),
+    (
+        OpKind::Handover,
+        "handover",
+        &[
+            (
+                "item",
+                Type::Str,
+                "log, program, printout, configuration, team-list, …",
+            ),
+            ("copies", Type::Num, "how many copies"),
+            ("to", Type::Str, "to whom"),
+            (
+                "after_end",
+                Type::Num,
+                "ms after the end of the game (derived)",
+            ),
+        ],
+    ),
+    (
+        OpKind::OperatorChange,
+        "operator-change",
+        &[
+            ("from", Type::Str, "the operator before"),
+            ("to", Type::Str, "the operator after"),
+        ],
+    ),
+    (
+        OpKind::ErrorReport,
+        "error-report",
+        &[("what", Type::Str, "the error reported to the arbiter")],
+    ),
+    (
+        OpKind::Adjudication,
+        "adjudication",
+        &[
+            ("result", Type::Str, "1-0, 0-1 or 1/2-1/2"),
+            ("by", Type::Str, "who adjudicated"),
+        ],
+    ),
+    (
+        OpKind::GameEnd,
+        "game-end",
+        &[("result", Type::Str, "1-0, 0-1 or 1/2-1/2")],
+    ),
 ];
 
 impl OpKind {
     /// The name in the log (`clock-stop`).
     pub fn log_name(self) -> &'static str {
-        OP_KINDS.iter().find(|(k, ..)| *k == self).map_or("?", |(_, n, _)| n)
+        OP_KINDS
+            .iter()
+            .find(|(k, ..)| *k == self)
+            .map_or("?", |(_, n, _)| n)
     }
 
     /// The name in the rule language (`clock_stop`).
     pub fn rule_name(self) -> &'static str {
-        RULE_NAMES.iter().find(|(k, _)| *k == self).map_or("?", |(_, n)| n)
+        RULE_NAMES
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or("?", |(_, n)| n)
     }
 
     pub fn from_log_name(s: &str) -> Option<OpKind> {
@@ -158,7 +339,10 @@ impl OpKind {
     }
 
     pub fn fields(self) -> &'static [(&'static str, Type, &'static str)] {
-        OP_KINDS.iter().find(|(k, ..)| *k == self).map_or(&[], |(_, _, f)| f)
+        OP_KINDS
+            .iter()
+            .find(|(k, ..)| *k == self)
+            .map_or(&[], |(_, _, f)| f)
     }
 
     pub fn all() -> impl Iterator<Item = OpKind> {
@@ -234,9 +418,19 @@ pub struct OperatorLog {
 /// Parse an ISO-8601 timestamp `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` to ms
 /// since the Unix epoch.
 pub fn parse_timestamp(s: &str) -> Result<i64, String> {
-    let expected = || format!("expected a timestamp like 2003-01-26T15:04:05Z or 2003-01-26T15:04:05.250-05:00, found {s:?}");
+    let expected = || {
+        format!(
+            "expected a timestamp like 2003-01-26T15:04:05Z or 2003-01-26T15:04:05.250-05:00, found {s:?}"
+        )
+    };
     let b = s.as_bytes();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !(b[10] == b'T' || b[10] == b' ') || b[13] != b':' || b[16] != b':' {
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !(b[10] == b'T' || b[10] == b' ')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
         return Err(expected());
     }
     let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
@@ -246,7 +440,14 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
         }
         t.parse::<i64>().map_err(|_| expected())
     };
-    let (y, mo, d, h, mi, se) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
+    let (y, mo, d, h, mi, se) = (
+        num(0..4)?,
+        num(5..7)?,
+        num(8..10)?,
+        num(11..13)?,
+        num(14..16)?,
+        num(17..19)?,
+    );
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
         return Err(format!("{s:?} is not a valid date and time"));
     }
@@ -267,16 +468,27 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
     }
     let offset_min = match &s[i..] {
         "Z" => 0,
-        z if z.len() == 6 && (z.starts_with('+') || z.starts_with('-')) && z.as_bytes()[3] == b':' => {
+        z if z.len() == 6
+            && (z.starts_with('+') || z.starts_with('-'))
+            && z.as_bytes()[3] == b':' =>
+        {
             let oh: i64 = z[1..3].parse().map_err(|_| expected())?;
             let om: i64 = z[4..6].parse().map_err(|_| expected())?;
             let v = oh * 60 + om;
             if z.starts_with('-') { -v } else { v }
         }
-        _ => return Err(format!("{s:?} has no time zone: end it with Z or an offset such as -05:00")),
+        _ => {
+            return Err(format!(
+                "{s:?} has no time zone: end it with Z or an offset such as -05:00"
+            ));
+        }
     };
     // days from civil (Howard Hinnant's algorithm)
-    let (yy, mm) = if mo <= 2 { (y - 1, mo + 9) } else { (y, mo - 3) };
+    let (yy, mm) = if mo <= 2 {
+        (y - 1, mo + 9)
+    } else {
+        (y, mo - 3)
+    };
     let era = yy.div_euclid(400);
     let yoe = yy - era * 400;
     let doy = (153 * mm + 2) / 5 + d - 1;
@@ -297,7 +509,9 @@ pub fn type_value(s: &str) -> FieldValue {
         "false" => return FieldValue::Bool(false),
         _ => {}
     }
-    if s.contains(':') && s.bytes().all(|b| b.is_ascii_digit() || b == b':' || b == b'.' || b == b'-')
+    if s.contains(':')
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || b == b':' || b == b'.' || b == b'-')
         && let Some(ms) = super::annotations::parse_clock(s)
     {
         return FieldValue::Num(ms as f64);
@@ -324,7 +538,11 @@ pub fn parse(text: &str) -> OperatorLog {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let r = if t.starts_with('{') { parse_json(t, span) } else { parse_line(t, span) };
+        let r = if t.starts_with('{') {
+            parse_json(t, span)
+        } else {
+            parse_line(t, span)
+        };
         match r {
             Ok(e) => log.events.push(e),
             Err(message) => log.errors.push(OpError { span, message }),
@@ -345,7 +563,9 @@ fn kind_of(name: &str) -> Result<OpKind, String> {
 fn parse_line(t: &str, span: Span) -> Result<OpEvent, String> {
     let mut parts = t.splitn(3, char::is_whitespace);
     let at = parts.next().unwrap_or("");
-    let operator = parts.next().ok_or("expected `<timestamp> <operator> <event> [key=value …]`")?;
+    let operator = parts
+        .next()
+        .ok_or("expected `<timestamp> <operator> <event> [key=value …]`")?;
     let rest = parts.next().unwrap_or("").trim_start();
     let (kind_name, mut args) = match rest.split_once(char::is_whitespace) {
         Some((k, a)) => (k, a),
@@ -362,9 +582,18 @@ fn parse_line(t: &str, span: Span) -> Result<OpEvent, String> {
         if args.is_empty() {
             break;
         }
-        let eq = args.find('=').ok_or_else(|| format!("expected key=value, found {:?}", args.split_whitespace().next().unwrap_or("")))?;
+        let eq = args.find('=').ok_or_else(|| {
+            format!(
+                "expected key=value, found {:?}",
+                args.split_whitespace().next().unwrap_or("")
+            )
+        })?;
         let key = &args[..eq];
-        if key.is_empty() || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
             return Err(format!("expected a field name before `=`, found {key:?}"));
         }
         args = &args[eq + 1..];
@@ -413,7 +642,11 @@ fn parse_line(t: &str, span: Span) -> Result<OpEvent, String> {
 fn parse_json(t: &str, span: Span) -> Result<OpEvent, String> {
     let v: Json = serde_json::from_str(t).map_err(|e| format!("invalid JSON: {e}"))?;
     let obj = v.as_object().ok_or("expected a JSON object")?;
-    let get = |k: &str| obj.get(k).and_then(Json::as_str).ok_or_else(|| format!("expected a string field {k:?}"));
+    let get = |k: &str| {
+        obj.get(k)
+            .and_then(Json::as_str)
+            .ok_or_else(|| format!("expected a string field {k:?}"))
+    };
     let at = get("time")?;
     let time = parse_timestamp(at)?;
     let operator = get("operator")?;
@@ -427,7 +660,11 @@ fn parse_json(t: &str, span: Span) -> Result<OpEvent, String> {
             Json::Number(n) => FieldValue::Num(n.as_f64().ok_or("number out of range")?),
             Json::Bool(b) => FieldValue::Bool(*b),
             Json::String(s) => type_value(s),
-            other => return Err(format!("field {k:?}: expected a string, number or boolean, found {other}")),
+            other => {
+                return Err(format!(
+                    "field {k:?}: expected a string, number or boolean, found {other}"
+                ));
+            }
         };
         fields.insert(k.replace('-', "_"), fv);
     }
@@ -447,8 +684,22 @@ fn parse_json(t: &str, span: Span) -> Result<OpEvent, String> {
 /// silently ignored.
 fn check_fields(kind: OpKind, fields: &BTreeMap<String, FieldValue>) -> Result<(), String> {
     for k in fields.keys() {
-        let known = COMMON_FIELDS.iter().any(|(n, ..)| n == k) || kind.fields().iter().any(|(n, ..)| n == k);
-        let derived = matches!(k.as_str(), "machine_to_move" | "machine_moved" | "side_to_move" | "delta" | "duration" | "after_end" | "outsiders" | "correct" | "machine" | "time" | "at");
+        let known = COMMON_FIELDS.iter().any(|(n, ..)| n == k)
+            || kind.fields().iter().any(|(n, ..)| n == k);
+        let derived = matches!(
+            k.as_str(),
+            "machine_to_move"
+                | "machine_moved"
+                | "side_to_move"
+                | "delta"
+                | "duration"
+                | "after_end"
+                | "outsiders"
+                | "correct"
+                | "machine"
+                | "time"
+                | "at"
+        );
         if !known || (derived && k != "ply") {
             let mut names: Vec<&str> = COMMON_FIELDS.iter().map(|(n, ..)| *n).collect();
             names.extend(kind.fields().iter().map(|(n, ..)| *n));
@@ -473,7 +724,10 @@ mod tests {
     fn timestamps() {
         assert_eq!(parse_timestamp("1970-01-01T00:00:00Z"), Ok(0));
         assert_eq!(parse_timestamp("1970-01-01T00:00:01.5Z"), Ok(1500));
-        assert_eq!(parse_timestamp("2003-01-26T15:00:00-05:00"), Ok(1_043_611_200_000));
+        assert_eq!(
+            parse_timestamp("2003-01-26T15:00:00-05:00"),
+            Ok(1_043_611_200_000)
+        );
         assert!(parse_timestamp("2003-01-26T15:00:00").is_err());
         assert!(parse_timestamp("2003-13-26T15:00:00Z").is_err());
     }
@@ -488,7 +742,10 @@ mod tests {
         );
         assert!(log.errors.is_empty(), "{:?}", log.errors);
         assert_eq!(log.events.len(), 4);
-        assert_eq!(log.events[0].fields["team"], FieldValue::Str("Bushinsky, Ban".into()));
+        assert_eq!(
+            log.events[0].fields["team"],
+            FieldValue::Str("Bushinsky, Ban".into())
+        );
         assert_eq!(log.events[1].kind, OpKind::ClockStop);
         assert_eq!(log.events[1].span.line, 3);
         assert_eq!(log.events[2].kind, OpKind::ClockStart);
@@ -497,11 +754,17 @@ mod tests {
 
     #[test]
     fn errors_name_the_line_and_what_was_expected() {
-        let log = parse("2003-01-26T20:00:00Z levy clock-stp side=black\n2003-01-26 levy setup\n2003-01-26T20:00:00Z levy setup colour=black\n2003-01-26T20:00:00Z levy resign side=white\n");
+        let log = parse(
+            "2003-01-26T20:00:00Z levy clock-stp side=black\n2003-01-26 levy setup\n2003-01-26T20:00:00Z levy setup colour=black\n2003-01-26T20:00:00Z levy resign side=white\n",
+        );
         assert_eq!(log.events.len(), 1);
         assert_eq!(log.errors.len(), 3);
         assert_eq!(log.errors[0].span.line, 1);
-        assert!(log.errors[0].message.contains("did you mean `clock-stop`"), "{}", log.errors[0].message);
+        assert!(
+            log.errors[0].message.contains("did you mean `clock-stop`"),
+            "{}",
+            log.errors[0].message
+        );
         assert!(log.errors[1].message.contains("expected a timestamp"));
         assert!(log.errors[2].message.contains("no field \"colour\""));
     }

@@ -351,7 +351,10 @@ impl<'a> Analyzer<'a> {
     fn kind(&self, name: &ast::Name) -> Result<Kind, RuleError> {
         Kind::from_name(&name.text).ok_or_else(|| {
             let help = suggest(&name.text, Kind::all().map(|k| k.name())).unwrap_or_else(|| {
-                format!("the event kinds are {}", Kind::all().map(|k| k.name()).collect::<Vec<_>>().join(", "))
+                format!(
+                    "the event kinds are {}",
+                    Kind::all().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+                )
             });
             RuleError::new(name.pos, format!("unknown event kind `{}`", name.text)).help(help)
         })

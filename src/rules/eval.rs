@@ -759,7 +759,13 @@ pub fn rule_finding(
     }
 }
 
-fn violation(rule: &RuleDef, ctx: &mut Ctx<'_, '_>, ev: &crate::timeline::Event<'_>, path: &str, rs_path: &str) -> Finding {
+fn violation(
+    rule: &RuleDef,
+    ctx: &mut Ctx<'_, '_>,
+    ev: &crate::timeline::Event<'_>,
+    path: &str,
+    rs_path: &str,
+) -> Finding {
     let (span, ply) = (ev.span, ev.ply);
     let (path, timestamp, what) = match &ev.data {
         Data::Op { event, .. } => (

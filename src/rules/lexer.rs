@@ -221,10 +221,12 @@ impl Lexer<'_> {
         let mut s = String::new();
         loop {
             let Some(&c) = self.bytes.get(self.i) else {
-                self.i = start + 1;
-                let mut p = self.pos(start);
-                p.line = line;
-                p.column = self.src[line_start..start].chars().count() + 1;
+                let p = Pos {
+                    offset: start,
+                    len: 1,
+                    line,
+                    column: self.src[line_start..start].chars().count() + 1,
+                };
                 return Err(RuleError::new(p, "unterminated string").help("close it with `\"`"));
             };
             match c {

@@ -7,7 +7,7 @@ use super::ast::*;
 use super::error::{Pos, RuleError};
 use super::lexer::{Tok, Token, lex};
 
-pub const RECURSION_LIMIT: usize = 64;
+pub const RECURSION_LIMIT: usize = 32;
 
 pub fn parse(src: &str) -> Result<Vec<Item>, RuleError> {
     let tokens = lex(src)?;
