@@ -113,3 +113,56 @@ fn a_missing_file_does_not_stop_the_batch() {
     assert_eq!(lines.len(), 2, "the readable file's game and the summary");
     assert_eq!(lines[1]["unreadable"][0]["path"], "no/such.pgn");
 }
+
+#[test]
+fn replay_with_rules_shows_live_counters_beside_recorded_ones() {
+    let o = arbiter(&["replay", "--json", "samples/tcec-style.pgn", "--game", "2", "--rules", "rulesets/tcec-s15.rules"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let plies = json_lines(&o);
+    let mut compared = 0;
+    for p in &plies {
+        let (rec, live) = (&p["recorded"], &p["rules"]);
+        assert!(live.get("draw_count").is_some(), "{p}");
+        if rec.get("Rd").is_some() {
+            assert_eq!(rec["Rd"], live["rd"], "ply {}", p["ply"]);
+            assert_eq!(rec["Rr"], live["rr"], "ply {}", p["ply"]);
+            assert_eq!(rec["R50"], live["r50"], "ply {}", p["ply"]);
+            compared += 1;
+        }
+    }
+    assert!(compared > 50);
+    let o = arbiter(&["replay", "samples/tcec-style.pgn", "--game", "2", "--ply", "60", "--rules", "rulesets/tcec-s15.rules"]);
+    let s = stdout(&o);
+    assert!(s.contains("  rules:    ") && s.contains("rd="), "{s}");
+}
+
+#[test]
+fn audit_with_rules_reports_the_computed_termination_and_the_ruleset_hash() {
+    let o = arbiter(&["audit", "--format", "json", "--rules", "rulesets/tcec-s15.rules", "samples/tcec-style.pgn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines = json_lines(&o);
+    assert_eq!(lines[1]["termination"]["computed"]["rule"], "laws.checkmate");
+    assert_eq!(lines[1]["termination"]["computed"]["ply"], 71);
+    assert_eq!(lines[1]["termination"]["computed"]["result"], "1-0");
+    // game 1 ended by "White in infinite loop": no rule computes it
+    assert!(lines[0]["termination"]["computed"].is_null());
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["ruleset"]["id"], "tcec-s15");
+    assert_eq!(summary["ruleset"]["sha256"].as_str().unwrap().len(), 64);
+    assert!(summary["ruleset"]["manual_review"].as_array().unwrap().len() > 10);
+    assert_eq!(summary["ruleset"]["not_evaluated"][0]["rule"], "tcec.hidden-book");
+}
+
+#[test]
+fn an_unknown_variant_or_bad_ruleset_exits_2_with_the_place() {
+    let o = arbiter(&["audit", "--rules", "rulesets/tcec-s15.rules", "--variant", "division-9", "samples"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no variant `division-9`"));
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.rules");
+    std::fs::write(&bad, "ruleset x \"X\" { regulation \"r\" }\nrule a.b \"t\" {\n  cite \"1\" \"w\"\n  forbid on mov\n}\n").unwrap();
+    let o = arbiter(&["audit", "--rules", bad.to_str().unwrap(), "samples"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.rules:4:13") && err.contains("did you mean `move`?"), "{err}");
+}
