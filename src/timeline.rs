@@ -724,12 +724,19 @@ fn place_operator_events<'e>(
                 machine_moved = true;
             }
         } else if let Some(p) = given_ply {
-            completed = completed.max(p);
+            // The ply the event is about. A position set-up at an earlier
+            // ply takes the game back there; other events stay where they
+            // happened in time.
+            if e.kind == OpKind::PositionSetup {
+                completed = p;
+            }
             d.insert("ply", Value::Num(f64::from(p)));
         } else {
             d.insert("ply", Value::Num(f64::from(completed)));
         }
-        let at = match d.get("ply") {
+        // Placed in time order: after the last move completed so far.
+        let at = completed;
+        let about = match d.get("ply") {
             Some(Value::Num(n)) => *n as u32,
             _ => completed,
         };
@@ -740,6 +747,13 @@ fn place_operator_events<'e>(
             d.insert("machine_to_move", Value::Bool(m == to_move));
         }
         d.insert("machine_moved", Value::Bool(machine_moved));
+        let ended = ops[..i].iter().any(|x| {
+            matches!(
+                x.kind,
+                OpKind::GameEnd | OpKind::Resign | OpKind::DrawAccept | OpKind::Adjudication
+            )
+        });
+        d.insert("in_game", Value::Bool(completed > first && !ended));
         let until = |kind: OpKind| {
             ops[i + 1..]
                 .iter()
@@ -788,12 +802,12 @@ fn place_operator_events<'e>(
                 );
             }
             OpKind::PositionSetup => {
-                let fen_at = if at < replay.first_ply {
+                let fen_at = if about < replay.first_ply {
                     Some(crate::replay::fen_of(&replay.start))
                 } else {
                     replay
                         .plies
-                        .get((at - replay.first_ply) as usize)
+                        .get((about - replay.first_ply) as usize)
                         .map(|p| p.fen())
                 };
                 let given = str_field(e, "fen").unwrap_or("");
@@ -807,8 +821,6 @@ fn place_operator_events<'e>(
         let _ = game;
         out.push((at, e, d));
     }
-    // keep file order, but a stable sort by ply puts explicit plies in place
-    out.sort_by_key(|(p, ..)| *p);
     out
 }
 

@@ -102,7 +102,10 @@ fn every_checked_rule_has_a_fixture_that_triggers_it() {
                 continue;
             }
             if let Some((_, d)) = unavailable.iter().find(|(id, _)| *id == rule.id) {
-                eprintln!("{}: rule {} calls the `{d}` detector, which this version lacks; listed for manual review", rs.id, rule.id);
+                eprintln!(
+                    "{}: rule {} calls the `{d}` detector, which this version lacks; listed for manual review",
+                    rs.id, rule.id
+                );
                 continue;
             }
             checked_total += 1;

@@ -116,8 +116,21 @@ fn a_missing_file_does_not_stop_the_batch() {
 
 #[test]
 fn replay_with_rules_shows_live_counters_beside_recorded_ones() {
-    let o = arbiter(&["replay", "--json", "samples/tcec-style.pgn", "--game", "2", "--rules", "rulesets/tcec-s15.rules"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = arbiter(&[
+        "replay",
+        "--json",
+        "samples/tcec-style.pgn",
+        "--game",
+        "2",
+        "--rules",
+        "rulesets/tcec-s15.rules",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let plies = json_lines(&o);
     let mut compared = 0;
     for p in &plies {
@@ -131,17 +144,41 @@ fn replay_with_rules_shows_live_counters_beside_recorded_ones() {
         }
     }
     assert!(compared > 50);
-    let o = arbiter(&["replay", "samples/tcec-style.pgn", "--game", "2", "--ply", "60", "--rules", "rulesets/tcec-s15.rules"]);
+    let o = arbiter(&[
+        "replay",
+        "samples/tcec-style.pgn",
+        "--game",
+        "2",
+        "--ply",
+        "60",
+        "--rules",
+        "rulesets/tcec-s15.rules",
+    ]);
     let s = stdout(&o);
     assert!(s.contains("  rules:    ") && s.contains("rd="), "{s}");
 }
 
 #[test]
 fn audit_with_rules_reports_the_computed_termination_and_the_ruleset_hash() {
-    let o = arbiter(&["audit", "--format", "json", "--rules", "rulesets/tcec-s15.rules", "samples/tcec-style.pgn"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        "--rules",
+        "rulesets/tcec-s15.rules",
+        "samples/tcec-style.pgn",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let lines = json_lines(&o);
-    assert_eq!(lines[1]["termination"]["computed"]["rule"], "laws.checkmate");
+    assert_eq!(
+        lines[1]["termination"]["computed"]["rule"],
+        "laws.checkmate"
+    );
     assert_eq!(lines[1]["termination"]["computed"]["ply"], 71);
     assert_eq!(lines[1]["termination"]["computed"]["result"], "1-0");
     // game 1 ended by "White in infinite loop": no rule computes it
@@ -149,13 +186,29 @@ fn audit_with_rules_reports_the_computed_termination_and_the_ruleset_hash() {
     let summary = lines.last().unwrap();
     assert_eq!(summary["ruleset"]["id"], "tcec-s15");
     assert_eq!(summary["ruleset"]["sha256"].as_str().unwrap().len(), 64);
-    assert!(summary["ruleset"]["manual_review"].as_array().unwrap().len() > 10);
-    assert_eq!(summary["ruleset"]["not_evaluated"][0]["rule"], "tcec.hidden-book");
+    assert!(
+        summary["ruleset"]["manual_review"]
+            .as_array()
+            .unwrap()
+            .len()
+            > 10
+    );
+    assert_eq!(
+        summary["ruleset"]["not_evaluated"][0]["rule"],
+        "tcec.hidden-book"
+    );
 }
 
 #[test]
 fn an_unknown_variant_or_bad_ruleset_exits_2_with_the_place() {
-    let o = arbiter(&["audit", "--rules", "rulesets/tcec-s15.rules", "--variant", "division-9", "samples"]);
+    let o = arbiter(&[
+        "audit",
+        "--rules",
+        "rulesets/tcec-s15.rules",
+        "--variant",
+        "division-9",
+        "samples",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no variant `division-9`"));
     let dir = tempfile::tempdir().unwrap();
@@ -164,5 +217,8 @@ fn an_unknown_variant_or_bad_ruleset_exits_2_with_the_place() {
     let o = arbiter(&["audit", "--rules", bad.to_str().unwrap(), "samples"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("bad.rules:4:13") && err.contains("did you mean `move`?"), "{err}");
+    assert!(
+        err.contains("bad.rules:4:13") && err.contains("did you mean `move`?"),
+        "{err}"
+    );
 }

@@ -72,6 +72,11 @@ pub const COMMON_FIELDS: &[(&str, Type, &str)] = &[
         Type::Bool,
         "the machine has made a move in this game (derived)",
     ),
+    (
+        "in_game",
+        Type::Bool,
+        "a move has been made and the game has not ended (no game-end, resign, draw-accept or adjudication before it) (derived)",
+    ),
     ("approved_by", Type::Str, "who approved it"),
     ("reason", Type::Str, "why, as written"),
     ("note", Type::Str, "free text"),
@@ -690,6 +695,7 @@ fn check_fields(kind: OpKind, fields: &BTreeMap<String, FieldValue>) -> Result<(
             k.as_str(),
             "machine_to_move"
                 | "machine_moved"
+                | "in_game"
                 | "side_to_move"
                 | "delta"
                 | "duration"

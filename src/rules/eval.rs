@@ -411,9 +411,15 @@ impl Ctx<'_, '_> {
                 let Data::Move(p) = &tl.events[self.i].data else {
                     return Value::None;
                 };
+                let n = p.position.board().occupied().count();
+                if n > 7 || !p.position.castles().castling_rights().is_empty() {
+                    return Value::None; // no Syzygy table exists for it
+                }
                 let Some(tb) = &self.detectors.tablebase else {
-                    self.notes
-                        .push("no Syzygy tables were given (--syzygy DIR)".into());
+                    self.notes.push(format!(
+                        "no Syzygy tables were given (--syzygy DIR) to probe the {n}-piece position at ply {}",
+                        p.ply
+                    ));
                     return Value::Unknown;
                 };
                 let fifty = params
