@@ -204,7 +204,11 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
             jsonr::summary_line(&totals, &inputs, &unreadable, cfg.ruleset.as_ref())
         ),
         Format::Text => {
-            let mut r = writeln!(out, "{}", text::summary(&totals, inputs.len()));
+            let mut r = writeln!(
+                out,
+                "{}",
+                text::summary(&totals, inputs.len(), cfg.ruleset.as_ref())
+            );
             for i in &inputs {
                 r = r.and(writeln!(
                     out,

@@ -47,7 +47,7 @@ pub fn run(cmd: RulesCommand, out: &mut impl Write) -> i32 {
 
 fn list(rs: &Ruleset) -> String {
     let mut s = format!("{} — {}\n{}\n\n", rs.id, rs.title, rs.regulation);
-    for (_, (clause, rules)) in clauses(rs) {
+    for (clause, rules) in clauses(rs) {
         let ids: Vec<String> = rules
             .iter()
             .map(|(id, manual)| {

@@ -714,7 +714,7 @@ fn place_operator_events<'e>(
         if matches!(e.kind, OpKind::MoveEntered | OpKind::MoveExecuted) {
             let ply = given_ply.unwrap_or(completed + 1);
             let written = str_field(e, "move").unwrap_or("");
-            let correct = move_at(ply).is_some_and(|p| same_move(p, written));
+            let correct = move_at(ply).is_some_and(|p| same_move(replay, p, written));
             d.insert("correct", Value::Bool(correct));
             completed = completed.max(ply);
             d.insert("ply", Value::Num(f64::from(ply)));
@@ -824,10 +824,25 @@ fn place_operator_events<'e>(
     out
 }
 
-/// The move played at a ply, written in SAN or UCI (check marks ignored).
-fn same_move(p: &Ply, written: &str) -> bool {
-    let strip = |s: &str| s.trim_end_matches(['+', '#', '!', '?']).to_string();
-    strip(&p.san) == strip(written) || p.uci.eq_ignore_ascii_case(written.trim())
+/// Whether `written` (SAN, in any legal spelling, or UCI) is the move
+/// played at this ply: it is read in the position before the move.
+fn same_move(replay: &Replay, p: &Ply, written: &str) -> bool {
+    let w = written.trim();
+    if p.uci.eq_ignore_ascii_case(w) {
+        return true;
+    }
+    let before = match p.ply.checked_sub(replay.first_ply) {
+        Some(0) => &replay.start,
+        Some(i) => &replay.plies[i as usize - 1].position,
+        None => return false,
+    };
+    match shakmaty::san::SanPlus::from_ascii(w.as_bytes()) {
+        Ok(sp) => sp
+            .san
+            .to_move(before)
+            .is_ok_and(|m| m.to_uci(replay.castling_mode).to_string() == p.uci),
+        Err(_) => false,
+    }
 }
 
 /// Same placement, side to move, castling and en passant (clocks ignored).

@@ -1,5 +1,6 @@
 //! Ingest: turn input files into spanned events. No legality, no rules.
 
 pub mod annotations;
+pub mod engine;
 pub mod operator;
 pub mod pgn;

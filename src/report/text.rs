@@ -61,8 +61,19 @@ pub fn game(audit: &GameAudit) -> String {
     s
 }
 
-pub fn summary(totals: &Totals, files: usize) -> String {
-    format!(
+pub fn summary(
+    totals: &Totals,
+    files: usize,
+    ruleset: Option<&crate::rules::analyzer::Ruleset>,
+) -> String {
+    let manual = ruleset.map_or(0, |rs| {
+        rs.rules
+            .iter()
+            .filter(|r| matches!(r.check, crate::rules::analyzer::Check::Manual(_)))
+            .count()
+            + rs.unavailable().len()
+    });
+    let mut s = format!(
         "{} games in {} files, {} plies: {} errors, {} warnings, {} info, {} for manual review",
         totals.games,
         files,
@@ -70,8 +81,15 @@ pub fn summary(totals: &Totals, files: usize) -> String {
         totals.by_severity[0],
         totals.by_severity[1],
         totals.by_severity[2],
-        totals.by_severity[3]
-    )
+        totals.by_severity[3] + manual as u64
+    );
+    if let Some(rs) = ruleset {
+        s.push_str(&format!(
+            " ({manual} clauses of {} only a human can judge: `arbiter rules list {}` marks them)",
+            rs.id, rs.path
+        ));
+    }
+    s
 }
 
 /// An 8×8 diagram, White at the bottom.

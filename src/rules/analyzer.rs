@@ -55,6 +55,8 @@ pub enum StatefulFn {
     Since,
     /// The value at the previous in-scope event.
     Previous,
+    /// The value at the latest in-scope event, this one included.
+    Last,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -285,6 +287,7 @@ const FUNCTIONS: &[&str] = &[
     "sum",
     "since",
     "previous",
+    "last",
     "tablebase",
     "hidden_book",
     "similarity",
@@ -853,7 +856,7 @@ impl<'a> Analyzer<'a> {
             },
             CExpr::Stateful(s) => match s.func {
                 StatefulFn::Since => Type::Bool,
-                StatefulFn::Previous => Type::Any,
+                StatefulFn::Previous | StatefulFn::Last => Type::Any,
                 _ => Type::Num,
             },
             CExpr::Detector(..) => Type::Any,
@@ -1106,6 +1109,7 @@ impl<'a> Analyzer<'a> {
             "sum" => Some(StatefulFn::Sum),
             "since" => Some(StatefulFn::Since),
             "previous" => Some(StatefulFn::Previous),
+            "last" => Some(StatefulFn::Last),
             _ => None,
         };
         if let Some(func) = stateful {
@@ -1249,19 +1253,54 @@ fn const_value(c: &CExpr, consts: &[(String, CExpr)]) -> Option<f64> {
     }
 }
 
-/// Rules grouped by clause, in file order: `rules list`.
-pub fn clauses(rs: &Ruleset) -> BTreeMap<usize, (String, Vec<(String, bool)>)> {
-    let mut by_line: BTreeMap<usize, (String, Vec<(String, bool)>)> = BTreeMap::new();
-    let mut order: HashMap<String, usize> = HashMap::new();
+/// Rules grouped by clause, clauses in natural order (`4(c)` before
+/// `4(d)`, `9` before `10`): `rules list`.
+pub fn clauses(rs: &Ruleset) -> Vec<(String, Vec<(String, bool)>)> {
+    let mut by: BTreeMap<Vec<NaturalPart>, (String, Vec<(String, bool)>)> = BTreeMap::new();
     for r in &rs.rules {
         for c in &r.cites {
-            let key = *order.entry(c.clause.clone()).or_insert(c.line);
-            by_line
-                .entry(key)
-                .or_insert_with(|| (c.clause.clone(), Vec::new()))
-                .1
-                .push((r.id.clone(), matches!(r.check, Check::Manual(_))));
+            let entry = by
+                .entry(natural_key(&c.clause))
+                .or_insert_with(|| (c.clause.clone(), Vec::new()));
+            let item = (r.id.clone(), matches!(r.check, Check::Manual(_)));
+            if !entry.1.contains(&item) {
+                entry.1.push(item);
+            }
         }
     }
-    by_line
+    by.into_values().collect()
+}
+
+/// A piece of a clause id for natural ordering: numbers compare as numbers.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum NaturalPart {
+    Num(u64),
+    Text(String),
+}
+
+fn natural_key(s: &str) -> Vec<NaturalPart> {
+    let mut out = Vec::new();
+    let mut num = String::new();
+    let mut text = String::new();
+    for ch in s.chars() {
+        if ch.is_ascii_digit() {
+            if !text.is_empty() {
+                out.push(NaturalPart::Text(std::mem::take(&mut text)));
+            }
+            num.push(ch);
+        } else {
+            if !num.is_empty() {
+                out.push(NaturalPart::Num(num.parse().unwrap_or(u64::MAX)));
+                num.clear();
+            }
+            text.push(ch.to_ascii_lowercase());
+        }
+    }
+    if !num.is_empty() {
+        out.push(NaturalPart::Num(num.parse().unwrap_or(u64::MAX)));
+    }
+    if !text.is_empty() {
+        out.push(NaturalPart::Text(text));
+    }
+    out
 }

@@ -281,6 +281,16 @@ impl Ctx<'_, '_> {
                         let b = !reset && (truthy(state) || (over && truthy(&arg)));
                         (Value::Bool(b), Value::Bool(b))
                     }
+                    StatefulFn::Last => {
+                        let v = if reset {
+                            Value::None
+                        } else if over {
+                            arg
+                        } else {
+                            state.clone()
+                        };
+                        (v.clone(), v)
+                    }
                     StatefulFn::Previous => {
                         let before = if reset { Value::None } else { state.clone() };
                         if over {
