@@ -530,7 +530,7 @@ pub enum Activity {
         span: Span,
         plies: usize,
     },
-    Search(Search),
+    Search(Box<Search>),
     Start {
         time: i64,
         span: Span,
@@ -577,7 +577,7 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
             }),
             Msg::Exit(code) => {
                 if let Some(s) = current.take() {
-                    out.push(Activity::Search(s));
+                    out.push(Activity::Search(Box::new(s)));
                 }
                 out.push(Activity::Exit {
                     code: *code,
@@ -588,7 +588,7 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
             }
             Msg::Go(g) => {
                 if let Some(s) = current.take() {
-                    out.push(Activity::Search(s));
+                    out.push(Activity::Search(Box::new(s)));
                 }
                 current = Some(Search {
                     engine: engine.to_string(),
@@ -618,13 +618,13 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
             Msg::BestMove { mv, ponder } => {
                 if let Some(mut s) = current.take() {
                     s.bestmove = Some((mv.clone(), ponder.clone(), l.time, l.span));
-                    out.push(Activity::Search(s));
+                    out.push(Activity::Search(Box::new(s)));
                 }
             }
             Msg::XMove(mv) => {
                 if let Some(mut s) = current.take() {
                     s.bestmove = Some((mv.clone(), None, l.time, l.span));
-                    out.push(Activity::Search(s));
+                    out.push(Activity::Search(Box::new(s)));
                 }
                 position.1.push(mv.clone());
             }
@@ -632,7 +632,7 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
         }
     }
     if let Some(s) = current.take() {
-        out.push(Activity::Search(s));
+        out.push(Activity::Search(Box::new(s)));
     }
     out
 }

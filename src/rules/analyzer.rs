@@ -1253,10 +1253,13 @@ fn const_value(c: &CExpr, consts: &[(String, CExpr)]) -> Option<f64> {
     }
 }
 
+/// A clause and the rules citing it: `(clause, [(rule id, manual?)])`.
+pub type ClauseRules = (String, Vec<(String, bool)>);
+
 /// Rules grouped by clause, clauses in natural order (`4(c)` before
 /// `4(d)`, `9` before `10`): `rules list`.
-pub fn clauses(rs: &Ruleset) -> Vec<(String, Vec<(String, bool)>)> {
-    let mut by: BTreeMap<Vec<NaturalPart>, (String, Vec<(String, bool)>)> = BTreeMap::new();
+pub fn clauses(rs: &Ruleset) -> Vec<ClauseRules> {
+    let mut by: BTreeMap<Vec<NaturalPart>, ClauseRules> = BTreeMap::new();
     for r in &rs.rules {
         for c in &r.cites {
             let entry = by
