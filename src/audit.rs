@@ -42,6 +42,20 @@ pub struct Config {
     pub trace: bool,
     /// Operator logs, each matched to a game by its `setup round=`.
     pub operator_logs: Vec<LoadedLog>,
+    /// Engine logs, each matched to a game by its `# round:` line.
+    pub engine_logs: Vec<crate::align::LoadedEngineLog>,
+}
+
+/// Read an engine log file.
+pub fn read_engine_log(path: &Path) -> Result<crate::align::LoadedEngineLog, String> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(crate::align::LoadedEngineLog {
+        path: shown,
+        sha256: sha256_hex(&bytes),
+        log: crate::ingest::engine::parse(&text),
+    })
 }
 
 /// An operator log read from a file.
@@ -197,8 +211,18 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
             );
         }
     }
+    let engine_logs: Vec<&crate::align::LoadedEngineLog> = config
+        .engine_logs
+        .iter()
+        .filter(|l| match l.log.meta.get("round") {
+            Some(r) => Some(r.trim()) == round,
+            None => game.index == 0,
+        })
+        .collect();
+    let (eng_events, eng_findings) = crate::align::align(&game, &replay, &engine_logs);
+    findings.extend(eng_findings);
     let judgement = config.ruleset.as_ref().map(|rs| {
-        let tl = Timeline::with_operator_log(&game, &replay, &ops);
+        let tl = Timeline::with_logs(&game, &replay, &ops, &eng_events);
         match judge(
             rs,
             config.variant.as_deref(),
@@ -223,8 +247,8 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
     });
     if let Some(j) = &judgement {
         findings.extend(j.findings.iter().cloned());
-        crate::findings::sort_findings(&mut findings);
     }
+    crate::findings::sort_findings(&mut findings);
     GameAudit {
         path: path.to_string(),
         game,

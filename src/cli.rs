@@ -61,6 +61,48 @@ pub enum Command {
         #[command(subcommand)]
         command: RulesCommand,
     },
+    /// Drive a real UCI engine through a game and write its log with real
+    /// timestamps: replay a recorded game (--pgn), or play one against an
+    /// opponent engine (--opponent), writing game.pgn too.
+    Record {
+        /// The engine's command line, e.g. /usr/games/stockfish.
+        #[arg(long)]
+        engine: String,
+        /// The opponent's command line (to play a game).
+        #[arg(long)]
+        opponent: Option<String>,
+        /// Replay this game instead of playing one.
+        #[arg(long, conflicts_with = "opponent")]
+        pgn: Option<PathBuf>,
+        /// Which game of --pgn (1 = the first).
+        #[arg(long, default_value_t = 1)]
+        game: usize,
+        /// The engine's side.
+        #[arg(long, default_value = "black")]
+        side: String,
+        /// Think this long per move, ms.
+        #[arg(long, conflicts_with_all = ["depth", "tc"])]
+        movetime: Option<u64>,
+        /// Search to this depth.
+        #[arg(long, conflicts_with = "tc")]
+        depth: Option<u32>,
+        /// Real clocks: BASE+INC in seconds, e.g. 60+1.
+        #[arg(long)]
+        tc: Option<String>,
+        /// An engine option, NAME=VALUE (repeatable).
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// Stop a played game after this many plies.
+        #[arg(long, default_value_t = 120)]
+        max_plies: usize,
+        #[arg(long, default_value = "1")]
+        round: String,
+        #[arg(long, default_value = "arbiter recording")]
+        event: String,
+        /// Folder for engine.log (and opponent.log, game.pgn).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -77,8 +119,13 @@ pub struct RulesArgs {
     pub syzygy: Option<PathBuf>,
     /// An operator log (docs/operator-log.md); repeatable. Each joins the
     /// game whose Round its `setup round=` names (else the first game).
-    #[arg(long = "operator-log", requires = "rules")]
+    #[arg(long = "operator-log")]
     pub operator_logs: Vec<PathBuf>,
+    /// An engine log (docs/engine-log.md): cutechess-cli debug output or a
+    /// transcript; repeatable. Each joins the game its `# round:` names
+    /// (else the first game).
+    #[arg(long = "engine-log")]
+    pub engine_logs: Vec<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -131,6 +178,59 @@ pub fn run(cli: Cli) -> i32 {
             }
         },
         Command::Rules { command } => crate::rules_cli::run(command, &mut out),
+        Command::Record {
+            engine,
+            opponent,
+            pgn,
+            game,
+            side,
+            movetime,
+            depth,
+            tc,
+            options,
+            max_plies,
+            round,
+            event,
+            out: dir,
+        } => {
+            let r = record_config(RecordArgs {
+                engine,
+                opponent,
+                pgn,
+                game,
+                side,
+                movetime,
+                depth,
+                tc,
+                options,
+                max_plies,
+                round,
+                event,
+            })
+            .and_then(|cfg| crate::record::record(&cfg))
+            .and_then(|rec| {
+                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                let write = |name: &str, text: &str| {
+                    let p = dir.join(name);
+                    std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+                };
+                write("engine.log", &rec.engine_log)?;
+                if let Some(o) = &rec.opponent_log {
+                    write("opponent.log", o)?;
+                }
+                if let Some(p) = &rec.pgn {
+                    write("game.pgn", p)?;
+                }
+                Ok(())
+            });
+            match r {
+                Ok(()) => CLEAN,
+                Err(e) => {
+                    eprintln!("arbiter record: {e}");
+                    FAILURE
+                }
+            }
+        }
     };
     match out.flush() {
         Ok(()) => code,
@@ -158,6 +258,9 @@ fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
     }
     for p in &args.operator_logs {
         cfg.operator_logs.push(audit::LoadedLog::read(p)?);
+    }
+    for p in &args.engine_logs {
+        cfg.engine_logs.push(audit::read_engine_log(p)?);
     }
     if let Some(dir) = &args.syzygy {
         cfg.detectors = crate::rules::eval::Detectors::with_syzygy(dir)
@@ -201,7 +304,7 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
         Format::Json => writeln!(
             out,
             "{}",
-            jsonr::summary_line(&totals, &inputs, &unreadable, cfg.ruleset.as_ref())
+            jsonr::summary_line(&totals, &inputs, &unreadable, cfg)
         ),
         Format::Text => {
             let mut r = writeln!(
@@ -406,4 +509,97 @@ fn live(g: &GameAudit, cfg: &audit::Config, ply: u32) -> serde_json::Value {
         }
     }
     serde_json::Value::Object(m)
+}
+
+struct RecordArgs {
+    engine: String,
+    opponent: Option<String>,
+    pgn: Option<PathBuf>,
+    game: usize,
+    side: String,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    tc: Option<String>,
+    options: Vec<String>,
+    max_plies: usize,
+    round: String,
+    event: String,
+}
+
+fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
+    use crate::record::Limit;
+    let side = match a.side.as_str() {
+        "white" => shakmaty::Color::White,
+        "black" => shakmaty::Color::Black,
+        other => return Err(format!("--side takes white or black, not {other:?}")),
+    };
+    let limit = match (a.movetime, a.depth, &a.tc) {
+        (Some(ms), _, _) => Limit::MoveTime(ms),
+        (_, Some(d), _) => Limit::Depth(d),
+        (_, _, Some(tc)) => {
+            let (b, i) = tc.split_once('+').unwrap_or((tc, "0"));
+            let b: f64 = b
+                .parse()
+                .map_err(|_| format!("--tc takes BASE+INC in seconds, e.g. 60+1, not {tc:?}"))?;
+            let i: f64 = i
+                .parse()
+                .map_err(|_| format!("--tc takes BASE+INC in seconds, e.g. 60+1, not {tc:?}"))?;
+            Limit::Clock((b * 1000.0) as u64, (i * 1000.0) as u64)
+        }
+        _ => Limit::MoveTime(100),
+    };
+    let options = a
+        .options
+        .iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| format!("--option takes NAME=VALUE, not {o:?}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let replay = match &a.pgn {
+        None => None,
+        Some(p) => {
+            let mut found = None;
+            let mut n = 0;
+            let r = audit::audit_file(p, &audit::Config::default(), |g| {
+                n += 1;
+                if n == a.game {
+                    found = Some(g);
+                }
+                Ok(())
+            });
+            r.map_err(|e| format!("{}: {e}", p.display()))?;
+            let g = found.ok_or_else(|| {
+                format!(
+                    "{} has {n} game(s); there is no game {}",
+                    p.display(),
+                    a.game
+                )
+            })?;
+            if let Some(stop) = &g.replay.stop {
+                return Err(format!(
+                    "{}: game {} cannot be replayed: {}",
+                    p.display(),
+                    a.game,
+                    stop.message
+                ));
+            }
+            Some((
+                g.game.tag("FEN").map(str::to_string),
+                g.replay.plies.iter().map(|p| p.uci.clone()).collect(),
+            ))
+        }
+    };
+    Ok(crate::record::RecordConfig {
+        engine: a.engine,
+        opponent: a.opponent,
+        replay,
+        side,
+        limit,
+        options,
+        max_plies: a.max_plies,
+        round: a.round,
+        event: a.event,
+    })
 }

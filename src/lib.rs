@@ -4,11 +4,13 @@
 //! → [`replay`] (shakmaty positions and counters) → [`checks`] (findings) →
 //! [`report`] (JSON Lines, text). [`audit`] drives the pipeline over files.
 
+pub mod align;
 pub mod audit;
 pub mod checks;
 pub mod cli;
 pub mod findings;
 pub mod ingest;
+pub mod record;
 pub mod replay;
 pub mod report;
 pub mod rules;

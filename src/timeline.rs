@@ -10,6 +10,7 @@ use shakmaty::Color;
 
 use std::collections::BTreeMap;
 
+use crate::align::{EngEvent, EngKind};
 use crate::ingest::annotations::{OptionValue, Score};
 use crate::ingest::operator::{COMMON_FIELDS, FieldValue, OpEvent, OpKind};
 use crate::ingest::pgn::PgnGame;
@@ -96,6 +97,8 @@ pub enum Kind {
     End,
     /// An event of the operator log.
     Op(OpKind),
+    /// An event of an engine log.
+    Engine(EngKind),
 }
 
 impl Kind {
@@ -103,7 +106,10 @@ impl Kind {
 
     /// Every kind, PGN kinds first.
     pub fn all() -> impl Iterator<Item = Kind> {
-        Kind::PGN.into_iter().chain(OpKind::all().map(Kind::Op))
+        Kind::PGN
+            .into_iter()
+            .chain(OpKind::all().map(Kind::Op))
+            .chain(EngKind::all().map(Kind::Engine))
     }
 
     pub fn name(self) -> &'static str {
@@ -113,6 +119,7 @@ impl Kind {
             Kind::Move => "move",
             Kind::End => "end",
             Kind::Op(k) => k.rule_name(),
+            Kind::Engine(k) => k.rule_name(),
         }
     }
 
@@ -325,6 +332,7 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
 pub fn fields(kind: Kind) -> Vec<(&'static str, Type, &'static str)> {
     match kind {
         Kind::Op(k) => COMMON_FIELDS.iter().chain(k.fields()).copied().collect(),
+        Kind::Engine(k) => k.fields(),
         _ => VOCABULARY
             .iter()
             .filter(|(k, ..)| *k == kind)
@@ -370,6 +378,7 @@ pub enum Data<'a> {
         event: &'a OpEvent,
         derived: BTreeMap<&'static str, Value>,
     },
+    Engine(&'a EngEvent),
 }
 
 /// A game's timeline, borrowing the game and its replay.
@@ -392,6 +401,18 @@ impl<'a> Timeline<'a> {
         game: &'a PgnGame,
         replay: &'a Replay,
         ops: &'a [OpEvent],
+    ) -> Timeline<'a> {
+        Timeline::with_logs(game, replay, ops, &[])
+    }
+
+    /// The game with its operator log and its engine-log events, each placed
+    /// after the move it follows; at the same place, events with real
+    /// timestamps are ordered by time.
+    pub fn with_logs(
+        game: &'a PgnGame,
+        replay: &'a Replay,
+        ops: &'a [OpEvent],
+        engine: &'a [EngEvent],
     ) -> Timeline<'a> {
         let mut events = vec![Event {
             kind: Kind::Game,
@@ -419,20 +440,37 @@ impl<'a> Timeline<'a> {
             }
         }
         let placed = place_operator_events(game, replay, ops);
-        let mut next_op = 0;
-        let first = replay.first_ply.saturating_sub(1);
-        let flush = |events: &mut Vec<Event<'a>>, next_op: &mut usize, upto: u32| {
-            while *next_op < placed.len() && placed[*next_op].0 <= upto {
-                let (completed, e, ref derived) = placed[*next_op];
-                events.push(Event {
+        // Merge the two logs: operator events keep their order; an engine
+        // event goes before the first operator event placed later, or at
+        // the same place but later in time.
+        let mut side: Vec<(u32, Event<'a>)> = Vec::with_capacity(placed.len() + engine.len());
+        let mut eng = engine.iter().peekable();
+        for (completed, e, derived) in placed {
+            while let Some(x) = eng.peek() {
+                let before = x.placed < completed
+                    || (x.placed == completed && x.absolute && x.time <= e.time);
+                if !before {
+                    break;
+                }
+                side.push((x.placed, engine_event(x)));
+                eng.next();
+            }
+            side.push((
+                completed,
+                Event {
                     kind: Kind::Op(e.kind),
                     ply: Some(completed),
                     span: Some(e.span),
-                    data: Data::Op {
-                        event: e,
-                        derived: derived.clone(),
-                    },
-                });
+                    data: Data::Op { event: e, derived },
+                },
+            ));
+        }
+        side.extend(eng.map(|x| (x.placed, engine_event(x))));
+        let mut next_op = 0;
+        let first = replay.first_ply.saturating_sub(1);
+        let flush = |events: &mut Vec<Event<'a>>, next_op: &mut usize, upto: u32| {
+            while *next_op < side.len() && side[*next_op].0 <= upto {
+                events.push(side[*next_op].1.clone());
                 *next_op += 1;
             }
         };
@@ -535,6 +573,7 @@ impl<'a> Timeline<'a> {
                     _ => event.fields.get(name).map_or(Value::None, field_value),
                 }
             }
+            Data::Engine(e) => e.fields.get(name).cloned().unwrap_or(Value::None),
             Data::Game => Value::None,
         }
     }
@@ -849,4 +888,13 @@ fn same_move(replay: &Replay, p: &Ply, written: &str) -> bool {
 fn same_position(a: &str, b: &str) -> bool {
     let key = |f: &str| f.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
     key(a) == key(b)
+}
+
+fn engine_event(e: &EngEvent) -> Event<'_> {
+    Event {
+        kind: Kind::Engine(e.kind),
+        ply: Some(e.placed),
+        span: Some(e.span),
+        data: Data::Engine(e),
+    }
 }

@@ -775,3 +775,44 @@ mod tests {
         assert!(log.errors[2].message.contains("no field \"colour\""));
     }
 }
+
+/// Format ms since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+pub fn format_timestamp(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let milli = ms.rem_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let sod = secs.rem_euclid(86_400);
+    // civil from days (Howard Hinnant's algorithm)
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+        sod / 3600,
+        (sod / 60) % 60,
+        sod % 60
+    )
+}
+
+#[cfg(test)]
+mod format_tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_round_trip() {
+        for ms in [0i64, 1_043_611_200_123, 951_782_400_000, 4_102_444_799_999] {
+            assert_eq!(
+                parse_timestamp(&format_timestamp(ms)),
+                Ok(ms),
+                "{}",
+                format_timestamp(ms)
+            );
+        }
+    }
+}

@@ -154,8 +154,20 @@ pub fn summary_line(
     totals: &Totals,
     inputs: &[InputSummary],
     unreadable: &[(String, String)],
-    ruleset: Option<&crate::rules::analyzer::Ruleset>,
+    config: &crate::audit::Config,
 ) -> Value {
+    let ruleset = config.ruleset.as_ref();
+    let logs: Vec<Value> = config
+        .operator_logs
+        .iter()
+        .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "operator-log"}))
+        .chain(
+            config
+                .engine_logs
+                .iter()
+                .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "engine-log"})),
+        )
+        .collect();
     let ruleset = ruleset.map(|rs| {
         json!({
             "path": rs.path,
@@ -181,6 +193,7 @@ pub fn summary_line(
         "arbiter_version": crate::VERSION,
         "ruleset": ruleset,
         "inputs": inputs,
+        "logs": logs,
         "unreadable": unreadable.iter().map(|(p, e)| json!({"path": p, "error": e})).collect::<Vec<_>>(),
         "games": totals.games,
         "plies": totals.plies,

@@ -789,6 +789,12 @@ fn violation(
             Some(event.at.clone()),
             format!("the {} event", event.kind.log_name()),
         ),
+        Data::Engine(e) => (
+            e.source.as_str(),
+            e.absolute
+                .then(|| crate::ingest::operator::format_timestamp(e.time)),
+            format!("the {} event", e.kind.rule_name()),
+        ),
         _ => (path, None, format!("the {} event", ev.kind.name())),
     };
     let message = match &rule.message {
