@@ -263,8 +263,10 @@ fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
         cfg.engine_logs.push(audit::read_engine_log(p)?);
     }
     if let Some(dir) = &args.syzygy {
-        cfg.detectors = crate::rules::eval::Detectors::with_syzygy(dir)
-            .map_err(|e| format!("arbiter: syzygy tables {}: {e}", dir.display()))?;
+        cfg.detectors = std::sync::Arc::new(
+            crate::rules::eval::Detectors::with_syzygy(dir)
+                .map_err(|e| format!("arbiter: syzygy tables {}: {e}", dir.display()))?,
+        );
     }
     Ok(cfg)
 }
@@ -274,16 +276,43 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
     let mut inputs: Vec<InputSummary> = Vec::new();
     let mut unreadable: Vec<(String, String)> = Vec::new();
     let mut write_err = None;
+    let mut logs: Vec<serde_json::Value> = Vec::new();
+    let log_entries = |c: &audit::Config| -> Vec<serde_json::Value> {
+        let mut v: Vec<serde_json::Value> = c
+            .operator_logs
+            .iter()
+            .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "operator-log"}))
+            .collect();
+        v.extend(c.engine_logs.iter().map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "engine-log"})));
+        if let Some(rs) = &c.ruleset {
+            v.push(json!({"path": rs.path, "sha256": rs.sha256, "kind": "ruleset"}));
+        }
+        v
+    };
     for input in audit::expand_inputs(paths) {
-        let path = match input {
-            Ok(p) => p,
+        let (path, case_cfg) = match input {
+            Ok(audit::Input::Pgn(p)) => (p, None),
+            Ok(audit::Input::Case(dir)) => match audit::Case::read(&dir).and_then(|c| Ok((c.game.clone(), c.config(cfg)?))) {
+                Ok((game, c)) => (game, Some(c)),
+                Err(e) => {
+                    eprintln!("arbiter: {e}");
+                    unreadable.push((dir.display().to_string(), e));
+                    continue;
+                }
+            },
             Err((p, e)) => {
                 eprintln!("arbiter: {}: {e}", p.display());
                 unreadable.push((p.display().to_string(), e.to_string()));
                 continue;
             }
         };
-        let result = audit::audit_file(&path, cfg, |g: GameAudit| {
+        let this = case_cfg.as_ref().unwrap_or(cfg);
+        for l in log_entries(this) {
+            if !logs.contains(&l) {
+                logs.push(l);
+            }
+        }
+        let result = audit::audit_file(&path, this, |g: GameAudit| {
             totals.add(&g);
             match format {
                 Format::Json => writeln!(out, "{}", jsonr::game_line(&g)),
@@ -304,7 +333,7 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
         Format::Json => writeln!(
             out,
             "{}",
-            jsonr::summary_line(&totals, &inputs, &unreadable, cfg)
+            jsonr::summary_line(&totals, &inputs, &unreadable, cfg, &logs)
         ),
         Format::Text => {
             let mut r = writeln!(

@@ -38,6 +38,11 @@ fn audit(ruleset: &Path, pgn: &Path, needs_tables: bool) -> Option<(i32, serde_j
     if log.exists() {
         args.extend(["--operator-log", &log_s]);
     }
+    let elog = pgn.with_extension("engine.log");
+    let elog_s = elog.to_str().unwrap().to_string();
+    if elog.exists() {
+        args.extend(["--engine-log", &elog_s]);
+    }
     let tables = std::env::var("ARBITER_SYZYGY").ok();
     match &tables {
         Some(t) => args.extend(["--syzygy", t.as_str()]),

@@ -155,19 +155,9 @@ pub fn summary_line(
     inputs: &[InputSummary],
     unreadable: &[(String, String)],
     config: &crate::audit::Config,
+    logs: &[Value],
 ) -> Value {
     let ruleset = config.ruleset.as_ref();
-    let logs: Vec<Value> = config
-        .operator_logs
-        .iter()
-        .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "operator-log"}))
-        .chain(
-            config
-                .engine_logs
-                .iter()
-                .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "engine-log"})),
-        )
-        .collect();
     let ruleset = ruleset.map(|rs| {
         json!({
             "path": rs.path,
