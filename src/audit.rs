@@ -358,11 +358,25 @@ impl Case {
         let path = dir.join("case.json");
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
-        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{shown}: line {}: {e}", e.line()))?;
-        let obj = v.as_object().ok_or_else(|| format!("{shown}: expected a JSON object"))?;
+        let v: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{shown}: line {}: {e}", e.line()))?;
+        let obj = v
+            .as_object()
+            .ok_or_else(|| format!("{shown}: expected a JSON object"))?;
         for k in obj.keys() {
-            if !["ruleset", "variant", "game", "engine_logs", "operator_logs", "description"].contains(&k.as_str()) {
-                return Err(format!("{shown}: unknown key {k:?} (known: ruleset, variant, game, engine_logs, operator_logs, description)"));
+            if ![
+                "ruleset",
+                "variant",
+                "game",
+                "engine_logs",
+                "operator_logs",
+                "description",
+            ]
+            .contains(&k.as_str())
+            {
+                return Err(format!(
+                    "{shown}: unknown key {k:?} (known: ruleset, variant, game, engine_logs, operator_logs, description)"
+                ));
             }
         }
         let s = |k: &str| -> Result<Option<String>, String> {
@@ -374,10 +388,18 @@ impl Case {
         };
         let list = |k: &str, defaults: &[&str]| -> Result<Vec<PathBuf>, String> {
             match obj.get(k) {
-                None => Ok(defaults.iter().map(|d| dir.join(d)).filter(|p| p.is_file()).collect()),
+                None => Ok(defaults
+                    .iter()
+                    .map(|d| dir.join(d))
+                    .filter(|p| p.is_file())
+                    .collect()),
                 Some(serde_json::Value::Array(a)) => a
                     .iter()
-                    .map(|x| x.as_str().map(|x| dir.join(x)).ok_or_else(|| format!("{shown}: {k:?} must list file names")))
+                    .map(|x| {
+                        x.as_str()
+                            .map(|x| dir.join(x))
+                            .ok_or_else(|| format!("{shown}: {k:?} must list file names"))
+                    })
                     .collect(),
                 Some(_) => Err(format!("{shown}: {k:?} must be a list of file names")),
             }
@@ -400,8 +422,16 @@ impl Case {
             c.ruleset = Some(Config::load_ruleset(r)?);
             c.variant = self.variant.clone().or(c.variant);
         }
-        c.operator_logs = self.operator_logs.iter().map(|p| LoadedLog::read(p)).collect::<Result<_, _>>()?;
-        c.engine_logs = self.engine_logs.iter().map(|p| read_engine_log(p)).collect::<Result<_, _>>()?;
+        c.operator_logs = self
+            .operator_logs
+            .iter()
+            .map(|p| LoadedLog::read(p))
+            .collect::<Result<_, _>>()?;
+        c.engine_logs = self
+            .engine_logs
+            .iter()
+            .map(|p| read_engine_log(p))
+            .collect::<Result<_, _>>()?;
         Ok(c)
     }
 }

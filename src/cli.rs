@@ -283,7 +283,11 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
             .iter()
             .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "operator-log"}))
             .collect();
-        v.extend(c.engine_logs.iter().map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "engine-log"})));
+        v.extend(
+            c.engine_logs
+                .iter()
+                .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "engine-log"})),
+        );
         if let Some(rs) = &c.ruleset {
             v.push(json!({"path": rs.path, "sha256": rs.sha256, "kind": "ruleset"}));
         }
@@ -292,14 +296,16 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
     for input in audit::expand_inputs(paths) {
         let (path, case_cfg) = match input {
             Ok(audit::Input::Pgn(p)) => (p, None),
-            Ok(audit::Input::Case(dir)) => match audit::Case::read(&dir).and_then(|c| Ok((c.game.clone(), c.config(cfg)?))) {
-                Ok((game, c)) => (game, Some(c)),
-                Err(e) => {
-                    eprintln!("arbiter: {e}");
-                    unreadable.push((dir.display().to_string(), e));
-                    continue;
+            Ok(audit::Input::Case(dir)) => {
+                match audit::Case::read(&dir).and_then(|c| Ok((c.game.clone(), c.config(cfg)?))) {
+                    Ok((game, c)) => (game, Some(c)),
+                    Err(e) => {
+                        eprintln!("arbiter: {e}");
+                        unreadable.push((dir.display().to_string(), e));
+                        continue;
+                    }
                 }
-            },
+            }
             Err((p, e)) => {
                 eprintln!("arbiter: {}: {e}", p.display());
                 unreadable.push((p.display().to_string(), e.to_string()));

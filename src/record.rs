@@ -408,11 +408,8 @@ pub fn record(cfg: &RecordConfig) -> Result<Recording, String> {
         cfg.round
     );
     if base > 0 {
-        pgn.push_str(&format!(
-            "[TimeControl \"{}+{}\"]\n",
-            base / 1000,
-            inc / 1000
-        ));
+        let secs = |ms: u64| crate::timeline::fmt_num(ms as f64 / 1000.0);
+        pgn.push_str(&format!("[TimeControl \"{}+{}\"]\n", secs(base), secs(inc)));
     }
     if !termination.is_empty() {
         pgn.push_str(&format!("[TerminationDetails \"{termination}\"]\n"));

@@ -7,6 +7,7 @@
 mod corpus;
 mod crosscheck;
 mod golden;
+mod logs;
 mod malformed;
 mod rules_lang;
 mod run;

@@ -421,12 +421,14 @@ fn parse_line(t: &str, span: Span) -> Result<Option<Line>, String> {
     let (time_s, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
     let rest = rest.trim_start();
     // time: ISO 8601 or milliseconds
-    let (time, absolute) = if time_s.bytes().all(|b| b.is_ascii_digit()) {
+    let b = time_s.as_bytes();
+    let (time, absolute) = if b.iter().all(u8::is_ascii_digit) {
         match time_s.parse::<i64>() {
             Ok(ms) => (ms, false),
             Err(_) => return Err(format!("time {time_s:?} is too large")),
         }
-    } else if time_s.len() >= 20 && time_s.as_bytes().get(4) == Some(&b'-') {
+    } else if b.len() >= 5 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' {
+        // it starts like a date: it must be a whole timestamp
         (super::operator::parse_timestamp(time_s)?, true)
     } else {
         return Ok(None);

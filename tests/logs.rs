@@ -1,0 +1,255 @@
+//! Engine logs: real captured traffic of real engines, and malformed logs
+//! (truncated lines, timestamps going backwards, unknown commands, two
+//! engines interleaved, a log for another game): clear findings, never a
+//! panic.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{arbiter, json_lines};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/logs")
+        .join(name)
+}
+
+/// Audit a game with engine logs; the game line.
+fn audit(pgn: &Path, logs: &[&Path]) -> Value {
+    let mut args: Vec<String> = vec![
+        "audit".into(),
+        "--format".into(),
+        "json".into(),
+        pgn.display().to_string(),
+    ];
+    for l in logs {
+        args.push("--engine-log".into());
+        args.push(l.display().to_string());
+    }
+    let o = arbiter(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+    json_lines(&o).into_iter().next().unwrap()
+}
+
+fn codes(g: &Value) -> Vec<String> {
+    g["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// A real game between Stockfish 15.1 and Glaurung 2.2 recorded by
+/// `arbiter record` (both engines' transcripts): every search is aligned,
+/// nothing disagrees.
+#[test]
+fn real_transcripts_align_with_their_game() {
+    let dir = fixture("stockfish-vs-glaurung");
+    let (pgn, a, b) = (
+        dir.join("game.pgn"),
+        dir.join("engine.log"),
+        dir.join("opponent.log"),
+    );
+    let g = audit(&pgn, &[&a, &b]);
+    assert_eq!(codes(&g), Vec::<String>::new());
+    let text = std::fs::read_to_string(&a).unwrap();
+    let log = arbiter::ingest::engine::parse(&text);
+    assert!(log.errors.is_empty(), "{:?}", log.errors);
+    let acts = arbiter::ingest::engine::activities(&log, "");
+    let searches = acts
+        .iter()
+        .filter(|a| matches!(a, arbiter::ingest::engine::Activity::Search(_)))
+        .count();
+    assert_eq!(searches, 20, "one search per Stockfish move");
+    for a in &acts {
+        if let arbiter::ingest::engine::Activity::Search(s) = a {
+            assert!(s.bestmove.is_some() && !s.infos.is_empty() && s.go.wtime.is_some());
+        }
+    }
+}
+
+#[test]
+fn truncated_line_is_reported_and_the_rest_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string(fixture("stockfish-vs-glaurung/engine.log")).unwrap();
+    let mut lines: Vec<&str> = src.lines().collect();
+    let n = lines.iter().position(|l| l.contains("> go ")).unwrap();
+    let cut = &lines[n][..14];
+    lines[n] = cut;
+    let log = write(dir.path(), "engine.log", &(lines.join("\n") + "\n"));
+    let g = audit(&fixture("stockfish-vs-glaurung/game.pgn"), &[&log]);
+    let f = g["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "engine-log-syntax")
+        .expect("syntax finding");
+    assert_eq!(f["evidence"][0]["span"]["line"], n as u64 + 1);
+    // the first search lost its `go`: its bestmove joins no search, so the
+    // engine's first move is reported missing, and nothing else breaks
+    assert!(
+        codes(&g)
+            .iter()
+            .all(|c| ["engine-log-syntax", "engine-log-gap"].contains(&c.as_str())),
+        "{:?}",
+        codes(&g)
+    );
+}
+
+#[test]
+fn timestamps_going_backwards() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string(fixture("stockfish-vs-glaurung/engine.log")).unwrap();
+    let mut lines: Vec<String> = src.lines().map(str::to_string).collect();
+    let n = lines.iter().position(|l| l.contains("< bestmove")).unwrap();
+    lines[n] = lines[n].replacen("2026-", "2025-", 1);
+    let log = write(dir.path(), "engine.log", &(lines.join("\n") + "\n"));
+    let g = audit(&fixture("stockfish-vs-glaurung/game.pgn"), &[&log]);
+    let f = g["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "engine-time-backwards")
+        .expect("backwards");
+    assert_eq!(f["evidence"][0]["span"]["line"], n as u64 + 1);
+}
+
+#[test]
+fn unknown_commands_are_kept_not_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string(fixture("stockfish-vs-glaurung/engine.log")).unwrap();
+    let mut lines: Vec<String> = src.lines().map(str::to_string).collect();
+    let ts = lines[8].split(' ').next().unwrap().to_string();
+    lines.insert(8, format!("{ts} > frobnicate the widget"));
+    lines.insert(9, format!("{ts} < info string hello from the engine"));
+    let text = lines.join("\n") + "\n";
+    let log = arbiter::ingest::engine::parse(&text);
+    assert!(log.errors.is_empty());
+    assert!(
+        log.lines
+            .iter()
+            .any(|l| l.text == "frobnicate the widget"
+                && l.msg == arbiter::ingest::engine::Msg::Other)
+    );
+    let p = write(dir.path(), "engine.log", &text);
+    let g = audit(&fixture("stockfish-vs-glaurung/game.pgn"), &[&p]);
+    assert_eq!(codes(&g), Vec::<String>::new());
+}
+
+/// Both engines' real traffic rewritten as one cutechess-style debug file
+/// (`<ms> >Name(n): …`), interleaved by time: each engine is followed by
+/// its name and aligned with its own side.
+#[test]
+fn two_engines_interleaved_in_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all: Vec<(i64, String)> = Vec::new();
+    for (file, name) in [
+        ("engine.log", "Stockfish(1)"),
+        ("opponent.log", "Glaurung(0)"),
+    ] {
+        let text =
+            std::fs::read_to_string(fixture(&format!("stockfish-vs-glaurung/{file}"))).unwrap();
+        for l in arbiter::ingest::engine::parse(&text).lines {
+            let d = match l.dir {
+                arbiter::ingest::engine::Dir::ToEngine => '>',
+                arbiter::ingest::engine::Dir::FromEngine => '<',
+                arbiter::ingest::engine::Dir::Harness => continue,
+            };
+            all.push((l.time, format!("{d}{name}: {}", l.text)));
+        }
+    }
+    all.sort_by_key(|(t, _)| *t);
+    let t0 = all[0].0;
+    let text: String = all
+        .iter()
+        .map(|(t, l)| format!("{} {l}\n", t - t0))
+        .collect();
+    let p = write(dir.path(), "cutechess.log", &text);
+    let parsed = arbiter::ingest::engine::parse(&text);
+    let mut engines = parsed.engines();
+    engines.sort();
+    assert_eq!(
+        engines,
+        vec!["Glaurung(0)".to_string(), "Stockfish(1)".to_string()]
+    );
+    let g = audit(&fixture("stockfish-vs-glaurung/game.pgn"), &[&p]);
+    assert_eq!(codes(&g), Vec::<String>::new());
+    // and with one bestmove changed, the right engine and line are named
+    let line = text
+        .lines()
+        .position(|l| l.contains("<Stockfish(1): bestmove"))
+        .unwrap();
+    let changed: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == line {
+                l.replacen("bestmove ", "bestmove a7a6 xx ", 1)
+                    .replacen(" xx", "", 1)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let p2 = write(dir.path(), "cutechess2.log", &(changed.join("\n") + "\n"));
+    let g = audit(&fixture("stockfish-vs-glaurung/game.pgn"), &[&p2]);
+    let f = &g["findings"][0];
+    assert!(
+        ["bestmove-differs", "engine-log-inconsistent"].contains(&f["code"].as_str().unwrap()),
+        "{f}"
+    );
+    assert!(f["message"].as_str().unwrap().contains("Stockfish(1)"));
+    assert_eq!(f["evidence"][0]["span"]["line"], line as u64 + 1);
+}
+
+#[test]
+fn a_log_of_another_game_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = write(
+        dir.path(),
+        "other.pgn",
+        "[Event \"x\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"3\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+    );
+    let g = audit(&other, &[&fixture("stockfish-vs-glaurung/engine.log")]);
+    assert!(
+        codes(&g).contains(&"engine-log-other-game".to_string()),
+        "{:?}",
+        codes(&g)
+    );
+}
+
+#[test]
+fn garbage_logs_never_panic() {
+    let src = std::fs::read_to_string(fixture("stockfish-vs-glaurung/engine.log")).unwrap();
+    let bytes = src.as_bytes();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..300 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut m = bytes[..(x as usize % bytes.len())].to_vec();
+        let at = (x >> 20) as usize % m.len().max(1);
+        if !m.is_empty() {
+            m[at] = b" ><!:#0-9aZ\n"[(x >> 40) as usize % 12];
+        }
+        let text = String::from_utf8_lossy(&m);
+        let log = arbiter::ingest::engine::parse(&text);
+        for e in log.engines() {
+            let _ = arbiter::ingest::engine::activities(&log, &e);
+        }
+    }
+}
