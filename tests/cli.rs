@@ -11,6 +11,7 @@ mod logs;
 mod malformed;
 mod rules_lang;
 mod run;
+mod scenarios;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
