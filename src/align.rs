@@ -426,7 +426,14 @@ pub fn align(
                                     .map_or(Value::None, |p| Value::Str(p.clone())),
                             );
                             let ok = board.is_some_and(|b| b.eq_ignore_ascii_case(mv));
-                            f.insert("matches_board", Value::Bool(ok));
+                            f.insert(
+                                "matches_board",
+                                if board.is_some() {
+                                    Value::Bool(ok)
+                                } else {
+                                    Value::None
+                                },
+                            );
                             f.insert("elapsed", Value::Num((t - s.go_time) as f64));
                             let fits = legal_in(replay, s, mv);
                             if !fits {
@@ -462,6 +469,25 @@ pub fn align(
                         }
                         if !s.go.ponder {
                             searched_plies.push(for_ply);
+                            let answered_later = searches.iter().any(|o| {
+                                o.bestmove.is_some()
+                                    && o.moves.len() == s.moves.len()
+                                    && o.fen == s.fen
+                                    && o.go_time >= s.go_time
+                            });
+                            if s.bestmove.is_none() && board.is_some() && !answered_later {
+                                findings.push(
+                                    Finding::builtin(
+                                        "engine-log-unanswered",
+                                        Severity::Warning,
+                                        "A search with no bestmove in the log",
+                                        format!(
+                                            "{shown} was asked to search for ply {for_ply} but the log has no bestmove for it (a line lost, or the engine stopped answering)"
+                                        ),
+                                    )
+                                    .with_evidence(ev(s.go_span, Some(for_ply), Some(s.go_at.clone()), "the search")),
+                                );
+                            }
                         }
                         f.insert("pondering", Value::Bool(s.go.ponder));
                         f.insert("ponderhit", Value::Bool(s.ponderhit));

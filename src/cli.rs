@@ -112,10 +112,10 @@ pub struct RulesArgs {
     pub rules: Option<PathBuf>,
     /// Force one variant of the ruleset (default: the first variant whose
     /// `applies when` matches each game, else the base ruleset).
-    #[arg(long, requires = "rules")]
+    #[arg(long)]
     pub variant: Option<String>,
     /// A folder of Syzygy tables for the `tablebase` detector.
-    #[arg(long, requires = "rules")]
+    #[arg(long)]
     pub syzygy: Option<PathBuf>,
     /// An operator log (docs/operator-log.md); repeatable. Each joins the
     /// game whose Round its `setup round=` names (else the first game).

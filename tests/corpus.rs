@@ -281,6 +281,50 @@ fn tcec_ruleset_reproduces_the_archive() {
             g["source"]
         );
     }
+    // Clocks: tl(previous) - mt + increment = tl on every engine move (to
+    // 1 s), except where the clocks were set by hand: Division 1 round 21.1
+    // (both sides about +180 s) and Division 4b round 7.2 (both about +90 s,
+    // after the network disconnection).
+    let mut jumps: Vec<(String, String, i64)> = Vec::new();
+    for g in &games {
+        for f in g["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "tcec.clock")
+        {
+            let m = f["message"].as_str().unwrap();
+            let secs: f64 = m
+                .split(" gained ")
+                .nth(1)
+                .and_then(|r| r.split(' ').next())
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(0.0);
+            let div = g["source"]["path"]
+                .as_str()
+                .unwrap()
+                .rsplit('-')
+                .next()
+                .unwrap()
+                .trim_end_matches(".pgn")
+                .to_string();
+            jumps.push((
+                div,
+                g["tags"]["Round"].as_str().unwrap().to_string(),
+                secs.round() as i64,
+            ));
+        }
+    }
+    jumps.sort();
+    assert_eq!(
+        jumps,
+        vec![
+            ("1".to_string(), "21.1".to_string(), 180),
+            ("1".to_string(), "21.1".to_string(), 180),
+            ("4b".to_string(), "7.2".to_string(), 90),
+            ("4b".to_string(), "7.2".to_string(), 90),
+        ]
+    );
     // Nothing else is an error.
     let errors: Vec<_> = games
         .iter()

@@ -5,7 +5,16 @@ use super::{arbiter, json_lines, stdout};
 
 #[test]
 fn samples_audit_clean_with_one_line_per_game_and_hashes() {
-    let o = arbiter(&["audit", "--format", "json", "samples"]);
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        "samples/icga-2008.pgn",
+        "samples/kasparov-deep-blue-1996.pgn",
+        "samples/kasparov-deep-junior-2003.pgn",
+        "samples/tcec-style.pgn",
+        "samples/wccc-1992-madrid.pgn",
+    ]);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -38,6 +47,35 @@ fn samples_audit_clean_with_one_line_per_game_and_hashes() {
         let sha = i["sha256"].as_str().unwrap();
         assert_eq!(sha.len(), 64);
         assert!(sha.bytes().all(|b| b.is_ascii_hexdigit()));
+    }
+}
+
+/// `arbiter audit samples/` (the README's first command) audits the seed
+/// events' games and every scenario folder with its own ruleset and logs,
+/// and records the hash of every log and ruleset it read.
+#[test]
+fn samples_folder_audits_games_and_scenarios() {
+    let o = arbiter(&["audit", "--format", "json", "samples"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the violation scenarios are violations: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines = json_lines(&o);
+    let summary = lines.last().unwrap();
+    assert!(
+        summary["unreadable"].as_array().unwrap().is_empty(),
+        "{}",
+        summary["unreadable"]
+    );
+    let logs = summary["logs"].as_array().unwrap();
+    for kind in ["engine-log", "operator-log", "ruleset"] {
+        assert!(
+            logs.iter()
+                .any(|l| l["kind"] == kind && l["sha256"].as_str().unwrap().len() == 64),
+            "{kind}"
+        );
     }
 }
 

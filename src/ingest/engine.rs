@@ -121,6 +121,8 @@ pub enum Msg {
 pub struct Line {
     /// ms: since the Unix epoch when `absolute`, else since the log began.
     pub time: i64,
+    /// The timestamp as written.
+    pub at: String,
     pub absolute: bool,
     /// The engine's name as the log gives it (`Stockfish(0)`); empty when
     /// the log holds one engine.
@@ -457,6 +459,7 @@ fn parse_line(t: &str, span: Span) -> Result<Option<Line>, String> {
         let text = rest.get(colon + 2..).unwrap_or("").to_string();
         return Ok(Some(Line {
             time,
+            at: time_s.to_string(),
             absolute,
             engine,
             dir,
@@ -480,6 +483,7 @@ fn parse_line(t: &str, span: Span) -> Result<Option<Line>, String> {
     };
     Ok(Some(Line {
         time,
+        at: time_s.to_string(),
         absolute,
         engine: String::new(),
         dir,
@@ -498,6 +502,7 @@ pub struct Search {
     pub moves: Vec<String>,
     pub go: Go,
     pub go_time: i64,
+    pub go_at: String,
     pub go_span: Span,
     /// Every `info` with a depth, in order.
     pub infos: Vec<Info>,
@@ -556,9 +561,15 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
     let mut out = Vec::new();
     let mut position: (Option<String>, Vec<String>) = (None, Vec::new());
     let mut current: Option<Search> = None;
+    // plies played so far as the engine knows them: the last position it
+    // was given, plus its own move once it answered
+    let mut known = 0usize;
     for l in log.lines.iter().filter(|l| l.engine == engine) {
         match &l.msg {
-            Msg::Position { fen, moves } => position = (fen.clone(), moves.clone()),
+            Msg::Position { fen, moves } => {
+                position = (fen.clone(), moves.clone());
+                known = moves.len();
+            }
             Msg::XNew => position = (None, Vec::new()),
             Msg::XUserMove(m) => position.1.push(m.clone()),
             Msg::NewGame => out.push(Activity::NewGame {
@@ -570,12 +581,12 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
                 value: value.clone(),
                 time: l.time,
                 span: l.span,
-                plies: position.1.len(),
+                plies: known.max(position.1.len()),
             }),
             Msg::Start(_) => out.push(Activity::Start {
                 time: l.time,
                 span: l.span,
-                plies: position.1.len(),
+                plies: known.max(position.1.len()),
             }),
             Msg::Exit(code) => {
                 if let Some(s) = current.take() {
@@ -585,7 +596,7 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
                     code: *code,
                     time: l.time,
                     span: l.span,
-                    plies: position.1.len(),
+                    plies: known.max(position.1.len()),
                 });
             }
             Msg::Go(g) => {
@@ -598,6 +609,7 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
                     moves: position.1.clone(),
                     go: g.clone(),
                     go_time: l.time,
+                    go_at: l.at.clone(),
                     go_span: l.span,
                     infos: Vec::new(),
                     bestmove: None,
@@ -619,6 +631,9 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
             }
             Msg::BestMove { mv, ponder } => {
                 if let Some(mut s) = current.take() {
+                    if !s.go.ponder {
+                        known = s.moves.len() + 1;
+                    }
                     s.bestmove = Some((mv.clone(), ponder.clone(), l.time, l.span));
                     out.push(Activity::Search(Box::new(s)));
                 }

@@ -41,6 +41,7 @@ pub enum Builtin {
     Contains,
     StartsWith,
     Tag,
+    Coalesce,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -282,6 +283,7 @@ const FUNCTIONS: &[&str] = &[
     "contains",
     "starts_with",
     "tag",
+    "coalesce",
     "streak",
     "count",
     "sum",
@@ -852,6 +854,7 @@ impl<'a> Analyzer<'a> {
             CExpr::Call(b, _) => match b {
                 Builtin::Lower | Builtin::Tag => Type::Str,
                 Builtin::Contains | Builtin::StartsWith => Type::Bool,
+                Builtin::Coalesce => Type::Any,
                 _ => Type::Num,
             },
             CExpr::Stateful(s) => match s.func {
@@ -1079,6 +1082,7 @@ impl<'a> Analyzer<'a> {
             "contains" => Some((Builtin::Contains, 2)),
             "starts_with" => Some((Builtin::StartsWith, 2)),
             "tag" => Some((Builtin::Tag, 1)),
+            "coalesce" => Some((Builtin::Coalesce, 2)),
             _ => None,
         };
         if let Some((b, n)) = builtin {

@@ -171,6 +171,8 @@ pub struct Computed {
     pub result: String,
     /// The termination text the software would record, when the rule says.
     pub records: Option<String>,
+    /// The rule's message, evaluated where it fired.
+    pub message: Option<String>,
 }
 
 /// A rule that could not be decided at some event, and why.
@@ -377,6 +379,15 @@ impl Ctx<'_, '_> {
     }
 
     fn builtin(&mut self, f: Builtin, v: Vec<Value>) -> Value {
+        if f == Builtin::Coalesce {
+            let mut it = v.into_iter();
+            let a = it.next().unwrap_or_default();
+            return if a == Value::None {
+                it.next().unwrap_or_default()
+            } else {
+                a
+            };
+        }
         if v.contains(&Value::Unknown) {
             return Value::Unknown;
         }
@@ -402,6 +413,7 @@ impl Ctx<'_, '_> {
                 (Some(a), Some(b)) => Value::Bool(a.starts_with(b)),
                 _ => Value::Bool(false),
             },
+            Builtin::Coalesce => Value::None,
             Builtin::Tag => match (s(0), self.tl) {
                 (Some(name), Some(tl)) => tl
                     .game
@@ -638,11 +650,14 @@ pub fn run(
                             let rec = records.as_ref().map(|e| ctx.eval(e).display());
                             match result_of(&r) {
                                 Some(res) => {
+                                    let message =
+                                        rule.message.as_ref().map(|parts| render(parts, &mut ctx));
                                     out.computed = Some(Computed {
                                         rule: rule.id.clone(),
                                         ply: ev.ply.unwrap_or(0),
                                         result: res.to_string(),
                                         records: rec,
+                                        message,
                                     });
                                 }
                                 None => {
@@ -791,20 +806,16 @@ fn violation(
         ),
         Data::Engine(e) => (
             e.source.as_str(),
-            e.absolute
-                .then(|| crate::ingest::operator::format_timestamp(e.time)),
+            match e.fields.get("at") {
+                Some(Value::Str(s)) => Some(s.clone()),
+                _ => None,
+            },
             format!("the {} event", e.kind.rule_name()),
         ),
         _ => (path, None, format!("the {} event", ev.kind.name())),
     };
     let message = match &rule.message {
-        Some(parts) => parts
-            .iter()
-            .map(|p| match p {
-                CTemplatePart::Text(t) => t.clone(),
-                CTemplatePart::Expr(e) => ctx.eval(e).display(),
-            })
-            .collect(),
+        Some(parts) => render(parts, ctx),
         None => format!("{} ({})", rule.title, rule.id),
     };
     let note = what;
@@ -841,4 +852,14 @@ pub fn eval_at(prog: &Program<'_>, tl: &Timeline<'_>, i: usize, e: &CExpr) -> Va
         notes: &mut notes,
     };
     ctx.eval(e)
+}
+
+fn render(parts: &[CTemplatePart], ctx: &mut Ctx<'_, '_>) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            CTemplatePart::Text(t) => t.clone(),
+            CTemplatePart::Expr(e) => ctx.eval(e).display(),
+        })
+        .collect()
 }

@@ -177,7 +177,10 @@ fn compare(rs: &Ruleset, tl: &Timeline<'_>, outcome: &Outcome, path: &str, out: 
                     format!(
                         "rule {} ends the game at ply {} with {}, but the result recorded is {result}",
                         rule.id, c.ply, c.result
-                    ),
+                    ) + &c
+                        .message
+                        .as_ref()
+                        .map_or(String::new(), |m| format!(": {m}")),
                     ev(
                         at.and_then(|p| p.span),
                         c.ply,

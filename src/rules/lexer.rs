@@ -157,7 +157,7 @@ impl Lexer<'_> {
                         self.i += 1;
                     }
                 }
-                b'"' => self.string()?,
+                b'"' | b'\'' => self.string()?,
                 b'0'..=b'9' => self.number()?,
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
                     while self.i < self.bytes.len()
@@ -214,8 +214,11 @@ impl Lexer<'_> {
         Ok(())
     }
 
+    /// A string in double or single quotes (single quotes let a message's
+    /// `{…}` hole hold a string: `"{if x then 'yes' else 'no'}"`).
     fn string(&mut self) -> Result<(), RuleError> {
         let start = self.i;
+        let quote = self.bytes[start];
         let (line, line_start) = (self.line, self.line_start);
         self.i += 1;
         let mut s = String::new();
@@ -230,7 +233,7 @@ impl Lexer<'_> {
                 return Err(RuleError::new(p, "unterminated string").help("close it with `\"`"));
             };
             match c {
-                b'"' => {
+                q if q == quote => {
                     self.i += 1;
                     break;
                 }
@@ -238,6 +241,7 @@ impl Lexer<'_> {
                     let esc = self.bytes.get(self.i + 1).copied();
                     match esc {
                         Some(b'"') => s.push('"'),
+                        Some(b'\'') => s.push('\''),
                         Some(b'\\') => s.push('\\'),
                         Some(b'n') => s.push('\n'),
                         _ => {

@@ -518,7 +518,7 @@ impl Parser<'_> {
         while i < b.len() {
             match b[i] {
                 b'{' => {
-                    let close = inner[i..].find('}').map(|j| i + j).ok_or_else(|| {
+                    let close = hole_end(inner, i).ok_or_else(|| {
                         RuleError::new(self.pos_at(base + i, 1), "unclosed `{` in message")
                             .help("write `{expr}`; a message cannot contain a lone `{`")
                     })?;
@@ -863,4 +863,22 @@ fn lex_from(src: &str, from: usize, to: usize) -> Result<Vec<Token>, RuleError> 
             Err(e)
         }
     }
+}
+
+/// The index of the `}` closing the hole that opens at `open` (skipping
+/// single-quoted strings inside it).
+fn hole_end(s: &str, open: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = open + 1;
+    let mut quoted = false;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if quoted => i += 1,
+            b'\'' => quoted = !quoted,
+            b'}' if !quoted => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
