@@ -71,6 +71,11 @@ pub const ENG_KINDS: &[(EngKind, &str, &[FieldDoc])] = &[
                 "bestmove is the move on the board",
             ),
             (
+                "position_matches",
+                Type::Bool,
+                "the position searched is the game's position at that ply",
+            ),
+            (
                 "pondering",
                 Type::Bool,
                 "a `go ponder` search (on the opponent's time)",
@@ -131,7 +136,15 @@ pub const ENG_KINDS: &[(EngKind, &str, &[FieldDoc])] = &[
             ),
         ],
     ),
-    (EngKind::EngineStart, "engine_start", &[]),
+    (
+        EngKind::EngineStart,
+        "engine_start",
+        &[(
+            "command",
+            Type::Str,
+            "the command that started it, when logged",
+        )],
+    ),
     (
         EngKind::EngineExit,
         "engine_exit",
@@ -346,13 +359,15 @@ pub fn align(
                     .position(|(a, b)| !a.eq_ignore_ascii_case(b))
                 {
                     Some(i) => {
-                        if i == 0 && matched == 0 {
-                            other_game.get_or_insert(s);
-                        } else if differs.is_none() {
+                        if differs.is_none() {
                             differs = Some((s, i));
                         }
                     }
-                    None if s.moves.len() <= moves.len() => matched += 1,
+                    None if s.moves.len() <= moves.len()
+                        && (!s.moves.is_empty() || searches.len() == 1) =>
+                    {
+                        matched += 1
+                    }
                     None => {}
                 }
             }
@@ -425,6 +440,7 @@ pub fn align(
                                     .as_ref()
                                     .map_or(Value::None, |p| Value::Str(p.clone())),
                             );
+                            let own_move = (for_ply % 2 == 1) == (side == Color::White);
                             let ok = board.is_some_and(|b| b.eq_ignore_ascii_case(mv));
                             f.insert(
                                 "matches_board",
@@ -449,7 +465,9 @@ pub fn align(
                                     .with_evidence(ev(*bspan, Some(for_ply), s.absolute.then(|| iso(*t)), "the bestmove line"))
                                     .with_evidence(ev(s.go_span, Some(for_ply), s.absolute.then(|| iso(s.go_time)), "the search it answers")),
                                 );
-                            } else if !s.go.ponder || s.ponderhit {
+                            } else if (!s.go.ponder || s.ponderhit) && own_move {
+                                // a search for the engine's own move (not an
+                                // analysis of the opponent's)
                                 produced = true;
                                 if board.is_some() && !ok {
                                     findings.push(
@@ -489,6 +507,15 @@ pub fn align(
                                 );
                             }
                         }
+                        let same_start = s.fen.as_deref().map(|f| f.trim().to_string())
+                            == start_fen
+                            || (s.fen.is_none() && start_fen.is_none());
+                        let prefix = s.moves.len() <= moves.len()
+                            && s.moves
+                                .iter()
+                                .zip(&moves)
+                                .all(|(a, b)| a.eq_ignore_ascii_case(b));
+                        f.insert("position_matches", Value::Bool(same_start && prefix));
                         f.insert("pondering", Value::Bool(s.go.ponder));
                         f.insert("ponderhit", Value::Bool(s.ponderhit));
                         let fin = s.last_scored();
@@ -563,6 +590,20 @@ pub fn align(
                         )
                     }
                     Activity::Start { time, span, plies } => {
+                        let cmd =
+                            l.log
+                                .lines
+                                .iter()
+                                .find(|x| x.span == *span)
+                                .map(|x| match &x.msg {
+                                    crate::ingest::engine::Msg::Start(c) => c.clone(),
+                                    _ => String::new(),
+                                });
+                        f.insert(
+                            "command",
+                            cmd.filter(|c| !c.is_empty())
+                                .map_or(Value::None, Value::Str),
+                        );
                         let abs = l.log.lines.iter().any(|x| x.span == *span && x.absolute);
                         if produced {
                             restarted = true;
@@ -656,7 +697,7 @@ pub fn align(
             }
         }
     }
-    (events, findings)
+    (merge_streams(events), findings)
 }
 
 fn typed(s: &str) -> Value {
@@ -697,4 +738,36 @@ fn legal_in(replay: &Replay, s: &Search, mv: &str) -> bool {
         .ok()
         .and_then(|u| u.to_move(&pos).ok())
         .is_some()
+}
+
+/// Several engines (or logs) each gave their events in their own order; the
+/// timeline wants one order. Each engine's order is kept; between engines
+/// the event placed earlier in the game (then earlier in time) goes first.
+fn merge_streams(events: Vec<EngEvent>) -> Vec<EngEvent> {
+    let mut streams: Vec<std::collections::VecDeque<EngEvent>> = Vec::new();
+    let mut keys: Vec<(String, Value)> = Vec::new();
+    for e in events {
+        let key = (
+            e.source.clone(),
+            e.fields.get("engine").cloned().unwrap_or(Value::None),
+        );
+        match keys.iter().position(|k| *k == key) {
+            Some(i) => streams[i].push_back(e),
+            None => {
+                keys.push(key);
+                streams.push(std::collections::VecDeque::from([e]));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    loop {
+        let next = streams
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.front().map(|e| (e.placed, e.time, i)))
+            .min();
+        let Some((_, _, i)) = next else { break };
+        out.extend(streams[i].pop_front());
+    }
+    out
 }

@@ -25,7 +25,10 @@ fn scenario_dirs() -> Vec<PathBuf> {
         }
     }
     let mut v = Vec::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"), &mut v);
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"),
+        &mut v,
+    );
     v.sort();
     v
 }
@@ -53,17 +56,44 @@ fn every_scenario_gives_exactly_its_expected_findings() {
         }
         args.push(ds);
         let o = arbiter(&args);
-        assert_ne!(o.status.code(), Some(2), "{ds}: {}", String::from_utf8_lossy(&o.stderr));
-        let got = count(json_lines(&o).iter().filter(|l| l["type"] == "game").flat_map(|g| {
-            g["findings"].as_array().unwrap().iter().map(|f| {
-                let ev = &f["evidence"][0];
-                let file = Path::new(ev["path"].as_str().unwrap_or("")).file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
-                (f["code"].as_str().unwrap().to_string(), file, ev["span"]["line"].as_u64())
-            }).collect::<Vec<_>>()
-        }));
-        let expected: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("expected.json")).unwrap()).unwrap();
+        assert_ne!(
+            o.status.code(),
+            Some(2),
+            "{ds}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let got = count(
+            json_lines(&o)
+                .iter()
+                .filter(|l| l["type"] == "game")
+                .flat_map(|g| {
+                    g["findings"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|f| {
+                            let ev = &f["evidence"][0];
+                            let file = Path::new(ev["path"].as_str().unwrap_or(""))
+                                .file_name()
+                                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                            (
+                                f["code"].as_str().unwrap().to_string(),
+                                file,
+                                ev["span"]["line"].as_u64(),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                }),
+        );
+        let expected: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("expected.json")).unwrap())
+                .unwrap();
         let want = count(expected["findings"].as_array().unwrap().iter().map(|e| {
-            (e["code"].as_str().unwrap().to_string(), e["file"].as_str().unwrap_or("").to_string(), e["line"].as_u64())
+            (
+                e["code"].as_str().unwrap().to_string(),
+                e["file"].as_str().unwrap_or("").to_string(),
+                e["line"].as_u64(),
+            )
         }));
         if got != want {
             failures.push(format!("{ds}:\n  expected {want:?}\n  found    {got:?}"));
@@ -79,14 +109,34 @@ fn every_scenario_gives_exactly_its_expected_findings() {
 fn record_drives_a_real_engine() {
     let engine = "/usr/games/stockfish";
     if !Path::new(engine).exists() {
-        assert!(std::env::var_os("CI").is_none(), "CI must install stockfish (.ci/run does)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install stockfish (.ci/run does)"
+        );
         eprintln!("skipping: {engine} is not installed (apt-get install stockfish)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    let o = arbiter(&["record", "--engine", engine, "--opponent", engine, "--movetime", "20", "--max-plies", "12", "--out", out]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = arbiter(&[
+        "record",
+        "--engine",
+        engine,
+        "--opponent",
+        engine,
+        "--movetime",
+        "20",
+        "--max-plies",
+        "12",
+        "--out",
+        out,
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let game = dir.path().join("game.pgn");
     let o = arbiter(&[
         "audit",
@@ -100,10 +150,32 @@ fn record_drives_a_real_engine() {
     ]);
     let lines = json_lines(&o);
     assert_eq!(lines[0]["plies"], 12);
-    assert_eq!(lines[0]["findings"].as_array().unwrap().len(), 0, "{}", lines[0]["findings"]);
+    assert_eq!(
+        lines[0]["findings"].as_array().unwrap().len(),
+        0,
+        "{}",
+        lines[0]["findings"]
+    );
     // replaying a recorded game asks the engine at every move of its side
-    let o = arbiter(&["record", "--engine", engine, "--pgn", game.to_str().unwrap(), "--side", "white", "--depth", "4", "--out", out]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = arbiter(&[
+        "record",
+        "--engine",
+        engine,
+        "--pgn",
+        game.to_str().unwrap(),
+        "--side",
+        "white",
+        "--depth",
+        "4",
+        "--out",
+        out,
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let log = std::fs::read_to_string(dir.path().join("engine.log")).unwrap();
     assert_eq!(log.matches("< bestmove").count(), 6);
     assert!(log.contains("! exit 0"));

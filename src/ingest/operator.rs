@@ -158,6 +158,11 @@ pub const OP_KINDS: &[(OpKind, &str, &[FieldDoc])] = &[
             ("new", Type::Num, "value after, ms"),
             ("delta", Type::Num, "new − old, ms (derived)"),
             ("kind", Type::Str, "sync, correction or set"),
+            (
+                "requested_by",
+                Type::Str,
+                "who asked for it (e.g. engine, when the program asked for the clock)",
+            ),
         ],
     ),
     (
