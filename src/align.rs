@@ -358,11 +358,8 @@ pub fn align(
                     .zip(&moves)
                     .position(|(a, b)| !a.eq_ignore_ascii_case(b))
                 {
-                    Some(i) => {
-                        if differs.is_none() {
-                            differs = Some((s, i));
-                        }
-                    }
+                    Some(i) if differs.is_none() => differs = Some((s, i)),
+                    Some(_) => {}
                     None if s.moves.len() <= moves.len()
                         && (!s.moves.is_empty() || searches.len() == 1) =>
                     {
