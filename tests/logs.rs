@@ -253,3 +253,71 @@ fn garbage_logs_never_panic() {
         }
     }
 }
+
+/// Real output of cutechess-cli 1.4 (`-debug all`, Stockfish 15.1 against
+/// Glaurung 2.2, `tc=10+0.1`): its debug log and its PGN, whose comments
+/// are cutechess's `{+0.29/19 0.92s}`.
+#[test]
+fn real_cutechess_debug_output_and_pgn() {
+    let dir = fixture("cutechess");
+    let text = std::fs::read_to_string(dir.join("debug.log")).unwrap();
+    let log = arbiter::ingest::engine::parse(&text);
+    assert!(log.errors.is_empty(), "{:?}", log.errors);
+    assert!(
+        log.notes
+            .iter()
+            .any(|(_, n)| n.starts_with("Started game 1 of 1"))
+    );
+    let mut engines = log.engines();
+    engines.sort();
+    assert_eq!(
+        engines,
+        vec!["Glaurung(1)".to_string(), "Stockfish(0)".to_string()]
+    );
+    for e in &engines {
+        let searches = arbiter::ingest::engine::activities(&log, e)
+            .into_iter()
+            .filter(|a| matches!(a, arbiter::ingest::engine::Activity::Search(s) if s.bestmove.is_some()))
+            .count();
+        assert_eq!(searches, 30, "{e}");
+    }
+    let g = audit(&dir.join("game.pgn"), &[&dir.join("debug.log")]);
+    assert_eq!(codes(&g), Vec::<String>::new());
+    // every move's cutechess comment is typed
+    let o = arbiter(&["replay", "--json", dir.join("game.pgn").to_str().unwrap()]);
+    let plies = json_lines(&o);
+    assert_eq!(plies.len(), 60);
+    for p in &plies {
+        let c = &p["recorded"]["cutechess"];
+        assert!(
+            c["depth"].is_u64() && c["time_ms"].is_i64() && c["score"].is_object(),
+            "{p}"
+        );
+    }
+    // one bestmove changed: named with its engine and line
+    let n = text
+        .lines()
+        .position(|l| l.contains("<Glaurung(1): bestmove"))
+        .unwrap();
+    let changed: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == n {
+                let mut w: Vec<&str> = l.split(' ').collect();
+                let k = w.iter().position(|x| *x == "bestmove").unwrap();
+                w[k + 1] = "a7a6";
+                format!("{}\n", w.join(" "))
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let p = write(tmp.path(), "debug.log", &changed);
+    let g = audit(&dir.join("game.pgn"), &[&p]);
+    let f = &g["findings"][0];
+    assert_eq!(f["code"], "bestmove-differs", "{f}");
+    assert!(f["message"].as_str().unwrap().contains("Glaurung(1)"));
+    assert_eq!(f["evidence"][0]["span"]["line"], n as u64 + 1);
+}
