@@ -64,45 +64,48 @@ pub enum Command {
     /// Drive a real UCI engine through a game and write its log with real
     /// timestamps: replay a recorded game (--pgn), or play one against an
     /// opponent engine (--opponent), writing game.pgn too.
-    Record {
-        /// The engine's command line, e.g. /usr/games/stockfish.
-        #[arg(long)]
-        engine: String,
-        /// The opponent's command line (to play a game).
-        #[arg(long)]
-        opponent: Option<String>,
-        /// Replay this game instead of playing one.
-        #[arg(long, conflicts_with = "opponent")]
-        pgn: Option<PathBuf>,
-        /// Which game of --pgn (1 = the first).
-        #[arg(long, default_value_t = 1)]
-        game: usize,
-        /// The engine's side.
-        #[arg(long, default_value = "black")]
-        side: String,
-        /// Think this long per move, ms.
-        #[arg(long, conflicts_with_all = ["depth", "tc"])]
-        movetime: Option<u64>,
-        /// Search to this depth.
-        #[arg(long, conflicts_with = "tc")]
-        depth: Option<u32>,
-        /// Real clocks: BASE+INC in seconds, e.g. 60+1.
-        #[arg(long)]
-        tc: Option<String>,
-        /// An engine option, NAME=VALUE (repeatable).
-        #[arg(long = "option")]
-        options: Vec<String>,
-        /// Stop a played game after this many plies.
-        #[arg(long, default_value_t = 120)]
-        max_plies: usize,
-        #[arg(long, default_value = "1")]
-        round: String,
-        #[arg(long, default_value = "arbiter recording")]
-        event: String,
-        /// Folder for engine.log (and opponent.log, game.pgn).
-        #[arg(long)]
-        out: PathBuf,
-    },
+    Record(RecordArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RecordArgs {
+    /// The engine's command line, e.g. /usr/games/stockfish.
+    #[arg(long)]
+    engine: String,
+    /// The opponent's command line (to play a game).
+    #[arg(long)]
+    opponent: Option<String>,
+    /// Replay this game instead of playing one.
+    #[arg(long, conflicts_with = "opponent")]
+    pgn: Option<PathBuf>,
+    /// Which game of --pgn (1 = the first).
+    #[arg(long, default_value_t = 1)]
+    game: usize,
+    /// The engine's side.
+    #[arg(long, default_value = "black")]
+    side: String,
+    /// Think this long per move, ms.
+    #[arg(long, conflicts_with_all = ["depth", "tc"])]
+    movetime: Option<u64>,
+    /// Search to this depth.
+    #[arg(long, conflicts_with = "tc")]
+    depth: Option<u32>,
+    /// Real clocks: BASE+INC in seconds, e.g. 60+1.
+    #[arg(long)]
+    tc: Option<String>,
+    /// An engine option, NAME=VALUE (repeatable).
+    #[arg(long = "option")]
+    options: Vec<String>,
+    /// Stop a played game after this many plies.
+    #[arg(long, default_value_t = 120)]
+    max_plies: usize,
+    #[arg(long, default_value = "1")]
+    round: String,
+    #[arg(long, default_value = "arbiter recording")]
+    event: String,
+    /// Folder for engine.log (and opponent.log, game.pgn).
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -178,51 +181,25 @@ pub fn run(cli: Cli) -> i32 {
             }
         },
         Command::Rules { command } => crate::rules_cli::run(command, &mut out),
-        Command::Record {
-            engine,
-            opponent,
-            pgn,
-            game,
-            side,
-            movetime,
-            depth,
-            tc,
-            options,
-            max_plies,
-            round,
-            event,
-            out: dir,
-        } => {
-            let r = record_config(RecordArgs {
-                engine,
-                opponent,
-                pgn,
-                game,
-                side,
-                movetime,
-                depth,
-                tc,
-                options,
-                max_plies,
-                round,
-                event,
-            })
-            .and_then(|cfg| crate::record::record(&cfg))
-            .and_then(|rec| {
-                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-                let write = |name: &str, text: &str| {
-                    let p = dir.join(name);
-                    std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
-                };
-                write("engine.log", &rec.engine_log)?;
-                if let Some(o) = &rec.opponent_log {
-                    write("opponent.log", o)?;
-                }
-                if let Some(p) = &rec.pgn {
-                    write("game.pgn", p)?;
-                }
-                Ok(())
-            });
+        Command::Record(args) => {
+            let dir = args.out.clone();
+            let r = record_config(args)
+                .and_then(|cfg| crate::record::record(&cfg))
+                .and_then(|rec| {
+                    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                    let write = |name: &str, text: &str| {
+                        let p = dir.join(name);
+                        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+                    };
+                    write("engine.log", &rec.engine_log)?;
+                    if let Some(o) = &rec.opponent_log {
+                        write("opponent.log", o)?;
+                    }
+                    if let Some(p) = &rec.pgn {
+                        write("game.pgn", p)?;
+                    }
+                    Ok(())
+                });
             match r {
                 Ok(()) => CLEAN,
                 Err(e) => {
@@ -544,21 +521,6 @@ fn live(g: &GameAudit, cfg: &audit::Config, ply: u32) -> serde_json::Value {
         }
     }
     serde_json::Value::Object(m)
-}
-
-struct RecordArgs {
-    engine: String,
-    opponent: Option<String>,
-    pgn: Option<PathBuf>,
-    game: usize,
-    side: String,
-    movetime: Option<u64>,
-    depth: Option<u32>,
-    tc: Option<String>,
-    options: Vec<String>,
-    max_plies: usize,
-    round: String,
-    event: String,
 }
 
 fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {

@@ -71,6 +71,23 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// The lines of a text (without their line ending), each with its span:
+/// byte offset, length, 1-based line number, column 1.
+pub fn lines_with_spans(text: &str) -> impl Iterator<Item = (Span, &str)> {
+    let mut offset = 0u64;
+    text.split_inclusive('\n').enumerate().map(move |(i, raw)| {
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let span = Span {
+            offset,
+            len: line.len() as u64,
+            line: i as u64 + 1,
+            column: 1,
+        };
+        offset += raw.len() as u64;
+        (span, line)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -533,17 +533,7 @@ pub fn type_value(s: &str) -> FieldValue {
 /// starts with `{`) JSON Lines.
 pub fn parse(text: &str) -> OperatorLog {
     let mut log = OperatorLog::default();
-    let mut offset = 0u64;
-    for (i, raw) in text.split_inclusive('\n').enumerate() {
-        let line_no = i as u64 + 1;
-        let line = raw.trim_end_matches(['\n', '\r']);
-        let span = Span {
-            offset,
-            len: line.len() as u64,
-            line: line_no,
-            column: 1,
-        };
-        offset += raw.len() as u64;
+    for (span, line) in crate::span::lines_with_spans(text) {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;

@@ -629,24 +629,34 @@ impl Parser<'_> {
 
     fn not_expr(&mut self) -> Result<Expr, RuleError> {
         if self.is_ident("not") {
-            let start = self.bump().pos;
-            self.depth += 1;
-            if self.depth > RECURSION_LIMIT {
-                return Err(RuleError::new(
-                    start,
-                    format!("expression nested more than {RECURSION_LIMIT} levels deep"),
-                ));
-            }
-            let e = self.not_expr();
-            self.depth -= 1;
-            let e = e?;
-            let pos = span(start, e.pos);
-            return Ok(Expr {
-                kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
-                pos,
-            });
+            return self.prefix(UnOp::Not, Self::not_expr);
         }
         self.cmp_expr()
+    }
+
+    /// A prefix operator (`not`, unary `-`) applied to what `operand`
+    /// parses, within the nesting limit.
+    fn prefix(
+        &mut self,
+        op: UnOp,
+        operand: fn(&mut Self) -> Result<Expr, RuleError>,
+    ) -> Result<Expr, RuleError> {
+        let start = self.bump().pos;
+        self.depth += 1;
+        if self.depth > RECURSION_LIMIT {
+            return Err(RuleError::new(
+                start,
+                format!("expression nested more than {RECURSION_LIMIT} levels deep"),
+            ));
+        }
+        let e = operand(self);
+        self.depth -= 1;
+        let e = e?;
+        let pos = span(start, e.pos);
+        Ok(Expr {
+            kind: ExprKind::Unary(op, Box::new(e)),
+            pos,
+        })
     }
 
     fn cmp_expr(&mut self) -> Result<Expr, RuleError> {
@@ -695,22 +705,7 @@ impl Parser<'_> {
 
     fn unary_expr(&mut self) -> Result<Expr, RuleError> {
         if self.peek().tok == Tok::Minus {
-            let start = self.bump().pos;
-            self.depth += 1;
-            if self.depth > RECURSION_LIMIT {
-                return Err(RuleError::new(
-                    start,
-                    format!("expression nested more than {RECURSION_LIMIT} levels deep"),
-                ));
-            }
-            let e = self.unary_expr();
-            self.depth -= 1;
-            let e = e?;
-            let pos = span(start, e.pos);
-            return Ok(Expr {
-                kind: ExprKind::Unary(UnOp::Neg, Box::new(e)),
-                pos,
-            });
+            return self.prefix(UnOp::Neg, Self::unary_expr);
         }
         self.primary()
     }
