@@ -407,7 +407,7 @@ impl Case {
         Ok(Case {
             dir: dir.to_path_buf(),
             game: dir.join(s("game")?.unwrap_or_else(|| "game.pgn".into())),
-            ruleset: s("ruleset")?.map(|r| dir.join(r)),
+            ruleset: s("ruleset")?.map(|r| normalize(&dir.join(r))),
             variant: s("variant")?,
             engine_logs: list("engine_logs", &["engine.log", "opponent.log"])?,
             operator_logs: list("operator_logs", &["operator.log"])?,
@@ -434,4 +434,21 @@ impl Case {
             .collect::<Result<_, _>>()?;
         Ok(c)
     }
+}
+
+/// `a/b/../c` → `a/c`, without touching the file system, so reports name
+/// files the way a reader would.
+pub fn normalize(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in p.components() {
+        match c {
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out.iter().map(|c| c.as_os_str()).collect()
 }
