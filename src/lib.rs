@@ -8,6 +8,7 @@ pub mod align;
 pub mod audit;
 pub mod checks;
 pub mod cli;
+pub mod clock;
 pub mod findings;
 pub mod ingest;
 pub mod record;

@@ -283,6 +283,36 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
     ),
     (
         Kind::Move,
+        "used",
+        Type::Num,
+        "ms the move used: TCEC mt, [%emt], cutechess time, or from consecutive [%clk] (needs the ruleset's time control)",
+    ),
+    (
+        Kind::Move,
+        "clock_left",
+        Type::Num,
+        "ms the ruleset's time control leaves the mover after this move",
+    ),
+    (
+        Kind::Move,
+        "clock_flag",
+        Type::Bool,
+        "the mover's time ran out before this move was made, under the ruleset's time control",
+    ),
+    (
+        Kind::Move,
+        "clock_period",
+        Type::Num,
+        "the period (1-based) the move was made in",
+    ),
+    (
+        Kind::Move,
+        "recorded_left",
+        Type::Num,
+        "ms the record says the mover had left after the move ([%clk] or TCEC tl)",
+    ),
+    (
+        Kind::Move,
         "recorded_r50",
         Type::Num,
         "the R50 counter the arbiter software recorded",
@@ -672,6 +702,11 @@ impl<'a> Timeline<'a> {
             "tbhits" => opt_num(tcec.and_then(|t| t.tb.flatten()).map(|x| x as f64)),
             "hashfull" => opt_num(tcec.and_then(|t| t.h)),
             "ponderhit" => opt_num(tcec.and_then(|t| t.ph)),
+            "recorded_left" => opt_num(
+                tcec.and_then(|t| t.tl)
+                    .or_else(|| mv.comments.iter().find_map(|c| c.annotations.clk))
+                    .map(|x| x as f64),
+            ),
             "recorded_r50" => opt_num(tcec.and_then(|t| t.r50)),
             "recorded_rd" => opt_num(tcec.and_then(|t| t.rd)),
             "recorded_rr" => opt_num(tcec.and_then(|t| t.rr)),

@@ -333,3 +333,64 @@ fn tcec_ruleset_reproduces_the_archive() {
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
 }
+
+/// The clock engine (the ruleset's time control, evaluated in Rust)
+/// reconstructs the clock of every engine move of the archive from the
+/// move times alone: it differs from the recorded time left only after the
+/// two manual clock settings.
+#[test]
+fn clock_engine_reconstructs_the_archive_clocks() {
+    let Some(dir) = tcec_s15() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let rules = tmp.path().join("clock.rules");
+    std::fs::write(
+        &rules,
+        "ruleset clock-check \"clock check\" { regulation \"TCEC S15 time controls\" time-control short }\n\
+         time-control short { period all moves in 30m increment 5s }\n\
+         time-control long { period all moves in 60m increment 5s }\n\
+         variant division-1 { applies when contains(game.event, \"Division 1\") time-control long }\n\
+         rule clock.gap \"Clock\" {\n  cite \"Time control\" \"30 minutes + 5 seconds added per move\"\n\
+           message \"{move.side}: recorded {move.recorded_left}, reconstructed {move.clock_left}\"\n\
+           forbid on move when move.recorded_left != none and move.clock_left != none and abs(move.recorded_left - move.clock_left) > 1s\n}\n",
+    )
+    .unwrap();
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        "--rules",
+        rules.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
+    let mut games = Vec::new();
+    let mut first_ply = Vec::new();
+    for g in json_lines(&o).iter().filter(|l| l["type"] == "game") {
+        let gaps: Vec<u64> = g["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "clock.gap")
+            .map(|f| f["evidence"][0]["ply"].as_u64().unwrap())
+            .collect();
+        if !gaps.is_empty() {
+            let div = g["source"]["path"]
+                .as_str()
+                .unwrap()
+                .rsplit('-')
+                .next()
+                .unwrap()
+                .trim_end_matches(".pgn")
+                .to_string();
+            games.push((div, g["tags"]["Round"].as_str().unwrap().to_string()));
+            first_ply.push(*gaps.iter().min().unwrap());
+        }
+    }
+    assert_eq!(
+        games,
+        vec![
+            ("1".to_string(), "21.1".to_string()),
+            ("4b".to_string(), "7.2".to_string())
+        ]
+    );
+    assert_eq!(first_ply, vec![140, 97], "from the manual settings on");
+}

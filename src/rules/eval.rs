@@ -47,6 +47,7 @@ pub fn eval_const(e: &CExpr, consts: &[Value]) -> Value {
         slots: &mut [],
         detectors: &Detectors::default(),
         notes: &mut Vec::new(),
+        clock: &[],
     };
     ctx.eval(e)
 }
@@ -152,6 +153,7 @@ impl<'r> Program<'r> {
                     slots: &mut [],
                     detectors: &Detectors::default(),
                     notes: &mut notes,
+                    clock: &[],
                 };
                 if ctx.eval(a) == Value::Bool(true) {
                     return Program::new(rs, Some(&v.name));
@@ -214,6 +216,8 @@ struct Ctx<'c, 't> {
     detectors: &'c Detectors,
     /// Reasons a detector could not decide, for this event.
     notes: &'c mut Vec<String>,
+    /// Both clocks along the game, under the program's time control.
+    clock: &'c [crate::clock::ClockPly],
 }
 
 fn truthy(v: &Value) -> bool {
@@ -335,6 +339,10 @@ impl Ctx<'_, '_> {
             CExpr::Const(i) => self.consts.get(*i).cloned().unwrap_or(Value::None),
             CExpr::Let(i) => self.lets.get(*i).cloned().unwrap_or(Value::None),
             CExpr::Switch(i) => Value::Bool(self.switches.get(*i).copied().unwrap_or(false)),
+            CExpr::Field(
+                Kind::Move,
+                f @ ("used" | "clock_left" | "clock_flag" | "clock_period"),
+            ) => self.clock_field(f),
             CExpr::Field(k, f) => match self.tl {
                 Some(tl) => tl.field(self.i, *k, f),
                 None => Value::None,
@@ -375,6 +383,26 @@ impl Ctx<'_, '_> {
                     .collect();
                 self.detect(*d, &params)
             }
+        }
+    }
+
+    /// A clock field of the current move, from the reconstructed clocks.
+    fn clock_field(&self, name: &str) -> Value {
+        let Some(tl) = self.tl else {
+            return Value::None;
+        };
+        let Data::Move(p) = &tl.events[self.i].data else {
+            return Value::None;
+        };
+        let Some(c) = self.clock.iter().find(|c| c.ply == p.ply) else {
+            return Value::None;
+        };
+        match (name, &c.tick) {
+            ("used", _) => c.used.map_or(Value::None, |u| Value::Num(u as f64)),
+            ("clock_left", Some(t)) => Value::Num(t.left as f64),
+            ("clock_flag", Some(t)) => Value::Bool(t.flag),
+            ("clock_period", Some(t)) => Value::Num(f64::from(t.period)),
+            _ => Value::None,
         }
     }
 
@@ -598,6 +626,13 @@ pub fn run(
     // lower-priority) adjudication can be trusted: the game may have ended
     // there.
     let mut undecided_from: Option<u32> = None;
+    let clock = match prog.time_control {
+        Some(tc) => {
+            let (used, clk, off) = crate::clock::recorded_times(tl);
+            crate::clock::trace(tc, tl.replay.first_ply, &used, &clk, &off)
+        }
+        None => Vec::new(),
+    };
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
         for (j, l) in rs.lets.iter().enumerate() {
@@ -613,6 +648,7 @@ pub fn run(
                 slots: &mut slots,
                 detectors,
                 notes: &mut notes,
+                clock: &clock,
             };
             ctx.advance(&l.expr);
             let v = ctx.eval(&l.expr);
@@ -629,6 +665,7 @@ pub fn run(
                 slots: &mut slots,
                 detectors,
                 notes: &mut notes,
+                clock: &clock,
             };
             match &rule.check {
                 Check::Manual(_) => {}
@@ -850,6 +887,7 @@ pub fn eval_at(prog: &Program<'_>, tl: &Timeline<'_>, i: usize, e: &CExpr) -> Va
         slots: &mut [],
         detectors: &Detectors::default(),
         notes: &mut notes,
+        clock: &[],
     };
     ctx.eval(e)
 }
