@@ -205,6 +205,35 @@ pub fn trace(
     out
 }
 
+/// What the record says of each move's time: (time used, time left after
+/// the move), from TCEC `mt`/`tl`, `[%emt]`/`[%clk]`, or cutechess's move
+/// time.
+#[allow(clippy::type_complexity)]
+pub fn recorded_times(
+    tl: &crate::timeline::Timeline<'_>,
+) -> (Vec<Option<i64>>, Vec<Option<i64>>, Vec<bool>) {
+    let mut used = Vec::with_capacity(tl.replay.plies.len());
+    let mut left = Vec::with_capacity(tl.replay.plies.len());
+    let mut off = Vec::with_capacity(tl.replay.plies.len());
+    for p in &tl.replay.plies {
+        let mv = &tl.game.moves[p.move_index];
+        let ann = || mv.comments.iter().map(|c| &c.annotations);
+        let tcec = ann().find_map(|a| a.tcec.as_ref());
+        let book = tcec.is_some_and(|t| t.book);
+        let u = tcec
+            .and_then(|t| t.mt)
+            .or_else(|| ann().find_map(|a| a.emt))
+            .or_else(|| ann().find_map(|a| a.cutechess.as_ref().and_then(|c| c.time_ms)));
+        used.push(u);
+        off.push(book);
+        left.push(
+            tcec.and_then(|t| t.tl)
+                .or_else(|| ann().find_map(|a| a.clk)),
+        );
+    }
+    (used, left, off)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,33 +385,4 @@ mod tests {
             }
         }
     }
-}
-
-/// What the record says of each move's time: (time used, time left after
-/// the move), from TCEC `mt`/`tl`, `[%emt]`/`[%clk]`, or cutechess's move
-/// time.
-#[allow(clippy::type_complexity)]
-pub fn recorded_times(
-    tl: &crate::timeline::Timeline<'_>,
-) -> (Vec<Option<i64>>, Vec<Option<i64>>, Vec<bool>) {
-    let mut used = Vec::with_capacity(tl.replay.plies.len());
-    let mut left = Vec::with_capacity(tl.replay.plies.len());
-    let mut off = Vec::with_capacity(tl.replay.plies.len());
-    for p in &tl.replay.plies {
-        let mv = &tl.game.moves[p.move_index];
-        let ann = || mv.comments.iter().map(|c| &c.annotations);
-        let tcec = ann().find_map(|a| a.tcec.as_ref());
-        let book = tcec.is_some_and(|t| t.book);
-        let u = tcec
-            .and_then(|t| t.mt)
-            .or_else(|| ann().find_map(|a| a.emt))
-            .or_else(|| ann().find_map(|a| a.cutechess.as_ref().and_then(|c| c.time_ms)));
-        used.push(u);
-        off.push(book);
-        left.push(
-            tcec.and_then(|t| t.tl)
-                .or_else(|| ann().find_map(|a| a.clk)),
-        );
-    }
-    (used, left, off)
 }
