@@ -482,7 +482,7 @@ pub fn align(
                                 }
                             }
                         }
-                        if !s.go.ponder {
+                        if !s.go.ponder || s.ponderhit {
                             searched_plies.push(for_ply);
                             let answered_later = searches.iter().any(|o| {
                                 o.bestmove.is_some()
