@@ -65,6 +65,20 @@ pub enum Command {
     /// timestamps: replay a recorded game (--pgn), or play one against an
     /// opponent engine (--opponent), writing game.pgn too.
     Record(RecordArgs),
+    /// Draw a game's clock chart (SVG): both clocks as recorded and as the
+    /// ruleset's time control reconstructs them, period boundaries, clock
+    /// findings.
+    Chart {
+        file: PathBuf,
+        /// Which game of the file (1 = the first).
+        #[arg(long, default_value_t = 1)]
+        game: usize,
+        /// Where to write the SVG.
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -181,6 +195,24 @@ pub fn run(cli: Cli) -> i32 {
             }
         },
         Command::Rules { command } => crate::rules_cli::run(command, &mut out),
+        Command::Chart {
+            file,
+            game,
+            out: svg,
+            rules,
+        } => match config(&rules, false).and_then(|cfg| chart(&file, game, &cfg)) {
+            Ok(text) => match std::fs::write(&svg, text) {
+                Ok(()) => CLEAN,
+                Err(e) => {
+                    eprintln!("arbiter: {}: {e}", svg.display());
+                    FAILURE
+                }
+            },
+            Err(e) => {
+                eprintln!("{e}");
+                FAILURE
+            }
+        },
         Command::Record(args) => {
             let dir = args.out.clone();
             let r = record_config(args)
@@ -598,5 +630,60 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
         max_plies: a.max_plies,
         round: a.round,
         event: a.event,
+    })
+}
+
+/// The SVG clock chart of game `game` of `file`.
+fn chart(file: &std::path::Path, game: usize, cfg: &audit::Config) -> Result<String, String> {
+    let mut found = None;
+    let mut n = 0;
+    audit::audit_file(file, cfg, |g| {
+        n += 1;
+        if n == game {
+            found = Some(g);
+        }
+        Ok(())
+    })
+    .map_err(|e| format!("arbiter: {}: {e}", file.display()))?;
+    let g = found.ok_or_else(|| {
+        format!(
+            "arbiter: {}: has {n} game(s); there is no game {game}",
+            file.display()
+        )
+    })?;
+    let tl = crate::timeline::Timeline::build(&g.game, &g.replay);
+    let (used, left, off) = crate::clock::recorded_times(&tl);
+    let program = match &cfg.ruleset {
+        Some(rs) => Some(
+            crate::rules::eval::Program::for_game(rs, cfg.variant.as_deref(), &tl)
+                .map_err(|e| format!("arbiter: {e}"))?,
+        ),
+        None => None,
+    };
+    let tc = program.as_ref().and_then(|p| p.time_control);
+    let trace = match tc {
+        Some(tc) => crate::clock::trace(tc, g.replay.first_ply, &used, &left, &off),
+        None => Vec::new(),
+    };
+    let mut recorded: [Vec<(u32, i64)>; 2] = [Vec::new(), Vec::new()];
+    for (p, l) in g.replay.plies.iter().zip(&left) {
+        if let Some(ms) = l {
+            recorded[usize::from(p.side == shakmaty::Color::Black)].push((p.ply, *ms));
+        }
+    }
+    let t = |k: &str| g.game.tag(k).unwrap_or("?").to_string();
+    let title = format!(
+        "{} - {}, {} round {}",
+        t("White"),
+        t("Black"),
+        t("Event"),
+        t("Round")
+    );
+    crate::report::chart::render(&crate::report::chart::ClockChart {
+        title: crate::report::chart::escape(&title),
+        recorded,
+        trace: &trace,
+        time_control: tc,
+        findings: &g.findings,
     })
 }

@@ -260,3 +260,38 @@ fn an_unknown_variant_or_bad_ruleset_exits_2_with_the_place() {
         "{err}"
     );
 }
+
+#[test]
+fn clock_chart_is_svg_and_escapes_the_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"TCEC Season 15 - Division 4a\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"1\"]\n[White \"<script>alert('x')</script>\"]\n[Black \"B & co\"]\n[Result \"*\"]\n\n\
+         1. e4 {d=20, sd=30, mt=10000, tl=1795000, s=1, n=1, pv=e4, tb=0, h=0.0, ph=0.0, wv=0.20,} e5 {d=20, sd=30, mt=10000, tl=1855000, s=1, n=1, pv=e5, tb=0, h=0.0, ph=0.0, wv=0.20,} *\n",
+    )
+    .unwrap();
+    let svg = dir.path().join("c.svg");
+    let o = arbiter(&[
+        "chart",
+        pgn.to_str().unwrap(),
+        "--rules",
+        "rulesets/tcec-s15.rules",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(s.starts_with("<svg"));
+    assert!(!s.contains("<script"), "tag text must be escaped");
+    assert!(s.contains("&lt;script&gt;") && s.contains("B &amp; co"));
+    assert!(
+        s.contains("clock finding"),
+        "black's clock gained 60 s: marked"
+    );
+}

@@ -1,4 +1,5 @@
 //! Reports: render audited games and findings. No rule logic, no re-reading.
 
+pub mod chart;
 pub mod json;
 pub mod text;

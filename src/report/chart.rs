@@ -1,0 +1,164 @@
+//! The clock chart of a game (SVG, plotters): both clocks over the moves,
+//! as recorded (`[%clk]`, TCEC `tl`) and as the ruleset's time control
+//! reconstructs them from the time each move used, the period boundaries,
+//! and every clock finding marked where it happened.
+
+use plotters::prelude::*;
+
+use crate::clock::ClockPly;
+use crate::findings::Finding;
+use crate::rules::analyzer::TimeControlDef;
+
+/// What the chart shows.
+#[derive(Debug)]
+pub struct ClockChart<'a> {
+    pub title: String,
+    /// (ply, ms left) as recorded, per side (white, black).
+    pub recorded: [Vec<(u32, i64)>; 2],
+    pub trace: &'a [ClockPly],
+    pub time_control: Option<&'a TimeControlDef>,
+    pub findings: &'a [Finding],
+}
+
+fn is_clock_finding(f: &Finding) -> bool {
+    let c = f.code.to_ascii_lowercase();
+    let clause = f.clause.to_ascii_lowercase();
+    c.contains("clock")
+        || c.contains("flag")
+        || c.contains("time")
+        || clause.contains("time control")
+}
+
+/// Render the chart as an SVG document.
+pub fn render(chart: &ClockChart<'_>) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let max_ply = chart
+            .trace
+            .iter()
+            .map(|c| c.ply)
+            .chain(chart.recorded.iter().flatten().map(|(p, _)| *p))
+            .max()
+            .unwrap_or(2)
+            .max(2);
+        let minutes = |ms: i64| ms as f64 / 60_000.0;
+        let reconstructed: [Vec<(u32, i64)>; 2] = [0, 1].map(|k| {
+            chart
+                .trace
+                .iter()
+                .filter(|c| usize::from(c.side == shakmaty::Color::Black) == k)
+                .filter_map(|c| c.tick.as_ref().map(|t| (c.ply, t.left)))
+                .collect()
+        });
+        let all = chart
+            .recorded
+            .iter()
+            .chain(reconstructed.iter())
+            .flatten()
+            .map(|(_, ms)| minutes(*ms));
+        let (lo, hi) = all.fold((0f64, 1f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let x_max = f64::from(max_ply) / 2.0 + 1.0;
+        let mut ctx = ChartBuilder::on(&root)
+            .caption(&chart.title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0f64..x_max, (lo - 1.0)..(hi * 1.05 + 1.0))
+            .map_err(|e| e.to_string())?;
+        ctx.configure_mesh()
+            .x_desc("move")
+            .y_desc("minutes left")
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        // period boundaries
+        if let Some(tc) = chart.time_control {
+            let mut at = 0u32;
+            for p in &tc.periods {
+                let Some(n) = p.moves else { break };
+                at += n;
+                let x = f64::from(at);
+                if x < x_max {
+                    ctx.draw_series(LineSeries::new(
+                        vec![(x, lo - 1.0), (x, hi * 1.05 + 1.0)],
+                        RGBColor(150, 150, 150).stroke_width(1),
+                    ))
+                    .map_err(|e| e.to_string())?
+                    .label(format!("end of period after move {at}"))
+                    .legend(|(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 16, y)], RGBColor(150, 150, 150))
+                    });
+                }
+            }
+        }
+        let colours = [RGBColor(30, 90, 200), RGBColor(20, 20, 20)];
+        let names = ["White", "Black"];
+        let x = |ply: u32| f64::from(ply) / 2.0;
+        for k in 0..2 {
+            let rec: Vec<(f64, f64)> = chart.recorded[k]
+                .iter()
+                .map(|(p, ms)| (x(*p), minutes(*ms)))
+                .collect();
+            if !rec.is_empty() {
+                ctx.draw_series(LineSeries::new(rec, colours[k].stroke_width(2)))
+                    .map_err(|e| e.to_string())?
+                    .label(format!("{} clock, as recorded", names[k]))
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 16, y)], colours[k].stroke_width(2))
+                    });
+            }
+            let recon: Vec<(f64, f64)> = reconstructed[k]
+                .iter()
+                .map(|(p, ms)| (x(*p), minutes(*ms)))
+                .collect();
+            if !recon.is_empty() {
+                let faint = colours[k].mix(0.45);
+                ctx.draw_series(LineSeries::new(recon, faint.stroke_width(1)))
+                    .map_err(|e| e.to_string())?
+                    .label(format!("{} clock, by the time control", names[k]))
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], faint));
+            }
+        }
+        // clock findings
+        let marks: Vec<(f64, f64)> = chart
+            .findings
+            .iter()
+            .filter(|f| is_clock_finding(f))
+            .filter_map(|f| f.evidence.iter().find_map(|e| e.ply))
+            .filter_map(|ply| {
+                let k = usize::from(ply % 2 == 0);
+                chart.recorded[k]
+                    .iter()
+                    .find(|(p, _)| *p == ply)
+                    .or_else(|| reconstructed[k].iter().find(|(p, _)| *p == ply))
+                    .map(|(_, ms)| (x(ply), minutes(*ms)))
+            })
+            .collect();
+        if !marks.is_empty() {
+            ctx.draw_series(
+                marks
+                    .into_iter()
+                    .map(|p| Circle::new(p, 6, RGBColor(210, 30, 30).stroke_width(2))),
+            )
+            .map_err(|e| e.to_string())?
+            .label("clock finding")
+            .legend(|(x, y)| Circle::new((x + 8, y), 5, RGBColor(210, 30, 30).stroke_width(2)));
+        }
+        ctx.configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(200, 200, 200))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+/// Text for the chart: plotters escapes markup (`<`, `&`, …) itself; this
+/// removes control characters, which XML does not allow.
+pub fn escape(s: &str) -> String {
+    s.chars().filter(|c| !c.is_control()).collect()
+}
