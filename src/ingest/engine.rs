@@ -106,6 +106,8 @@ pub enum Msg {
     XUserMove(String),
     /// xboard: `new`.
     XNew,
+    /// xboard: `force` (the engine only follows moves).
+    XForce,
     /// xboard: the engine's `move e2e4`.
     XMove(String),
     /// Harness: the engine process started.
@@ -185,6 +187,7 @@ pub fn parse_msg(dir: Dir, text: &str) -> Msg {
         (Dir::ToEngine, "isready") => Msg::IsReady,
         (Dir::ToEngine, "ucinewgame") => Msg::NewGame,
         (Dir::ToEngine, "new") => Msg::XNew,
+        (Dir::ToEngine, "force") => Msg::XForce,
         (Dir::ToEngine, "stop") => Msg::Stop,
         (Dir::ToEngine, "ponderhit") => Msg::PonderHit,
         (Dir::ToEngine, "quit") => Msg::Quit,
@@ -554,14 +557,42 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
     // plies played so far as the engine knows them: the last position it
     // was given, plus its own move once it answered
     let mut known = 0usize;
+    // xboard: after `force` the engine only follows moves; otherwise a move
+    // sent to it starts its search (it answers with `move …`)
+    let mut force = false;
     for l in log.lines.iter().filter(|l| l.engine == engine) {
         match &l.msg {
             Msg::Position { fen, moves } => {
                 position = (fen.clone(), moves.clone());
                 known = moves.len();
             }
-            Msg::XNew => position = (None, Vec::new()),
-            Msg::XUserMove(m) => position.1.push(m.clone()),
+            Msg::XNew => {
+                position = (None, Vec::new());
+                force = false;
+            }
+            Msg::XForce => force = true,
+            Msg::XUserMove(m) => {
+                position.1.push(m.clone());
+                known = position.1.len();
+                if !force {
+                    if let Some(s) = current.take() {
+                        out.push(Activity::Search(Box::new(s)));
+                    }
+                    current = Some(Search {
+                        engine: engine.to_string(),
+                        fen: position.0.clone(),
+                        moves: position.1.clone(),
+                        go: Go::default(),
+                        go_time: l.time,
+                        go_at: l.at.clone(),
+                        go_span: l.span,
+                        infos: Vec::new(),
+                        bestmove: None,
+                        ponderhit: false,
+                        absolute: l.absolute,
+                    });
+                }
+            }
             Msg::NewGame => out.push(Activity::NewGame {
                 time: l.time,
                 span: l.span,
@@ -590,6 +621,7 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
                 });
             }
             Msg::Go(g) => {
+                force = false;
                 if let Some(s) = current.take() {
                     out.push(Activity::Search(Box::new(s)));
                 }
@@ -634,6 +666,7 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
                     out.push(Activity::Search(Box::new(s)));
                 }
                 position.1.push(mv.clone());
+                known = position.1.len();
             }
             _ => {}
         }
@@ -694,6 +727,40 @@ mod tests {
         assert_eq!(log.errors.len(), 2);
         assert_eq!(log.errors[0].span.line, 5);
         assert!(log.errors[0].message.contains("expected a direction"));
+    }
+
+    #[test]
+    fn xboard_traffic() {
+        let log = parse(
+            "0 >gnuchess(0): xboard\n1 >gnuchess(0): protover 2\n5 <gnuchess(0): feature myname=\"GNU Chess\" done=1\n\
+             10 >gnuchess(0): new\n11 >gnuchess(0): time 6000\n11 >gnuchess(0): otim 6000\n12 >gnuchess(0): e2e4\n\
+             300 <gnuchess(0): 7 -25 120 45000 e7e5 g1f3\n400 <gnuchess(0): move e7e5\n",
+        );
+        assert!(log.errors.is_empty(), "{:?}", log.errors);
+        assert_eq!(
+            log.lines[4].msg,
+            Msg::XTime {
+                own: true,
+                cs: 6000
+            }
+        );
+        assert_eq!(log.lines[6].msg, Msg::XUserMove("e2e4".into()));
+        let acts = activities(&log, "gnuchess(0)");
+        // a move sent to an engine not in force mode starts its search
+        let [Activity::Search(s)] = acts.as_slice() else {
+            panic!("{acts:?}")
+        };
+        assert_eq!(s.moves, vec!["e2e4"]);
+        assert_eq!(s.bestmove.as_ref().unwrap().0, "e7e5");
+        assert_eq!(s.infos.len(), 1);
+        let Msg::Info(i) = &log.lines[7].msg else {
+            panic!("{:?}", log.lines[7].msg)
+        };
+        assert_eq!(
+            (i.depth, i.cp, i.time, i.nodes),
+            (Some(7), Some(-25), Some(1200), Some(45000))
+        );
+        assert_eq!(log.lines[8].msg, Msg::XMove("e7e5".into()));
     }
 
     #[test]
