@@ -38,11 +38,23 @@ pub fn const_values(consts: &[(String, CExpr)], overrides: &[(usize, CExpr)]) ->
 
 /// Evaluate an expression that depends on nothing but constants.
 pub fn eval_const(e: &CExpr, consts: &[Value]) -> Value {
+    eval_stateless(None, 0, consts, &[], e)
+}
+
+/// Evaluate an expression that keeps no state and calls no detector:
+/// constants, variant conditions, labels.
+fn eval_stateless(
+    tl: Option<&Timeline<'_>>,
+    i: usize,
+    consts: &[Value],
+    switches: &[bool],
+    e: &CExpr,
+) -> Value {
     let mut ctx = Ctx {
-        tl: None,
-        i: 0,
+        tl,
+        i,
         consts,
-        switches: &[],
+        switches,
         lets: &[],
         slots: &mut [],
         detectors: &Detectors::default(),
@@ -142,22 +154,10 @@ impl<'r> Program<'r> {
         }
         let base = Program::new(rs, None)?;
         for v in &rs.variants {
-            if let Some(a) = &v.applies {
-                let mut notes = Vec::new();
-                let mut ctx = Ctx {
-                    tl: Some(tl),
-                    i: 0,
-                    consts: &base.consts,
-                    switches: &base.switches,
-                    lets: &[],
-                    slots: &mut [],
-                    detectors: &Detectors::default(),
-                    notes: &mut notes,
-                    clock: &[],
-                };
-                if ctx.eval(a) == Value::Bool(true) {
-                    return Program::new(rs, Some(&v.name));
-                }
+            if let Some(a) = &v.applies
+                && eval_stateless(Some(tl), 0, &base.consts, &base.switches, a) == Value::Bool(true)
+            {
+                return Program::new(rs, Some(&v.name));
             }
         }
         Ok(base)
@@ -877,19 +877,7 @@ pub fn severity_of(rule: &RuleDef) -> Severity {
 
 /// Evaluate a state-free expression at event `i` (for labels).
 pub fn eval_at(prog: &Program<'_>, tl: &Timeline<'_>, i: usize, e: &CExpr) -> Value {
-    let mut notes = Vec::new();
-    let mut ctx = Ctx {
-        tl: Some(tl),
-        i,
-        consts: &prog.consts,
-        switches: &prog.switches,
-        lets: &[],
-        slots: &mut [],
-        detectors: &Detectors::default(),
-        notes: &mut notes,
-        clock: &[],
-    };
-    ctx.eval(e)
+    eval_stateless(Some(tl), i, &prog.consts, &prog.switches, e)
 }
 
 fn render(parts: &[CTemplatePart], ctx: &mut Ctx<'_, '_>) -> String {
