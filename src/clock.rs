@@ -154,12 +154,43 @@ pub fn trace(
     clk: &[Option<i64>],
     off_clock: &[bool],
 ) -> Vec<ClockPly> {
+    trace_with(tc, first_ply, used, clk, off_clock, &[])
+}
+
+/// A clock set by hand: after `after_ply` plies, `side`'s clock shows `ms`
+/// (an operator's `clock-set clock=game side=… new=…`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Correction {
+    pub after_ply: u32,
+    pub side: Color,
+    pub ms: i64,
+}
+
+/// As [`trace`], with the clock settings the operator log records applied
+/// where they happened.
+pub fn trace_with(
+    tc: &TimeControlDef,
+    first_ply: u32,
+    used: &[Option<i64>],
+    clk: &[Option<i64>],
+    off_clock: &[bool],
+    corrections: &[Correction],
+) -> Vec<ClockPly> {
+    let mut pending: Vec<Correction> = corrections.to_vec();
+    pending.sort_by_key(|c| c.after_ply);
+    let mut pending = pending.into_iter().peekable();
     let mut clocks = [Clock::new(tc), Clock::new(tc)];
     let mut known = [true, true];
     let mut last_reading: [Option<i64>; 2] = [None, None];
     let mut out = Vec::with_capacity(used.len());
     for (i, u) in used.iter().enumerate() {
         let ply = first_ply + i as u32;
+        while let Some(c) = pending.next_if(|c| c.after_ply < ply) {
+            let k = usize::from(c.side == Color::Black);
+            clocks[k].set(c.ms);
+            known[k] = true;
+            last_reading[k] = Some(c.ms);
+        }
         let side = if ply % 2 == 1 {
             Color::White
         } else {

@@ -295,3 +295,52 @@ fn clock_chart_is_svg_and_escapes_the_tags() {
         "black's clock gained 60 s: marked"
     );
 }
+
+/// The clock engine applies the game-clock settings the operator log
+/// records: a flag that falls without them does not fall with them.
+#[test]
+fn operator_clock_settings_enter_the_clock_reconstruction() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("t.rules");
+    std::fs::write(
+        &rules,
+        "ruleset t \"T\" { regulation \"r\" time-control ten }\ntime-control ten { period all moves in 10m }\n\
+         rule t.flag \"Flag\" {\n  cite \"1\" \"all moves in 10 minutes\"\n  message \"{move.side} left {move.clock_left}\"\n  forbid on move when move.clock_flag\n}\n",
+    )
+    .unwrap();
+    let pgn = dir.path().join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"e\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+         1. e4 {[%emt 0:04:00]} e5 {[%emt 0:00:10]} 2. Nf3 {[%emt 0:04:00]} Nc6 {[%emt 0:00:10]} 3. Bb5 {[%emt 0:04:00]} *\n",
+    )
+    .unwrap();
+    let run = |log: Option<&str>| {
+        let mut args = vec![
+            "audit",
+            "--format",
+            "json",
+            "--rules",
+            rules.to_str().unwrap(),
+            pgn.to_str().unwrap(),
+        ];
+        let p = dir.path().join("op.log");
+        let ps = p.to_str().unwrap().to_string();
+        if let Some(text) = log {
+            std::fs::write(&p, text).unwrap();
+            args.extend(["--operator-log", ps.as_str()]);
+        }
+        let o = arbiter(&args);
+        json_lines(&o)[0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "t.flag")
+            .count()
+    };
+    assert_eq!(run(None), 1, "12 minutes used in a 10-minute game");
+    // after White's second move the arbiter gives White 5 more minutes
+    let log = "2003-01-26T15:00:00Z levy setup machine_side=black round=1\n\
+               2003-01-26T15:10:00Z valvo clock-set role=arbiter ply=3 side=white clock=game old=2:00 new=7:00\n";
+    assert_eq!(run(Some(log)), 0);
+}

@@ -629,7 +629,34 @@ pub fn run(
     let clock = match prog.time_control {
         Some(tc) => {
             let (used, clk, off) = crate::clock::recorded_times(tl);
-            crate::clock::trace(tc, tl.replay.first_ply, &used, &clk, &off)
+            let corrections: Vec<crate::clock::Correction> = (0..tl.events.len())
+                .filter(|&i| {
+                    tl.events[i].kind == Kind::Op(crate::ingest::operator::OpKind::ClockSet)
+                })
+                .filter_map(|i| {
+                    let op = |f: &str| tl.field(i, tl.events[i].kind, f);
+                    let game_clock = matches!(op("clock"), Value::None)
+                        || op("clock") == Value::Str("game".into());
+                    let side = match op("side") {
+                        Value::Str(s) if s == "white" => shakmaty::Color::White,
+                        Value::Str(s) if s == "black" => shakmaty::Color::Black,
+                        _ => return None,
+                    };
+                    match (game_clock, op("new")) {
+                        (true, Value::Num(ms)) => Some(crate::clock::Correction {
+                            // the ply the setting concerns (`ply=`), else where it was logged
+                            after_ply: match op("ply") {
+                                Value::Num(p) => p as u32,
+                                _ => tl.events[i].ply.unwrap_or(0),
+                            },
+                            side,
+                            ms: ms as i64,
+                        }),
+                        _ => None,
+                    }
+                })
+                .collect();
+            crate::clock::trace_with(tc, tl.replay.first_ply, &used, &clk, &off, &corrections)
         }
         None => Vec::new(),
     };
