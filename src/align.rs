@@ -115,6 +115,16 @@ pub const ENG_KINDS: &[(EngKind, &str, &[FieldDoc])] = &[
             ("go_binc", Type::Num, "binc, ms"),
             ("movestogo", Type::Num, "movestogo"),
             ("movetime", Type::Num, "movetime, ms"),
+            (
+                "engine_clock",
+                Type::Num,
+                "the engine's own clock as it was told with go (wtime or btime of its side), ms",
+            ),
+            (
+                "game_clock",
+                Type::Num,
+                "the game clock of the engine's side when it had to move, as the ruleset's time control reconstructs it, ms",
+            ),
         ],
     ),
     (
@@ -557,6 +567,14 @@ pub fn align(
                         f.insert("go_binc", num(s.go.binc));
                         f.insert("movestogo", num(s.go.movestogo));
                         f.insert("movetime", num(s.go.movetime));
+                        f.insert(
+                            "engine_clock",
+                            num(if side == Color::White {
+                                s.go.wtime
+                            } else {
+                                s.go.btime
+                            }),
+                        );
                         (
                             EngKind::Search,
                             for_ply - 1,

@@ -343,6 +343,9 @@ impl Ctx<'_, '_> {
                 Kind::Move,
                 f @ ("used" | "clock_left" | "clock_flag" | "clock_period"),
             ) => self.clock_field(f),
+            CExpr::Field(Kind::Engine(crate::align::EngKind::Search), "game_clock") => {
+                self.game_clock()
+            }
             CExpr::Field(k, f) => match self.tl {
                 Some(tl) => tl.field(self.i, *k, f),
                 None => Value::None,
@@ -402,6 +405,25 @@ impl Ctx<'_, '_> {
             ("clock_left", Some(t)) => Value::Num(t.left as f64),
             ("clock_flag", Some(t)) => Value::Bool(t.flag),
             ("clock_period", Some(t)) => Value::Num(f64::from(t.period)),
+            _ => Value::None,
+        }
+    }
+
+    /// The reconstructed game clock of a searching engine's side before the
+    /// move it searched for.
+    fn game_clock(&self) -> Value {
+        let Some(tl) = self.tl else {
+            return Value::None;
+        };
+        let Value::Num(ply) = tl.field(self.i, tl.events[self.i].kind, "for_ply") else {
+            return Value::None;
+        };
+        match self.clock.iter().find(|c| f64::from(c.ply) == ply) {
+            Some(crate::clock::ClockPly {
+                used: Some(u),
+                tick: Some(t),
+                ..
+            }) => Value::Num((t.left_at_move + u) as f64),
             _ => Value::None,
         }
     }
