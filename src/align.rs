@@ -223,10 +223,6 @@ fn num(v: Option<i64>) -> Value {
     v.map_or(Value::None, |x| Value::Num(x as f64))
 }
 
-fn iso(ms: i64) -> String {
-    crate::ingest::operator::format_timestamp(ms)
-}
-
 /// The game's moves in UCI, and its start FEN (None for the standard start).
 fn game_moves(replay: &Replay) -> Vec<String> {
     replay.plies.iter().map(|p| p.uci.clone()).collect()
@@ -392,7 +388,7 @@ pub fn align(
                             if s.moves.is_empty() { "none".into() } else { s.moves.iter().take(6).cloned().collect::<Vec<_>>().join(" ") }
                         ),
                     )
-                    .with_evidence(ev(s.go_span, None, None, "the first search")),
+                    .with_evidence(ev(s.started.span, None, Some(s.started.at.clone()), "the first search")),
                 );
                 continue;
             }
@@ -410,9 +406,9 @@ pub fn align(
                         ),
                     )
                     .with_evidence(ev(
-                        s.go_span,
+                        s.started.span,
                         Some(ply),
-                        s.absolute.then(|| iso(s.go_time)),
+                        Some(s.started.at.clone()),
                         "the search given that position",
                     )),
                 );
@@ -425,7 +421,7 @@ pub fn align(
                 let mut f: BTreeMap<&'static str, Value> = BTreeMap::new();
                 f.insert("side", side_s.clone());
                 f.insert("engine", Value::Str(shown.clone()));
-                let (kind, placed, time, span, absolute) = match a {
+                let (kind, placed, stamp) = match a {
                     Activity::Search(s) => {
                         let base = if s.fen.is_some() {
                             first.saturating_sub(1)
@@ -439,7 +435,7 @@ pub fn align(
                             "board_move",
                             board.map_or(Value::None, |m| Value::Str(m.clone())),
                         );
-                        if let Some((mv, ponder, t, bspan)) = &s.bestmove {
+                        if let Some((mv, ponder, answered)) = &s.bestmove {
                             f.insert("bestmove", Value::Str(mv.clone()));
                             f.insert(
                                 "ponder",
@@ -457,7 +453,10 @@ pub fn align(
                                     Value::None
                                 },
                             );
-                            f.insert("elapsed", Value::Num((t - s.go_time) as f64));
+                            f.insert(
+                                "elapsed",
+                                Value::Num((answered.time - s.started.time) as f64),
+                            );
                             let fits = legal_in(replay, s, mv);
                             if !fits {
                                 findings.push(
@@ -469,8 +468,8 @@ pub fn align(
                                             "{shown} answered bestmove {mv}, which is not a legal move in the position it was given for ply {for_ply}: lines of the log are missing or out of order"
                                         ),
                                     )
-                                    .with_evidence(ev(*bspan, Some(for_ply), s.absolute.then(|| iso(*t)), "the bestmove line"))
-                                    .with_evidence(ev(s.go_span, Some(for_ply), s.absolute.then(|| iso(s.go_time)), "the search it answers")),
+                                    .with_evidence(ev(answered.span, Some(for_ply), Some(answered.at.clone()), "the bestmove line"))
+                                    .with_evidence(ev(s.started.span, Some(for_ply), Some(s.started.at.clone()), "the search it answers")),
                                 );
                             } else if (!s.go.ponder || s.ponderhit) && own_move {
                                 // a search for the engine's own move (not an
@@ -487,7 +486,7 @@ pub fn align(
                                                 board.map_or("", String::as_str)
                                             ),
                                         )
-                                        .with_evidence(ev(*bspan, Some(for_ply), s.absolute.then(|| iso(*t)), "the bestmove line")),
+                                        .with_evidence(ev(answered.span, Some(for_ply), Some(answered.at.clone()), "the bestmove line")),
                                     );
                                 }
                             }
@@ -498,7 +497,7 @@ pub fn align(
                                 o.bestmove.is_some()
                                     && o.moves.len() == s.moves.len()
                                     && o.fen == s.fen
-                                    && o.go_time >= s.go_time
+                                    && o.started.time >= s.started.time
                             });
                             if s.bestmove.is_none() && board.is_some() && !answered_later {
                                 findings.push(
@@ -510,7 +509,7 @@ pub fn align(
                                             "{shown} was asked to search for ply {for_ply} but the log has no bestmove for it (a line lost, or the engine stopped answering)"
                                         ),
                                     )
-                                    .with_evidence(ev(s.go_span, Some(for_ply), Some(s.go_at.clone()), "the search")),
+                                    .with_evidence(ev(s.started.span, Some(for_ply), Some(s.started.at.clone()), "the search")),
                                 );
                             }
                         }
@@ -575,19 +574,12 @@ pub fn align(
                                 s.go.btime
                             }),
                         );
-                        (
-                            EngKind::Search,
-                            for_ply - 1,
-                            s.go_time,
-                            s.go_span,
-                            s.absolute,
-                        )
+                        (EngKind::Search, for_ply - 1, &s.started)
                     }
                     Activity::SetOption {
                         name,
                         value,
-                        time,
-                        span,
+                        stamp,
                         plies,
                     } => {
                         f.insert("name", Value::Str(name.clone()));
@@ -595,49 +587,27 @@ pub fn align(
                         f.insert("value", typed(value));
                         f.insert("machine_moved", Value::Bool(produced));
                         f.insert("after_restart", Value::Bool(restarted));
-                        let abs = l.log.lines.iter().any(|x| x.span == *span && x.absolute);
-                        (
-                            EngKind::EngineOption,
-                            first - 1 + *plies as u32,
-                            *time,
-                            *span,
-                            abs,
-                        )
+                        (EngKind::EngineOption, first - 1 + *plies as u32, stamp)
                     }
-                    Activity::Start { time, span, plies } => {
-                        let cmd =
-                            l.log
-                                .lines
-                                .iter()
-                                .find(|x| x.span == *span)
-                                .map(|x| match &x.msg {
-                                    crate::ingest::engine::Msg::Start(c) => c.clone(),
-                                    _ => String::new(),
-                                });
+                    Activity::Start {
+                        command,
+                        stamp,
+                        plies,
+                    } => {
                         f.insert(
                             "command",
-                            cmd.filter(|c| !c.is_empty())
-                                .map_or(Value::None, Value::Str),
+                            if command.is_empty() {
+                                Value::None
+                            } else {
+                                Value::Str(command.clone())
+                            },
                         );
-                        let abs = l.log.lines.iter().any(|x| x.span == *span && x.absolute);
                         if produced {
                             restarted = true;
                         }
-                        (
-                            EngKind::EngineStart,
-                            first - 1 + *plies as u32,
-                            *time,
-                            *span,
-                            abs,
-                        )
+                        (EngKind::EngineStart, first - 1 + *plies as u32, stamp)
                     }
-                    Activity::Exit {
-                        code,
-                        time,
-                        span,
-                        plies,
-                    } => {
-                        let abs = l.log.lines.iter().any(|x| x.span == *span && x.absolute);
+                    Activity::Exit { code, stamp, plies } => {
                         f.insert(
                             "code",
                             code.map_or(Value::None, |c| Value::Num(f64::from(c))),
@@ -646,32 +616,19 @@ pub fn align(
                             first - 1 + *plies as u32 >= replay.plies.last().map_or(0, |p| p.ply);
                         f.insert("crash", Value::Bool(code != &Some(0) && !done));
                         restarted = true;
-                        (
-                            EngKind::EngineExit,
-                            first - 1 + *plies as u32,
-                            *time,
-                            *span,
-                            abs,
-                        )
+                        (EngKind::EngineExit, first - 1 + *plies as u32, stamp)
                     }
                     Activity::NewGame { .. } => continue,
                 };
                 f.insert("ply", Value::Num(f64::from(placed)));
-                f.insert("time", Value::Num(time as f64));
-                f.insert(
-                    "at",
-                    if absolute {
-                        Value::Str(iso(time))
-                    } else {
-                        Value::Str(format!("{time} ms"))
-                    },
-                );
+                f.insert("time", Value::Num(stamp.time as f64));
+                f.insert("at", Value::Str(stamp.at.clone()));
                 events.push(EngEvent {
                     kind,
                     placed,
-                    time,
-                    absolute,
-                    span,
+                    time: stamp.time,
+                    absolute: stamp.absolute,
+                    span: stamp.span,
                     source: l.path.clone(),
                     fields: f,
                 });

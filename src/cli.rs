@@ -284,7 +284,6 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
     let mut totals = jsonr::Totals::default();
     let mut inputs: Vec<InputSummary> = Vec::new();
     let mut unreadable: Vec<(String, String)> = Vec::new();
-    let mut write_err = None;
     let mut logs: Vec<serde_json::Value> = Vec::new();
     let log_entries = |c: &audit::Config| -> Vec<serde_json::Value> {
         let mut v: Vec<serde_json::Value> = c
@@ -340,7 +339,6 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
             Err(e) => {
                 eprintln!("arbiter: {}: {e}", path.display());
                 unreadable.push((path.display().to_string(), e.to_string()));
-                write_err.get_or_insert(e);
             }
         }
     }

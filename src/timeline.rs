@@ -469,7 +469,7 @@ impl<'a> Timeline<'a> {
                 }
             }
         }
-        let placed = place_operator_events(game, replay, ops);
+        let placed = place_operator_events(replay, ops);
         // Merge the two logs: operator events keep their order; an engine
         // event goes before the first operator event placed later, or at
         // the same place but later in time.
@@ -733,7 +733,6 @@ fn str_field<'e>(e: &'e OpEvent, k: &str) -> Option<&'e str> {
 /// Place each operator event after a ply, and derive its fields.
 #[allow(clippy::type_complexity)]
 fn place_operator_events<'e>(
-    game: &PgnGame,
     replay: &Replay,
     ops: &'e [OpEvent],
 ) -> Vec<(u32, &'e OpEvent, BTreeMap<&'static str, Value>)> {
@@ -892,7 +891,6 @@ fn place_operator_events<'e>(
             }
             _ => {}
         }
-        let _ = game;
         out.push((at, e, d));
     }
     out

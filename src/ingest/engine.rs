@@ -135,6 +135,28 @@ pub struct Line {
     pub span: Span,
 }
 
+/// Where and when a line of a log was.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stamp {
+    /// ms: since the Unix epoch when `absolute`, else since the log began.
+    pub time: i64,
+    pub absolute: bool,
+    /// The timestamp as written.
+    pub at: String,
+    pub span: Span,
+}
+
+impl Line {
+    pub fn stamp(&self) -> Stamp {
+        Stamp {
+            time: self.time,
+            absolute: self.absolute,
+            at: self.at.clone(),
+            span: self.span,
+        }
+    }
+}
+
 /// A problem in an engine log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogError {
@@ -494,15 +516,14 @@ pub struct Search {
     pub fen: Option<String>,
     pub moves: Vec<String>,
     pub go: Go,
-    pub go_time: i64,
-    pub go_at: String,
-    pub go_span: Span,
+    /// The `go` line.
+    pub started: Stamp,
     /// Every `info` with a depth, in order.
     pub infos: Vec<Info>,
-    pub bestmove: Option<(String, Option<String>, i64, Span)>,
+    /// The move, the expected reply, and the `bestmove` line.
+    pub bestmove: Option<(String, Option<String>, Stamp)>,
     /// The search was a ponder search (`go ponder`), and `ponderhit` came.
     pub ponderhit: bool,
-    pub absolute: bool,
 }
 
 impl Search {
@@ -516,7 +537,7 @@ impl Search {
 
     /// ms from `go` to `bestmove`.
     pub fn elapsed(&self) -> Option<i64> {
-        self.bestmove.as_ref().map(|b| b.2 - self.go_time)
+        self.bestmove.as_ref().map(|b| b.2.time - self.started.time)
     }
 }
 
@@ -526,25 +547,22 @@ pub enum Activity {
     SetOption {
         name: String,
         value: String,
-        time: i64,
-        span: Span,
+        stamp: Stamp,
         plies: usize,
     },
     Search(Box<Search>),
     Start {
-        time: i64,
-        span: Span,
+        command: String,
+        stamp: Stamp,
         plies: usize,
     },
     Exit {
         code: Option<i32>,
-        time: i64,
-        span: Span,
+        stamp: Stamp,
         plies: usize,
     },
     NewGame {
-        time: i64,
-        span: Span,
+        stamp: Stamp,
     },
 }
 
@@ -583,30 +601,23 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
                         fen: position.0.clone(),
                         moves: position.1.clone(),
                         go: Go::default(),
-                        go_time: l.time,
-                        go_at: l.at.clone(),
-                        go_span: l.span,
+                        started: l.stamp(),
                         infos: Vec::new(),
                         bestmove: None,
                         ponderhit: false,
-                        absolute: l.absolute,
                     });
                 }
             }
-            Msg::NewGame => out.push(Activity::NewGame {
-                time: l.time,
-                span: l.span,
-            }),
+            Msg::NewGame => out.push(Activity::NewGame { stamp: l.stamp() }),
             Msg::SetOption { name, value } => out.push(Activity::SetOption {
                 name: name.clone(),
                 value: value.clone(),
-                time: l.time,
-                span: l.span,
+                stamp: l.stamp(),
                 plies: known.max(position.1.len()),
             }),
-            Msg::Start(_) => out.push(Activity::Start {
-                time: l.time,
-                span: l.span,
+            Msg::Start(command) => out.push(Activity::Start {
+                command: command.clone(),
+                stamp: l.stamp(),
                 plies: known.max(position.1.len()),
             }),
             Msg::Exit(code) => {
@@ -615,8 +626,7 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
                 }
                 out.push(Activity::Exit {
                     code: *code,
-                    time: l.time,
-                    span: l.span,
+                    stamp: l.stamp(),
                     plies: known.max(position.1.len()),
                 });
             }
@@ -630,13 +640,10 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
                     fen: position.0.clone(),
                     moves: position.1.clone(),
                     go: g.clone(),
-                    go_time: l.time,
-                    go_at: l.at.clone(),
-                    go_span: l.span,
+                    started: l.stamp(),
                     infos: Vec::new(),
                     bestmove: None,
                     ponderhit: false,
-                    absolute: l.absolute,
                 });
             }
             Msg::PonderHit => {
@@ -656,13 +663,13 @@ pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
                     if !s.go.ponder {
                         known = s.moves.len() + 1;
                     }
-                    s.bestmove = Some((mv.clone(), ponder.clone(), l.time, l.span));
+                    s.bestmove = Some((mv.clone(), ponder.clone(), l.stamp()));
                     out.push(Activity::Search(Box::new(s)));
                 }
             }
             Msg::XMove(mv) => {
                 if let Some(mut s) = current.take() {
-                    s.bestmove = Some((mv.clone(), None, l.time, l.span));
+                    s.bestmove = Some((mv.clone(), None, l.stamp()));
                     out.push(Activity::Search(Box::new(s)));
                 }
                 position.1.push(mv.clone());

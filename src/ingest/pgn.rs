@@ -377,11 +377,8 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
     };
     let result = reader.read_game(&mut visitor);
     match result {
-        Ok(_) => {
-            // Anything the reader did not consume belongs to no game.
-            let mut rest = Vec::new();
-            let _ = reader.into_inner().read_to_end(&mut rest);
-        }
+        // whatever follows the game in the chunk was scanned by `end_game`
+        Ok(_) => {}
         Err(e) => {
             let at = visitor.cursor;
             let span = visitor.index.span(at, 0);

@@ -710,7 +710,7 @@ impl<'a> Analyzer<'a> {
                 ));
             }
         }
-        let Some((kind, kind_pos)) = &r.kind else {
+        let Some((kind, _)) = &r.kind else {
             return Err(RuleError::new(r.id.pos, format!("rule `{}` does not say what it checks", r.id.text))
                 .help("add one of `manual \"…\"`, `adjudicate … when …`, `forbid on KIND when …` or `require on KIND when …`"));
         };
@@ -786,7 +786,6 @@ impl<'a> Analyzer<'a> {
             }
             None => None,
         };
-        let _ = kind_pos;
         self.scope = None;
         self.stateful_ok = false;
         let start = self.src[..r.id.pos.offset]

@@ -13,7 +13,7 @@ use super::analyzer::{
     Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, StatefulFn, TimeControlDef,
 };
 use super::ast::{BinOp, UnOp};
-use crate::findings::{Evidence, Finding, Severity};
+use crate::findings::{Evidence, Finding};
 use crate::span::Span;
 use crate::timeline::{Data, Kind, Timeline, Value};
 
@@ -917,11 +917,6 @@ fn violation(
         },
         rs_path,
     )
-}
-
-/// Severity helper for synthesized findings.
-pub fn severity_of(rule: &RuleDef) -> Severity {
-    rule.severity
 }
 
 /// Evaluate a state-free expression at event `i` (for labels).

@@ -449,9 +449,8 @@ impl Parser<'_> {
                 "sanction" => r.sanction = Some(self.expect_string("the sanction (a string)")?.0),
                 "doc" => r.doc = Some(self.expect_string("documentation (a string)")?.0),
                 "message" => {
-                    let (text, pos) =
-                        self.expect_string("a message (a string with {expr} holes)")?;
-                    r.message = Some(self.template(&text, pos)?);
+                    let (_, pos) = self.expect_string("a message (a string with {expr} holes)")?;
+                    r.message = Some(self.template(pos)?);
                 }
                 "manual" => {
                     let (what, _) = self.expect_string("what a human must check (a string)")?;
@@ -506,7 +505,7 @@ impl Parser<'_> {
 
     /// Split a message into text and `{expr}` holes; each hole is parsed as
     /// an expression with positions inside the string.
-    fn template(&mut self, text: &str, pos: Pos) -> Result<Template, RuleError> {
+    fn template(&mut self, pos: Pos) -> Result<Template, RuleError> {
         let raw = &self.src[pos.offset..pos.offset + pos.len];
         let mut parts = Vec::new();
         // Work on the raw source so that positions are exact.
@@ -553,7 +552,6 @@ impl Parser<'_> {
                 }
             }
         }
-        let _ = text;
         if !lit.is_empty() {
             parts.push(TemplatePart::Text(lit));
         }
