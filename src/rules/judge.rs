@@ -33,7 +33,7 @@ pub fn judge(
     let prog = Program::for_game(rs, forced_variant, tl)?;
     let outcome = run(&prog, tl, detectors, path, trace);
     let mut findings = outcome.findings.clone();
-    compare(rs, tl, &outcome, path, &mut findings);
+    compare(&prog, tl, &outcome, path, &mut findings);
     for ind in &outcome.indeterminate {
         if ind.reason.starts_with(super::eval::UNAVAILABLE) {
             continue; // listed once in the summary
@@ -110,7 +110,14 @@ pub fn judge(
 }
 
 /// Compare the computed adjudication with the recorded termination.
-fn compare(rs: &Ruleset, tl: &Timeline<'_>, outcome: &Outcome, path: &str, out: &mut Vec<Finding>) {
+fn compare(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    outcome: &Outcome,
+    path: &str,
+    out: &mut Vec<Finding>,
+) {
+    let rs = prog.ruleset;
     if tl.replay.stop.is_some() {
         return; // the record is broken; integrity findings say so
     }
@@ -222,7 +229,7 @@ fn compare(rs: &Ruleset, tl: &Timeline<'_>, outcome: &Outcome, path: &str, out: 
                 else {
                     continue;
                 };
-                let claims = claimed_by(rs, rule, tl);
+                let claims = claimed_by(prog, rule, tl);
                 if !claims || details.is_empty() {
                     continue;
                 }
@@ -249,7 +256,7 @@ fn compare(rs: &Ruleset, tl: &Timeline<'_>, outcome: &Outcome, path: &str, out: 
 
 /// Whether the record's TerminationDetails names what this rule records.
 /// The rule's `records` expression is evaluated at the final move.
-fn claimed_by(rs: &Ruleset, rule: &super::analyzer::RuleDef, tl: &Timeline<'_>) -> bool {
+fn claimed_by(prog: &Program<'_>, rule: &super::analyzer::RuleDef, tl: &Timeline<'_>) -> bool {
     let Check::Adjudicate {
         records: Some(rec), ..
     } = &rule.check
@@ -257,10 +264,14 @@ fn claimed_by(rs: &Ruleset, rule: &super::analyzer::RuleDef, tl: &Timeline<'_>) 
         return false;
     };
     let details = tl.game.tag("TerminationDetails").unwrap_or("").trim();
-    let Ok(prog) = Program::new(rs, None) else {
+    // the final move, wherever log events after it put it in the timeline
+    let Some(last) = tl
+        .events
+        .iter()
+        .rposition(|e| e.kind == crate::timeline::Kind::Move)
+    else {
         return false;
     };
-    let last = tl.events.len().saturating_sub(2);
-    let v = super::eval::eval_at(&prog, tl, last, rec);
+    let v = super::eval::eval_at(prog, tl, last, rec);
     v.display() == details
 }
