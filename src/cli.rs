@@ -650,7 +650,7 @@ fn chart(file: &std::path::Path, game: usize, cfg: &audit::Config) -> Result<Str
         )
     })?;
     let tl = crate::timeline::Timeline::build(&g.game, &g.replay);
-    let (used, left, off) = crate::clock::recorded_times(&tl);
+    let left = crate::clock::recorded_readings(&tl);
     let program = match &cfg.ruleset {
         Some(rs) => Some(
             crate::rules::eval::Program::for_game(rs, cfg.variant.as_deref(), &tl)
@@ -660,7 +660,7 @@ fn chart(file: &std::path::Path, game: usize, cfg: &audit::Config) -> Result<Str
     };
     let tc = program.as_ref().and_then(|p| p.time_control);
     let trace = match tc {
-        Some(tc) => crate::clock::trace(tc, g.replay.first_ply, &used, &left, &off),
+        Some(tc) => crate::clock::reconstruct(tc, &tl),
         None => Vec::new(),
     };
     let mut recorded: [Vec<(u32, i64)>; 2] = [Vec::new(), Vec::new()];

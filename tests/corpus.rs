@@ -325,6 +325,25 @@ fn tcec_ruleset_reproduces_the_archive() {
             ("4b".to_string(), "7.2".to_string(), 90),
         ]
     );
+    // Not credited, the added time would have left one side of each game
+    // out of time later on: reported as information, not as a flag fall.
+    let mut after_gain: Vec<(String, i64)> = games
+        .iter()
+        .flat_map(|g| {
+            let round = g["tags"]["Round"].as_str().unwrap().to_string();
+            g["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["code"] == "tcec.flag-fall-after-gain")
+                .map(move |f| (round.clone(), f["evidence"][0]["ply"].as_i64().unwrap()))
+        })
+        .collect();
+    after_gain.sort();
+    assert_eq!(
+        after_gain,
+        vec![("21.1".to_string(), 182), ("7.2".to_string(), 156)]
+    );
     // Nothing else is an error.
     let errors: Vec<_> = games
         .iter()

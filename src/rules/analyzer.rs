@@ -129,6 +129,8 @@ pub struct TimeControlDef {
     pub name: String,
     pub periods: Vec<PeriodDef>,
     pub carry_over: bool,
+    /// The operator log's game-clock settings give the time used.
+    pub settings_show_used: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -694,6 +696,7 @@ impl<'a> Analyzer<'a> {
             name: tc.name.text.clone(),
             periods,
             carry_over: tc.carry_over,
+            settings_show_used: tc.settings_show_used,
         })
     }
 

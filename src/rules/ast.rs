@@ -143,6 +143,9 @@ pub struct TimeControl {
     pub name: Name,
     pub periods: Vec<Period>,
     pub carry_over: bool,
+    /// The game-clock settings of the operator log give the time used, not
+    /// the time left.
+    pub settings_show_used: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -60,6 +60,7 @@ fn eval_stateless(
         detectors: &Detectors::default(),
         notes: &mut Vec::new(),
         clock: &[],
+        time_control: None,
     };
     ctx.eval(e)
 }
@@ -218,6 +219,8 @@ struct Ctx<'c, 't> {
     notes: &'c mut Vec<String>,
     /// Both clocks along the game, under the program's time control.
     clock: &'c [crate::clock::ClockPly],
+    /// The time control the clocks were reconstructed under.
+    time_control: Option<&'c crate::rules::analyzer::TimeControlDef>,
 }
 
 fn truthy(v: &Value) -> bool {
@@ -341,7 +344,9 @@ impl Ctx<'_, '_> {
             CExpr::Switch(i) => Value::Bool(self.switches.get(*i).copied().unwrap_or(false)),
             CExpr::Field(
                 Kind::Move,
-                f @ ("used" | "clock_left" | "clock_flag" | "clock_period"),
+                f @ ("used" | "used_source" | "timed_used" | "timed_source" | "clock_left"
+                | "clock_at_move" | "clock_flag" | "clock_period" | "clock_requirement"
+                | "clock_jump" | "clock_expected" | "clock_stopped"),
             ) => self.clock_field(f),
             CExpr::Field(Kind::Engine(crate::align::EngKind::Search), "game_clock") => {
                 self.game_clock()
@@ -400,10 +405,23 @@ impl Ctx<'_, '_> {
         let Some(c) = self.clock.iter().find(|c| c.ply == p.ply) else {
             return Value::None;
         };
+        let ms = |v: Option<i64>| v.map_or(Value::None, |u| Value::Num(u as f64));
+        let text = |v: Option<&str>| v.map_or(Value::None, |s| Value::Str(s.to_string()));
         match (name, &c.tick) {
-            ("used", _) => c.used.map_or(Value::None, |u| Value::Num(u as f64)),
+            ("used", _) => ms(c.used),
+            ("used_source", _) => text(c.source.map(|s| s.name())),
+            ("timed_used", _) => ms(c.timed),
+            ("timed_source", _) => text(c.timed_source.map(|s| s.name())),
+            ("clock_jump", _) => ms(c.jump),
+            ("clock_expected", _) => ms(c.expected),
+            ("clock_stopped", _) => Value::Num(c.stopped as f64),
+            ("clock_requirement", Some(t)) => match self.time_control {
+                Some(tc) => text(crate::clock::period_text(tc, t.period).as_deref()),
+                None => Value::None,
+            },
             ("clock_left", Some(t)) => Value::Num(t.left as f64),
             ("clock_flag", Some(t)) => Value::Bool(t.flag),
+            ("clock_at_move", Some(t)) => Value::Num(t.left_at_move as f64),
             ("clock_period", Some(t)) => Value::Num(f64::from(t.period)),
             _ => Value::None,
         }
@@ -649,37 +667,7 @@ pub fn run(
     // there.
     let mut undecided_from: Option<u32> = None;
     let clock = match prog.time_control {
-        Some(tc) => {
-            let (used, clk, off) = crate::clock::recorded_times(tl);
-            let corrections: Vec<crate::clock::Correction> = (0..tl.events.len())
-                .filter(|&i| {
-                    tl.events[i].kind == Kind::Op(crate::ingest::operator::OpKind::ClockSet)
-                })
-                .filter_map(|i| {
-                    let op = |f: &str| tl.field(i, tl.events[i].kind, f);
-                    let game_clock = matches!(op("clock"), Value::None)
-                        || op("clock") == Value::Str("game".into());
-                    let side = match op("side") {
-                        Value::Str(s) if s == "white" => shakmaty::Color::White,
-                        Value::Str(s) if s == "black" => shakmaty::Color::Black,
-                        _ => return None,
-                    };
-                    match (game_clock, op("new")) {
-                        (true, Value::Num(ms)) => Some(crate::clock::Correction {
-                            // the ply the setting concerns (`ply=`), else where it was logged
-                            after_ply: match op("ply") {
-                                Value::Num(p) => p as u32,
-                                _ => tl.events[i].ply.unwrap_or(0),
-                            },
-                            side,
-                            ms: ms as i64,
-                        }),
-                        _ => None,
-                    }
-                })
-                .collect();
-            crate::clock::trace_with(tc, tl.replay.first_ply, &used, &clk, &off, &corrections)
-        }
+        Some(tc) => crate::clock::reconstruct(tc, tl),
         None => Vec::new(),
     };
     for i in 0..tl.events.len() {
@@ -698,6 +686,7 @@ pub fn run(
                 detectors,
                 notes: &mut notes,
                 clock: &clock,
+                time_control: prog.time_control,
             };
             ctx.advance(&l.expr);
             let v = ctx.eval(&l.expr);
@@ -715,6 +704,7 @@ pub fn run(
                 detectors,
                 notes: &mut notes,
                 clock: &clock,
+                time_control: prog.time_control,
             };
             match &rule.check {
                 Check::Manual(_) => {}

@@ -308,15 +308,20 @@ impl Parser<'_> {
             name,
             periods: Vec::new(),
             carry_over: true,
+            settings_show_used: false,
         };
         while !self.eat(&Tok::RBrace) {
             if self.eat_ident("no_carry_over") {
                 tc.carry_over = false;
                 continue;
             }
-            let kw = self
-                .expect_word("period")
-                .map_err(|_| self.unexpected("`period`, `no_carry_over` or `}`"))?;
+            if self.eat_ident("settings_show_used") {
+                tc.settings_show_used = true;
+                continue;
+            }
+            let kw = self.expect_word("period").map_err(|_| {
+                self.unexpected("`period`, `no_carry_over`, `settings_show_used` or `}`")
+            })?;
             let at_least = self.eat_ident("at_least");
             let moves = if self.eat_ident("rest") || self.eat_ident("all") {
                 self.eat_ident("moves");
