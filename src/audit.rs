@@ -30,6 +30,16 @@ pub struct GameAudit {
     pub findings: Vec<Finding>,
     /// The ruleset's verdict, when one was given.
     pub judgement: Option<Judgement>,
+    /// Both clocks as the ruleset's time control reconstructs them (kept
+    /// when the configuration asks for them).
+    pub clocks: Option<GameClocks>,
+}
+
+/// The reconstructed clocks of a game and the time control they ran under.
+#[derive(Debug, Clone)]
+pub struct GameClocks {
+    pub time_control: crate::rules::analyzer::TimeControlDef,
+    pub plies: Vec<crate::clock::ClockPly>,
 }
 
 /// What an audit runs besides the built-in checks.
@@ -44,6 +54,8 @@ pub struct Config {
     pub operator_logs: Vec<LoadedLog>,
     /// Engine logs, each matched to a game by its `# round:` line.
     pub engine_logs: Vec<crate::align::LoadedEngineLog>,
+    /// Keep each game's reconstructed clocks (for the clock chart).
+    pub clocks: bool,
 }
 
 /// Read an engine log file.
@@ -221,12 +233,15 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         .collect();
     let (eng_events, eng_findings) = crate::align::align(&game, &replay, &engine_logs);
     findings.extend(eng_findings);
-    let judgement = config.ruleset.as_ref().map(|rs| {
-        let tl = Timeline::with_logs(&game, &replay, &ops, &eng_events);
+    let tl = config
+        .ruleset
+        .as_ref()
+        .map(|_| Timeline::with_logs(&game, &replay, &ops, &eng_events));
+    let judgement = config.ruleset.as_ref().zip(tl.as_ref()).map(|(rs, tl)| {
         match judge(
             rs,
             config.variant.as_deref(),
-            &tl,
+            tl,
             &config.detectors,
             path,
             config.trace,
@@ -245,6 +260,19 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
             },
         }
     });
+    let clocks = match (&config.ruleset, &tl) {
+        (Some(rs), Some(tl)) if config.clocks => {
+            crate::rules::eval::Program::for_game(rs, config.variant.as_deref(), tl)
+                .ok()
+                .and_then(|p| p.time_control)
+                .map(|tc| GameClocks {
+                    time_control: tc.clone(),
+                    plies: crate::clock::reconstruct(tc, tl),
+                })
+        }
+        _ => None,
+    };
+    drop(tl);
     if let Some(j) = &judgement {
         findings.extend(j.findings.iter().cloned());
     }
@@ -255,6 +283,7 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         replay,
         findings,
         judgement,
+        clocks,
     }
 }
 

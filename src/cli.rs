@@ -53,6 +53,10 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Write each game's clock chart (SVG) into this folder (needs a
+        /// ruleset with a time control): <input>-<game>.svg.
+        #[arg(long)]
+        charts: Option<PathBuf>,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -173,9 +177,13 @@ pub fn run(cli: Cli) -> i32 {
         Command::Audit {
             paths,
             format,
+            charts,
             rules,
         } => match config(&rules, false) {
-            Ok(cfg) => run_audit(&paths, format, &cfg, &mut out),
+            Ok(mut cfg) => {
+                cfg.clocks = charts.is_some();
+                run_audit(&paths, format, charts.as_deref(), &cfg, &mut out)
+            }
             Err(e) => {
                 eprintln!("{e}");
                 FAILURE
@@ -251,6 +259,27 @@ pub fn run(cli: Cli) -> i32 {
     }
 }
 
+/// A file name for the charts of an input: the case folder's or the file's
+/// name, with anything but letters, digits, `-`, `_` and `.` replaced.
+fn chart_stem(path: &std::path::Path) -> String {
+    let name = if path.file_name().is_some_and(|n| n == "game.pgn") {
+        path.parent().and_then(|p| p.file_name())
+    } else {
+        path.file_stem()
+    };
+    name.map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "game".into())
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 /// Turn the rules flags into an audit configuration.
 fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
     let mut cfg = audit::Config {
@@ -280,7 +309,20 @@ fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
     Ok(cfg)
 }
 
-fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut impl Write) -> i32 {
+fn run_audit(
+    paths: &[PathBuf],
+    format: Format,
+    charts: Option<&std::path::Path>,
+    cfg: &audit::Config,
+    out: &mut impl Write,
+) -> i32 {
+    if let Some(dir) = charts
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("arbiter: {}: {e}", dir.display());
+        return FAILURE;
+    }
+    let mut chart_failures = 0usize;
     let mut totals = jsonr::Totals::default();
     let mut inputs: Vec<InputSummary> = Vec::new();
     let mut unreadable: Vec<(String, String)> = Vec::new();
@@ -326,8 +368,26 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
                 logs.push(l);
             }
         }
+        // charts are named after the input: a case folder's name, else the file's
+        let stem = chart_stem(&path);
         let result = audit::audit_file(&path, this, |g: GameAudit| {
             totals.add(&g);
+            if let Some(dir) = charts {
+                let file = dir.join(format!("{stem}-{}.svg", g.game.index + 1));
+                match crate::report::chart::for_game(&g) {
+                    Some(Ok(svg)) => {
+                        if let Err(e) = std::fs::write(&file, svg) {
+                            eprintln!("arbiter: {}: {e}", file.display());
+                            chart_failures += 1;
+                        }
+                    }
+                    Some(Err(e)) => {
+                        eprintln!("arbiter: {}: chart not drawn: {e}", file.display());
+                        chart_failures += 1;
+                    }
+                    None => {}
+                }
+            }
             match format {
                 Format::Json => writeln!(out, "{}", jsonr::game_line(&g)),
                 Format::Text => writeln!(out, "{}", text::game(&g)),
@@ -365,7 +425,7 @@ fn run_audit(paths: &[PathBuf], format: Format, cfg: &audit::Config, out: &mut i
             r
         }
     };
-    if !unreadable.is_empty() {
+    if !unreadable.is_empty() || chart_failures > 0 {
         FAILURE
     } else if totals.violations() > 0 {
         VIOLATIONS
@@ -633,9 +693,17 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
 
 /// The SVG clock chart of game `game` of `file`.
 fn chart(file: &std::path::Path, game: usize, cfg: &audit::Config) -> Result<String, String> {
+    let mut cfg = cfg.clone();
+    cfg.clocks = true;
+    if cfg.ruleset.is_none() {
+        return Err(
+            "arbiter chart: needs --rules (the time control to reconstruct the clocks under)"
+                .into(),
+        );
+    }
     let mut found = None;
     let mut n = 0;
-    audit::audit_file(file, cfg, |g| {
+    audit::audit_file(file, &cfg, |g| {
         n += 1;
         if n == game {
             found = Some(g);
@@ -649,39 +717,10 @@ fn chart(file: &std::path::Path, game: usize, cfg: &audit::Config) -> Result<Str
             file.display()
         )
     })?;
-    let tl = crate::timeline::Timeline::build(&g.game, &g.replay);
-    let left = crate::clock::recorded_readings(&tl);
-    let program = match &cfg.ruleset {
-        Some(rs) => Some(
-            crate::rules::eval::Program::for_game(rs, cfg.variant.as_deref(), &tl)
-                .map_err(|e| format!("arbiter: {e}"))?,
-        ),
-        None => None,
-    };
-    let tc = program.as_ref().and_then(|p| p.time_control);
-    let trace = match tc {
-        Some(tc) => crate::clock::reconstruct(tc, &tl),
-        None => Vec::new(),
-    };
-    let mut recorded: [Vec<(u32, i64)>; 2] = [Vec::new(), Vec::new()];
-    for (p, l) in g.replay.plies.iter().zip(&left) {
-        if let Some(ms) = l {
-            recorded[usize::from(p.side == shakmaty::Color::Black)].push((p.ply, *ms));
-        }
-    }
-    let t = |k: &str| g.game.tag(k).unwrap_or("?").to_string();
-    let title = format!(
-        "{} - {}, {} round {}",
-        t("White"),
-        t("Black"),
-        t("Event"),
-        t("Round")
-    );
-    crate::report::chart::render(&crate::report::chart::ClockChart {
-        title: crate::report::chart::escape(&title),
-        recorded,
-        trace: &trace,
-        time_control: tc,
-        findings: &g.findings,
+    crate::report::chart::for_game(&g).unwrap_or_else(|| {
+        Err(format!(
+            "arbiter chart: the ruleset declares no time control for game {game} of {}",
+            file.display()
+        ))
     })
 }

@@ -296,6 +296,45 @@ fn clock_chart_is_svg_and_escapes_the_tags() {
     );
 }
 
+/// `audit --charts DIR` draws one chart per game, from the logs when the
+/// record has no clock readings, and names it after the case folder.
+#[test]
+fn audit_writes_a_clock_chart_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let charts = dir.path().join("charts");
+    let o = arbiter(&[
+        "audit",
+        "--charts",
+        charts.to_str().unwrap(),
+        "samples/kasparov-deep-junior-2003/flag-fall-from-logs",
+        "samples/tcec-s15/manual-clock-addition",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&charts)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["flag-fall-from-logs-1.svg", "manual-clock-addition-1.svg"]
+    );
+    let dj = std::fs::read_to_string(charts.join("flag-fall-from-logs-1.svg")).unwrap();
+    assert!(dj.starts_with("<svg"));
+    assert!(
+        dj.contains("White clock, by the time control") && !dj.contains("as recorded"),
+        "no readings in the record: the clock comes from the logs alone"
+    );
+    assert!(dj.contains("clock finding"), "the flag fall is marked");
+    let tcec = std::fs::read_to_string(charts.join("manual-clock-addition-1.svg")).unwrap();
+    assert!(tcec.contains("Black clock, as recorded"));
+}
+
 /// The clock engine applies the game-clock settings the operator log
 /// records: a flag that falls without them does not fall with them.
 #[test]

@@ -162,3 +162,32 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, String> {
 pub fn escape(s: &str) -> String {
     s.chars().filter(|c| !c.is_control()).collect()
 }
+
+/// The clock chart of an audited game: None when the audit kept no clocks
+/// (no ruleset, or a ruleset with no time control).
+pub fn for_game(g: &crate::audit::GameAudit) -> Option<Result<String, String>> {
+    let clocks = g.clocks.as_ref()?;
+    let tl = crate::timeline::Timeline::build(&g.game, &g.replay);
+    let readings = crate::clock::recorded_readings(&tl);
+    let mut recorded: [Vec<(u32, i64)>; 2] = [Vec::new(), Vec::new()];
+    for (p, l) in g.replay.plies.iter().zip(&readings) {
+        if let Some(ms) = l {
+            recorded[usize::from(p.side == shakmaty::Color::Black)].push((p.ply, *ms));
+        }
+    }
+    let t = |k: &str| g.game.tag(k).unwrap_or("?").to_string();
+    let title = format!(
+        "{} - {}, {} round {}",
+        t("White"),
+        t("Black"),
+        t("Event"),
+        t("Round")
+    );
+    Some(render(&ClockChart {
+        title: escape(&title),
+        recorded,
+        trace: &clocks.plies,
+        time_control: Some(&clocks.time_control),
+        findings: &g.findings,
+    }))
+}
