@@ -69,6 +69,29 @@ pub enum Command {
     /// timestamps: replay a recorded game (--pgn), or play one against an
     /// opponent engine (--opponent), writing game.pgn too.
     Record(RecordArgs),
+    /// Screen games for hidden opening books: per engine, the moves out of
+    /// the official opening, those without search evidence, the innocent
+    /// causes found, runs, and the flagged moves with their evidence.
+    HiddenBook {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// An engine log to take search evidence from (repeatable).
+        #[arg(long = "engine-log")]
+        engine_logs: Vec<PathBuf>,
+        #[arg(long, default_value_t = 6)]
+        min_run: usize,
+        #[arg(long, default_value_t = 1000)]
+        max_nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        max_depth: u32,
+        /// ms.
+        #[arg(long, default_value_t = 100)]
+        max_time: i64,
+        #[arg(long, default_value_t = 7)]
+        tb_pieces: u32,
+        #[arg(long)]
+        json: bool,
+    },
     /// Draw a game's clock chart (SVG): both clocks as recorded and as the
     /// ruleset's time control reconstructs them, period boundaries, clock
     /// findings.
@@ -117,6 +140,13 @@ pub struct RecordArgs {
     /// Stop a played game after this many plies.
     #[arg(long, default_value_t = 120)]
     max_plies: usize,
+    /// Start a played game with the moves of this PGN's first game (the
+    /// event's official opening: played, not searched, marked `{book}`).
+    #[arg(long, conflicts_with = "pgn")]
+    opening: Option<PathBuf>,
+    /// Take only this many plies of --opening.
+    #[arg(long, requires = "opening")]
+    opening_plies: Option<usize>,
     #[arg(long, default_value = "1")]
     round: String,
     #[arg(long, default_value = "arbiter recording")]
@@ -203,6 +233,31 @@ pub fn run(cli: Cli) -> i32 {
             }
         },
         Command::Rules { command } => crate::rules_cli::run(command, &mut out),
+        Command::HiddenBook {
+            paths,
+            engine_logs,
+            min_run,
+            max_nodes,
+            max_depth,
+            max_time,
+            tb_pieces,
+            json,
+        } => {
+            let params = crate::detect::hidden_book::Params {
+                min_run,
+                max_nodes,
+                max_depth,
+                max_time,
+                tb_pieces,
+            };
+            match hidden_book(&paths, &engine_logs, &params, json, &mut out) {
+                Ok(code) => code,
+                Err(e) => {
+                    eprintln!("{e}");
+                    FAILURE
+                }
+            }
+        }
         Command::Chart {
             file,
             game,
@@ -257,6 +312,153 @@ pub fn run(cli: Cli) -> i32 {
             FAILURE
         }
     }
+}
+
+/// `arbiter hidden-book`: screen every game, tally per engine.
+fn hidden_book(
+    paths: &[PathBuf],
+    engine_logs: &[PathBuf],
+    params: &crate::detect::hidden_book::Params,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<i32, String> {
+    use crate::detect::hidden_book::{EngineTally, assess, tally};
+    let logs = engine_logs
+        .iter()
+        .map(|p| audit::read_engine_log(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let cfg = audit::Config::default();
+    let mut tallies: std::collections::BTreeMap<String, EngineTally> = Default::default();
+    let mut seen = Default::default();
+    let mut flagged: Vec<serde_json::Value> = Vec::new();
+    let mut failed = false;
+    for input in audit::expand_inputs(paths) {
+        let path = match input {
+            Ok(audit::Input::Pgn(p)) => p,
+            Ok(audit::Input::Case(dir)) => dir.join("game.pgn"),
+            Err((p, e)) => {
+                eprintln!("arbiter: {}: {e}", p.display());
+                failed = true;
+                continue;
+            }
+        };
+        let shown = path.display().to_string();
+        let r = audit::audit_file(&path, &cfg, |g: GameAudit| {
+            let round = g.game.tag("Round").map(str::trim);
+            let mine: Vec<&crate::align::LoadedEngineLog> = logs
+                .iter()
+                .filter(|l| match l.log.meta.get("round") {
+                    Some(r) => Some(r.trim()) == round,
+                    None => g.game.index == 0,
+                })
+                .collect();
+            let (events, _) = crate::align::align(&g.game, &g.replay, &mine);
+            let tl = crate::timeline::Timeline::with_logs(&g.game, &g.replay, &[], &events);
+            let found = assess(&tl, params);
+            let name = |k: &str| g.game.tag(k).unwrap_or("?").to_string();
+            let label = format!(
+                "{shown} game {} (round {})",
+                g.game.index + 1,
+                name("Round")
+            );
+            tally(
+                &mut tallies,
+                &mut seen,
+                &label,
+                &name("White"),
+                &name("Black"),
+                &tl,
+                &found,
+            );
+            for a in found.iter().filter(|a| a.flagged) {
+                flagged.push(json!({
+                    "game": label,
+                    "engine": name(if a.white { "White" } else { "Black" }),
+                    "ply": a.ply,
+                    "evidence": a.evidence(),
+                }));
+            }
+            Ok(())
+        });
+        if let Err(e) = r {
+            eprintln!("arbiter: {shown}: {e}");
+            failed = true;
+        }
+    }
+    let any = !flagged.is_empty();
+    let io = |e: io::Error| format!("arbiter: cannot write output: {e}");
+    if json {
+        let engines: Vec<&EngineTally> = tallies.values().collect();
+        writeln!(
+            out,
+            "{}",
+            json!({"params": {
+                "min_run": params.min_run, "max_nodes": params.max_nodes,
+                "max_depth": params.max_depth, "max_time": params.max_time,
+                "tb_pieces": params.tb_pieces},
+                "engines": engines, "flagged": flagged})
+        )
+        .map_err(io)?;
+    } else {
+        writeln!(
+            out,
+            "{:<28} {:>5} {:>7} {:>10} {:>10} {:>11} {:>5} {:>8} {:>7}",
+            "engine",
+            "games",
+            "moves",
+            "searchless",
+            "explained",
+            "unexplained",
+            "run",
+            "repeated",
+            "flagged"
+        )
+        .map_err(io)?;
+        for t in tallies.values() {
+            writeln!(
+                out,
+                "{:<28} {:>5} {:>7} {:>10} {:>10} {:>11} {:>5} {:>8} {:>7}",
+                text::clean(&t.engine),
+                t.games,
+                t.moves,
+                t.searchless,
+                t.explained.values().sum::<usize>(),
+                t.unexplained,
+                t.longest_run,
+                t.repeated,
+                t.flagged_moves
+            )
+            .map_err(io)?;
+        }
+        let mut causes: std::collections::BTreeMap<&str, usize> = Default::default();
+        for t in tallies.values() {
+            for (k, v) in &t.explained {
+                *causes.entry(k).or_default() += v;
+            }
+        }
+        writeln!(out, "\ninnocent causes of moves without search:").map_err(io)?;
+        for (k, v) in causes {
+            writeln!(out, "  {v:>6}  {k}").map_err(io)?;
+        }
+        writeln!(out, "\nflagged moves: {}", flagged.len()).map_err(io)?;
+        for f in &flagged {
+            writeln!(
+                out,
+                "  {} {}: {}",
+                text::clean(f["game"].as_str().unwrap_or("")),
+                text::clean(f["engine"].as_str().unwrap_or("")),
+                text::clean(f["evidence"].as_str().unwrap_or(""))
+            )
+            .map_err(io)?;
+        }
+    }
+    Ok(if failed {
+        FAILURE
+    } else if any {
+        VIOLATIONS
+    } else {
+        CLEAN
+    })
 }
 
 /// A file name for the charts of an input: the case folder's or the file's
@@ -644,6 +846,49 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
                 .ok_or_else(|| format!("--option takes NAME=VALUE, not {o:?}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let game_moves = |p: &std::path::Path,
+                      which: usize|
+     -> Result<(Option<String>, Vec<String>), String> {
+        let mut found = None;
+        let mut n = 0;
+        let r = audit::audit_file(p, &audit::Config::default(), |g| {
+            n += 1;
+            if n == which {
+                found = Some(g);
+            }
+            Ok(())
+        });
+        r.map_err(|e| format!("{}: {e}", p.display()))?;
+        let g = found
+            .ok_or_else(|| format!("{} has {n} game(s); there is no game {which}", p.display()))?;
+        if let Some(stop) = &g.replay.stop {
+            return Err(format!(
+                "{}: game {which} cannot be replayed: {}",
+                p.display(),
+                stop.message
+            ));
+        }
+        Ok((
+            g.game.tag("FEN").map(str::to_string),
+            g.replay.plies.iter().map(|p| p.uci.clone()).collect(),
+        ))
+    };
+    let opening = match &a.opening {
+        None => Vec::new(),
+        Some(p) => {
+            let (fen, mut moves) = game_moves(p, 1)?;
+            if fen.is_some() {
+                return Err(format!(
+                    "{}: an opening must start from the initial position",
+                    p.display()
+                ));
+            }
+            if let Some(n) = a.opening_plies {
+                moves.truncate(n);
+            }
+            moves
+        }
+    };
     let replay = match &a.pgn {
         None => None,
         Some(p) => {
@@ -688,6 +933,7 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
         max_plies: a.max_plies,
         round: a.round,
         event: a.event,
+        opening,
     })
 }
 

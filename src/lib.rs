@@ -9,6 +9,7 @@ pub mod audit;
 pub mod checks;
 pub mod cli;
 pub mod clock;
+pub mod detect;
 pub mod findings;
 pub mod ingest;
 pub mod record;

@@ -247,6 +247,8 @@ pub struct RecordConfig {
     pub max_plies: usize,
     pub round: String,
     pub event: String,
+    /// The official opening: moves (UCI) played first, not searched.
+    pub opening: Vec<String>,
 }
 
 /// The result: the engine's transcript, the opponent's, and (when a game
@@ -336,22 +338,29 @@ pub fn record(cfg: &RecordConfig) -> Result<Recording, String> {
         } else {
             &mut opponent
         };
-        let (mv, took) = who.search(None, &moves, cfg.limit, (clocks[0], clocks[1]))?;
+        let book = ply < cfg.opening.len();
+        let (mv, took) = if book {
+            (cfg.opening[ply].clone(), 0)
+        } else {
+            who.search(None, &moves, cfg.limit, (clocks[0], clocks[1]))?
+        };
         let m = UciMove::from_ascii(mv.as_bytes())
-            .map_err(|e| format!("engine move {mv:?}: {e}"))?
+            .map_err(|e| format!("move {mv:?}: {e}"))?
             .to_move(&pos)
             .map_err(|e| format!("engine move {mv:?} is illegal: {e}"))?;
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
         moves.push(mv);
         let idx = usize::from(turn == Color::Black);
-        if base > 0 {
+        if base > 0 && !book {
             clocks[idx] = clocks[idx].saturating_sub(took) + inc;
         }
         if ply % 2 == 0 {
             movetext.push_str(&format!("{}. ", ply / 2 + 1));
         }
         movetext.push_str(&san.to_string());
-        if base > 0 {
+        if book {
+            movetext.push_str(" {book}");
+        } else if base > 0 {
             movetext.push_str(&format!(
                 " {{[%clk {}] [%emt {}]}}",
                 fmt_clock(clocks[idx]),

@@ -413,3 +413,43 @@ fn clock_engine_reconstructs_the_archive_clocks() {
     );
     assert_eq!(first_ply, vec![140, 97], "from the manual settings on");
 }
+
+/// The hidden-book screen over the whole archive flags nothing, and the
+/// moves without a search it finds are explained (prior-art.md: a naive
+/// rule flags 65 of Fizbo 2's moves; almost all are recaptures of a
+/// predicted move).
+#[test]
+fn hidden_book_screen_of_the_archive_flags_nothing() {
+    let Some(dir) = tcec_s15() else { return };
+    let o = arbiter(&[
+        "hidden-book",
+        "--json",
+        "--tb-pieces",
+        "6",
+        "--min-run",
+        "3",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let d: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(d["flagged"].as_array().unwrap().len(), 0);
+    let engines = d["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 35);
+    let fizbo = engines.iter().find(|e| e["engine"] == "Fizbo 2").unwrap();
+    assert_eq!(fizbo["moves"], 1442);
+    assert_eq!(fizbo["searchless"], 65);
+    assert!(fizbo["unexplained"].as_u64().unwrap() <= 2, "{fizbo}");
+    let longest = engines
+        .iter()
+        .map(|e| e["longest_run"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    // Cheese 2.0 once made three moves in a row without a search; two of
+    // them are explained, so the run is not flagged even at min_run 3.
+    assert_eq!(longest, 3, "longest run of moves without search");
+}

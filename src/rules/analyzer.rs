@@ -64,7 +64,8 @@ pub enum StatefulFn {
 pub enum Detector {
     /// Syzygy WDL of the position after the move, with the fifty-move rule.
     Tablebase,
-    /// Hidden opening-book use (a later stage brings the detector).
+    /// Hidden opening-book use: the move is one of a run of unexplained
+    /// moves without search (src/detect/hidden_book.rs).
     HiddenBook,
     /// Move similarity between engines (a later stage brings the detector).
     Similarity,
@@ -82,7 +83,7 @@ impl Detector {
     fn params(self) -> &'static [&'static str] {
         match self {
             Detector::Tablebase => &["fifty_move_rule"],
-            Detector::HiddenBook => &["min_run", "max_nodes", "max_depth", "max_time"],
+            Detector::HiddenBook => &["min_run", "max_nodes", "max_depth", "max_time", "tb_pieces"],
             Detector::Similarity => &["threshold", "min_positions", "against"],
         }
     }
@@ -220,7 +221,7 @@ impl Ruleset {
         fn walk(e: &CExpr, out: &mut Vec<&'static str>) {
             match e {
                 CExpr::Detector(d, params) => {
-                    if matches!(d, Detector::HiddenBook | Detector::Similarity) {
+                    if matches!(d, Detector::Similarity) {
                         out.push(d.name());
                     }
                     for (_, p) in params {

@@ -61,6 +61,8 @@ fn eval_stateless(
         notes: &mut Vec::new(),
         clock: &[],
         time_control: None,
+        cache: &DetectorCache::default(),
+        evidence: &mut Vec::new(),
     };
     ctx.eval(e)
 }
@@ -221,6 +223,21 @@ struct Ctx<'c, 't> {
     clock: &'c [crate::clock::ClockPly],
     /// The time control the clocks were reconstructed under.
     time_control: Option<&'c crate::rules::analyzer::TimeControlDef>,
+    /// Whole-game analyses of the detectors, computed once per game.
+    cache: &'c DetectorCache,
+    /// What a detector found, for the finding's message.
+    evidence: &'c mut Vec<String>,
+}
+
+/// Whole-game detector results, by their parameters.
+#[derive(Default)]
+struct DetectorCache {
+    hidden_book: std::cell::RefCell<
+        Vec<(
+            crate::detect::hidden_book::Params,
+            std::rc::Rc<Vec<crate::detect::hidden_book::Assessment>>,
+        )>,
+    >,
 }
 
 fn truthy(v: &Value) -> bool {
@@ -584,7 +601,36 @@ impl Ctx<'_, '_> {
                     }
                 }
             }
-            Detector::HiddenBook | Detector::Similarity => {
+            Detector::HiddenBook => {
+                let Some(tl) = self.tl else {
+                    return Value::None;
+                };
+                let Data::Move(p) = &tl.events[self.i].data else {
+                    return Value::None;
+                };
+                let params = crate::detect::hidden_book::params(params);
+                let found = {
+                    let mut c = self.cache.hidden_book.borrow_mut();
+                    match c.iter().find(|(k, _)| *k == params) {
+                        Some((_, v)) => v.clone(),
+                        None => {
+                            let v =
+                                std::rc::Rc::new(crate::detect::hidden_book::assess(tl, &params));
+                            c.push((params, v.clone()));
+                            v
+                        }
+                    }
+                };
+                match found.iter().find(|a| a.ply == p.ply) {
+                    Some(a) if a.flagged => {
+                        self.evidence.push(a.evidence());
+                        Value::Bool(true)
+                    }
+                    Some(a) if a.searchless.is_some() => Value::Bool(false),
+                    _ => Value::None,
+                }
+            }
+            Detector::Similarity => {
                 self.notes.push(format!("{UNAVAILABLE} `{}`", d.name()));
                 Value::Unknown
             }
@@ -670,6 +716,8 @@ pub fn run(
         Some(tc) => crate::clock::reconstruct(tc, tl),
         None => Vec::new(),
     };
+    let cache = DetectorCache::default();
+    let mut evidence: Vec<String> = Vec::new();
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
         for (j, l) in rs.lets.iter().enumerate() {
@@ -687,12 +735,15 @@ pub fn run(
                 notes: &mut notes,
                 clock: &clock,
                 time_control: prog.time_control,
+                cache: &cache,
+                evidence: &mut evidence,
             };
             ctx.advance(&l.expr);
             let v = ctx.eval(&l.expr);
             lets[j] = v;
         }
         notes.clear();
+        evidence.clear();
         for rule in &rs.rules {
             let mut ctx = Ctx {
                 tl: Some(tl),
@@ -705,6 +756,8 @@ pub fn run(
                 notes: &mut notes,
                 clock: &clock,
                 time_control: prog.time_control,
+                cache: &cache,
+                evidence: &mut evidence,
             };
             match &rule.check {
                 Check::Manual(_) => {}
@@ -794,6 +847,7 @@ pub fn run(
                 }
             }
             notes.clear();
+            evidence.clear();
         }
         if trace && ev.kind == Kind::Move {
             out.trace.push((ev.ply.unwrap_or(0), lets.clone()));
@@ -890,10 +944,13 @@ fn violation(
         ),
         _ => (path, None, format!("the {} event", ev.kind.name())),
     };
-    let message = match &rule.message {
+    let mut message = match &rule.message {
         Some(parts) => render(parts, ctx),
         None => format!("{} ({})", rule.title, rule.id),
     };
+    if !ctx.evidence.is_empty() {
+        message.push_str(&format!(". Evidence: {}", ctx.evidence.join("; ")));
+    }
     let note = what;
     rule_finding(
         rule,

@@ -1,0 +1,448 @@
+//! Hidden opening books: runs of out-of-book moves with no search behind
+//! them.
+//!
+//! An engine that plays from an internal book after the event's official
+//! opening has ended answers at once, with no search: no `info` lines, no
+//! or very few nodes, depth 0 or 1, next to no time. One such move proves
+//! nothing: an engine also moves at once when the move is forced, when it
+//! predicted the opponent's reply (a ponder hit, or the reply its own PV
+//! expected, so the answer is in its hash), when it recaptures, or when a
+//! tablebase decides. So each move without search evidence is first
+//! checked against those explanations. Only a run is flagged: `min_run` of
+//! the side's moves in a row without search (no searched move between), at
+//! least half of them unexplained; its unexplained moves are the flagged
+//! ones.
+//!
+//! The evidence for a move comes from the engine log when one covers it
+//! (the search that chose the move: its `info` lines, final depth, nodes,
+//! `go` to `bestmove` time), else from the record's comment (TCEC `d`, `n`,
+//! `mt`; cutechess's depth and time).
+
+use shakmaty::{Position, Square};
+
+use crate::timeline::{Data, Kind, Timeline, Value};
+
+/// Thresholds, as the ruleset gives them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params {
+    /// Unexplained searchless moves of a side in a row that make a run.
+    pub min_run: usize,
+    /// At most this many nodes is no search.
+    pub max_nodes: u64,
+    /// With no node count: at most this depth …
+    pub max_depth: u32,
+    /// … and at most this much time (ms) is no search.
+    pub max_time: i64,
+    /// Positions with at most this many pieces are a tablebase's.
+    pub tb_pieces: u32,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            min_run: 6,
+            max_nodes: 1000,
+            max_depth: 1,
+            max_time: 100,
+            tb_pieces: 7,
+        }
+    }
+}
+
+/// What the sources say about one move's search.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Search {
+    pub source: &'static str,
+    pub info_lines: Option<u32>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time_ms: Option<i64>,
+}
+
+impl Search {
+    fn describe(&self) -> String {
+        let mut v = Vec::new();
+        if let Some(i) = self.info_lines {
+            v.push(format!("{i} info lines"));
+        }
+        if let Some(d) = self.depth {
+            v.push(format!("depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            v.push(format!("{n} nodes"));
+        }
+        if let Some(t) = self.time_ms {
+            v.push(format!("{t} ms"));
+        }
+        format!("{} ({})", v.join(", "), self.source)
+    }
+}
+
+/// One move's assessment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assessment {
+    pub ply: u32,
+    pub white: bool,
+    pub san: String,
+    pub search: Option<Search>,
+    /// No search evidence (None: the sources do not say).
+    pub searchless: Option<bool>,
+    /// The innocent explanation found for a searchless move.
+    pub explained: Option<&'static str>,
+    /// The length of the run of searchless moves this move belongs to (0
+    /// when it belongs to none).
+    pub run: usize,
+    /// Moves of the side since the official opening ended, this one
+    /// included (1 = the side's first move out of book).
+    pub since_book: usize,
+    pub flagged: bool,
+}
+
+impl Assessment {
+    /// The evidence, in words.
+    pub fn evidence(&self) -> String {
+        format!(
+            "{} at ply {}: {}; one of {} moves without a search in a row, the side's move {} out of the official opening",
+            self.san,
+            self.ply,
+            self.search
+                .as_ref()
+                .map_or("no search evidence".into(), Search::describe),
+            self.run,
+            self.since_book
+        )
+    }
+}
+
+fn num(v: Option<&Value>) -> Option<f64> {
+    match v {
+        Some(Value::Num(x)) => Some(*x),
+        _ => None,
+    }
+}
+
+/// The search evidence of each ply (index = ply − first ply).
+fn searches(tl: &Timeline<'_>) -> Vec<Option<Search>> {
+    let first = tl.replay.first_ply;
+    let mut out: Vec<Option<Search>> = vec![None; tl.replay.plies.len()];
+    // the record's comments
+    for (i, p) in tl.replay.plies.iter().enumerate() {
+        let mv = &tl.game.moves[p.move_index];
+        for c in &mv.comments {
+            if let Some(t) = &c.annotations.tcec
+                && !t.book
+            {
+                out[i] = Some(Search {
+                    source: "record",
+                    info_lines: None,
+                    depth: t.d,
+                    nodes: t.n,
+                    time_ms: t.mt,
+                });
+            } else if let Some(cc) = &c.annotations.cutechess
+                && !cc.book
+                && (cc.depth.is_some() || cc.time_ms.is_some())
+            {
+                out[i] = Some(Search {
+                    source: "record",
+                    info_lines: None,
+                    depth: cc.depth,
+                    nodes: None,
+                    time_ms: cc.time_ms,
+                });
+            }
+        }
+    }
+    // the engine log, where it covers the move: it is the protocol itself
+    for ev in &tl.events {
+        let (Kind::Engine(crate::align::EngKind::Search), Data::Engine(e)) = (ev.kind, &ev.data)
+        else {
+            continue;
+        };
+        let f = |k: &str| e.fields.get(k);
+        if matches!(f("pondering"), Some(Value::Bool(true)))
+            || matches!(f("matches_board"), Some(Value::Bool(false)))
+        {
+            continue;
+        }
+        let Some(ply) = num(f("for_ply")) else {
+            continue;
+        };
+        let Some(slot) = (ply as u32)
+            .checked_sub(first)
+            .and_then(|i| out.get_mut(i as usize))
+        else {
+            continue;
+        };
+        *slot = Some(Search {
+            source: "engine log",
+            info_lines: num(f("iterations")).map(|x| x as u32),
+            depth: num(f("depth")).map(|x| x as u32),
+            nodes: num(f("nodes")).map(|x| x as u64),
+            time_ms: num(f("elapsed")).map(|x| x as i64),
+        });
+    }
+    out
+}
+
+fn searchless(s: &Search, p: &Params) -> Option<bool> {
+    if s.info_lines == Some(0) {
+        return Some(true);
+    }
+    if let Some(n) = s.nodes {
+        return Some(n <= p.max_nodes);
+    }
+    match (s.depth, s.time_ms) {
+        (Some(d), Some(t)) => Some(d <= p.max_depth && t <= p.max_time),
+        (Some(d), None) => Some(d <= p.max_depth),
+        (None, Some(t)) => Some(t <= p.max_time),
+        (None, None) => None,
+    }
+}
+
+/// The engine's own prediction, at its previous move, of the reply the
+/// opponent then made: (predicted reply, predicted answer), SAN or UCI.
+fn predicted(tl: &Timeline<'_>, i: usize) -> (Option<String>, Vec<String>) {
+    let Some(prev) = i.checked_sub(2).map(|j| &tl.replay.plies[j]) else {
+        return (None, Vec::new());
+    };
+    let mv = &tl.game.moves[prev.move_index];
+    let t = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
+    let pd = t.and_then(|t| t.pd.clone());
+    let pv: Vec<String> = t
+        .and_then(|t| t.pv.as_deref())
+        .map(|pv| pv.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    (pd, pv)
+}
+
+fn same_san(a: &str, b: &str) -> bool {
+    a.trim_end_matches(['+', '#', '!', '?']) == b.trim_end_matches(['+', '#', '!', '?'])
+}
+
+/// Why a move without search is innocent, if it is.
+fn explanation(
+    tl: &Timeline<'_>,
+    i: usize,
+    engine_ponder: &[Option<String>],
+    p: &Params,
+) -> Option<&'static str> {
+    let ply = &tl.replay.plies[i];
+    let before = if i == 0 {
+        &tl.replay.start
+    } else {
+        &tl.replay.plies[i - 1].position
+    };
+    if before.legal_moves().len() == 1 {
+        return Some("the only legal move");
+    }
+    if before.board().occupied().count() as u32 <= p.tb_pieces {
+        return Some("a tablebase position");
+    }
+    if i >= 1 {
+        let opp = &tl.replay.plies[i - 1];
+        let (pd, pv) = predicted(tl, i);
+        if pd.as_deref().is_some_and(|pd| same_san(pd, &opp.san)) {
+            return Some("the engine predicted the opponent's reply (ponder move)");
+        }
+        if i >= 2 && pv.len() >= 3 && same_san(&pv[1], &opp.san) && same_san(&pv[2], &ply.san) {
+            return Some("the move its own PV expected, from the hash");
+        }
+        if let Some(Some(pm)) = i.checked_sub(2).and_then(|j| engine_ponder.get(j))
+            && pm.eq_ignore_ascii_case(&opp.uci)
+        {
+            return Some("the engine predicted the opponent's reply (ponder move)");
+        }
+        if ply.capture && opp.capture && to_square(&ply.uci) == to_square(&opp.uci) {
+            return Some("a recapture");
+        }
+    }
+    None
+}
+
+fn to_square(uci: &str) -> Option<Square> {
+    uci.get(2..4).and_then(|s| s.parse().ok())
+}
+
+/// The ponder move each engine search expected (per ply of the search).
+fn engine_ponders(tl: &Timeline<'_>) -> Vec<Option<String>> {
+    let first = tl.replay.first_ply;
+    let mut out = vec![None; tl.replay.plies.len()];
+    for ev in &tl.events {
+        let (Kind::Engine(crate::align::EngKind::Search), Data::Engine(e)) = (ev.kind, &ev.data)
+        else {
+            continue;
+        };
+        if let (Some(ply), Some(Value::Str(pm))) =
+            (num(e.fields.get("for_ply")), e.fields.get("ponder"))
+            && let Some(slot) = (ply as u32)
+                .checked_sub(first)
+                .and_then(|i| out.get_mut(i as usize))
+        {
+            *slot = Some(pm.clone());
+        }
+    }
+    out
+}
+
+/// Assess every move of the game.
+pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
+    let evidence = searches(tl);
+    let ponders = engine_ponders(tl);
+    let mut out: Vec<Assessment> = Vec::with_capacity(evidence.len());
+    let mut since_book = [0usize; 2];
+    for (i, ply) in tl.replay.plies.iter().enumerate() {
+        let k = usize::from(!ply.side.is_white());
+        let book = tl.game.moves[ply.move_index].comments.iter().any(|c| {
+            c.annotations.tcec.as_ref().is_some_and(|t| t.book)
+                || c.annotations.cutechess.as_ref().is_some_and(|t| t.book)
+        });
+        if book {
+            since_book[k] = 0;
+        } else {
+            since_book[k] += 1;
+        }
+        let search = evidence[i].clone();
+        let less = if book {
+            None
+        } else {
+            search.as_ref().and_then(|s| searchless(s, p))
+        };
+        let explained = match less {
+            Some(true) => explanation(tl, i, &ponders, p),
+            _ => None,
+        };
+        out.push(Assessment {
+            ply: ply.ply,
+            white: ply.side.is_white(),
+            san: ply.san.clone(),
+            search,
+            searchless: less,
+            explained,
+            run: 0,
+            since_book: if book { 0 } else { since_book[k] },
+            flagged: false,
+        });
+    }
+    // Runs per side: searchless moves in a row (a searched move or a book
+    // move breaks a run). A run is flagged when it is min_run long and at
+    // least half of it (rounded up) has no innocent explanation: a book
+    // line has its recaptures and forced moves too, but a run of nothing
+    // but forced moves and recaptures is not a book.
+    for white in [true, false] {
+        let idx: Vec<usize> = (0..out.len()).filter(|&i| out[i].white == white).collect();
+        let mut run: Vec<usize> = Vec::new();
+        let close = |run: &mut Vec<usize>, out: &mut Vec<Assessment>| {
+            let unexplained = run.iter().filter(|&&j| out[j].explained.is_none()).count();
+            let flag = run.len() >= p.min_run.max(1) && 2 * unexplained >= run.len();
+            for &j in run.iter() {
+                out[j].run = run.len();
+                out[j].flagged = flag && out[j].explained.is_none();
+            }
+            run.clear();
+        };
+        for &i in &idx {
+            if out[i].searchless == Some(true) {
+                run.push(i);
+            } else {
+                close(&mut run, &mut out);
+            }
+        }
+        close(&mut run, &mut out);
+    }
+    out
+}
+
+/// Read the detector's parameters from a rule's call.
+pub fn params(given: &[(String, Value)]) -> Params {
+    let mut p = Params::default();
+    for (k, v) in given {
+        let Value::Num(x) = v else { continue };
+        let x = x.max(0.0);
+        match k.as_str() {
+            "min_run" => p.min_run = x as usize,
+            "max_nodes" => p.max_nodes = x as u64,
+            "max_depth" => p.max_depth = x as u32,
+            "max_time" => p.max_time = x as i64,
+            "tb_pieces" => p.tb_pieces = x as u32,
+            _ => {}
+        }
+    }
+    p
+}
+
+/// Counts over many games, per engine.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct EngineTally {
+    pub engine: String,
+    pub games: usize,
+    /// Moves out of the official opening.
+    pub moves: usize,
+    /// Of those, moves with search evidence either way.
+    pub with_evidence: usize,
+    pub searchless: usize,
+    /// Searchless moves by the innocent cause found.
+    pub explained: std::collections::BTreeMap<String, usize>,
+    pub unexplained: usize,
+    pub longest_run: usize,
+    pub flagged_moves: usize,
+    pub flagged_games: Vec<String>,
+    /// Unexplained searchless moves (position and move) this engine also
+    /// played without search in another game: a line it repeats.
+    pub repeated: usize,
+}
+
+/// Tally one game's assessments into per-engine counts.
+pub fn tally(
+    tallies: &mut std::collections::BTreeMap<String, EngineTally>,
+    seen: &mut std::collections::BTreeMap<(String, String, String), usize>,
+    game_label: &str,
+    white: &str,
+    black: &str,
+    tl: &Timeline<'_>,
+    found: &[Assessment],
+) {
+    for (name, is_white) in [(white, true), (black, false)] {
+        let t = tallies
+            .entry(name.to_string())
+            .or_insert_with(|| EngineTally {
+                engine: name.to_string(),
+                ..EngineTally::default()
+            });
+        t.games += 1;
+        let mut flagged = false;
+        for (a, ply) in found.iter().zip(&tl.replay.plies) {
+            if a.white != is_white || a.since_book == 0 {
+                continue;
+            }
+            t.moves += 1;
+            if a.searchless.is_some() {
+                t.with_evidence += 1;
+            }
+            if a.searchless == Some(true) {
+                t.searchless += 1;
+                match a.explained {
+                    Some(why) => *t.explained.entry(why.to_string()).or_default() += 1,
+                    None => {
+                        t.unexplained += 1;
+                        // the position after the move, with the move, names the pair
+                        let key = (name.to_string(), ply.fen(), ply.uci.clone());
+                        let n = seen.entry(key).or_default();
+                        *n += 1;
+                        if *n == 2 {
+                            t.repeated += 1;
+                        }
+                    }
+                }
+            }
+            t.longest_run = t.longest_run.max(a.run);
+            if a.flagged {
+                t.flagged_moves += 1;
+                flagged = true;
+            }
+        }
+        if flagged {
+            t.flagged_games.push(game_label.to_string());
+        }
+    }
+}
