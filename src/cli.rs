@@ -69,6 +69,34 @@ pub enum Command {
     /// timestamps: replay a recorded game (--pgn), or play one against an
     /// opponent engine (--opponent), writing game.pgn too.
     Record(RecordArgs),
+    /// Run real UCI engines over a position suite and compare their moves:
+    /// the pairwise move-match matrix, z-scores against the field,
+    /// self-similarity, a heatmap and a dendrogram (SVG).
+    Similarity {
+        /// An engine, NAME=COMMAND (repeatable; at least two).
+        #[arg(long = "engine", required = true)]
+        engines: Vec<String>,
+        /// The position suite (EPD).
+        #[arg(long)]
+        positions: PathBuf,
+        #[arg(long, conflicts_with = "depth")]
+        movetime: Option<u64>,
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Runs per engine; the second is the self-similarity run.
+        #[arg(long, default_value_t = 2)]
+        runs: u32,
+        /// Worker threads (engines run in parallel, one process each).
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Output folder: answers.jsonl (resumable), similarity.json,
+        /// heatmap.svg, dendrogram.svg, logs/.
+        #[arg(long)]
+        out: PathBuf,
+        /// An option for every engine, NAME=VALUE (repeatable).
+        #[arg(long = "option")]
+        options: Vec<String>,
+    },
     /// Screen games for hidden opening books: per engine, the moves out of
     /// the official opening, those without search evidence, the innocent
     /// causes found, runs, and the flagged moves with their evidence.
@@ -233,6 +261,24 @@ pub fn run(cli: Cli) -> i32 {
             }
         },
         Command::Rules { command } => crate::rules_cli::run(command, &mut out),
+        Command::Similarity {
+            engines,
+            positions,
+            movetime,
+            depth,
+            runs,
+            threads,
+            out: dir,
+            options,
+        } => match similarity(
+            engines, &positions, movetime, depth, runs, threads, &dir, options, &mut out,
+        ) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("arbiter similarity: {e}");
+                FAILURE
+            }
+        },
         Command::HiddenBook {
             paths,
             engine_logs,
@@ -312,6 +358,105 @@ pub fn run(cli: Cli) -> i32 {
             FAILURE
         }
     }
+}
+
+/// `arbiter similarity`: run, analyze, write the report and the charts.
+#[allow(clippy::too_many_arguments)]
+fn similarity(
+    engines: Vec<String>,
+    positions: &std::path::Path,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    runs: u32,
+    threads: usize,
+    dir: &std::path::Path,
+    options: Vec<String>,
+    out: &mut impl Write,
+) -> Result<i32, String> {
+    use crate::similarity as sim;
+    let options = options
+        .iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| format!("--option takes NAME=VALUE, not {o:?}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut specs: Vec<sim::EngineSpec> = Vec::new();
+    for e in &engines {
+        let (name, cmd) = e
+            .split_once('=')
+            .filter(|(n, c)| !n.trim().is_empty() && !c.trim().is_empty())
+            .ok_or_else(|| format!("--engine takes NAME=COMMAND, not {e:?}"))?;
+        if specs.iter().any(|s| s.name == name) {
+            return Err(format!("two engines are named {name:?}"));
+        }
+        specs.push(sim::EngineSpec {
+            name: name.to_string(),
+            cmd: cmd.to_string(),
+            options: options.clone(),
+        });
+    }
+    if specs.len() < 2 {
+        return Err("give at least two engines (--engine NAME=COMMAND)".into());
+    }
+    if !(1..=2).contains(&runs) {
+        return Err("--runs takes 1 or 2".into());
+    }
+    let suite = sim::read_epd(positions)?;
+    let limit = match (movetime, depth) {
+        (_, Some(d)) => crate::record::Limit::Depth(d),
+        (Some(ms), None) => crate::record::Limit::MoveTime(ms),
+        (None, None) => crate::record::Limit::MoveTime(100),
+    };
+    let cfg = sim::Config {
+        engines: specs.clone(),
+        positions: suite.clone(),
+        limit,
+        runs,
+        out: dir.to_path_buf(),
+        threads,
+        progress: io::IsTerminal::is_terminal(&io::stderr()),
+    };
+    let answers = sim::run(&cfg)?;
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let report = sim::analyze(&names, suite.len(), &answers);
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let limit_text = match limit {
+        crate::record::Limit::Depth(d) => format!("depth {d}"),
+        crate::record::Limit::MoveTime(ms) => format!("movetime {ms} ms"),
+        crate::record::Limit::Clock(..) => String::new(),
+    };
+    let json = json!({
+        "arbiter_version": crate::VERSION,
+        "positions_file": positions.display().to_string(),
+        "positions_sha256": audit::sha256_hex(&std::fs::read(positions).map_err(|e| e.to_string())?),
+        "limit": limit_text,
+        "engines": specs.iter().map(|s| json!({"name": s.name, "command": s.cmd})).collect::<Vec<_>>(),
+        "report": report,
+    });
+    write(
+        "similarity.json",
+        &(serde_json::to_string_pretty(&json).map_err(|e| e.to_string())? + "\n"),
+    )?;
+    write("heatmap.svg", &crate::report::simchart::heatmap(&report)?)?;
+    write(
+        "dendrogram.svg",
+        &crate::report::simchart::dendrogram(&report)?,
+    )?;
+    write!(
+        out,
+        "{} engines, {} positions ({}), {limit_text}\n\n{}",
+        names.len(),
+        suite.len(),
+        positions.display(),
+        crate::similarity::text(&report)
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(CLEAN)
 }
 
 /// `arbiter hidden-book`: screen every game, tally per engine.

@@ -17,6 +17,7 @@ pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod rules_cli;
+pub mod similarity;
 pub mod span;
 pub mod timeline;
 

@@ -12,6 +12,7 @@ mod malformed;
 mod rules_lang;
 mod run;
 mod scenarios;
+mod similarity;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

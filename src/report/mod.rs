@@ -2,4 +2,5 @@
 
 pub mod chart;
 pub mod json;
+pub mod simchart;
 pub mod text;

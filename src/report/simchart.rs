@@ -1,0 +1,193 @@
+//! Similarity charts (SVG, plotters): the move-match heatmap and the
+//! average-linkage dendrogram of a similarity report.
+
+use plotters::prelude::*;
+
+use crate::similarity::{Report, linkage};
+
+fn name(r: &Report, i: usize) -> String {
+    super::chart::escape(&r.engines[i])
+}
+
+/// A colour from white (0) to deep blue (1).
+fn shade(x: f64) -> RGBColor {
+    let x = x.clamp(0.0, 1.0);
+    let c = |lo: f64, hi: f64| (lo + (hi - lo) * x).round() as u8;
+    RGBColor(c(255.0, 20.0), c(255.0, 60.0), c(255.0, 160.0))
+}
+
+/// The move-match matrix as a heatmap, engines in dendrogram order.
+pub fn heatmap(r: &Report) -> Result<String, String> {
+    let n = r.engines.len();
+    let order = leaf_order(r);
+    let cell = 54i32;
+    let left = 190i32;
+    let top = 60i32;
+    let size = (
+        (left + cell * n as i32 + 40) as u32,
+        (top + cell * n as i32 + 150) as u32,
+    );
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.draw(&Text::new(
+            format!("Move match, % of {} positions", r.positions),
+            (left, 20),
+            ("sans-serif", 18),
+        ))
+        .map_err(e)?;
+        for (row, &i) in order.iter().enumerate() {
+            let y = top + cell * row as i32;
+            root.draw(&Text::new(
+                name(r, i),
+                (8, y + cell / 2 - 6),
+                ("sans-serif", 13),
+            ))
+            .map_err(e)?;
+            for (col, &j) in order.iter().enumerate() {
+                let x = left + cell * col as i32;
+                let (fill, label) = if i == j {
+                    match r.self_match[i] {
+                        Some(m) => (RGBColor(230, 230, 230), format!("({:.0})", 100.0 * m)),
+                        None => (RGBColor(230, 230, 230), "-".into()),
+                    }
+                } else {
+                    match r.matches[i][j] {
+                        Some(m) => (shade((m - 0.3) / 0.6), format!("{:.0}", 100.0 * m)),
+                        None => (WHITE, "?".into()),
+                    }
+                };
+                root.draw(&Rectangle::new(
+                    [(x, y), (x + cell, y + cell)],
+                    fill.filled(),
+                ))
+                .map_err(e)?;
+                root.draw(&Rectangle::new(
+                    [(x, y), (x + cell, y + cell)],
+                    RGBColor(200, 200, 200).stroke_width(1),
+                ))
+                .map_err(e)?;
+                let dark = i != j && r.matches[i][j].is_some_and(|m| m > 0.6);
+                root.draw(&Text::new(
+                    label,
+                    (x + cell / 2 - 12, y + cell / 2 - 6),
+                    ("sans-serif", 13)
+                        .into_font()
+                        .color(if dark { &WHITE } else { &BLACK }),
+                ))
+                .map_err(e)?;
+            }
+        }
+        for (col, &j) in order.iter().enumerate() {
+            let x = left + cell * col as i32;
+            root.draw(&Text::new(
+                name(r, j),
+                (x + cell / 2 - 4, top + cell * n as i32 + 8),
+                ("sans-serif", 13)
+                    .into_font()
+                    .transform(FontTransform::Rotate90),
+            ))
+            .map_err(e)?;
+        }
+        root.draw(&Text::new(
+            "diagonal: the engine against its own second run",
+            (left, top + cell * n as i32 + 130),
+            ("sans-serif", 12),
+        ))
+        .map_err(e)?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+/// Leaves in the order the dendrogram draws them.
+fn leaf_order(r: &Report) -> Vec<usize> {
+    let n = r.engines.len();
+    let merges = linkage(r);
+    fn walk(c: usize, n: usize, merges: &[(usize, usize, f64)], out: &mut Vec<usize>) {
+        if c < n {
+            out.push(c);
+        } else if let Some(&(a, b, _)) = merges.get(c - n) {
+            walk(a, n, merges, out);
+            walk(b, n, merges, out);
+        }
+    }
+    let mut out = Vec::new();
+    if n == 1 {
+        out.push(0);
+    } else if !merges.is_empty() {
+        walk(n + merges.len() - 1, n, &merges, &mut out);
+    }
+    out
+}
+
+/// The average-linkage dendrogram on 1 − move match.
+pub fn dendrogram(r: &Report) -> Result<String, String> {
+    let n = r.engines.len();
+    let merges = linkage(r);
+    let order = leaf_order(r);
+    let row = 34i32;
+    let (left, top, width) = (40i32, 50i32, 520i32);
+    let label_x = left + width + 10;
+    let size = ((label_x + 220) as u32, (top + row * n as i32 + 50) as u32);
+    let max_h = merges.iter().map(|m| m.2).fold(0.0f64, f64::max).max(0.05);
+    let x_of = |h: f64| left + width - ((h / max_h) * f64::from(width)).round() as i32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.draw(&Text::new(
+            "Average linkage on 1 - move match",
+            (left, 16),
+            ("sans-serif", 18),
+        ))
+        .map_err(e)?;
+        // (x, y) of every cluster's joint
+        let mut at: Vec<(i32, i32)> = vec![(0, 0); n + merges.len()];
+        for (k, &i) in order.iter().enumerate() {
+            let y = top + row * k as i32 + row / 2;
+            at[i] = (left + width, y);
+            root.draw(&Text::new(name(r, i), (label_x, y - 7), ("sans-serif", 13)))
+                .map_err(e)?;
+        }
+        let line = RGBColor(30, 90, 200).stroke_width(2);
+        for (m, &(a, b, h)) in merges.iter().enumerate() {
+            let x = x_of(h);
+            let (ya, yb) = (at[a].1, at[b].1);
+            for (c, y) in [(a, ya), (b, yb)] {
+                root.draw(&PathElement::new(vec![(at[c].0, y), (x, y)], line))
+                    .map_err(e)?;
+            }
+            root.draw(&PathElement::new(vec![(x, ya), (x, yb)], line))
+                .map_err(e)?;
+            at[n + m] = (x, (ya + yb) / 2);
+        }
+        // the scale
+        let y = top + row * n as i32 + 10;
+        root.draw(&PathElement::new(
+            vec![(left, y), (left + width, y)],
+            BLACK.stroke_width(1),
+        ))
+        .map_err(e)?;
+        for k in 0..=4 {
+            let h = max_h * f64::from(k) / 4.0;
+            let x = x_of(h);
+            root.draw(&PathElement::new(
+                vec![(x, y), (x, y + 5)],
+                BLACK.stroke_width(1),
+            ))
+            .map_err(e)?;
+            root.draw(&Text::new(
+                format!("{:.0}%", 100.0 * (1.0 - h)),
+                (x - 12, y + 8),
+                ("sans-serif", 11),
+            ))
+            .map_err(e)?;
+        }
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}

@@ -1,0 +1,671 @@
+//! The active similarity test: real UCI engines over a position suite.
+//!
+//! Like Don Dailey's similarity tester, every engine chooses a move in every
+//! position of a suite, and each pair of engines is scored by the share of
+//! positions where they chose the same move. A pair stands out by its
+//! z-score against the other pairs of the field (leave-one-out: the mean
+//! and standard deviation of every other pair of different engines). Each
+//! engine is also run a second time: its match with itself is the noise
+//! floor (a deterministic search at a fixed depth matches itself fully).
+//!
+//! Besides the move, every answer keeps the engine's final score, depth,
+//! nodes and PV, for the evaluation-signature analysis.
+//!
+//! Runs are resumable: every answer is appended to `answers.jsonl` in the
+//! output folder as soon as it is known, and a later run skips what is
+//! there. An engine that cannot start, crashes or times out is reported,
+//! and the others go on.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+
+use crate::record::{Engine, Limit};
+
+/// An engine to test: its name in the report and its command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    pub cmd: String,
+    pub options: Vec<(String, String)>,
+}
+
+/// One position of the suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Position {
+    pub fen: String,
+    pub id: String,
+}
+
+/// Read an EPD file: the first four fields are the position; `id "…"`
+/// names it (default: the line number).
+pub fn read_epd(path: &Path) -> Result<Vec<Position>, String> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        if fields.len() < 4 {
+            return Err(format!(
+                "{shown}:{}: expected an EPD position (placement, side, castling, en passant), found {line:?}",
+                n + 1
+            ));
+        }
+        let fen = format!("{} 0 1", fields.join(" "));
+        let parsed: Result<shakmaty::fen::Fen, _> = fen.parse();
+        let ok = parsed.ok().and_then(|f| {
+            f.into_position::<shakmaty::Chess>(shakmaty::CastlingMode::Standard)
+                .ok()
+        });
+        if ok.is_none() {
+            return Err(format!(
+                "{shown}:{}: not a legal chess position: {:?}",
+                n + 1,
+                fields.join(" ")
+            ));
+        }
+        let id = line
+            .split_once("id \"")
+            .and_then(|(_, r)| r.split_once('"'))
+            .map_or_else(|| format!("line {}", n + 1), |(id, _)| id.to_string());
+        out.push(Position { fen, id });
+    }
+    if out.is_empty() {
+        return Err(format!("{shown}: no positions"));
+    }
+    Ok(out)
+}
+
+/// One engine's answer in one position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    pub engine: String,
+    pub run: u32,
+    pub position: usize,
+    pub bestmove: Option<String>,
+    /// Final score, centipawns from the side to move.
+    pub score_cp: Option<i64>,
+    pub mate: Option<i64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub pv: Vec<String>,
+    pub time_ms: u64,
+    pub error: Option<String>,
+}
+
+/// What an engine's last scored `info` line says: (centipawns, mate,
+/// depth, nodes, PV).
+type Info = (
+    Option<i64>,
+    Option<i64>,
+    Option<u32>,
+    Option<u64>,
+    Vec<String>,
+);
+
+/// The last `info` line with a score, read from a transcript's lines.
+fn final_info(lines: &str) -> Info {
+    let mut best = (None, None, None, None, Vec::new());
+    for line in lines.lines() {
+        let Some((_, rest)) = line.split_once(" < info ") else {
+            continue;
+        };
+        let toks: Vec<&str> = rest.split_whitespace().collect();
+        let mut i = 0;
+        let (mut cp, mut mate, mut depth, mut nodes, mut pv) = (None, None, None, None, Vec::new());
+        let mut bound = false;
+        while i < toks.len() {
+            match toks[i] {
+                "depth" => depth = toks.get(i + 1).and_then(|x| x.parse().ok()),
+                "nodes" => nodes = toks.get(i + 1).and_then(|x| x.parse().ok()),
+                "score" => match toks.get(i + 1) {
+                    Some(&"cp") => cp = toks.get(i + 2).and_then(|x| x.parse().ok()),
+                    Some(&"mate") => mate = toks.get(i + 2).and_then(|x| x.parse().ok()),
+                    _ => {}
+                },
+                "lowerbound" | "upperbound" => bound = true,
+                "multipv" if toks.get(i + 1) != Some(&"1") => bound = true,
+                "pv" => {
+                    pv = toks[i + 1..].iter().map(|s| s.to_string()).collect();
+                    break;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if (cp.is_some() || mate.is_some()) && !bound {
+            best = (cp, mate, depth, nodes.or(best.3), pv);
+        } else if nodes.is_some() {
+            best.3 = nodes;
+        }
+    }
+    best
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub engines: Vec<EngineSpec>,
+    pub positions: Vec<Position>,
+    pub limit: Limit,
+    /// Runs per engine (2: the second is the self-similarity run).
+    pub runs: u32,
+    pub out: PathBuf,
+    pub threads: usize,
+    pub progress: bool,
+}
+
+/// Read the answers already in the output folder (resume).
+pub fn read_answers(out: &Path) -> Result<Vec<Answer>, String> {
+    let path = out.join("answers.jsonl");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let mut v = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Answer>(line) {
+            Ok(a) => v.push(a),
+            // a line cut short by an interrupted run: that answer is redone
+            Err(_) if n + 1 == text.lines().count() => {}
+            Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
+        }
+    }
+    Ok(v)
+}
+
+/// Run every engine over the suite, `runs` times, on `threads` workers;
+/// answers already in the output folder are kept.
+pub fn run(cfg: &Config) -> Result<Vec<Answer>, String> {
+    std::fs::create_dir_all(cfg.out.join("logs"))
+        .map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+    let mut answers = read_answers(&cfg.out)?;
+    // answers of a crashed engine are redone
+    answers.retain(|a| a.error.is_none());
+    let done: BTreeSet<(String, u32, usize)> = answers
+        .iter()
+        .map(|a| (a.engine.clone(), a.run, a.position))
+        .collect();
+    // rewrite the file with what is kept, so that it stays one line per answer
+    let file_path = cfg.out.join("answers.jsonl");
+    let mut file =
+        std::fs::File::create(&file_path).map_err(|e| format!("{}: {e}", file_path.display()))?;
+    for a in &answers {
+        writeln!(file, "{}", serde_json::to_string(a).unwrap_or_default())
+            .map_err(|e| format!("{}: {e}", file_path.display()))?;
+    }
+    let mut jobs: Vec<(EngineSpec, u32, Vec<usize>)> = Vec::new();
+    for e in &cfg.engines {
+        for r in 1..=cfg.runs {
+            let todo: Vec<usize> = (0..cfg.positions.len())
+                .filter(|&i| !done.contains(&(e.name.clone(), r, i)))
+                .collect();
+            if !todo.is_empty() {
+                jobs.push((e.clone(), r, todo));
+            }
+        }
+    }
+    let total: u64 = jobs.iter().map(|j| j.2.len() as u64).sum();
+    let bar = if cfg.progress {
+        indicatif::ProgressBar::new(total)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} answers, {eta} left {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let queue = Arc::new(Mutex::new(jobs));
+    let sink = Arc::new(Mutex::new((file, answers)));
+    let positions = Arc::new(cfg.positions.clone());
+    let workers = cfg.threads.max(1);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            let queue = Arc::clone(&queue);
+            let sink = Arc::clone(&sink);
+            let positions = Arc::clone(&positions);
+            let bar = bar.clone();
+            let out = cfg.out.clone();
+            let limit = cfg.limit;
+            s.spawn(move || {
+                loop {
+                    let job = queue.lock().ok().and_then(|mut q| q.pop());
+                    let Some((spec, run, todo)) = job else { break };
+                    let log = run_job(&spec, run, &todo, &positions, limit, |a| {
+                        bar.inc(1);
+                        if let Some(err) = &a.error {
+                            bar.println(format!("{} (run {run}): {err}", spec.name));
+                        }
+                        if let Ok(mut s) = sink.lock() {
+                            let line = serde_json::to_string(&a).unwrap_or_default();
+                            let _ = writeln!(s.0, "{line}");
+                            let _ = s.0.flush();
+                            s.1.push(a);
+                        }
+                    });
+                    let name: String = spec
+                        .name
+                        .chars()
+                        .map(|c| {
+                            if c.is_alphanumeric() || c == '-' {
+                                c
+                            } else {
+                                '_'
+                            }
+                        })
+                        .collect();
+                    let _ =
+                        std::fs::write(out.join("logs").join(format!("{name}-run{run}.log")), log);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let answers = Arc::try_unwrap(sink)
+        .map_err(|_| "a worker still holds the answers".to_string())?
+        .into_inner()
+        .map_err(|_| "a worker panicked".to_string())?
+        .1;
+    Ok(answers)
+}
+
+/// One engine, one run, over its positions; returns the transcript. A
+/// failed engine is started once more; if it fails again, the remaining
+/// positions are answered with the error.
+fn run_job(
+    spec: &EngineSpec,
+    run: u32,
+    todo: &[usize],
+    positions: &[Position],
+    limit: Limit,
+    mut emit: impl FnMut(Answer),
+) -> String {
+    let mut transcript = String::new();
+    let mut engine: Option<Engine> = None;
+    let mut failures = 0;
+    for &i in todo {
+        let blank = |error: Option<String>| Answer {
+            engine: spec.name.clone(),
+            run,
+            position: i,
+            bestmove: None,
+            score_cp: None,
+            mate: None,
+            depth: None,
+            nodes: None,
+            pv: Vec::new(),
+            time_ms: 0,
+            error,
+        };
+        if failures >= 2 {
+            emit(blank(Some(
+                "engine failed twice; position not searched".into(),
+            )));
+            continue;
+        }
+        if engine.is_none() {
+            match Engine::start(&spec.cmd).and_then(|mut e| e.init(&spec.options).map(|()| e)) {
+                Ok(e) => engine = Some(e),
+                Err(err) => {
+                    failures += 1;
+                    emit(blank(Some(err)));
+                    continue;
+                }
+            }
+        }
+        let Some(e) = engine.as_mut() else { continue };
+        let from = e.log.len();
+        let fen = positions[i].fen.as_str();
+        let result = e
+            .send("ucinewgame")
+            .and_then(|()| e.send("isready"))
+            .and_then(|()| {
+                e.wait_for("readyok", std::time::Duration::from_secs(30))
+                    .map(|_| ())
+            })
+            .and_then(|()| e.search(Some(fen), &[], limit, (60_000, 60_000)));
+        match result {
+            Ok((mv, took)) => {
+                let (cp, mate, depth, nodes, pv) = final_info(&e.log[from..]);
+                emit(Answer {
+                    engine: spec.name.clone(),
+                    run,
+                    position: i,
+                    bestmove: Some(mv),
+                    score_cp: cp,
+                    mate,
+                    depth,
+                    nodes,
+                    pv,
+                    time_ms: took,
+                    error: None,
+                });
+            }
+            Err(err) => {
+                failures += 1;
+                if let Some(e) = engine.take() {
+                    transcript.push_str(&e.quit());
+                }
+                emit(blank(Some(err)));
+            }
+        }
+        // keep memory flat: move the transcript out of the engine
+        if let Some(e) = engine.as_mut() {
+            transcript.push_str(&std::mem::take(&mut e.log));
+        }
+    }
+    if let Some(e) = engine.take() {
+        transcript.push_str(&e.quit());
+    }
+    transcript
+}
+
+/// The pairwise analysis.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub engines: Vec<String>,
+    pub positions: usize,
+    /// match[i][j]: share of positions (both answered, run 1) with the same move.
+    pub matches: Vec<Vec<Option<f64>>>,
+    /// Positions both answered.
+    pub common: Vec<Vec<usize>>,
+    /// z[i][j]: the pair's match against every other pair of the field.
+    pub z: Vec<Vec<Option<f64>>>,
+    /// Run 1 against run 2 of the same engine.
+    pub self_match: Vec<Option<f64>>,
+    /// Engines with failed answers, and how many.
+    pub failures: BTreeMap<String, usize>,
+}
+
+fn mean_sd(v: &[f64]) -> Option<(f64, f64)> {
+    if v.len() < 2 {
+        return None;
+    }
+    let m = v.iter().sum::<f64>() / v.len() as f64;
+    let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64;
+    Some((m, var.sqrt()))
+}
+
+/// Match matrix, z-scores and self-similarity.
+pub fn analyze(engines: &[String], positions: usize, answers: &[Answer]) -> Report {
+    let n = engines.len();
+    let idx: BTreeMap<&str, usize> = engines
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.as_str(), i))
+        .collect();
+    // moves[run][engine][position]
+    let mut moves: [Vec<Vec<Option<&str>>>; 2] = [
+        vec![vec![None; positions]; n],
+        vec![vec![None; positions]; n],
+    ];
+    let mut failures: BTreeMap<String, usize> = BTreeMap::new();
+    for a in answers {
+        let Some(&e) = idx.get(a.engine.as_str()) else {
+            continue;
+        };
+        if a.error.is_some() {
+            *failures.entry(a.engine.clone()).or_default() += 1;
+            continue;
+        }
+        if (1..=2).contains(&a.run) && a.position < positions {
+            moves[a.run as usize - 1][e][a.position] = a.bestmove.as_deref();
+        }
+    }
+    let agree = |x: &[Option<&str>], y: &[Option<&str>]| -> (usize, usize) {
+        let mut same = 0;
+        let mut both = 0;
+        for (a, b) in x.iter().zip(y) {
+            if let (Some(a), Some(b)) = (a, b) {
+                both += 1;
+                same += usize::from(a == b);
+            }
+        }
+        (same, both)
+    };
+    let mut matches = vec![vec![None; n]; n];
+    let mut common = vec![vec![0; n]; n];
+    for i in 0..n {
+        for j in 0..n {
+            let (same, both) = agree(&moves[0][i], &moves[0][j]);
+            common[i][j] = both;
+            if both > 0 {
+                matches[i][j] = Some(same as f64 / both as f64);
+            }
+        }
+    }
+    let mut z = vec![vec![None; n]; n];
+    for i in 0..n {
+        for j in 0..n {
+            if i == j {
+                continue;
+            }
+            let Some(m) = matches[i][j] else { continue };
+            let others: Vec<f64> = (0..n)
+                .flat_map(|k| (k + 1..n).map(move |l| (k, l)))
+                .filter(|&(k, l)| !((k == i && l == j) || (k == j && l == i)))
+                .filter_map(|(k, l)| matches[k][l])
+                .collect();
+            if let Some((mu, sd)) = mean_sd(&others)
+                && sd > 0.0
+            {
+                z[i][j] = Some((m - mu) / sd);
+            }
+        }
+    }
+    let self_match = (0..n)
+        .map(|i| {
+            let (same, both) = agree(&moves[0][i], &moves[1][i]);
+            (both > 0).then(|| same as f64 / both as f64)
+        })
+        .collect();
+    Report {
+        engines: engines.to_vec(),
+        positions,
+        matches,
+        common,
+        z,
+        self_match,
+        failures,
+    }
+}
+
+/// The report as a text table.
+pub fn text(r: &Report) -> String {
+    let mut s = String::new();
+    let w = r.engines.iter().map(|e| e.len()).max().unwrap_or(4).max(6);
+    s.push_str(&format!(
+        "move match, % of {} positions (run 1)\n",
+        r.positions
+    ));
+    s.push_str(&format!("{:w$}", ""));
+    for k in 0..r.engines.len() {
+        s.push_str(&format!(" {:>6}", format!("[{}]", k + 1)));
+    }
+    s.push_str("    self\n");
+    for (i, e) in r.engines.iter().enumerate() {
+        s.push_str(&format!("{e:w$}"));
+        for j in 0..r.engines.len() {
+            match (i == j, r.matches[i][j]) {
+                (true, _) => s.push_str(&format!(" {:>6}", "-")),
+                (false, Some(m)) => s.push_str(&format!(" {:>6.1}", 100.0 * m)),
+                (false, None) => s.push_str(&format!(" {:>6}", "?")),
+            }
+        }
+        match r.self_match[i] {
+            Some(m) => s.push_str(&format!("  {:>6.1}", 100.0 * m)),
+            None => s.push_str(&format!("  {:>6}", "?")),
+        }
+        s.push_str(&format!("  [{}]\n", i + 1));
+    }
+    s.push_str("\npairs by z-score against the other pairs of the field\n");
+    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+    for i in 0..r.engines.len() {
+        for j in i + 1..r.engines.len() {
+            if let Some(z) = r.z[i][j] {
+                pairs.push((z, i, j));
+            }
+        }
+    }
+    pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    for (z, i, j) in pairs {
+        s.push_str(&format!(
+            "  {:>6.2}  {:.1}%  {} - {}\n",
+            z,
+            100.0 * r.matches[i][j].unwrap_or(0.0),
+            r.engines[i],
+            r.engines[j]
+        ));
+    }
+    for (e, n) in &r.failures {
+        s.push_str(&format!(
+            "\n{e}: {n} position(s) not answered (see the engine's log)\n"
+        ));
+    }
+    s
+}
+
+/// UPGMA (average linkage) on 1 − match: the merges, as (left, right,
+/// height), where a cluster is an engine index below n or n + merge index.
+pub fn linkage(r: &Report) -> Vec<(usize, usize, f64)> {
+    let n = r.engines.len();
+    let mut clusters: Vec<(usize, Vec<usize>)> = (0..n).map(|i| (i, vec![i])).collect();
+    let d = |a: &[usize], b: &[usize]| -> f64 {
+        let mut sum = 0.0;
+        let mut k = 0;
+        for &x in a {
+            for &y in b {
+                if let Some(m) = r.matches[x][y] {
+                    sum += 1.0 - m;
+                    k += 1;
+                }
+            }
+        }
+        if k == 0 { 1.0 } else { sum / k as f64 }
+    };
+    let mut merges = Vec::new();
+    while clusters.len() > 1 {
+        let mut best = (0, 1, f64::INFINITY);
+        for i in 0..clusters.len() {
+            for j in i + 1..clusters.len() {
+                let h = d(&clusters[i].1, &clusters[j].1);
+                if h < best.2 {
+                    best = (i, j, h);
+                }
+            }
+        }
+        let (i, j, h) = best;
+        let b = clusters.remove(j);
+        let a = clusters.remove(i);
+        merges.push((a.0, b.0, h));
+        let mut members = a.1;
+        members.extend(b.1);
+        clusters.push((n + merges.len() - 1, members));
+    }
+    merges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(engine: &str, run: u32, position: usize, mv: &str) -> Answer {
+        Answer {
+            engine: engine.into(),
+            run,
+            position,
+            bestmove: Some(mv.into()),
+            score_cp: None,
+            mate: None,
+            depth: None,
+            nodes: None,
+            pv: Vec::new(),
+            time_ms: 0,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn the_final_scored_info_line_counts() {
+        let log = "t > go depth 3\n\
+                   t < info depth 1 score cp 20 nodes 10 pv e2e4\n\
+                   t < info depth 2 score cp 35 lowerbound nodes 40 pv d2d4\n\
+                   t < info depth 2 score cp 30 nodes 50 pv e2e4 e7e5\n\
+                   t < info nodes 70 nps 1000\n\
+                   t < bestmove e2e4\n";
+        let (cp, mate, depth, nodes, pv) = final_info(log);
+        assert_eq!((cp, mate, depth), (Some(30), None, Some(2)));
+        assert_eq!(nodes, Some(70));
+        assert_eq!(pv, ["e2e4", "e7e5"]);
+        let (cp, mate, ..) = final_info("t < info depth 9 score mate -3 pv a1a2\n");
+        assert_eq!((cp, mate), (None, Some(-3)));
+    }
+
+    #[test]
+    fn matches_z_scores_and_self_similarity() {
+        let names: Vec<String> = ["a", "b", "c", "d"].iter().map(|s| s.to_string()).collect();
+        let mut v = Vec::new();
+        // a and b agree on 4 of 4; c and d agree with a on 2, with each other on 1
+        let moves = [
+            ["e2e4", "d2d4", "g1f3", "c2c4"],
+            ["e2e4", "d2d4", "g1f3", "c2c4"],
+            ["e2e4", "d2d4", "b1c3", "b2b3"],
+            ["e2e4", "h2h3", "a2a3", "g2g3"],
+        ];
+        for (e, ms) in names.iter().zip(moves) {
+            for (p, m) in ms.iter().enumerate() {
+                v.push(answer(e, 1, p, m));
+                // the second run differs once for a
+                let m2 = if e == "a" && p == 3 { "h2h4" } else { m };
+                v.push(answer(e, 2, p, m2));
+            }
+        }
+        let r = analyze(&names, 4, &v);
+        assert_eq!(r.matches[0][1], Some(1.0));
+        assert_eq!(r.matches[0][2], Some(0.5));
+        assert_eq!(r.matches[2][3], Some(0.25));
+        assert_eq!(r.self_match[0], Some(0.75));
+        assert_eq!(r.self_match[1], Some(1.0));
+        let z = r.z[0][1].unwrap();
+        assert!(z > 2.0, "{z}");
+        // the dendrogram joins a and b first, at distance 0
+        let l = linkage(&r);
+        assert_eq!((l[0].0, l[0].1), (0, 1));
+        assert_eq!(l[0].2, 0.0);
+        assert_eq!(l.len(), 3);
+    }
+
+    #[test]
+    fn epd_positions_and_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.epd");
+        std::fs::write(
+            &p,
+            "# suite\n8/8/8/8/8/8/8/K1k5 w - - id \"kings\";\n\n8/8/8/8/8/8/8/K1k5 b - -\n",
+        )
+        .unwrap();
+        let v = read_epd(&p).unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].id, "kings");
+        assert_eq!(v[1].id, "line 4");
+        std::fs::write(&p, "8/8/8/8/8/8/8/K1k5 w\n").unwrap();
+        assert!(read_epd(&p).unwrap_err().contains("s.epd:1:"));
+        std::fs::write(&p, "8/8/8/8/8/8/8/KKk5 w - -\n").unwrap();
+        assert!(
+            read_epd(&p)
+                .unwrap_err()
+                .contains("not a legal chess position")
+        );
+    }
+}
