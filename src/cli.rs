@@ -74,11 +74,19 @@ pub enum Command {
     /// self-similarity, a heatmap and a dendrogram (SVG).
     Similarity {
         /// An engine, NAME=COMMAND (repeatable; at least two).
-        #[arg(long = "engine", required = true)]
+        #[arg(long = "engine", required_unless_present = "games")]
         engines: Vec<String>,
         /// The position suite (EPD).
-        #[arg(long)]
-        positions: PathBuf,
+        #[arg(long, required_unless_present = "games", conflicts_with = "games")]
+        positions: Option<PathBuf>,
+        /// The passive test instead: compare what the engines of these
+        /// games chose (moves played, and their PVs' later moves) in the
+        /// same positions, weighted by how open each position was.
+        #[arg(long, num_args = 1.., conflicts_with = "engines")]
+        games: Vec<PathBuf>,
+        /// Passive test: pairs sharing fewer positions are not compared.
+        #[arg(long, default_value_t = 30)]
+        min_positions: usize,
         #[arg(long, conflicts_with = "depth")]
         movetime: Option<u64>,
         #[arg(long)]
@@ -196,6 +204,10 @@ pub struct RulesArgs {
     /// A folder of Syzygy tables for the `tablebase` detector.
     #[arg(long)]
     pub syzygy: Option<PathBuf>,
+    /// A report of `arbiter similarity` (its similarity.json) for the
+    /// `similarity` detector.
+    #[arg(long)]
+    pub similarity: Option<PathBuf>,
     /// An operator log (docs/operator-log.md); repeatable. Each joins the
     /// game whose Round its `setup round=` names (else the first game).
     #[arg(long = "operator-log")]
@@ -262,14 +274,27 @@ pub fn run(cli: Cli) -> i32 {
         },
         Command::Rules { command } => crate::rules_cli::run(command, &mut out),
         Command::Similarity {
+            games,
+            min_positions,
+            out: dir,
+            ..
+        } if !games.is_empty() => match passive_similarity(&games, min_positions, &dir, &mut out) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("arbiter similarity: {e}");
+                FAILURE
+            }
+        },
+        Command::Similarity {
             engines,
-            positions,
+            positions: Some(positions),
             movetime,
             depth,
             runs,
             threads,
             out: dir,
             options,
+            ..
         } => match similarity(
             engines, &positions, movetime, depth, runs, threads, &dir, options, &mut out,
         ) {
@@ -279,6 +304,12 @@ pub fn run(cli: Cli) -> i32 {
                 FAILURE
             }
         },
+        Command::Similarity { .. } => {
+            eprintln!(
+                "arbiter similarity: give --positions FILE with --engine NAME=CMD…, or --games PATH…"
+            );
+            FAILURE
+        }
         Command::HiddenBook {
             paths,
             engine_logs,
@@ -358,6 +389,64 @@ pub fn run(cli: Cli) -> i32 {
             FAILURE
         }
     }
+}
+
+/// `arbiter similarity --games`: the passive test over an event's games.
+fn passive_similarity(
+    paths: &[PathBuf],
+    min_positions: usize,
+    dir: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<i32, String> {
+    use crate::similarity::passive;
+    let mut choices = Vec::new();
+    let mut inputs = Vec::new();
+    for input in audit::expand_inputs(paths) {
+        let path = match input {
+            Ok(audit::Input::Pgn(p)) => p,
+            Ok(audit::Input::Case(d)) => d.join("game.pgn"),
+            Err((p, e)) => return Err(format!("{}: {e}", p.display())),
+        };
+        let summary = audit::audit_file(&path, &audit::Config::default(), |g: GameAudit| {
+            choices.extend(passive::choices(&g.game, &g.replay));
+            Ok(())
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        inputs.push(json!({"path": summary.path, "sha256": summary.sha256}));
+    }
+    let report = passive::analyze(&choices, min_positions);
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let json = json!({
+        "arbiter_version": crate::VERSION,
+        "mode": "passive",
+        "inputs": inputs,
+        "min_positions": min_positions,
+        "choices": choices.len(),
+        "report": report,
+    });
+    write(
+        "similarity.json",
+        &(serde_json::to_string_pretty(&json).map_err(|e| e.to_string())? + "\n"),
+    )?;
+    write("heatmap.svg", &crate::report::simchart::heatmap(&report)?)?;
+    write(
+        "dendrogram.svg",
+        &crate::report::simchart::dendrogram(&report)?,
+    )?;
+    write!(
+        out,
+        "passive test: {} engines, {} positions ({} choices), pairs sharing at least {min_positions}\n\n{}",
+        report.engines.len(),
+        report.positions,
+        choices.len(),
+        crate::similarity::text(&report)
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(CLEAN)
 }
 
 /// `arbiter similarity`: run, analyze, write the report and the charts.
@@ -647,12 +736,16 @@ fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
     for p in &args.engine_logs {
         cfg.engine_logs.push(audit::read_engine_log(p)?);
     }
+    let mut detectors = crate::rules::eval::Detectors::default();
     if let Some(dir) = &args.syzygy {
-        cfg.detectors = std::sync::Arc::new(
-            crate::rules::eval::Detectors::with_syzygy(dir)
-                .map_err(|e| format!("arbiter: syzygy tables {}: {e}", dir.display()))?,
-        );
+        detectors = crate::rules::eval::Detectors::with_syzygy(dir)
+            .map_err(|e| format!("arbiter: syzygy tables {}: {e}", dir.display()))?;
     }
+    if let Some(p) = &args.similarity {
+        detectors.similarity =
+            Some(crate::similarity::load(p).map_err(|e| format!("arbiter: {e}"))?);
+    }
+    cfg.detectors = std::sync::Arc::new(detectors);
     Ok(cfg)
 }
 
@@ -687,6 +780,9 @@ fn run_audit(
         );
         if let Some(rs) = &c.ruleset {
             v.push(json!({"path": rs.path, "sha256": rs.sha256, "kind": "ruleset"}));
+        }
+        if let Some(s) = &c.detectors.similarity {
+            v.push(json!({"path": s.path, "sha256": s.sha256, "kind": "similarity-report"}));
         }
         v
     };
@@ -759,7 +855,12 @@ fn run_audit(
             let mut r = writeln!(
                 out,
                 "{}",
-                text::summary(&totals, inputs.len(), cfg.ruleset.as_ref())
+                text::summary(
+                    &totals,
+                    inputs.len(),
+                    cfg.ruleset.as_ref(),
+                    cfg.detectors.similarity.is_some(),
+                )
             );
             for i in &inputs {
                 r = r.and(writeln!(

@@ -372,7 +372,7 @@ fn run_job(
 }
 
 /// The pairwise analysis.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     pub engines: Vec<String>,
     pub positions: usize,
@@ -395,6 +395,72 @@ fn mean_sd(v: &[f64]) -> Option<(f64, f64)> {
     let m = v.iter().sum::<f64>() / v.len() as f64;
     let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64;
     Some((m, var.sqrt()))
+}
+
+/// A similarity report read back for the rules (`audit --similarity FILE`).
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub path: String,
+    pub sha256: String,
+    pub report: Report,
+}
+
+/// Read `similarity.json` as `arbiter similarity` writes it.
+pub fn load(path: &Path) -> Result<Loaded, String> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let v: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{shown}: not JSON: {e}"))?;
+    let report: Report = serde_json::from_value(v.get("report").cloned().unwrap_or_default())
+        .map_err(|e| format!("{shown}: expected the `report` of arbiter similarity: {e}"))?;
+    let n = report.engines.len();
+    if report.matches.len() != n || report.z.len() != n || report.common.len() != n {
+        return Err(format!(
+            "{shown}: the report's matrices do not match its {n} engines"
+        ));
+    }
+    Ok(Loaded {
+        path: shown,
+        sha256: crate::audit::sha256_hex(&bytes),
+        report,
+    })
+}
+
+/// A report's engine name stands for a PGN player name when they are equal
+/// (ignoring case) or the player name is it followed by a version:
+/// `stockfish` stands for `Stockfish 15.1`.
+pub fn names_engine(report_name: &str, player: &str) -> bool {
+    let (r, p) = (
+        report_name.trim().to_lowercase(),
+        player.trim().to_lowercase(),
+    );
+    !r.is_empty() && (p == r || p.strip_prefix(&r).is_some_and(|rest| rest.starts_with(' ')))
+}
+
+/// Each pair's match against every other pair of the field (leave-one-out
+/// mean and standard deviation of the pairs of different engines).
+pub fn z_scores(matches: &[Vec<Option<f64>>]) -> Vec<Vec<Option<f64>>> {
+    let n = matches.len();
+    let mut z = vec![vec![None; n]; n];
+    for i in 0..n {
+        for j in 0..n {
+            if i == j {
+                continue;
+            }
+            let Some(m) = matches[i][j] else { continue };
+            let others: Vec<f64> = (0..n)
+                .flat_map(|k| (k + 1..n).map(move |l| (k, l)))
+                .filter(|&(k, l)| !((k == i && l == j) || (k == j && l == i)))
+                .filter_map(|(k, l)| matches[k][l])
+                .collect();
+            if let Some((mu, sd)) = mean_sd(&others)
+                && sd > 0.0
+            {
+                z[i][j] = Some((m - mu) / sd);
+            }
+        }
+    }
+    z
 }
 
 /// Match matrix, z-scores and self-similarity.
@@ -445,25 +511,7 @@ pub fn analyze(engines: &[String], positions: usize, answers: &[Answer]) -> Repo
             }
         }
     }
-    let mut z = vec![vec![None; n]; n];
-    for i in 0..n {
-        for j in 0..n {
-            if i == j {
-                continue;
-            }
-            let Some(m) = matches[i][j] else { continue };
-            let others: Vec<f64> = (0..n)
-                .flat_map(|k| (k + 1..n).map(move |l| (k, l)))
-                .filter(|&(k, l)| !((k == i && l == j) || (k == j && l == i)))
-                .filter_map(|(k, l)| matches[k][l])
-                .collect();
-            if let Some((mu, sd)) = mean_sd(&others)
-                && sd > 0.0
-            {
-                z[i][j] = Some((m - mu) / sd);
-            }
-        }
-    }
+    let z = z_scores(&matches);
     let self_match = (0..n)
         .map(|i| {
             let (same, both) = agree(&moves[0][i], &moves[1][i]);
@@ -521,9 +569,10 @@ pub fn text(r: &Report) -> String {
     pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     for (z, i, j) in pairs {
         s.push_str(&format!(
-            "  {:>6.2}  {:.1}%  {} - {}\n",
+            "  {:>6.2}  {:5.1}%  {:>6} shared  {} - {}\n",
             z,
             100.0 * r.matches[i][j].unwrap_or(0.0),
+            r.common[i][j],
             r.engines[i],
             r.engines[j]
         ));
@@ -574,6 +623,183 @@ pub fn linkage(r: &Report) -> Vec<(usize, usize, f64)> {
         clusters.push((n + merges.len() - 1, members));
     }
     merges
+}
+
+/// The passive test: what engines chose in the same positions of an
+/// event's own games, from the moves they played and the moves their PVs
+/// said they would play, weighted by how open each position was.
+pub mod passive {
+    use std::collections::BTreeMap;
+
+    use shakmaty::{EnPassantMode, Position, fen::Epd, san::San};
+
+    /// How far into a PV its engine's own later moves are read.
+    pub const PV_PLIES: usize = 7;
+
+    /// One engine's choice in one position.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Choice {
+        pub engine: String,
+        /// The position (EPD: placement, side, castling, en passant).
+        pub key: String,
+        pub uci: String,
+        /// Played (true) or read from a PV (false).
+        pub played: bool,
+        /// ln(legal moves) / ln(30), at most 1: 0 when the move was forced.
+        pub weight: f64,
+    }
+
+    fn weight(pos: &shakmaty::Chess) -> f64 {
+        let n = pos.legal_moves().len() as f64;
+        if n <= 1.0 {
+            0.0
+        } else {
+            (n.ln() / 30f64.ln()).min(1.0)
+        }
+    }
+
+    /// The choices of one game's engines, out of the official opening.
+    pub fn choices(
+        game: &crate::ingest::pgn::PgnGame,
+        replay: &crate::replay::Replay,
+    ) -> Vec<Choice> {
+        let mut out = Vec::new();
+        let name = |white: bool| {
+            game.tag(if white { "White" } else { "Black" })
+                .unwrap_or("?")
+                .to_string()
+        };
+        for (i, p) in replay.plies.iter().enumerate() {
+            let mv = &game.moves[p.move_index];
+            let tcec = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
+            let cc = mv
+                .comments
+                .iter()
+                .find_map(|c| c.annotations.cutechess.as_ref());
+            if tcec.is_some_and(|t| t.book)
+                || cc.is_some_and(|c| c.book)
+                || (tcec.is_none() && cc.is_none())
+            {
+                continue;
+            }
+            let before = if i == 0 {
+                &replay.start
+            } else {
+                &replay.plies[i - 1].position
+            };
+            let engine = name(p.side.is_white());
+            let key =
+                |pos: &shakmaty::Chess| Epd::from_position(pos, EnPassantMode::Legal).to_string();
+            out.push(Choice {
+                engine: engine.clone(),
+                key: key(before),
+                uci: p.uci.clone(),
+                played: true,
+                weight: weight(before),
+            });
+            // the engine's own later moves in its PV
+            let Some(pv) = tcec.and_then(|t| t.pv.as_deref()) else {
+                continue;
+            };
+            let mut pos = before.clone();
+            for (k, san) in pv.split_whitespace().take(PV_PLIES).enumerate() {
+                let Ok(san) = san.trim_end_matches(['+', '#']).parse::<San>() else {
+                    break;
+                };
+                let Ok(m) = san.to_move(&pos) else { break };
+                if k > 0 && k % 2 == 0 {
+                    out.push(Choice {
+                        engine: engine.clone(),
+                        key: key(&pos),
+                        uci: m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                        played: false,
+                        weight: weight(&pos),
+                    });
+                }
+                pos.play_unchecked(m);
+            }
+        }
+        out
+    }
+
+    /// How often an engine chose each move in a position: (played, from PVs).
+    type Counts<'a> = (BTreeMap<&'a str, usize>, BTreeMap<&'a str, usize>);
+
+    /// Pairwise weighted agreement in shared positions. An engine's choice
+    /// in a position is the move it played there most often, else the move
+    /// its PVs gave most often. Pairs with fewer than `min_positions`
+    /// shared positions get no match and stay out of the field.
+    pub fn analyze(choices: &[Choice], min_positions: usize) -> super::Report {
+        let mut engines: Vec<String> = choices.iter().map(|c| c.engine.clone()).collect();
+        engines.sort();
+        engines.dedup();
+        let idx: BTreeMap<&str, usize> = engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.as_str(), i))
+            .collect();
+        // key -> engine -> (played counts, pv counts), weight
+        let mut table: BTreeMap<&str, (f64, BTreeMap<usize, Counts<'_>>)> = BTreeMap::new();
+        for c in choices {
+            let e = idx[c.engine.as_str()];
+            let entry = table
+                .entry(c.key.as_str())
+                .or_insert((c.weight, BTreeMap::new()));
+            let slot = entry.1.entry(e).or_default();
+            let counts = if c.played { &mut slot.0 } else { &mut slot.1 };
+            *counts.entry(c.uci.as_str()).or_default() += 1;
+        }
+        let pick = |s: &Counts<'_>| -> Option<String> {
+            let from = if s.0.is_empty() { &s.1 } else { &s.0 };
+            from.iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(m, _)| m.to_string())
+        };
+        let n = engines.len();
+        let mut same = vec![vec![0f64; n]; n];
+        let mut total = vec![vec![0f64; n]; n];
+        let mut common = vec![vec![0usize; n]; n];
+        for (w, per) in table.values() {
+            if *w <= 0.0 || per.len() < 2 {
+                continue;
+            }
+            let chosen: Vec<(usize, String)> = per
+                .iter()
+                .filter_map(|(e, s)| pick(s).map(|m| (*e, m)))
+                .collect();
+            for (a, ma) in &chosen {
+                for (b, mb) in &chosen {
+                    if a == b {
+                        continue;
+                    }
+                    common[*a][*b] += 1;
+                    total[*a][*b] += w;
+                    if ma == mb {
+                        same[*a][*b] += w;
+                    }
+                }
+            }
+        }
+        let mut matches = vec![vec![None; n]; n];
+        for i in 0..n {
+            for j in 0..n {
+                if i != j && common[i][j] >= min_positions.max(1) && total[i][j] > 0.0 {
+                    matches[i][j] = Some(same[i][j] / total[i][j]);
+                }
+            }
+        }
+        let mut r = super::Report {
+            engines,
+            positions: table.len(),
+            matches,
+            common,
+            z: vec![vec![None; n]; n],
+            self_match: vec![None; n],
+            failures: BTreeMap::new(),
+        };
+        r.z = super::z_scores(&r.matches);
+        r
+    }
 }
 
 #[cfg(test)]

@@ -173,3 +173,65 @@ fn bad_suites_and_engine_lists_are_refused_with_the_place() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("at least two engines"));
 }
+
+/// The rulesets' `similarity` detector reads a similarity report: a game of
+/// an engine that stands out is named, with the pair as evidence; without a
+/// report the rule is listed as not evaluated.
+#[test]
+fn rules_read_a_similarity_report() {
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        "--rules",
+        "rulesets/icga-2008.rules",
+        "--similarity",
+        "tests/fixtures/similarity/report.json",
+        "tests/fixtures/similarity/game.pgn",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines = super::json_lines(&o);
+    let hits = |g: &serde_json::Value| -> Vec<String> {
+        g["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "icga.close-derivative")
+            .map(|f| f["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = hits(&lines[0]);
+    assert_eq!(first.len(), 1);
+    assert!(
+        first[0].contains("Alpha and Bravo chose the same move in 92.0% of 300 positions"),
+        "{}",
+        first[0]
+    );
+    assert!(
+        hits(&lines[1]).is_empty(),
+        "Charlie and Delta stand out with no one"
+    );
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["ruleset"]["not_evaluated"], serde_json::json!([]));
+    assert!(
+        summary["inputs"].to_string().contains("similarity-report")
+            || summary.to_string().contains("similarity-report"),
+        "the report's SHA-256 is recorded"
+    );
+    // without the report
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        "--rules",
+        "rulesets/icga-2008.rules",
+        "tests/fixtures/similarity/game.pgn",
+    ]);
+    let lines = super::json_lines(&o);
+    assert!(hits(&lines[0]).is_empty());
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        summary["ruleset"]["not_evaluated"][0]["rule"],
+        "icga.close-derivative"
+    );
+}

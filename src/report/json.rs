@@ -172,9 +172,13 @@ pub fn summary_line(
                 })),
                 _ => None,
             }).collect::<Vec<_>>(),
-            "not_evaluated": rs.unavailable().iter().map(|(r, d)| json!({
+            "not_evaluated": rs.unavailable_given(config.detectors.similarity.is_some()).iter().map(|(r, d)| json!({
                 "rule": r,
-                "reason": format!("{} `{d}`: this rule is reported for manual review", crate::rules::eval::UNAVAILABLE),
+                "reason": if *d == "similarity" {
+                    "the `similarity` detector reads a report of `arbiter similarity`, and none was given (--similarity FILE): this rule is reported for manual review".to_string()
+                } else {
+                    format!("{} `{d}`: this rule is reported for manual review", crate::rules::eval::UNAVAILABLE)
+                },
             })).collect::<Vec<_>>(),
         })
     });

@@ -65,13 +65,14 @@ pub fn summary(
     totals: &Totals,
     files: usize,
     ruleset: Option<&crate::rules::analyzer::Ruleset>,
+    similarity_report: bool,
 ) -> String {
     let manual = ruleset.map_or(0, |rs| {
         rs.rules
             .iter()
             .filter(|r| matches!(r.check, crate::rules::analyzer::Check::Manual(_)))
             .count()
-            + rs.unavailable().len()
+            + rs.unavailable_given(similarity_report).len()
     });
     let mut s = format!(
         "{} games in {} files, {} plies: {} errors, {} warnings, {} info, {} for manual review",

@@ -218,6 +218,12 @@ impl Ruleset {
     /// Rules that call a detector this version of arbiter does not have:
     /// `(rule id, detector)`.
     pub fn unavailable(&self) -> Vec<(String, &'static str)> {
+        self.unavailable_given(false)
+    }
+
+    /// As [`Ruleset::unavailable`], knowing whether a similarity report
+    /// was given (the `similarity` detector reads one).
+    pub fn unavailable_given(&self, similarity_report: bool) -> Vec<(String, &'static str)> {
         fn walk(e: &CExpr, out: &mut Vec<&'static str>) {
             match e {
                 CExpr::Detector(d, params) => {
@@ -262,6 +268,9 @@ impl Ruleset {
                 _ => {}
             }
             found.dedup();
+            if similarity_report {
+                found.retain(|d| *d != Detector::Similarity.name());
+            }
             out.extend(found.into_iter().map(|d| (r.id.clone(), d)));
         }
         out

@@ -71,6 +71,8 @@ fn eval_stateless(
 #[derive(Default)]
 pub struct Detectors {
     pub tablebase: Option<Tablebase<shakmaty::Chess>>,
+    /// A report of `arbiter similarity` (active or passive).
+    pub similarity: Option<crate::similarity::Loaded>,
 }
 
 impl std::fmt::Debug for Detectors {
@@ -91,6 +93,7 @@ impl Detectors {
         tb.add_directory(dir)?;
         Ok(Detectors {
             tablebase: Some(tb),
+            similarity: None,
         })
     }
 }
@@ -631,8 +634,68 @@ impl Ctx<'_, '_> {
                 }
             }
             Detector::Similarity => {
-                self.notes.push(format!("{UNAVAILABLE} `{}`", d.name()));
-                Value::Unknown
+                let Some(tl) = self.tl else {
+                    return Value::None;
+                };
+                let Some(sim) = &self.detectors.similarity else {
+                    return Value::None;
+                };
+                let num = |k: &str| {
+                    params
+                        .iter()
+                        .find(|(n, _)| n == k)
+                        .and_then(|(_, v)| match v {
+                            Value::Num(x) => Some(*x),
+                            _ => None,
+                        })
+                };
+                let threshold = num("threshold").unwrap_or(5.0);
+                let min_positions = num("min_positions").unwrap_or(0.0);
+                let against = params.iter().find_map(|(n, v)| match (n.as_str(), v) {
+                    ("against", Value::Str(s)) => Some(s.clone()),
+                    _ => None,
+                });
+                let players: Vec<String> = ["White", "Black"]
+                    .iter()
+                    .filter_map(|t| tl.game.tag(t).map(str::to_string))
+                    .collect();
+                let r = &sim.report;
+                let mut hit = false;
+                for i in 0..r.engines.len() {
+                    if !players
+                        .iter()
+                        .any(|p| crate::similarity::names_engine(&r.engines[i], p))
+                    {
+                        continue;
+                    }
+                    for j in 0..r.engines.len() {
+                        if i == j
+                            || against.as_deref().is_some_and(|a| {
+                                !crate::similarity::names_engine(a, &r.engines[j])
+                                    && a != r.engines[j]
+                            })
+                        {
+                            continue;
+                        }
+                        let (Some(z), Some(m)) = (r.z[i][j], r.matches[i][j]) else {
+                            continue;
+                        };
+                        if z >= threshold && r.common[i][j] as f64 >= min_positions {
+                            hit = true;
+                            self.evidence.push(format!(
+                                "{} and {} chose the same move in {:.1}% of {} positions, z = {:.2} against the other pairs ({}, sha256 {})",
+                                r.engines[i],
+                                r.engines[j],
+                                100.0 * m,
+                                r.common[i][j],
+                                z,
+                                sim.path,
+                                &sim.sha256[..12.min(sim.sha256.len())]
+                            ));
+                        }
+                    }
+                }
+                Value::Bool(hit)
             }
         }
     }
