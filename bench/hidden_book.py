@@ -26,7 +26,9 @@ with its engine log, and the script prints:
 - false positives (flagged moves and games among the clean games, and
   flagged non-book moves in the planted games).
 
-Everything is rerun from scratch; nothing is cached between runs.
+Everything is rerun from scratch; nothing is cached between runs. Needs
+Debian's stockfish, toga2, glaurung and polyglot (apt-get install stockfish
+toga2 glaurung polyglot).
 """
 import json
 import os

@@ -9,12 +9,14 @@
 # default, two engines at a time. The run is resumable: run it again with
 # the same OUT_DIR to finish an interrupted run. Writes OUT_DIR/similarity.json,
 # heatmap.svg, dendrogram.svg and prints the matrix and the z-scores.
+# Needs Debian's engines: apt-get install stockfish fairy-stockfish glaurung
+# toga2 ethereal-chess gnuchess phalanx
 set -e
 bin=$1
 out=$2
 mt=${3:-100}
 if [ -z "$bin" ] || [ -z "$out" ]; then
-  sed -n '2,11p' "$0"
+  sed -n '2,13p' "$0"
   exit 2
 fi
 here=$(dirname "$0")
