@@ -25,6 +25,10 @@ pub struct Cli {
 pub enum Format {
     Text,
     Json,
+    /// The HTML dossier (needs --out).
+    Html,
+    /// The Markdown dossier (needs --out).
+    Md,
 }
 
 #[derive(Debug, Subcommand)]
@@ -57,6 +61,10 @@ pub enum Command {
         /// ruleset with a time control): <input>-<game>.svg.
         #[arg(long)]
         charts: Option<PathBuf>,
+        /// Write the reports into this folder: audit.jsonl, dossier.html
+        /// (one self-contained file), dossier.md with dossier-files/.
+        #[arg(long)]
+        out: Option<PathBuf>,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -248,11 +256,23 @@ pub fn run(cli: Cli) -> i32 {
             paths,
             format,
             charts,
+            out: dir,
             rules,
         } => match config(&rules, false) {
+            Ok(_) if matches!(format, Format::Html | Format::Md) && dir.is_none() => {
+                eprintln!("arbiter audit: --format html and md write a dossier: give --out DIR");
+                FAILURE
+            }
             Ok(mut cfg) => {
-                cfg.clocks = charts.is_some();
-                run_audit(&paths, format, charts.as_deref(), &cfg, &mut out)
+                cfg.clocks = charts.is_some() || dir.is_some();
+                run_audit(
+                    &paths,
+                    format,
+                    charts.as_deref(),
+                    dir.as_deref(),
+                    &cfg,
+                    &mut out,
+                )
             }
             Err(e) => {
                 eprintln!("{e}");
@@ -753,15 +773,19 @@ fn run_audit(
     paths: &[PathBuf],
     format: Format,
     charts: Option<&std::path::Path>,
+    report_dir: Option<&std::path::Path>,
     cfg: &audit::Config,
     out: &mut impl Write,
 ) -> i32 {
-    if let Some(dir) = charts
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        eprintln!("arbiter: {}: {e}", dir.display());
-        return FAILURE;
+    for dir in [charts, report_dir].into_iter().flatten() {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("arbiter: {}: {e}", dir.display());
+            return FAILURE;
+        }
     }
+    let bands = crate::report::dossier::bands(cfg.ruleset.as_ref());
+    let mut views: Vec<crate::report::dossier::GameView> = Vec::new();
+    let mut jsonl = String::new();
     let mut chart_failures = 0usize;
     let mut totals = jsonr::Totals::default();
     let mut inputs: Vec<InputSummary> = Vec::new();
@@ -815,6 +839,11 @@ fn run_audit(
         let stem = chart_stem(&path);
         let result = audit::audit_file(&path, this, |g: GameAudit| {
             totals.add(&g);
+            if report_dir.is_some() {
+                jsonl.push_str(&jsonr::game_line(&g).to_string());
+                jsonl.push('\n');
+                views.push(crate::report::dossier::view(&g, &bands));
+            }
             if let Some(dir) = charts {
                 let file = dir.join(format!("{stem}-{}.svg", g.game.index + 1));
                 match crate::report::chart::for_game(&g) {
@@ -833,7 +862,7 @@ fn run_audit(
             }
             match format {
                 Format::Json => writeln!(out, "{}", jsonr::game_line(&g)),
-                Format::Text => writeln!(out, "{}", text::game(&g)),
+                Format::Text | Format::Html | Format::Md => writeln!(out, "{}", text::game(&g)),
             }
         });
         match result {
@@ -845,13 +874,28 @@ fn run_audit(
             }
         }
     }
+    if let Some(dir) = report_dir
+        && let Err(e) = write_reports(
+            dir,
+            &jsonl,
+            &views,
+            &totals,
+            &inputs,
+            &unreadable,
+            cfg,
+            &logs,
+        )
+    {
+        eprintln!("arbiter: {e}");
+        return FAILURE;
+    }
     let _ = match format {
         Format::Json => writeln!(
             out,
             "{}",
             jsonr::summary_line(&totals, &inputs, &unreadable, cfg, &logs)
         ),
-        Format::Text => {
+        Format::Text | Format::Html | Format::Md => {
             let mut r = writeln!(
                 out,
                 "{}",
@@ -880,6 +924,72 @@ fn run_audit(
     } else {
         CLEAN
     }
+}
+
+/// Write audit.jsonl, dossier.html and dossier.md (with its files).
+#[allow(clippy::too_many_arguments)]
+fn write_reports(
+    dir: &std::path::Path,
+    jsonl: &str,
+    views: &[crate::report::dossier::GameView],
+    totals: &jsonr::Totals,
+    inputs: &[InputSummary],
+    unreadable: &[(String, String)],
+    cfg: &audit::Config,
+    logs: &[serde_json::Value],
+) -> Result<(), String> {
+    use crate::report::dossier;
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let summary_json = jsonr::summary_line(totals, inputs, unreadable, cfg, logs);
+    write("audit.jsonl", &format!("{jsonl}{summary_json}\n"))?;
+    let mut summary: Vec<(String, String)> = vec![
+        ("arbiter".into(), crate::VERSION.to_string()),
+        ("games".into(), totals.games.to_string()),
+        ("plies".into(), totals.plies.to_string()),
+        ("errors".into(), totals.by_severity[0].to_string()),
+        ("warnings".into(), totals.by_severity[1].to_string()),
+        ("info".into(), totals.by_severity[2].to_string()),
+    ];
+    if let Some(rs) = &cfg.ruleset {
+        summary.push(("ruleset".into(), format!("{} ({})", rs.title, rs.id)));
+        summary.push((format!("sha256 {}", rs.path), rs.sha256.clone()));
+        let manual = rs
+            .rules
+            .iter()
+            .filter(|r| matches!(r.check, crate::rules::analyzer::Check::Manual(_)))
+            .count();
+        summary.push(("rules for manual review".into(), manual.to_string()));
+    }
+    for i in inputs {
+        summary.push((format!("sha256 {}", i.path), i.sha256.clone()));
+    }
+    for l in logs.iter().filter(|l| l["kind"] != "ruleset") {
+        if let (Some(p), Some(h), Some(k)) =
+            (l["path"].as_str(), l["sha256"].as_str(), l["kind"].as_str())
+        {
+            summary.push((format!("sha256 {p} ({k})"), h.to_string()));
+        }
+    }
+    for (p, e) in unreadable {
+        summary.push((format!("unreadable {p}"), e.clone()));
+    }
+    let title = match &cfg.ruleset {
+        Some(rs) => format!("arbiter dossier: {}", rs.title),
+        None => "arbiter dossier".to_string(),
+    };
+    write("dossier.html", &dossier::to_html(&title, &summary, views))?;
+    let files_dir = "dossier-files";
+    let (md, files) = dossier::to_markdown(&title, &summary, views, files_dir);
+    std::fs::create_dir_all(dir.join(files_dir))
+        .map_err(|e| format!("{}: {e}", dir.join(files_dir).display()))?;
+    for (name, svg) in files {
+        write(&format!("{files_dir}/{name}"), &svg)?;
+    }
+    write("dossier.md", &md)?;
+    Ok(())
 }
 
 fn run_replay(

@@ -6,6 +6,7 @@
 
 mod corpus;
 mod crosscheck;
+mod dossier;
 mod golden;
 mod logs;
 mod malformed;

@@ -1,6 +1,7 @@
 //! Reports: render audited games and findings. No rule logic, no re-reading.
 
 pub mod chart;
+pub mod dossier;
 pub mod json;
 pub mod simchart;
 pub mod text;
