@@ -113,6 +113,26 @@ pub enum Command {
         #[arg(long = "option")]
         options: Vec<String>,
     },
+    /// Audit whole archives in parallel and aggregate: tables (CSV and
+    /// Parquet) of findings by rule, engine and round, adjudication
+    /// agreement, clock anomalies and standings, with a Markdown and HTML
+    /// summary.
+    Batch {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+        /// Audit only the K-th of every N games (K/N, 1 ≤ K ≤ N), to share
+        /// an archive between machines.
+        #[arg(long)]
+        shard: Option<String>,
+        /// Worker threads (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
     /// Screen games for hidden opening books: per engine, the moves out of
     /// the official opening, those without search evidence, the innocent
     /// causes found, runs, and the flagged moves with their evidence.
@@ -324,6 +344,19 @@ pub fn run(cli: Cli) -> i32 {
                 FAILURE
             }
         },
+        Command::Batch {
+            paths,
+            out: dir,
+            shard,
+            threads,
+            rules,
+        } => match config(&rules, false).and_then(|cfg| batch(paths, dir, shard, threads, cfg)) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("arbiter batch: {e}");
+                FAILURE
+            }
+        },
         Command::Similarity { .. } => {
             eprintln!(
                 "arbiter similarity: give --positions FILE with --engine NAME=CMD…, or --games PATH…"
@@ -409,6 +442,86 @@ pub fn run(cli: Cli) -> i32 {
             FAILURE
         }
     }
+}
+
+/// `arbiter batch`.
+fn batch(
+    paths: Vec<PathBuf>,
+    dir: PathBuf,
+    shard: Option<String>,
+    threads: Option<usize>,
+    cfg: audit::Config,
+) -> Result<i32, String> {
+    let shard = match shard {
+        None => None,
+        Some(s) => {
+            let parsed = s
+                .split_once('/')
+                .and_then(|(k, n)| {
+                    Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?))
+                })
+                .filter(|(k, n)| *n >= 1 && (1..=*n).contains(k));
+            Some(parsed.ok_or_else(|| format!("--shard takes K/N with 1 <= K <= N, not {s:?}"))?)
+        }
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+    });
+    let bcfg = crate::batch::BatchConfig {
+        paths,
+        audit: cfg.clone(),
+        out: dir.clone(),
+        shard,
+        threads,
+        progress: io::IsTerminal::is_terminal(&io::stderr()),
+    };
+    let outcome = crate::batch::run(&bcfg)?;
+    for (p, e) in &outcome.unreadable {
+        eprintln!("arbiter batch: {p}: {e}");
+    }
+    let mut tables = crate::batch::tables(&outcome)?.named;
+    let (standings_df, standings) = crate::batch::standings_table(&outcome, cfg.ruleset.as_ref())?;
+    tables.push(("standings", standings_df));
+    crate::batch::write_tables(&dir, &mut tables)?;
+    let mut header: Vec<(String, String)> = vec![
+        ("arbiter".into(), crate::VERSION.to_string()),
+        ("games".into(), outcome.games.len().to_string()),
+        (
+            "violations (errors and warnings)".into(),
+            outcome.violations().to_string(),
+        ),
+    ];
+    if let Some((k, n)) = shard {
+        header.push(("shard".into(), format!("{k}/{n}")));
+    }
+    if let Some(rs) = &cfg.ruleset {
+        header.push(("ruleset".into(), format!("{} ({})", rs.title, rs.id)));
+        header.push((format!("sha256 {}", rs.path), rs.sha256.clone()));
+    }
+    for i in &outcome.inputs {
+        header.push((format!("sha256 {}", i.path), i.sha256.clone()));
+    }
+    let (md, html) = crate::batch::summaries(&outcome, &tables, &standings, &header)?;
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    write("summary.md", &md)?;
+    write("summary.html", &html)?;
+    eprintln!(
+        "arbiter batch: {} games, {} violations; tables and summary in {}",
+        outcome.games.len(),
+        outcome.violations(),
+        dir.display()
+    );
+    Ok(if !outcome.unreadable.is_empty() {
+        FAILURE
+    } else if outcome.violations() > 0 {
+        VIOLATIONS
+    } else {
+        CLEAN
+    })
 }
 
 /// `arbiter similarity --games`: the passive test over an event's games.

@@ -6,6 +6,7 @@
 
 pub mod align;
 pub mod audit;
+pub mod batch;
 pub mod checks;
 pub mod cli;
 pub mod clock;
@@ -19,6 +20,7 @@ pub mod rules;
 pub mod rules_cli;
 pub mod similarity;
 pub mod span;
+pub mod standings;
 pub mod timeline;
 
 /// The version recorded in every report.

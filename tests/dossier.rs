@@ -73,7 +73,7 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
         !md.contains("](javascript:"),
         "Markdown link syntax from a tag is escaped"
     );
-    assert!(md.contains("co\\]\\(javascript:alert\\(1\\)\\)"));
+    assert!(md.contains("co\\](javascript:alert(1)) \\*\\*bold\\*\\*"));
     let jsonl = std::fs::read_to_string(a.path().join("out/audit.jsonl")).unwrap();
     assert_eq!(jsonl.lines().count(), 4, "three games and the summary");
     // byte-identical on a second run of the same inputs

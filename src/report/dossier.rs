@@ -38,13 +38,13 @@ pub fn html(s: &str) -> String {
 
 /// Escape text for Markdown: markup characters are backslash-escaped and
 /// control characters dropped, so input text cannot open a link, an image,
-/// raw HTML or a code span.
+/// raw HTML, emphasis or a code span, or break a table. (The dossier never
+/// starts a line with input text, so line-start markers need no escape.)
 pub fn md(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
-            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '.'
-            | '!' | '|' | '<' | '>' | '&' | '~' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '<' | '>' | '&' | '~' => {
                 o.push('\\');
                 o.push(c);
             }

@@ -1,0 +1,94 @@
+#!/bin/sh
+# Throughput, side by side on the same large file: arbiter batch with the
+# S15 ruleset, pgn-extract validating, python-chess replaying, and
+# pgn-reader's own `validate` example.
+#
+# Usage: bench/throughput.sh ARBITER_BINARY TCEC_S15_DIR [COPIES]
+#
+# The file is the S15 archive concatenated COPIES times (default 8, about
+# 100 MB). pgn-reader's example is compiled from the crate's own source in
+# the cargo registry, in a temporary project (nothing of it enters this
+# repository). Needs: pgn-extract (apt-get install pgn-extract), python3 with
+# chess, and GNU time (/usr/bin/time). Prints games/s, MB/s and the peak
+# resident memory of each.
+set -e
+bin=$(realpath "$1")
+corpus=$2
+copies=${3:-8}
+if [ -z "$bin" ] || [ -z "$corpus" ]; then
+  sed -n '2,14p' "$0"
+  exit 2
+fi
+here=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+big="$tmp/big.pgn"
+i=0
+while [ "$i" -lt "$copies" ]; do
+  cat "$corpus"/*.pgn >> "$big"
+  i=$((i + 1))
+done
+bytes=$(stat -c %s "$big")
+games=$(grep -c '^\[Event ' "$big")
+
+# pgn-reader's validate example, built from the registry's copy of the crate
+src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/pgn-reader-0.29.* 2>/dev/null | head -1)
+validate=""
+if [ -n "$src" ]; then
+  mkdir -p "$tmp/validate/src"
+  cp "$src/examples/validate.rs" "$tmp/validate/src/main.rs"
+  cat > "$tmp/validate/Cargo.toml" <<TOML
+[package]
+name = "validate"
+version = "0.0.0"
+edition = "2024"
+[dependencies]
+pgn-reader = "=$(basename "$src" | sed 's/pgn-reader-//')"
+shakmaty = "0.30"
+TOML
+  (cd "$tmp/validate" && CARGO_TARGET_DIR="$tmp/validate/target" cargo build --release -q) \
+    && validate="$tmp/validate/target/release/validate"
+fi
+
+cat > "$tmp/replay.py" <<'PY'
+import sys, chess.pgn
+n = 0
+with open(sys.argv[1], encoding="utf-8", errors="replace") as fh:
+    while True:
+        g = chess.pgn.read_game(fh)
+        if g is None:
+            break
+        b = g.board()
+        for m in g.mainline_moves():
+            b.push(m)
+        n += 1
+print(n, "games")
+PY
+
+run() {
+  name=$1
+  shift
+  /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" > "$tmp/out" 2> "$tmp/err" || true
+  read -r secs kb < "$tmp/time"
+  awk -v n="$name" -v s="$secs" -v kb="$kb" -v b="$bytes" -v g="$games" 'BEGIN {
+    printf "%-34s %8.2f s %10.0f games/s %8.1f MB/s %8.1f MiB peak RSS\n", n, s, g / s, b / 1e6 / s, kb / 1024 }'
+}
+
+echo "file: $copies copies of $corpus, $games games, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB"
+run "arbiter batch (tcec-s15.rules)" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch"
+run "arbiter batch, 1 thread" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch1" --threads 1
+if [ -n "$validate" ]; then
+  run "pgn-reader examples/validate" "$validate" "$big"
+else
+  echo "pgn-reader validate: not built (no pgn-reader 0.29 source in the cargo registry)"
+fi
+if command -v pgn-extract > /dev/null; then
+  run "pgn-extract (validate, no output)" pgn-extract -s -r "$big"
+else
+  echo "pgn-extract: not installed (apt-get install pgn-extract)"
+fi
+if python3 -c 'import chess' 2> /dev/null; then
+  run "python-chess (replay)" python3 "$tmp/replay.py" "$big"
+else
+  echo "python-chess: not installed (pip install chess)"
+fi

@@ -1,0 +1,706 @@
+//! `arbiter batch`: every game of every file, in parallel, aggregated into
+//! tables (polars) written as CSV and Parquet, with a Markdown and HTML
+//! summary.
+//!
+//! One reader thread splits the files into games and hands them, through a
+//! bounded queue (memory stays flat), to rayon's workers, which audit each
+//! game and keep a compact record of it. The records are put back in input
+//! order before anything is written, so the output does not depend on the
+//! number of threads. A game that cannot be read is a finding of its own;
+//! a file that cannot be read is reported and the others go on. `--shard
+//! K/N` audits every N-th game (the K-th of each N), so that N machines can
+//! share an archive.
+
+use std::collections::BTreeMap;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::audit::{self, Config, HashingReader};
+use crate::findings::{Finding, Severity};
+use crate::ingest::pgn::{GameSplitter, parse_game};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct BatchConfig {
+    pub paths: Vec<PathBuf>,
+    pub audit: Config,
+    pub out: PathBuf,
+    /// (k, n): audit the games whose number (over all inputs, from 0) is
+    /// k − 1 modulo n.
+    pub shard: Option<(u64, u64)>,
+    pub threads: usize,
+    pub progress: bool,
+}
+
+/// What the batch keeps of one game.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRecord {
+    pub file: String,
+    pub file_index: usize,
+    pub game: usize,
+    pub event: String,
+    pub round: String,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub plies: usize,
+    pub details: String,
+    pub computed_rule: String,
+    pub computed_result: String,
+    pub computed_ply: Option<u32>,
+    pub findings: Vec<Finding>,
+    #[serde(skip)]
+    pub standing: crate::standings::Game,
+}
+
+/// The batch's result.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub games: Vec<GameRecord>,
+    pub inputs: Vec<audit::InputSummary>,
+    pub unreadable: Vec<(String, String)>,
+}
+
+impl Outcome {
+    pub fn violations(&self) -> usize {
+        self.games
+            .iter()
+            .flat_map(|g| &g.findings)
+            .filter(|f| f.severity.is_violation())
+            .count()
+    }
+}
+
+fn record(file: &str, file_index: usize, g: audit::GameAudit) -> GameRecord {
+    let tag = |k: &str| g.game.tag(k).unwrap_or("").trim().to_string();
+    let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
+    GameRecord {
+        file: file.to_string(),
+        file_index,
+        game: g.game.index + 1,
+        event: tag("Event"),
+        round: tag("Round"),
+        white: tag("White"),
+        black: tag("Black"),
+        result: tag("Result"),
+        plies: g.replay.plies.len(),
+        details: tag("TerminationDetails"),
+        computed_rule: computed.map(|c| c.rule.clone()).unwrap_or_default(),
+        computed_result: computed.map(|c| c.result.clone()).unwrap_or_default(),
+        computed_ply: computed.map(|c| c.ply),
+        standing: crate::standings::Game::from_pgn(&g.game),
+        findings: g.findings,
+    }
+}
+
+/// Audit every game of every input.
+pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
+    let mut unreadable_inputs: Vec<(String, String)> = Vec::new();
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for i in audit::expand_inputs(&cfg.paths) {
+        match i {
+            Ok(audit::Input::Pgn(p)) => inputs.push(p),
+            Ok(audit::Input::Case(d)) => inputs.push(d.join("game.pgn")),
+            Err((p, e)) => unreadable_inputs.push((p.display().to_string(), e.to_string())),
+        }
+    }
+    let total: u64 = inputs
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok().map(|m| m.len()))
+        .sum();
+    let bar = if cfg.progress {
+        indicatif::ProgressBar::new(total)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, crate::ingest::pgn::GameChunk)>(64);
+    let shard = cfg.shard;
+    let reader_inputs = inputs.clone();
+    let reader_bar = bar.clone();
+    let reader = std::thread::spawn(move || {
+        let mut summaries = Vec::new();
+        let mut unreadable = Vec::new();
+        let mut n: u64 = 0;
+        for (fi, path) in reader_inputs.iter().enumerate() {
+            let shown = path.display().to_string();
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) => {
+                    unreadable.push((shown, e.to_string()));
+                    continue;
+                }
+            };
+            let mut splitter =
+                GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
+            let mut games = 0u64;
+            loop {
+                match splitter.next_chunk() {
+                    Ok(Some(chunk)) => {
+                        games += 1;
+                        reader_bar.inc(chunk.bytes.len() as u64);
+                        let mine = shard.is_none_or(|(k, m)| n % m == k - 1);
+                        n += 1;
+                        if mine && tx.send((fi, chunk)).is_err() {
+                            return (summaries, unreadable);
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        unreadable.push((shown.clone(), e.to_string()));
+                        break;
+                    }
+                }
+            }
+            let (sha256, bytes) = splitter.into_inner().into_inner().finish();
+            summaries.push(audit::InputSummary {
+                path: shown,
+                sha256,
+                bytes,
+                games,
+            });
+        }
+        (summaries, unreadable)
+    });
+    let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    let mut games: Vec<GameRecord> = pool.install(|| {
+        rx.into_iter()
+            .par_bridge()
+            .map(|(fi, chunk)| {
+                let game = parse_game(&chunk);
+                drop(chunk);
+                record(
+                    &shown[fi],
+                    fi,
+                    audit::audit_game(&shown[fi], game, &cfg.audit),
+                )
+            })
+            .collect()
+    });
+    let (inputs, unreadable) = reader
+        .join()
+        .map_err(|_| "the reader thread failed".to_string())?;
+    bar.finish_and_clear();
+    games.sort_by_key(|g| (g.file_index, g.game));
+    Ok(Outcome {
+        games,
+        inputs,
+        unreadable,
+    })
+}
+
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+        Severity::ManualReview => "manual-review",
+    }
+}
+
+/// The tables of a batch, as polars data frames.
+#[derive(Debug)]
+pub struct Tables {
+    pub named: Vec<(&'static str, DataFrame)>,
+}
+
+fn pe(e: PolarsError) -> String {
+    e.to_string()
+}
+
+/// Build the raw tables and aggregate them.
+pub fn tables(o: &Outcome) -> Result<Tables, String> {
+    let g = &o.games;
+    let games = df!(
+        "file" => g.iter().map(|r| r.file.clone()).collect::<Vec<_>>(),
+        "game" => g.iter().map(|r| r.game as u64).collect::<Vec<_>>(),
+        "event" => g.iter().map(|r| r.event.clone()).collect::<Vec<_>>(),
+        "round" => g.iter().map(|r| r.round.clone()).collect::<Vec<_>>(),
+        "white" => g.iter().map(|r| r.white.clone()).collect::<Vec<_>>(),
+        "black" => g.iter().map(|r| r.black.clone()).collect::<Vec<_>>(),
+        "result" => g.iter().map(|r| r.result.clone()).collect::<Vec<_>>(),
+        "plies" => g.iter().map(|r| r.plies as u64).collect::<Vec<_>>(),
+        "termination_details" => g.iter().map(|r| r.details.clone()).collect::<Vec<_>>(),
+        "computed_rule" => g.iter().map(|r| r.computed_rule.clone()).collect::<Vec<_>>(),
+        "computed_result" => g.iter().map(|r| r.computed_result.clone()).collect::<Vec<_>>(),
+        "computed_ply" => g.iter().map(|r| r.computed_ply.map(u64::from)).collect::<Vec<_>>(),
+        "errors" => g.iter().map(|r| r.findings.iter().filter(|f| f.severity == Severity::Error).count() as u64).collect::<Vec<_>>(),
+        "warnings" => g.iter().map(|r| r.findings.iter().filter(|f| f.severity == Severity::Warning).count() as u64).collect::<Vec<_>>(),
+    )
+    .map_err(pe)?;
+    // one row per finding; the engine is the player who made the move at
+    // the finding's ply, else the game's two players are both named
+    let mut cols: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut ply_col: Vec<Option<u64>> = Vec::new();
+    let mut game_col: Vec<u64> = Vec::new();
+    for r in g {
+        for f in &r.findings {
+            let ply = f.evidence.iter().find_map(|e| e.ply);
+            let engine = match ply {
+                Some(p) if p % 2 == 1 => r.white.clone(),
+                Some(_) => r.black.clone(),
+                None => format!("{} / {}", r.white, r.black),
+            };
+            for (k, v) in [
+                ("file", r.file.clone()),
+                ("event", r.event.clone()),
+                ("round", r.round.clone()),
+                ("engine", engine),
+                ("code", f.code.clone()),
+                ("severity", severity(f.severity).to_string()),
+                ("rule", f.rule.clone()),
+                ("clause", f.clause.clone()),
+                ("message", f.message.clone()),
+            ] {
+                cols.entry(k).or_default().push(v);
+            }
+            ply_col.push(ply.map(u64::from));
+            game_col.push(r.game as u64);
+        }
+    }
+    let col = |k: &str| cols.get(k).cloned().unwrap_or_default();
+    let findings = df!(
+        "file" => col("file"),
+        "game" => game_col,
+        "event" => col("event"),
+        "round" => col("round"),
+        "ply" => ply_col,
+        "engine" => col("engine"),
+        "code" => col("code"),
+        "severity" => col("severity"),
+        "rule" => col("rule"),
+        "clause" => col("clause"),
+        "message" => col("message"),
+    )
+    .map_err(pe)?;
+    let desc = |by: &[&str]| {
+        SortMultipleOptions::default()
+            .with_order_descending_multi(by.iter().map(|b| *b == "findings"))
+            .with_maintain_order(true)
+    };
+    let by_rule = findings
+        .clone()
+        .lazy()
+        .group_by([col_("code"), col_("severity")])
+        .agg([len().alias("findings"), col_("rule").first().alias("rule")])
+        .sort(["findings", "code"], desc(&["findings", "code"]))
+        .collect()
+        .map_err(pe)?;
+    let by_engine = findings
+        .clone()
+        .lazy()
+        .group_by([col_("engine"), col_("severity")])
+        .agg([len().alias("findings")])
+        .sort(["engine", "severity"], desc(&["engine", "severity"]))
+        .collect()
+        .map_err(pe)?;
+    let by_round = findings
+        .clone()
+        .lazy()
+        .group_by([col_("event"), col_("round"), col_("severity")])
+        .agg([len().alias("findings")])
+        .sort(
+            ["event", "round", "severity"],
+            desc(&["event", "round", "severity"]),
+        )
+        .collect()
+        .map_err(pe)?;
+    // adjudication agreement: the recorded result against the ruleset's
+    let agreement: Vec<String> = g
+        .iter()
+        .map(|r| {
+            if r.computed_rule.is_empty() {
+                "no rule ended the game".to_string()
+            } else if r.computed_result == r.result {
+                "same result".to_string()
+            } else {
+                "different result".to_string()
+            }
+        })
+        .collect();
+    let adjudication = df!(
+        "computed_rule" => g.iter().map(|r| r.computed_rule.clone()).collect::<Vec<_>>(),
+        "termination_details" => g.iter().map(|r| r.details.clone()).collect::<Vec<_>>(),
+        "agreement" => agreement,
+    )
+    .map_err(pe)?
+    .lazy()
+    .group_by([
+        col_("computed_rule"),
+        col_("termination_details"),
+        col_("agreement"),
+    ])
+    .agg([len().alias("games")])
+    .sort(
+        ["computed_rule", "termination_details", "agreement"],
+        desc(&["computed_rule", "termination_details", "agreement"]),
+    )
+    .collect()
+    .map_err(pe)?;
+    // findings about clocks and time: their codes name them
+    let is_clock = |c: &str| ["clock", "flag", "time"].iter().any(|w| c.contains(w));
+    let rows: Vec<(&GameRecord, &Finding)> = g
+        .iter()
+        .flat_map(|r| r.findings.iter().map(move |f| (r, f)))
+        .filter(|(_, f)| is_clock(&f.code))
+        .collect();
+    let clock_anomalies = df!(
+        "file" => rows.iter().map(|(r, _)| r.file.clone()).collect::<Vec<_>>(),
+        "game" => rows.iter().map(|(r, _)| r.game as u64).collect::<Vec<_>>(),
+        "event" => rows.iter().map(|(r, _)| r.event.clone()).collect::<Vec<_>>(),
+        "round" => rows.iter().map(|(r, _)| r.round.clone()).collect::<Vec<_>>(),
+        "ply" => rows.iter().map(|(_, f)| f.evidence.iter().find_map(|e| e.ply).map(u64::from)).collect::<Vec<_>>(),
+        "code" => rows.iter().map(|(_, f)| f.code.clone()).collect::<Vec<_>>(),
+        "severity" => rows.iter().map(|(_, f)| severity(f.severity).to_string()).collect::<Vec<_>>(),
+        "message" => rows.iter().map(|(_, f)| f.message.clone()).collect::<Vec<_>>(),
+    )
+    .map_err(pe)?;
+    Ok(Tables {
+        named: vec![
+            ("games", games),
+            ("findings", findings),
+            ("findings_by_rule", by_rule),
+            ("findings_by_engine", by_engine),
+            ("findings_by_round", by_round),
+            ("adjudication_agreement", adjudication),
+            ("clock_anomalies", clock_anomalies),
+        ],
+    })
+}
+
+fn col_(name: &str) -> Expr {
+    col(name)
+}
+
+/// The standings of every event, as a table.
+pub fn standings_table(
+    o: &Outcome,
+    rs: Option<&crate::rules::analyzer::Ruleset>,
+) -> Result<(DataFrame, BTreeMap<String, Vec<crate::standings::Row>>), String> {
+    let scoring = rs.map(|r| r.scoring.clone()).unwrap_or_default();
+    let tiebreaks = rs.map(|r| r.tiebreaks.clone()).unwrap_or_default();
+    let mut by_event: BTreeMap<String, Vec<crate::standings::Game>> = BTreeMap::new();
+    for g in &o.games {
+        by_event
+            .entry(g.event.clone())
+            .or_default()
+            .push(g.standing.clone());
+    }
+    let mut all = BTreeMap::new();
+    let (
+        mut ev,
+        mut rank,
+        mut player,
+        mut games,
+        mut points,
+        mut wins,
+        mut draws,
+        mut losses,
+        mut crashes,
+        mut tb,
+    ) = (
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+    );
+    for (event, list) in by_event {
+        let rows = crate::standings::standings(&list, &scoring, &tiebreaks);
+        for r in &rows {
+            ev.push(event.clone());
+            rank.push(r.rank as u64);
+            player.push(format!(
+                "{}{}",
+                r.player,
+                if r.tied { " (tied)" } else { "" }
+            ));
+            games.push(r.games as u64);
+            points.push(r.points);
+            wins.push(r.wins as u64);
+            draws.push(r.draws as u64);
+            losses.push(r.losses as u64);
+            crashes.push(r.crashes as u64);
+            tb.push(
+                r.tiebreaks
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            );
+        }
+        all.insert(event, rows);
+    }
+    let df = df!(
+        "event" => ev, "rank" => rank, "player" => player, "games" => games,
+        "points" => points, "wins" => wins, "draws" => draws, "losses" => losses,
+        "crashes" => crashes, "tiebreaks" => tb,
+    )
+    .map_err(pe)?;
+    Ok((df, all))
+}
+
+/// Write each table as CSV and Parquet.
+pub fn write_tables(dir: &Path, tables: &mut [(&'static str, DataFrame)]) -> Result<(), String> {
+    for (name, df) in tables.iter_mut() {
+        let csv = dir.join(format!("{name}.csv"));
+        let mut f = std::fs::File::create(&csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+        CsvWriter::new(&mut f)
+            .finish(df)
+            .map_err(|e| format!("{}: {e}", csv.display()))?;
+        let pq = dir.join(format!("{name}.parquet"));
+        let f = std::fs::File::create(&pq).map_err(|e| format!("{}: {e}", pq.display()))?;
+        ParquetWriter::new(f)
+            .finish(df)
+            .map_err(|e| format!("{}: {e}", pq.display()))?;
+    }
+    Ok(())
+}
+
+/// A table's cells as text (every column cast to strings).
+fn cells(df: &DataFrame, limit: usize) -> Result<(Vec<String>, Vec<Vec<String>>), String> {
+    let names: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut columns = Vec::new();
+    for n in &names {
+        let c = df
+            .column(n)
+            .map_err(pe)?
+            .cast(&DataType::String)
+            .map_err(pe)?;
+        let s = c.str().map_err(pe)?.clone();
+        columns.push(s);
+    }
+    let rows = (0..df.height().min(limit))
+        .map(|i| {
+            columns
+                .iter()
+                .map(|c| c.get(i).unwrap_or("").to_string())
+                .collect()
+        })
+        .collect();
+    Ok((names, rows))
+}
+
+/// The summary, as Markdown and as one self-contained HTML file.
+pub fn summaries(
+    o: &Outcome,
+    tables: &[(&'static str, DataFrame)],
+    standings: &BTreeMap<String, Vec<crate::standings::Row>>,
+    header: &[(String, String)],
+) -> Result<(String, String), String> {
+    use crate::report::dossier::{html, md};
+    use std::fmt::Write as _;
+    let mut m = String::from("# arbiter batch\n\n| | |\n|---|---|\n");
+    let mut h = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>arbiter batch</title><style>body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em}table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}</style></head><body><h1>arbiter batch</h1><table>",
+    );
+    for (k, v) in header {
+        let _ = writeln!(m, "| {} | {} |", md(k), md(v));
+        let _ = write!(h, "<tr><th>{}</th><td>{}</td></tr>", html(k), html(v));
+    }
+    h.push_str("</table>");
+    if let Ok(svg) = bar_chart(o) {
+        h.push_str(&svg);
+    }
+    for (name, df) in tables {
+        if *name == "findings" || *name == "games" {
+            continue;
+        }
+        let (cols, rows) = cells(df, 60)?;
+        let title = name.replace('_', " ");
+        let _ = write!(m, "\n## {}\n\n", md(&title));
+        let _ = write!(h, "<h2>{}</h2>", html(&title));
+        if rows.is_empty() {
+            m.push_str("none\n");
+            h.push_str("<p>none</p>");
+            continue;
+        }
+        let _ = writeln!(
+            m,
+            "| {} |",
+            cols.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | ")
+        );
+        let _ = writeln!(m, "|{}", "---|".repeat(cols.len()));
+        h.push_str("<table><tr>");
+        for c in &cols {
+            let _ = write!(h, "<th>{}</th>", html(c));
+        }
+        h.push_str("</tr>");
+        for r in &rows {
+            let _ = writeln!(
+                m,
+                "| {} |",
+                r.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | ")
+            );
+            h.push_str("<tr>");
+            for c in r {
+                let _ = write!(h, "<td>{}</td>", html(c));
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</table>");
+        if df.height() > rows.len() {
+            let more = format!("… {} more rows in {name}.csv", df.height() - rows.len());
+            let _ = writeln!(m, "\n{}", md(&more));
+            let _ = write!(h, "<p>{}</p>", html(&more));
+        }
+    }
+    // round robins: each pair equally often with each colour
+    m.push_str("\n## Pairings\n\n");
+    h.push_str("<h2>Pairings</h2><ul>");
+    let mut by_event: BTreeMap<&str, Vec<crate::standings::Game>> = BTreeMap::new();
+    for g in &o.games {
+        by_event
+            .entry(g.event.as_str())
+            .or_default()
+            .push(g.standing.clone());
+    }
+    for (event, list) in &by_event {
+        let bad = crate::standings::unbalanced_pairs(list);
+        let line = if bad.is_empty() {
+            format!(
+                "{event}: unbalanced pairs: none (every pair played equally often with each colour)"
+            )
+        } else {
+            format!(
+                "{event}: unbalanced pairs: {}",
+                bad.iter()
+                    .map(|(a, b, x, y)| format!("{a} - {b} ({x} with White, {y} with Black)"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        };
+        let _ = writeln!(m, "- {}", md(&line));
+        let _ = write!(h, "<li>{}</li>", html(&line));
+    }
+    h.push_str("</ul>");
+    m.push_str("\n## Standings\n");
+    h.push_str("<h2>Standings</h2>");
+    for (event, rows) in standings {
+        let _ = write!(
+            m,
+            "\n### {}\n\n| rank | player | games | points | wins | draws | losses | crashes | tiebreaks |\n|---|---|---|---|---|---|---|---|---|\n",
+            md(event)
+        );
+        let _ = write!(
+            h,
+            "<h3>{}</h3><table><tr><th>rank</th><th>player</th><th>games</th><th>points</th><th>wins</th><th>draws</th><th>losses</th><th>crashes</th><th>tiebreaks</th></tr>",
+            html(event)
+        );
+        for r in rows {
+            let tb = r
+                .tiebreaks
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            let player = format!("{}{}", r.player, if r.tied { " (tied)" } else { "" });
+            let _ = writeln!(
+                m,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.rank,
+                md(&player),
+                r.games,
+                r.points,
+                r.wins,
+                r.draws,
+                r.losses,
+                r.crashes,
+                md(&tb)
+            );
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                r.rank,
+                html(&player),
+                r.games,
+                r.points,
+                r.wins,
+                r.draws,
+                r.losses,
+                r.crashes,
+                html(&tb)
+            );
+        }
+        h.push_str("</table>");
+    }
+    if !o.unreadable.is_empty() {
+        m.push_str("\n## Unreadable inputs\n\n");
+        h.push_str("<h2>Unreadable inputs</h2><ul>");
+        for (p, e) in &o.unreadable {
+            let _ = writeln!(m, "- {}: {}", md(p), md(e));
+            let _ = write!(h, "<li>{}: {}</li>", html(p), html(e));
+        }
+        h.push_str("</ul>");
+    }
+    h.push_str("</body></html>\n");
+    Ok((m, h))
+}
+
+/// Findings by code, as a horizontal bar chart (SVG).
+fn bar_chart(o: &Outcome) -> Result<String, String> {
+    use plotters::prelude::*;
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for f in o.games.iter().flat_map(|g| &g.findings) {
+        *counts.entry(f.code.clone()).or_default() += 1;
+    }
+    let mut v: Vec<(String, usize)> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v.truncate(20);
+    if v.is_empty() {
+        return Err("no findings".into());
+    }
+    let max = v.iter().map(|x| x.1).max().unwrap_or(1) as f64;
+    let height = 60 + 22 * v.len() as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.draw(&Text::new("Findings by code", (10, 10), ("sans-serif", 16)))
+            .map_err(e)?;
+        for (i, (code, n)) in v.iter().enumerate() {
+            let y = 40 + 22 * i as i32;
+            let w = (500.0 * *n as f64 / max).round() as i32;
+            root.draw(&Text::new(
+                crate::report::chart::escape(code),
+                (10, y + 3),
+                ("sans-serif", 12),
+            ))
+            .map_err(e)?;
+            root.draw(&Rectangle::new(
+                [(300, y), (300 + w.max(1), y + 16)],
+                RGBColor(30, 90, 200).filled(),
+            ))
+            .map_err(e)?;
+            root.draw(&Text::new(
+                n.to_string(),
+                (306 + w.max(1), y + 3),
+                ("sans-serif", 12),
+            ))
+            .map_err(e)?;
+        }
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
