@@ -82,8 +82,10 @@ if [ -n "$validate" ]; then
 else
   echo "pgn-reader validate: not built (no pgn-reader 0.29 source in the cargo registry)"
 fi
-if command -v pgn-extract > /dev/null; then
-  run "pgn-extract (validate, no output)" pgn-extract -s -r "$big"
+pgnx=$(command -v pgn-extract || true)
+[ -z "$pgnx" ] && [ -x /usr/games/pgn-extract ] && pgnx=/usr/games/pgn-extract
+if [ -n "$pgnx" ]; then
+  run "pgn-extract (validate, no output)" "$pgnx" -s -r "$big"
 else
   echo "pgn-extract: not installed (apt-get install pgn-extract)"
 fi

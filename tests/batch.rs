@@ -85,22 +85,18 @@ fn tables_threads_shards_and_broken_inputs() {
     // shards: 1/2 and 2/2 split the games without overlap
     let s1 = dir.path().join("s1");
     let s2 = dir.path().join("s2");
-    batch(&[
-        "samples/tcec-s15",
-        broken.to_str().unwrap(),
-        "--shard",
-        "1/2",
-        "--out",
-        s1.to_str().unwrap(),
-    ]);
-    batch(&[
-        "samples/tcec-s15",
-        broken.to_str().unwrap(),
-        "--shard",
-        "2/2",
-        "--out",
-        s2.to_str().unwrap(),
-    ]);
+    for (shard, out) in [("1/2", &s1), ("2/2", &s2)] {
+        batch(&[
+            "samples/tcec-s15",
+            broken.to_str().unwrap(),
+            "--rules",
+            "rulesets/tcec-s15.rules",
+            "--shard",
+            shard,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+    }
     let rows = |p: &Path| -> Vec<String> {
         read(&p.join("games.csv"))
             .lines()
