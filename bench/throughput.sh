@@ -45,6 +45,7 @@ edition = "2024"
 [dependencies]
 pgn-reader = "=$(basename "$src" | sed 's/pgn-reader-//')"
 shakmaty = "0.30"
+zstd = "0.13"
 TOML
   (cd "$tmp/validate" && CARGO_TARGET_DIR="$tmp/validate/target" cargo build --release -q) \
     && validate="$tmp/validate/target/release/validate"
@@ -69,7 +70,11 @@ run() {
   name=$1
   shift
   /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" > "$tmp/out" 2> "$tmp/err" || true
-  read -r secs kb < "$tmp/time"
+  # GNU time puts "Command exited with non-zero status N" first when the
+  # program exits non-zero (arbiter batch exits 1 when it finds violations)
+  set -- $(tail -n 1 "$tmp/time")
+  secs=$1
+  kb=$2
   awk -v n="$name" -v s="$secs" -v kb="$kb" -v b="$bytes" -v g="$games" 'BEGIN {
     printf "%-34s %8.2f s %10.0f games/s %8.1f MB/s %8.1f MiB peak RSS\n", n, s, g / s, b / 1e6 / s, kb / 1024 }'
 }
