@@ -9,7 +9,8 @@
 //! number of threads. A game that cannot be read is a finding of its own;
 //! a file that cannot be read is reported and the others go on. `--shard
 //! K/N` audits every N-th game (the K-th of each N), so that N machines can
-//! share an archive.
+//! share an archive. A case folder is audited with its own ruleset and logs,
+//! as `arbiter audit` does.
 
 use std::collections::BTreeMap;
 use std::io::BufReader;
@@ -101,10 +102,25 @@ fn record(file: &str, file_index: usize, g: audit::GameAudit) -> GameRecord {
 pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
     let mut unreadable_inputs: Vec<(String, String)> = Vec::new();
     let mut inputs: Vec<PathBuf> = Vec::new();
+    // a case folder brings its own ruleset and logs
+    let mut configs: Vec<Option<Config>> = Vec::new();
     for i in audit::expand_inputs(&cfg.paths) {
         match i {
-            Ok(audit::Input::Pgn(p)) => inputs.push(p),
-            Ok(audit::Input::Case(d)) => inputs.push(d.join("game.pgn")),
+            Ok(audit::Input::Pgn(p)) => {
+                inputs.push(p);
+                configs.push(None);
+            }
+            Ok(audit::Input::Case(d)) => {
+                match audit::Case::read(&d)
+                    .and_then(|c| Ok((c.game.clone(), c.config(&cfg.audit)?)))
+                {
+                    Ok((game, c)) => {
+                        inputs.push(game);
+                        configs.push(Some(c));
+                    }
+                    Err(e) => unreadable_inputs.push((d.display().to_string(), e)),
+                }
+            }
             Err((p, e)) => unreadable_inputs.push((p.display().to_string(), e.to_string())),
         }
     }
@@ -183,14 +199,15 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
                 record(
                     &shown[fi],
                     fi,
-                    audit::audit_game(&shown[fi], game, &cfg.audit),
+                    audit::audit_game(&shown[fi], game, configs[fi].as_ref().unwrap_or(&cfg.audit)),
                 )
             })
             .collect()
     });
-    let (inputs, unreadable) = reader
+    let (inputs, mut unreadable) = reader
         .join()
         .map_err(|_| "the reader thread failed".to_string())?;
+    unreadable.splice(0..0, unreadable_inputs);
     bar.finish_and_clear();
     games.sort_by_key(|g| (g.file_index, g.game));
     Ok(Outcome {

@@ -73,7 +73,12 @@ fn tables_threads_shards_and_broken_inputs() {
     // the shipped TCEC scenarios and both games of the broken file
     let n = games.lines().count() - 1;
     assert!(n >= 8, "{games}");
-    assert!(read(&out1.join("findings.csv")).contains("illegal-move"));
+    let findings = read(&out1.join("findings.csv"));
+    assert!(findings.contains("illegal-move"));
+    // case folders are audited with their own logs: the engine-log finding
+    // of hash-raised-mid-game and the hidden book of hidden-book-planted
+    assert!(findings.contains("tcec.hash-set"), "{findings}");
+    assert!(findings.contains("tcec.hidden-book"));
     assert!(read(&out1.join("clock_anomalies.csv")).contains("tcec.clock"));
     // Parquet holds the same rows as CSV
     for t in ["games", "findings", "findings_by_rule", "standings"] {
