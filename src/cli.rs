@@ -1079,7 +1079,12 @@ fn write_reports(
     for i in inputs {
         summary.push((format!("sha256 {}", i.path), i.sha256.clone()));
     }
-    for l in logs.iter().filter(|l| l["kind"] != "ruleset") {
+    // the --rules ruleset is named above; case folders' rulesets are listed here
+    let base = cfg.ruleset.as_ref().map(|r| r.path.clone());
+    for l in logs
+        .iter()
+        .filter(|l| !(l["kind"] == "ruleset" && l["path"].as_str() == base.as_deref()))
+    {
         if let (Some(p), Some(h), Some(k)) =
             (l["path"].as_str(), l["sha256"].as_str(), l["kind"].as_str())
         {
