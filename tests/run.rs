@@ -433,4 +433,23 @@ fn hidden_book_screen_finds_the_planted_book() {
     let (code, d) = screen("clean");
     assert_eq!(code, Some(0));
     assert!(d["flagged"].as_array().unwrap().is_empty());
+    // the rule's finding points at the move and at the engine's `go` line
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        "samples/tcec-s15/hidden-book-planted",
+    ]);
+    let lines = json_lines(&o);
+    let f = lines[0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "tcec.hidden-book")
+        .unwrap();
+    let ev = f["evidence"].as_array().unwrap();
+    assert!(ev[0]["path"].as_str().unwrap().ends_with("game.pgn"));
+    assert!(ev[1]["path"].as_str().unwrap().ends_with("engine.log"));
+    assert_eq!(ev[1]["span"]["line"], 59);
+    assert!(ev[2]["path"].as_str().unwrap().ends_with("tcec-s15.rules"));
 }

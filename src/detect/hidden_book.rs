@@ -53,6 +53,9 @@ impl Default for Params {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Search {
     pub source: &'static str,
+    /// Where the engine log shows the search: (file, the `go` line, its
+    /// timestamp as written).
+    pub place: Option<(String, Option<crate::span::Span>, Option<String>)>,
     pub info_lines: Option<u32>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -134,6 +137,7 @@ fn searches(tl: &Timeline<'_>) -> Vec<Option<Search>> {
             {
                 out[i] = Some(Search {
                     source: "record",
+                    place: None,
                     info_lines: None,
                     depth: t.d,
                     nodes: t.n,
@@ -145,6 +149,7 @@ fn searches(tl: &Timeline<'_>) -> Vec<Option<Search>> {
             {
                 out[i] = Some(Search {
                     source: "record",
+                    place: None,
                     info_lines: None,
                     depth: cc.depth,
                     nodes: None,
@@ -176,6 +181,14 @@ fn searches(tl: &Timeline<'_>) -> Vec<Option<Search>> {
         };
         *slot = Some(Search {
             source: "engine log",
+            place: Some((
+                e.source.clone(),
+                Some(e.span),
+                match f("at") {
+                    Some(Value::Str(s)) => Some(s.clone()),
+                    _ => None,
+                },
+            )),
             info_lines: num(f("iterations")).map(|x| x as u32),
             depth: num(f("depth")).map(|x| x as u32),
             nodes: num(f("nodes")).map(|x| x as u64),

@@ -229,7 +229,7 @@ struct Ctx<'c, 't> {
     /// Whole-game analyses of the detectors, computed once per game.
     cache: &'c DetectorCache,
     /// What a detector found, for the finding's message.
-    evidence: &'c mut Vec<String>,
+    evidence: &'c mut Vec<(String, Option<Evidence>)>,
 }
 
 /// Whole-game detector results, by their parameters.
@@ -626,7 +626,16 @@ impl Ctx<'_, '_> {
                 };
                 match found.iter().find(|a| a.ply == p.ply) {
                     Some(a) if a.flagged => {
-                        self.evidence.push(a.evidence());
+                        let place = a.search.as_ref().and_then(|s| s.place.clone()).map(
+                            |(path, span, timestamp)| Evidence {
+                                path,
+                                span,
+                                ply: Some(a.ply),
+                                timestamp,
+                                note: "the engine's search for this move (`go`)".into(),
+                            },
+                        );
+                        self.evidence.push((a.evidence(), place));
                         Value::Bool(true)
                     }
                     Some(a) if a.searchless.is_some() => Value::Bool(false),
@@ -682,7 +691,7 @@ impl Ctx<'_, '_> {
                         };
                         if z >= threshold && r.common[i][j] as f64 >= min_positions {
                             hit = true;
-                            self.evidence.push(format!(
+                            self.evidence.push((format!(
                                 "{} and {} chose the same move in {:.1}% of {} positions, z = {:.2} against the other pairs ({}, sha256 {})",
                                 r.engines[i],
                                 r.engines[j],
@@ -691,7 +700,7 @@ impl Ctx<'_, '_> {
                                 z,
                                 sim.path,
                                 &sim.sha256[..12.min(sim.sha256.len())]
-                            ));
+                            ), None));
                         }
                     }
                 }
@@ -780,7 +789,7 @@ pub fn run(
         None => Vec::new(),
     };
     let cache = DetectorCache::default();
-    let mut evidence: Vec<String> = Vec::new();
+    let mut evidence: Vec<(String, Option<Evidence>)> = Vec::new();
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
         for (j, l) in rs.lets.iter().enumerate() {
@@ -1012,10 +1021,11 @@ fn violation(
         None => format!("{} ({})", rule.title, rule.id),
     };
     if !ctx.evidence.is_empty() {
-        message.push_str(&format!(". Evidence: {}", ctx.evidence.join("; ")));
+        let texts: Vec<&str> = ctx.evidence.iter().map(|(t, _)| t.as_str()).collect();
+        message.push_str(&format!(". Evidence: {}", texts.join("; ")));
     }
     let note = what;
-    rule_finding(
+    let mut f = rule_finding(
         rule,
         message,
         Evidence {
@@ -1026,7 +1036,15 @@ fn violation(
             note,
         },
         rs_path,
-    )
+    );
+    // a detector's own places (the engine-log line it read), before the
+    // rules file's line, which stays last
+    let extra: Vec<Evidence> = ctx.evidence.iter().filter_map(|(_, e)| e.clone()).collect();
+    if !extra.is_empty() {
+        let at = f.evidence.len() - 1;
+        f.evidence.splice(at..at, extra);
+    }
+    f
 }
 
 /// Evaluate a state-free expression at event `i` (for labels).
