@@ -217,15 +217,6 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
     })
 }
 
-fn severity(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-        Severity::ManualReview => "manual-review",
-    }
-}
-
 /// The tables of a batch, as polars data frames.
 #[derive(Debug)]
 pub struct Tables {
@@ -275,7 +266,7 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
                 ("round", r.round.clone()),
                 ("engine", engine),
                 ("code", f.code.clone()),
-                ("severity", severity(f.severity).to_string()),
+                ("severity", f.severity.as_str().to_string()),
                 ("rule", f.rule.clone()),
                 ("clause", f.clause.clone()),
                 ("message", f.message.clone()),
@@ -379,7 +370,7 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
         "round" => rows.iter().map(|(r, _)| r.round.clone()).collect::<Vec<_>>(),
         "ply" => rows.iter().map(|(_, f)| f.evidence.iter().find_map(|e| e.ply).map(u64::from)).collect::<Vec<_>>(),
         "code" => rows.iter().map(|(_, f)| f.code.clone()).collect::<Vec<_>>(),
-        "severity" => rows.iter().map(|(_, f)| severity(f.severity).to_string()).collect::<Vec<_>>(),
+        "severity" => rows.iter().map(|(_, f)| f.severity.as_str().to_string()).collect::<Vec<_>>(),
         "message" => rows.iter().map(|(_, f)| f.message.clone()).collect::<Vec<_>>(),
     )
     .map_err(pe)?;

@@ -322,15 +322,6 @@ pub fn bands(rs: Option<&crate::rules::analyzer::Ruleset>) -> Vec<(f64, &'static
     out
 }
 
-fn severity_name(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-        Severity::ManualReview => "manual-review",
-    }
-}
-
 /// Findings grouped by code: (code, title, clause, sanction, [(game, finding)]).
 fn grouped(games: &[GameView]) -> Vec<(String, Vec<(usize, &Finding)>)> {
     let mut m: BTreeMap<String, Vec<(usize, &Finding)>> = BTreeMap::new();
@@ -465,7 +456,7 @@ pub fn to_html(title: &str, summary: &[(String, String)], games: &[GameView]) ->
         let _ = write!(
             o,
             "<h3 class=\"{}\">{} <code>{}</code> ({} finding{})</h3>",
-            severity_name(f0.severity),
+            f0.severity.as_str(),
             html(&f0.title),
             html(&code),
             list.len(),
@@ -502,8 +493,8 @@ pub fn to_html(title: &str, summary: &[(String, String)], games: &[GameView]) ->
             let _ = write!(
                 o,
                 "<div class=\"finding\"><p><b class=\"{}\">{}[{}]</b> {}: {}</p>",
-                severity_name(f.severity),
-                severity_name(f.severity),
+                f.severity.as_str(),
+                f.severity.as_str(),
                 html(&f.code),
                 html(&f.title),
                 html(&f.message)
@@ -619,7 +610,7 @@ pub fn to_markdown(
             "\n### {} `{}` ({}, {} finding{})\n",
             md(&f0.title),
             code.replace('`', "'"),
-            severity_name(f0.severity),
+            f0.severity.as_str(),
             list.len(),
             if list.len() == 1 { "" } else { "s" }
         );
@@ -640,7 +631,7 @@ pub fn to_markdown(
             let _ = writeln!(
                 o,
                 "**{}\\[{}\\]** {}: {}\n",
-                severity_name(f.severity),
+                f.severity.as_str(),
                 md(&f.code),
                 md(&f.title),
                 md(&f.message)
