@@ -412,10 +412,7 @@ pub fn run(cli: Cli) -> i32 {
                 .and_then(|cfg| crate::record::record(&cfg))
                 .and_then(|rec| {
                     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-                    let write = |name: &str, text: &str| {
-                        let p = dir.join(name);
-                        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
-                    };
+                    let write = |name: &str, text: &str| write_in(&dir, name, text);
                     write("engine.log", &rec.engine_log)?;
                     if let Some(o) = &rec.opponent_log {
                         write("opponent.log", o)?;
@@ -442,6 +439,47 @@ pub fn run(cli: Cli) -> i32 {
             FAILURE
         }
     }
+}
+
+/// Write `text` to `dir/name`, naming the file in the error.
+fn write_in(dir: &std::path::Path, name: &str, text: &str) -> Result<(), String> {
+    let p = dir.join(name);
+    std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+/// `--option NAME=VALUE` flags as pairs.
+fn engine_options(flags: &[String]) -> Result<Vec<(String, String)>, String> {
+    flags
+        .iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| format!("--option takes NAME=VALUE, not {o:?}"))
+        })
+        .collect()
+}
+
+/// A similarity report's files: similarity.json, heatmap.svg, dendrogram.svg.
+fn write_similarity(
+    dir: &std::path::Path,
+    json: &serde_json::Value,
+    report: &crate::similarity::Report,
+) -> Result<(), String> {
+    write_in(
+        dir,
+        "similarity.json",
+        &(serde_json::to_string_pretty(json).map_err(|e| e.to_string())? + "\n"),
+    )?;
+    write_in(
+        dir,
+        "heatmap.svg",
+        &crate::report::simchart::heatmap(report)?,
+    )?;
+    write_in(
+        dir,
+        "dendrogram.svg",
+        &crate::report::simchart::dendrogram(report)?,
+    )
 }
 
 /// `arbiter batch`.
@@ -503,10 +541,7 @@ fn batch(
         header.push((format!("sha256 {}", i.path), i.sha256.clone()));
     }
     let (md, html) = crate::batch::summaries(&outcome, &tables, &standings, &header)?;
-    let write = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
-    };
+    let write = |name: &str, text: &str| write_in(&dir, name, text);
     write("summary.md", &md)?;
     write("summary.html", &html)?;
     eprintln!(
@@ -549,10 +584,6 @@ fn passive_similarity(
     }
     let report = passive::analyze(&choices, min_positions);
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let write = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
-    };
     let json = json!({
         "arbiter_version": crate::VERSION,
         "mode": "passive",
@@ -561,15 +592,7 @@ fn passive_similarity(
         "choices": choices.len(),
         "report": report,
     });
-    write(
-        "similarity.json",
-        &(serde_json::to_string_pretty(&json).map_err(|e| e.to_string())? + "\n"),
-    )?;
-    write("heatmap.svg", &crate::report::simchart::heatmap(&report)?)?;
-    write(
-        "dendrogram.svg",
-        &crate::report::simchart::dendrogram(&report)?,
-    )?;
+    write_similarity(dir, &json, &report)?;
     write!(
         out,
         "passive test: {} engines, {} positions ({} choices), pairs sharing at least {min_positions}\n\n{}",
@@ -596,14 +619,7 @@ fn similarity(
     out: &mut impl Write,
 ) -> Result<i32, String> {
     use crate::similarity as sim;
-    let options = options
-        .iter()
-        .map(|o| {
-            o.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .ok_or_else(|| format!("--option takes NAME=VALUE, not {o:?}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let options = engine_options(&options)?;
     let mut specs: Vec<sim::EngineSpec> = Vec::new();
     for e in &engines {
         let (name, cmd) = e
@@ -643,10 +659,6 @@ fn similarity(
     let answers = sim::run(&cfg)?;
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     let report = sim::analyze(&names, suite.len(), &answers);
-    let write = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
-    };
     let limit_text = match limit {
         crate::record::Limit::Depth(d) => format!("depth {d}"),
         crate::record::Limit::MoveTime(ms) => format!("movetime {ms} ms"),
@@ -660,15 +672,7 @@ fn similarity(
         "engines": specs.iter().map(|s| json!({"name": s.name, "command": s.cmd})).collect::<Vec<_>>(),
         "report": report,
     });
-    write(
-        "similarity.json",
-        &(serde_json::to_string_pretty(&json).map_err(|e| e.to_string())? + "\n"),
-    )?;
-    write("heatmap.svg", &crate::report::simchart::heatmap(&report)?)?;
-    write(
-        "dendrogram.svg",
-        &crate::report::simchart::dendrogram(&report)?,
-    )?;
+    write_similarity(dir, &json, &report)?;
     write!(
         out,
         "{} engines, {} positions ({}), {limit_text}\n\n{}",
@@ -1052,10 +1056,7 @@ fn write_reports(
     logs: &[serde_json::Value],
 ) -> Result<(), String> {
     use crate::report::dossier;
-    let write = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
-    };
+    let write = |name: &str, text: &str| write_in(dir, name, text);
     let summary_json = jsonr::summary_line(totals, inputs, unreadable, cfg, logs);
     write("audit.jsonl", &format!("{jsonl}{summary_json}\n"))?;
     let mut summary: Vec<(String, String)> = vec![
@@ -1311,15 +1312,7 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
         }
         _ => Limit::MoveTime(100),
     };
-    let options = a
-        .options
-        .iter()
-        .map(|o| {
-            o.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .ok_or_else(|| format!("--option takes NAME=VALUE, not {o:?}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let options = engine_options(&a.options)?;
     let game_moves = |p: &std::path::Path,
                       which: usize|
      -> Result<(Option<String>, Vec<String>), String> {
