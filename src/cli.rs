@@ -482,6 +482,33 @@ fn write_similarity(
     )
 }
 
+/// Game `n` (1 = the first) of `file`, audited under `cfg`; reading stops
+/// after it.
+fn nth_game(file: &std::path::Path, n: usize, cfg: &audit::Config) -> Result<GameAudit, String> {
+    let mut found: Option<GameAudit> = None;
+    let mut count = 0usize;
+    let result = audit::audit_file(file, cfg, |g| {
+        count += 1;
+        if count == n {
+            found = Some(g);
+            // stop reading: nothing after this game is needed
+            return Err(io::Error::other(StopReading));
+        }
+        Ok(())
+    });
+    match result {
+        Ok(_) => {}
+        Err(e) if e.get_ref().is_some_and(|r| r.is::<StopReading>()) => {}
+        Err(e) => return Err(format!("{}: {e}", file.display())),
+    }
+    found.ok_or_else(|| {
+        format!(
+            "{}: has {count} game(s); there is no game {n}",
+            file.display()
+        )
+    })
+}
+
 /// `arbiter batch`.
 fn batch(
     paths: Vec<PathBuf>,
@@ -1123,31 +1150,12 @@ fn run_replay(
         eprintln!("arbiter: --game counts from 1");
         return FAILURE;
     }
-    let mut found: Option<GameAudit> = None;
-    let mut count = 0usize;
-    let result = audit::audit_file(file, cfg, |g| {
-        count += 1;
-        if count == game {
-            found = Some(g);
-            // stop reading: nothing after this game is needed
-            return Err(io::Error::other(StopReading));
-        }
-        Ok(())
-    });
-    match result {
-        Ok(_) => {}
-        Err(e) if e.get_ref().is_some_and(|r| r.is::<StopReading>()) => {}
+    let g = match nth_game(file, game, cfg) {
+        Ok(g) => g,
         Err(e) => {
-            eprintln!("arbiter: {}: {e}", file.display());
+            eprintln!("arbiter: {e}");
             return FAILURE;
         }
-    }
-    let Some(g) = found else {
-        eprintln!(
-            "arbiter: {}: has {count} game(s); there is no game {game}",
-            file.display()
-        );
-        return FAILURE;
     };
     let plies: Vec<_> = g
         .replay
@@ -1313,33 +1321,21 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
         _ => Limit::MoveTime(100),
     };
     let options = engine_options(&a.options)?;
-    let game_moves = |p: &std::path::Path,
-                      which: usize|
-     -> Result<(Option<String>, Vec<String>), String> {
-        let mut found = None;
-        let mut n = 0;
-        let r = audit::audit_file(p, &audit::Config::default(), |g| {
-            n += 1;
-            if n == which {
-                found = Some(g);
+    let game_moves =
+        |p: &std::path::Path, which: usize| -> Result<(Option<String>, Vec<String>), String> {
+            let g = nth_game(p, which, &audit::Config::default())?;
+            if let Some(stop) = &g.replay.stop {
+                return Err(format!(
+                    "{}: game {which} cannot be replayed: {}",
+                    p.display(),
+                    stop.message
+                ));
             }
-            Ok(())
-        });
-        r.map_err(|e| format!("{}: {e}", p.display()))?;
-        let g = found
-            .ok_or_else(|| format!("{} has {n} game(s); there is no game {which}", p.display()))?;
-        if let Some(stop) = &g.replay.stop {
-            return Err(format!(
-                "{}: game {which} cannot be replayed: {}",
-                p.display(),
-                stop.message
-            ));
-        }
-        Ok((
-            g.game.tag("FEN").map(str::to_string),
-            g.replay.plies.iter().map(|p| p.uci.clone()).collect(),
-        ))
-    };
+            Ok((
+                g.game.tag("FEN").map(str::to_string),
+                g.replay.plies.iter().map(|p| p.uci.clone()).collect(),
+            ))
+        };
     let opening = match &a.opening {
         None => Vec::new(),
         Some(p) => {
@@ -1356,40 +1352,11 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
             moves
         }
     };
-    let replay = match &a.pgn {
-        None => None,
-        Some(p) => {
-            let mut found = None;
-            let mut n = 0;
-            let r = audit::audit_file(p, &audit::Config::default(), |g| {
-                n += 1;
-                if n == a.game {
-                    found = Some(g);
-                }
-                Ok(())
-            });
-            r.map_err(|e| format!("{}: {e}", p.display()))?;
-            let g = found.ok_or_else(|| {
-                format!(
-                    "{} has {n} game(s); there is no game {}",
-                    p.display(),
-                    a.game
-                )
-            })?;
-            if let Some(stop) = &g.replay.stop {
-                return Err(format!(
-                    "{}: game {} cannot be replayed: {}",
-                    p.display(),
-                    a.game,
-                    stop.message
-                ));
-            }
-            Some((
-                g.game.tag("FEN").map(str::to_string),
-                g.replay.plies.iter().map(|p| p.uci.clone()).collect(),
-            ))
-        }
-    };
+    let replay = a
+        .pgn
+        .as_deref()
+        .map(|p| game_moves(p, a.game))
+        .transpose()?;
     Ok(crate::record::RecordConfig {
         engine: a.engine,
         opponent: a.opponent,
@@ -1414,22 +1381,7 @@ fn chart(file: &std::path::Path, game: usize, cfg: &audit::Config) -> Result<Str
                 .into(),
         );
     }
-    let mut found = None;
-    let mut n = 0;
-    audit::audit_file(file, &cfg, |g| {
-        n += 1;
-        if n == game {
-            found = Some(g);
-        }
-        Ok(())
-    })
-    .map_err(|e| format!("arbiter: {}: {e}", file.display()))?;
-    let g = found.ok_or_else(|| {
-        format!(
-            "arbiter: {}: has {n} game(s); there is no game {game}",
-            file.display()
-        )
-    })?;
+    let g = nth_game(file, game, &cfg).map_err(|e| format!("arbiter: {e}"))?;
     crate::report::chart::for_game(&g).unwrap_or_else(|| {
         Err(format!(
             "arbiter chart: the ruleset declares no time control for game {game} of {}",
