@@ -223,14 +223,7 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
             );
         }
     }
-    let engine_logs: Vec<&crate::align::LoadedEngineLog> = config
-        .engine_logs
-        .iter()
-        .filter(|l| match l.log.meta.get("round") {
-            Some(r) => Some(r.trim()) == round,
-            None => game.index == 0,
-        })
-        .collect();
+    let engine_logs = engine_logs_of(&game, &config.engine_logs);
     let (eng_events, eng_findings) = crate::align::align(&game, &replay, &engine_logs);
     findings.extend(eng_findings);
     let tl = config
@@ -285,6 +278,21 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         judgement,
         clocks,
     }
+}
+
+/// The engine logs of a game: those whose `# round:` is the game's Round;
+/// a log naming no round joins the first game.
+pub fn engine_logs_of<'l>(
+    game: &PgnGame,
+    logs: &'l [crate::align::LoadedEngineLog],
+) -> Vec<&'l crate::align::LoadedEngineLog> {
+    let round = game.tag("Round").map(str::trim);
+    logs.iter()
+        .filter(|l| match l.log.meta.get("round") {
+            Some(r) => Some(r.trim()) == round,
+            None => game.index == 0,
+        })
+        .collect()
 }
 
 /// Stream every game of a PGN file through the pipeline, calling `on_game`

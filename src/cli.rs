@@ -742,14 +742,7 @@ fn hidden_book(
         };
         let shown = path.display().to_string();
         let r = audit::audit_file(&path, &cfg, |g: GameAudit| {
-            let round = g.game.tag("Round").map(str::trim);
-            let mine: Vec<&crate::align::LoadedEngineLog> = logs
-                .iter()
-                .filter(|l| match l.log.meta.get("round") {
-                    Some(r) => Some(r.trim()) == round,
-                    None => g.game.index == 0,
-                })
-                .collect();
+            let mine = audit::engine_logs_of(&g.game, &logs);
             let (events, _) = crate::align::align(&g.game, &g.replay, &mine);
             let tl = crate::timeline::Timeline::with_logs(&g.game, &g.replay, &[], &events);
             let found = assess(&tl, params);
