@@ -790,15 +790,12 @@ pub fn run(
     };
     let cache = DetectorCache::default();
     let mut evidence: Vec<(String, Option<Evidence>)> = Vec::new();
-    for i in 0..tl.events.len() {
-        let ev = &tl.events[i];
-        for (j, l) in rs.lets.iter().enumerate() {
-            if l.on != ev.kind {
-                continue;
-            }
-            let mut ctx = Ctx {
+    // the context of event `i`, for a `let` or a rule
+    macro_rules! ctx {
+        ($i:expr) => {
+            Ctx {
                 tl: Some(tl),
-                i,
+                i: $i,
                 consts: &prog.consts,
                 switches: &prog.switches,
                 lets: &lets,
@@ -809,7 +806,16 @@ pub fn run(
                 time_control: prog.time_control,
                 cache: &cache,
                 evidence: &mut evidence,
-            };
+            }
+        };
+    }
+    for i in 0..tl.events.len() {
+        let ev = &tl.events[i];
+        for (j, l) in rs.lets.iter().enumerate() {
+            if l.on != ev.kind {
+                continue;
+            }
+            let mut ctx = ctx!(i);
             ctx.advance(&l.expr);
             let v = ctx.eval(&l.expr);
             lets[j] = v;
@@ -817,20 +823,7 @@ pub fn run(
         notes.clear();
         evidence.clear();
         for rule in &rs.rules {
-            let mut ctx = Ctx {
-                tl: Some(tl),
-                i,
-                consts: &prog.consts,
-                switches: &prog.switches,
-                lets: &lets,
-                slots: &mut slots,
-                detectors,
-                notes: &mut notes,
-                clock: &clock,
-                time_control: prog.time_control,
-                cache: &cache,
-                evidence: &mut evidence,
-            };
+            let mut ctx = ctx!(i);
             match &rule.check {
                 Check::Manual(_) => {}
                 Check::Adjudicate {
