@@ -110,38 +110,24 @@ type Info = (
     Vec<String>,
 );
 
-/// The last `info` line with a score, read from a transcript's lines.
+/// The last `info` line with a score, read from a transcript's lines (each
+/// parsed as the engine-log reader does).
 fn final_info(lines: &str) -> Info {
-    let mut best = (None, None, None, None, Vec::new());
+    use crate::ingest::engine::{Dir, Msg, parse_msg};
+    let mut best: Info = (None, None, None, None, Vec::new());
     for line in lines.lines() {
-        let Some((_, rest)) = line.split_once(" < info ") else {
+        let Some((_, rest)) = line.split_once(" < ") else {
             continue;
         };
-        let toks: Vec<&str> = rest.split_whitespace().collect();
-        let mut i = 0;
-        let (mut cp, mut mate, mut depth, mut nodes, mut pv) = (None, None, None, None, Vec::new());
-        let mut bound = false;
-        while i < toks.len() {
-            match toks[i] {
-                "depth" => depth = toks.get(i + 1).and_then(|x| x.parse().ok()),
-                "nodes" => nodes = toks.get(i + 1).and_then(|x| x.parse().ok()),
-                "score" => match toks.get(i + 1) {
-                    Some(&"cp") => cp = toks.get(i + 2).and_then(|x| x.parse().ok()),
-                    Some(&"mate") => mate = toks.get(i + 2).and_then(|x| x.parse().ok()),
-                    _ => {}
-                },
-                "lowerbound" | "upperbound" => bound = true,
-                "multipv" if toks.get(i + 1) != Some(&"1") => bound = true,
-                "pv" => {
-                    pv = toks[i + 1..].iter().map(|s| s.to_string()).collect();
-                    break;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        if (cp.is_some() || mate.is_some()) && !bound {
-            best = (cp, mate, depth, nodes.or(best.3), pv);
+        let Msg::Info(i) = parse_msg(Dir::FromEngine, rest) else {
+            continue;
+        };
+        let nodes = i.nodes.and_then(|n| u64::try_from(n).ok());
+        // a bound or a secondary line is not the engine's final score
+        let partial = i.bound.is_some() || i.multipv.is_some_and(|m| m != 1);
+        if (i.cp.is_some() || i.mate.is_some()) && !partial {
+            let depth = i.depth.and_then(|d| u32::try_from(d).ok());
+            best = (i.cp, i.mate, depth, nodes.or(best.3), i.pv);
         } else if nodes.is_some() {
             best.3 = nodes;
         }
