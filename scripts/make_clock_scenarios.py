@@ -262,6 +262,74 @@ def tcec_manual_addition(corpora):
     print("wrote tcec-s15/manual-clock-addition")
 
 
+MOVE = re.compile(r"(?:\d+\.+\s*)?([A-Za-z][A-Za-z0-9+#=-]*)\s*\{([^}]*)\}")
+CLK = re.compile(r"\[%clk (\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
+
+
+def add_to_clock(pgn, black, from_ply, seconds):
+    """Add `seconds` to every [%clk] of one side from `from_ply` on."""
+    head, body = pgn.split("\n\n", 1)
+    ply = 0
+
+    def move(m):
+        nonlocal ply
+        ply += 1
+        if ply < from_ply or (ply % 2 == 0) != black:
+            return m.group(0)
+
+        def clk(c):
+            t = int(c.group(1)) * 3600 + int(c.group(2)) * 60 + float(c.group(3)) + seconds
+            h, rest = divmod(t, 3600)
+            mnt, sec = divmod(rest, 60)
+            return "[%%clk %d:%02d:%04.1f]" % (h, mnt, sec)
+
+        return m.group(0).replace(m.group(2), CLK.sub(clk, m.group(2)))
+
+    return head + "\n\n" + MOVE.sub(move, body)
+
+
+def clock_gain(event, name, black, from_ply, seconds, description):
+    c = Case(event, "clean", name)
+    c.files["game.pgn"] = add_to_clock(c.files["game.pgn"], black, from_ply, seconds)
+    c.write(description)
+
+
+def dj_repair_clock_stopped():
+    c = Case("kasparov-deep-junior-2003", "clean", "repair-clock-stopped")
+    op = c.lines("operator.log")
+    executed = time_of(op, lambda l: " move-executed ply=22 " in l)
+    stop = executed + dt.timedelta(milliseconds=200)
+    c.shift(stop, 6 * M)
+    op = c.lines("operator.log")
+    new = [
+        fmt_like(op, stop) + " levy clock-stop side=black reason=\"machine to be repaired\"",
+        fmt_like(op, stop + 2 * M) + " levy restart what=program reason=\"repair\"",
+        fmt_like(op, stop + 6 * M) + " levy clock-start side=black",
+    ]
+    c.set_lines("operator.log", insert_at(op, stop, new))
+    c.write(
+        "The clean game, with Deep Junior's operator stopping the machine's clock after "
+        "11...Bb7 and restarting the program while it is stopped, then starting the clock "
+        "6 minutes later. 8(a): repairs are made while the machine's clock is running. (The "
+        "engine log shows no restart: the operator's entry is the whole record of it.)"
+    )
+
+
+def dj_machine_clock_drift():
+    c = Case("kasparov-deep-junior-2003", "clean", "machine-clock-drift")
+    el = c.lines("engine.log")
+    gos = [i for i, l in enumerate(el) if " > go movetime " in l]
+    i = gos[10]  # the search for 11...Bb7
+    el[i] = el[i].replace("go movetime 1000", "go wtime 7185000 btime 7020000 movetime 1000")
+    c.set_lines("engine.log", el)
+    c.write(
+        "The clean game, with the `go` for Deep Junior's 11th move (11...Bb7) carrying the "
+        "clocks its interface believed: black 1:57:00, about 2 minutes 50 seconds less than "
+        "the game clock, which the operator did not correct when the move was entered "
+        "(6(c)). The line is spliced into the real log; the other searches carry no clocks."
+    )
+
+
 def main():
     corpora = sys.argv[1] if len(sys.argv) > 1 else None
     dj_flag_fall_from_logs()
@@ -295,6 +363,26 @@ def main():
     wccc_period_missed()
     icga_time_limit_from_logs()
     tcec_manual_addition(corpora)
+    dj_repair_clock_stopped()
+    dj_machine_clock_drift()
+    clock_gain(
+        "wccc-1992-madrid",
+        "clock-unexplained",
+        True,
+        6,
+        120,
+        "The clean game, with Black's [%clk] 120 s higher from 3...Bb4+ on: its clock "
+        "gained two minutes that neither its move times nor any logged setting explain.",
+    )
+    clock_gain(
+        "icga-2008",
+        "clock-unexplained",
+        True,
+        10,
+        90,
+        "The clean game, with Black's [%clk] 90 s higher from 5... on: the chess clock "
+        "gained a minute and a half that nothing recorded explains.",
+    )
 
 
 if __name__ == "__main__":
