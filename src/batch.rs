@@ -56,6 +56,23 @@ pub struct GameRecord {
     pub findings: Vec<Finding>,
     #[serde(skip)]
     pub standing: crate::standings::Game,
+    /// The header, for the event-level rules; `None` for a case folder's
+    /// game (a scenario with its own ruleset, not part of an event).
+    #[serde(skip)]
+    pub info: Option<crate::event::GameInfo>,
+}
+
+/// One event of the batch: its standings and what its event-level rules
+/// found.
+#[derive(Debug, Clone)]
+pub struct EventOutcome {
+    pub case: crate::event::EventCase,
+    pub variant: Option<String>,
+    /// `(who, finding)`: the entrant, pair or game the finding is about.
+    pub findings: Vec<(String, Finding)>,
+    pub indeterminate: Vec<crate::rules::eval::Indeterminate>,
+    /// Why the event-level rules were not run, when they were not.
+    pub skipped: Option<String>,
 }
 
 /// The batch's result.
@@ -64,6 +81,8 @@ pub struct Outcome {
     pub games: Vec<GameRecord>,
     pub inputs: Vec<audit::InputSummary>,
     pub unreadable: Vec<(String, String)>,
+    /// The events of the games audited under the batch's ruleset, in order.
+    pub events: Vec<EventOutcome>,
 }
 
 impl Outcome {
@@ -71,12 +90,17 @@ impl Outcome {
         self.games
             .iter()
             .flat_map(|g| &g.findings)
+            .chain(
+                self.events
+                    .iter()
+                    .flat_map(|e| e.findings.iter().map(|(_, f)| f)),
+            )
             .filter(|f| f.severity.is_violation())
             .count()
     }
 }
 
-fn record(file: &str, file_index: usize, g: audit::GameAudit) -> GameRecord {
+fn record(file: &str, file_index: usize, g: audit::GameAudit, in_event: bool) -> GameRecord {
     let tag = |k: &str| g.game.tag(k).unwrap_or("").trim().to_string();
     let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
     GameRecord {
@@ -94,6 +118,7 @@ fn record(file: &str, file_index: usize, g: audit::GameAudit) -> GameRecord {
         computed_result: computed.map(|c| c.result.clone()).unwrap_or_default(),
         computed_ply: computed.map(|c| c.ply),
         standing: crate::standings::Game::from_pgn(&g.game),
+        info: in_event.then(|| crate::event::GameInfo::from_game(file, 0, &g.game)),
         findings: g.findings,
     }
 }
@@ -200,6 +225,7 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
                     &shown[fi],
                     fi,
                     audit::audit_game(&shown[fi], game, configs[fi].as_ref().unwrap_or(&cfg.audit)),
+                    configs[fi].is_none(),
                 )
             })
             .collect()
@@ -210,11 +236,70 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
     unreadable.splice(0..0, unreadable_inputs);
     bar.finish_and_clear();
     games.sort_by_key(|g| (g.file_index, g.game));
+    for (k, g) in games.iter_mut().enumerate() {
+        if let Some(i) = &mut g.info {
+            i.order = k;
+        }
+    }
+    let events = events(&games, cfg);
     Ok(Outcome {
         games,
         inputs,
         unreadable,
+        events,
     })
+}
+
+/// Build each event's case file from the games audited under the batch's
+/// ruleset and run the ruleset's event-level rules on it (not on a shard:
+/// a shard holds only part of each event).
+fn events(games: &[GameRecord], cfg: &BatchConfig) -> Vec<EventOutcome> {
+    let rs = cfg.audit.ruleset.as_ref();
+    let infos: Vec<crate::event::GameInfo> = games.iter().filter_map(|g| g.info.clone()).collect();
+    let (scoring, tiebreaks) = rs
+        .map(|r| (r.scoring.clone(), r.tiebreaks.clone()))
+        .unwrap_or_default();
+    let detectors = crate::rules::eval::Detectors::default();
+    crate::event::build(infos, &scoring, &tiebreaks)
+        .into_iter()
+        .map(|case| {
+            let mut out = EventOutcome {
+                variant: None,
+                findings: Vec::new(),
+                indeterminate: Vec::new(),
+                skipped: None,
+                case,
+            };
+            let Some(rs) = rs else {
+                out.skipped = Some("no ruleset".into());
+                return out;
+            };
+            if let Some((k, n)) = cfg.shard {
+                out.skipped = Some(format!(
+                    "shard {k}/{n} holds only part of the event; run the event-level rules on the whole archive"
+                ));
+                return out;
+            }
+            let header = out.case.games[0].header();
+            let replay = crate::replay::Replay::empty();
+            let tl = crate::timeline::Timeline::build(&header, &replay);
+            match crate::rules::eval::Program::for_game(rs, cfg.audit.variant.as_deref(), &tl) {
+                Ok(prog) => {
+                    out.variant = prog.variant.clone();
+                    let o = crate::rules::eval::run_event(&prog, &out.case, &detectors);
+                    out.findings = o
+                        .finding_items
+                        .iter()
+                        .zip(o.findings)
+                        .map(|(&i, f)| (out.case.about(i), f))
+                        .collect();
+                    out.indeterminate = o.indeterminate;
+                }
+                Err(e) => out.skipped = Some(e),
+            }
+            out
+        })
+        .collect()
 }
 
 /// The tables of a batch, as polars data frames.
@@ -251,7 +336,7 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
     // the finding's ply, else the game's two players are both named
     let mut cols: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut ply_col: Vec<Option<u64>> = Vec::new();
-    let mut game_col: Vec<u64> = Vec::new();
+    let mut game_col: Vec<Option<u64>> = Vec::new();
     for r in g {
         for f in &r.findings {
             let ply = f.evidence.iter().find_map(|e| e.ply);
@@ -274,7 +359,39 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
                 cols.entry(k).or_default().push(v);
             }
             ply_col.push(ply.map(u64::from));
-            game_col.push(r.game as u64);
+            game_col.push(Some(r.game as u64));
+        }
+    }
+    // the event-level rules' findings: about an entrant, a pair, a game
+    // of the event, or the event itself
+    for e in &o.events {
+        for (who, f) in &e.findings {
+            let at = f.evidence.first();
+            for (k, v) in [
+                ("file", at.map(|a| a.path.clone()).unwrap_or_default()),
+                ("event", e.case.name.clone()),
+                ("round", String::new()),
+                ("engine", who.clone()),
+                ("code", f.code.clone()),
+                ("severity", f.severity.as_str().to_string()),
+                ("rule", f.rule.clone()),
+                ("clause", f.clause.clone()),
+                ("message", f.message.clone()),
+            ] {
+                cols.entry(k).or_default().push(v);
+            }
+            ply_col.push(None);
+            let line = at.and_then(|a| a.span).map(|s| s.line);
+            game_col.push(
+                o.games
+                    .iter()
+                    .find(|g| {
+                        g.info.as_ref().is_some_and(|i| {
+                            Some(i.line) == line && at.is_some_and(|a| a.path == i.file)
+                        })
+                    })
+                    .map(|g| g.game as u64),
+            );
         }
     }
     let col = |k: &str| cols.get(k).cloned().unwrap_or_default();
@@ -394,17 +511,12 @@ fn col_(name: &str) -> Expr {
 /// The standings of every event, as a table.
 pub fn standings_table(
     o: &Outcome,
-    rs: Option<&crate::rules::analyzer::Ruleset>,
 ) -> Result<(DataFrame, BTreeMap<String, Vec<crate::standings::Row>>), String> {
-    let scoring = rs.map(|r| r.scoring.clone()).unwrap_or_default();
-    let tiebreaks = rs.map(|r| r.tiebreaks.clone()).unwrap_or_default();
-    let mut by_event: BTreeMap<String, Vec<crate::standings::Game>> = BTreeMap::new();
-    for g in &o.games {
-        by_event
-            .entry(g.event.clone())
-            .or_default()
-            .push(g.standing.clone());
-    }
+    let by_event: Vec<(String, Vec<crate::standings::Row>)> = o
+        .events
+        .iter()
+        .map(|e| (e.case.name.clone(), e.case.standings.clone()))
+        .collect();
     let mut all = BTreeMap::new();
     let (
         mut ev,
@@ -429,8 +541,7 @@ pub fn standings_table(
         vec![],
         vec![],
     );
-    for (event, list) in by_event {
-        let rows = crate::standings::standings(&list, &scoring, &tiebreaks);
+    for (event, rows) in by_event {
         for r in &rows {
             ev.push(event.clone());
             rank.push(r.rank as u64);
@@ -600,6 +711,38 @@ pub fn summaries(
         };
         let _ = writeln!(m, "- {}", md(&line));
         let _ = write!(h, "<li>{}</li>", html(&line));
+    }
+    h.push_str("</ul>");
+    // the rules that span an event
+    m.push_str("\n## Event-level rules\n\n");
+    h.push_str("<h2>Event-level rules</h2><ul>");
+    for e in &o.events {
+        let head = match (&e.skipped, &e.variant) {
+            (Some(why), _) => format!("{}: not checked ({why})", e.case.name),
+            (None, v) => format!(
+                "{} ({} games{}): {} finding{}",
+                e.case.name,
+                e.case.games.len(),
+                v.as_ref()
+                    .map(|v| format!(", variant {v}"))
+                    .unwrap_or_default(),
+                e.findings.len(),
+                if e.findings.len() == 1 { "" } else { "s" }
+            ),
+        };
+        let _ = writeln!(m, "- {}", md(&head));
+        let _ = write!(h, "<li>{}<ul>", html(&head));
+        for (_, f) in &e.findings {
+            let line = format!("{} [{}] {}", f.code, f.severity.as_str(), f.message);
+            let _ = writeln!(m, "  - {}", md(&line));
+            let _ = write!(h, "<li>{}</li>", html(&line));
+        }
+        for i in &e.indeterminate {
+            let line = format!("{}: not decided: {}", i.rule, i.reason);
+            let _ = writeln!(m, "  - {}", md(&line));
+            let _ = write!(h, "<li>{}</li>", html(&line));
+        }
+        h.push_str("</ul></li>");
     }
     h.push_str("</ul>");
     m.push_str("\n## Standings\n");

@@ -546,7 +546,7 @@ fn batch(
         eprintln!("arbiter batch: {p}: {e}");
     }
     let mut tables = crate::batch::tables(&outcome)?.named;
-    let (standings_df, standings) = crate::batch::standings_table(&outcome, cfg.ruleset.as_ref())?;
+    let (standings_df, standings) = crate::batch::standings_table(&outcome)?;
     tables.push(("standings", standings_df));
     crate::batch::write_tables(&dir, &mut tables)?;
     let mut header: Vec<(String, String)> = vec![

@@ -11,6 +11,7 @@ pub mod checks;
 pub mod cli;
 pub mod clock;
 pub mod detect;
+pub mod event;
 pub mod findings;
 pub mod ingest;
 pub mod record;

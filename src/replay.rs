@@ -89,6 +89,17 @@ pub struct Replay {
 }
 
 impl Replay {
+    /// No moves from the standard position (for a game's header alone).
+    pub fn empty() -> Replay {
+        Replay {
+            start: Chess::default(),
+            castling_mode: CastlingMode::Standard,
+            first_ply: 1,
+            plies: Vec::new(),
+            stop: None,
+        }
+    }
+
     pub fn final_position(&self) -> &Chess {
         self.plies.last().map_or(&self.start, |p| &p.position)
     }

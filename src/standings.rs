@@ -27,8 +27,16 @@ pub struct Game {
 impl Game {
     /// From a game record: tags, and TerminationDetails for crashes.
     pub fn from_pgn(g: &crate::ingest::pgn::PgnGame) -> Game {
-        let tag = |k: &str| g.tag(k).unwrap_or("?").trim().to_string();
-        let details = g.tag("TerminationDetails").unwrap_or("").to_lowercase();
+        Game::from_tags(&|k| g.tag(k).unwrap_or("").to_string())
+    }
+
+    /// From a lookup of the game's tags (empty when absent).
+    pub fn from_tags(tag_of: &dyn Fn(&str) -> String) -> Game {
+        let tag = |k: &str| {
+            let v = tag_of(k).trim().to_string();
+            if v.is_empty() { "?".to_string() } else { v }
+        };
+        let details = tag_of("TerminationDetails").to_lowercase();
         let crashed = [
             "disconnect",
             "stall",
@@ -88,14 +96,20 @@ fn is_bye(name: &str) -> bool {
     n == "bye" || n == "-" || n.is_empty()
 }
 
-/// The standings of one event's games.
-pub fn standings(games: &[Game], scoring: &[(String, f64)], tiebreaks: &[String]) -> Vec<Row> {
-    let (win, draw, loss, bye) = (
+/// The points of a win, a draw, a loss and a bye under a `scoring` line
+/// (1, 1/2, 0 and 1 where it is silent).
+pub fn points(scoring: &[(String, f64)]) -> (f64, f64, f64, f64) {
+    (
         points_of(scoring, "win", 1.0),
         points_of(scoring, "draw", 0.5),
         points_of(scoring, "loss", 0.0),
         points_of(scoring, "bye", 1.0),
-    );
+    )
+}
+
+/// The standings of one event's games.
+pub fn standings(games: &[Game], scoring: &[(String, f64)], tiebreaks: &[String]) -> Vec<Row> {
+    let (win, draw, loss, bye) = points(scoring);
     #[derive(Default, Clone)]
     struct Acc {
         games: usize,

@@ -99,6 +99,36 @@ pub enum Kind {
     Op(OpKind),
     /// An event of an engine log.
     Engine(EngKind),
+    /// An item of an event's case file (several games; src/event.rs).
+    Scope(ScopeKind),
+}
+
+/// What an event-level rule is evaluated on: the event as a whole, each
+/// entrant, each pair of entrants, each game in the event's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ScopeKind {
+    Event,
+    Entrant,
+    Pairing,
+    EventGame,
+}
+
+impl ScopeKind {
+    pub const ALL: [ScopeKind; 4] = [
+        ScopeKind::Event,
+        ScopeKind::Entrant,
+        ScopeKind::Pairing,
+        ScopeKind::EventGame,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ScopeKind::Event => "event",
+            ScopeKind::Entrant => "entrant",
+            ScopeKind::Pairing => "pairing",
+            ScopeKind::EventGame => "event_game",
+        }
+    }
 }
 
 impl Kind {
@@ -110,6 +140,13 @@ impl Kind {
             .into_iter()
             .chain(OpKind::all().map(Kind::Op))
             .chain(EngKind::all().map(Kind::Engine))
+            .chain(ScopeKind::ALL.into_iter().map(Kind::Scope))
+    }
+
+    /// Whether rules on this kind run over an event (several games), not
+    /// over one game.
+    pub fn is_event_level(self) -> bool {
+        matches!(self, Kind::Scope(_))
     }
 
     pub fn name(self) -> &'static str {
@@ -120,6 +157,7 @@ impl Kind {
             Kind::End => "end",
             Kind::Op(k) => k.rule_name(),
             Kind::Engine(k) => k.rule_name(),
+            Kind::Scope(k) => k.name(),
         }
     }
 
@@ -403,6 +441,265 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
         "complete",
         Type::Bool,
         "every recorded move was replayed",
+    ),
+    // ---- event level (src/event.rs): rules over several games
+    (
+        Kind::Scope(ScopeKind::Event),
+        "name",
+        Type::Str,
+        "the event's name (tag Event)",
+    ),
+    (
+        Kind::Scope(ScopeKind::Event),
+        "games",
+        Type::Num,
+        "games of the event in the input",
+    ),
+    (
+        Kind::Scope(ScopeKind::Event),
+        "played",
+        Type::Num,
+        "games with a result (1-0, 0-1, 1/2-1/2)",
+    ),
+    (
+        Kind::Scope(ScopeKind::Event),
+        "entrants",
+        Type::Num,
+        "entrants (engines, all versions of one engine counted once; byes not counted)",
+    ),
+    (
+        Kind::Scope(ScopeKind::Event),
+        "rounds",
+        Type::Num,
+        "distinct rounds (the Round tag's number before any dot)",
+    ),
+    (
+        Kind::Scope(ScopeKind::Event),
+        "first_date",
+        Type::Str,
+        "the earliest Date tag of its games",
+    ),
+    (
+        Kind::Scope(ScopeKind::Event),
+        "later_events",
+        Type::Any,
+        "names of the events of the same input whose first game is later, in order",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "name",
+        Type::Str,
+        "the entrant's name as played; versions joined with ' / ' when it changed",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "engine",
+        Type::Str,
+        "the engine: the name without trailing version words (words with a digit)",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "versions",
+        Type::Num,
+        "distinct names the engine played under in this event",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "version_list",
+        Type::Str,
+        "those names, in the order first played, with the game number each first appeared",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "rank",
+        Type::Num,
+        "place in the standings under the ruleset's scoring and tiebreaks",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "tied",
+        Type::Bool,
+        "no computed tiebreak separates it from another entrant",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "points",
+        Type::Num,
+        "points under the ruleset's scoring",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "games",
+        Type::Num,
+        "games played with a result",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "wins",
+        Type::Num,
+        "games won",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "crashes",
+        Type::Num,
+        "games lost by crash, stall or disconnect (TerminationDetails)",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "rating",
+        Type::Num,
+        "its WhiteElo/BlackElo tag (the highest seen)",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "seed",
+        Type::Num,
+        "place in the expected ranking (by rating, 1 = highest)",
+    ),
+    (
+        Kind::Scope(ScopeKind::Entrant),
+        "next_event",
+        Type::Str,
+        "the first later event (see event.later_events) the engine plays in, or none",
+    ),
+    (
+        Kind::Scope(ScopeKind::Pairing),
+        "first",
+        Type::Str,
+        "one entrant (the first by name)",
+    ),
+    (
+        Kind::Scope(ScopeKind::Pairing),
+        "second",
+        Type::Str,
+        "the other entrant",
+    ),
+    (
+        Kind::Scope(ScopeKind::Pairing),
+        "games",
+        Type::Num,
+        "games between them",
+    ),
+    (
+        Kind::Scope(ScopeKind::Pairing),
+        "first_white",
+        Type::Num,
+        "games the first played with White",
+    ),
+    (
+        Kind::Scope(ScopeKind::Pairing),
+        "second_white",
+        Type::Num,
+        "games the second played with White",
+    ),
+    (
+        Kind::Scope(ScopeKind::Pairing),
+        "first_points",
+        Type::Num,
+        "points the first scored against the second",
+    ),
+    (
+        Kind::Scope(ScopeKind::Pairing),
+        "second_points",
+        Type::Num,
+        "points the second scored against the first",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "number",
+        Type::Num,
+        "the game's place in the event (1-based; by round, then input order)",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "round",
+        Type::Num,
+        "the Round tag's number before any dot",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "white",
+        Type::Str,
+        "White's entrant name",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "black",
+        Type::Str,
+        "Black's entrant name",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "result",
+        Type::Str,
+        "tag Result",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "previous_white",
+        Type::Str,
+        "White's entrant in the event's previous game, or none",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "previous_black",
+        Type::Str,
+        "Black's entrant in the event's previous game, or none",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "white_score_before",
+        Type::Num,
+        "White's points before this game's round",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "black_score_before",
+        Type::Num,
+        "Black's points before this game's round",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "white_games_in_round",
+        Type::Num,
+        "games White's entrant has in this game's round",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "black_games_in_round",
+        Type::Num,
+        "games Black's entrant has in this game's round",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "opening",
+        Type::Str,
+        "the opening the game was started from: its FEN tag and the moves recorded as book, or none",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "opening_index",
+        Type::Num,
+        "which opening this is, in the order the openings first appear (1-based), or none",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "opening_games",
+        Type::Num,
+        "games of the event started from the same opening",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "opening_partner",
+        Type::Num,
+        "the number of the other game with the same opening, when there are exactly two",
+    ),
+    (
+        Kind::Scope(ScopeKind::EventGame),
+        "opening_swapped",
+        Type::Bool,
+        "the other game with the same opening has the same entrants with colours reversed",
     ),
 ];
 

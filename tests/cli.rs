@@ -8,6 +8,7 @@ mod batch;
 mod corpus;
 mod crosscheck;
 mod dossier;
+mod events;
 mod golden;
 mod logs;
 mod malformed;

@@ -75,6 +75,29 @@ fn audit(ruleset: &Path, pgn: &Path, needs_tables: bool) -> Option<(i32, serde_j
     Some((code, games[0].clone()))
 }
 
+/// `arbiter batch` on an event fixture: its event-level findings.
+fn batch_findings(ruleset: &Path, pgn: &Path) -> Vec<(String, String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let o = arbiter(&[
+        "batch",
+        pgn.to_str().unwrap(),
+        "--rules",
+        ruleset.to_str().unwrap(),
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}: {}",
+        pgn.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    super::events::event_findings(dir.path())
+}
+
 #[test]
 fn every_checked_rule_has_a_fixture_that_triggers_it() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
@@ -124,6 +147,19 @@ fn every_checked_rule_has_a_fixture_that_triggers_it() {
                     rs.id, rule.id, rs.id, rule.id
                 )
             });
+            if rule.on().is_some_and(|k| k.is_event_level()) {
+                // a rule over an event: the fixture is the event's games,
+                // checked by `arbiter batch`
+                let found = batch_findings(path, fixture);
+                assert!(
+                    found.iter().any(|(code, ..)| code == &rule.id),
+                    "{}: fixture {} does not trigger {}: {found:?}",
+                    rs.id,
+                    fixture.display(),
+                    rule.id
+                );
+                continue;
+            }
             let Some((_, game)) = audit(path, fixture, needs_tables) else {
                 continue;
             };

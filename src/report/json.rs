@@ -180,6 +180,11 @@ pub fn summary_line(
                     format!("{} `{d}`: this rule is reported for manual review", crate::rules::eval::UNAVAILABLE)
                 },
             })).collect::<Vec<_>>(),
+            // rules over several games: `audit` reads games one by one
+            "event_level": rs.rules.iter().filter(|r| r.is_event_level()).map(|r| json!({
+                "rule": r.id,
+                "reason": "the rule spans an event's games (pairings, standings, versions): `arbiter batch` checks it",
+            })).collect::<Vec<_>>(),
         })
     });
     json!({

@@ -89,6 +89,12 @@ pub fn summary(
             " ({manual} clauses of {} only a human can judge: `arbiter rules list {}` marks them)",
             rs.id, rs.path
         ));
+        let events = rs.rules.iter().filter(|r| r.is_event_level()).count();
+        if events > 0 {
+            s.push_str(&format!(
+                "; {events} rules span an event's games and are checked by `arbiter batch`"
+            ));
+        }
     }
     s
 }

@@ -69,6 +69,9 @@ pub enum Detector {
     HiddenBook,
     /// Move similarity between engines (a later stage brings the detector).
     Similarity,
+    /// An accelerated Swiss pairing that the rules forbade and the round
+    /// could have avoided (src/event.rs).
+    AcceleratedPairing,
 }
 
 impl Detector {
@@ -77,6 +80,7 @@ impl Detector {
             Detector::Tablebase => "tablebase",
             Detector::HiddenBook => "hidden_book",
             Detector::Similarity => "similarity",
+            Detector::AcceleratedPairing => "accelerated_pairing",
         }
     }
 
@@ -85,6 +89,7 @@ impl Detector {
             Detector::Tablebase => &["fifty_move_rule"],
             Detector::HiddenBook => &["min_run", "max_nodes", "max_depth", "max_time", "tb_pieces"],
             Detector::Similarity => &["threshold", "min_positions", "against"],
+            Detector::AcceleratedPairing => &["until_round", "high_score"],
         }
     }
 }
@@ -191,6 +196,23 @@ pub struct RuleDef {
     pub line: usize,
     /// The rule's source text, for `rules explain`.
     pub source: String,
+}
+
+impl RuleDef {
+    /// The kind of event or item the rule is evaluated on (adjudications:
+    /// moves; manual rules: none).
+    pub fn on(&self) -> Option<Kind> {
+        match &self.check {
+            Check::Forbid { on, .. } | Check::Require { on, .. } => Some(*on),
+            Check::Adjudicate { .. } => Some(Kind::Move),
+            Check::Manual(_) => None,
+        }
+    }
+
+    /// Whether it spans several games (evaluated by `arbiter batch`).
+    pub fn is_event_level(&self) -> bool {
+        self.on().is_some_and(Kind::is_event_level)
+    }
 }
 
 /// A validated ruleset.
@@ -305,6 +327,7 @@ const FUNCTIONS: &[&str] = &[
     "tablebase",
     "hidden_book",
     "similarity",
+    "accelerated_pairing",
 ];
 
 struct Analyzer<'a> {
@@ -945,7 +968,15 @@ impl<'a> Analyzer<'a> {
             ExprKind::Field(kind_name, field) => {
                 let kind = self.kind(kind_name)?;
                 match (kind, self.scope) {
+                    (Kind::Game, Some(s)) if s.is_event_level() => {
+                        return Err(RuleError::new(kind_name.pos, format!(
+                            "`game` fields are one game's tags; this is evaluated on `{}` items, which span the event",
+                            s.name()
+                        ))
+                        .help("use `event_game.…` for each game of the event, or `event.…`"));
+                    }
                     (Kind::Game, _) => {}
+                    (Kind::Scope(timeline::ScopeKind::Event), Some(s)) if s.is_event_level() => {}
                     (_, None) => {
                         return Err(RuleError::new(
                             e.pos,
@@ -1170,6 +1201,7 @@ impl<'a> Analyzer<'a> {
             "tablebase" => Some(Detector::Tablebase),
             "hidden_book" => Some(Detector::HiddenBook),
             "similarity" => Some(Detector::Similarity),
+            "accelerated_pairing" => Some(Detector::AcceleratedPairing),
             _ => None,
         };
         if let Some(d) = detector {
@@ -1184,6 +1216,22 @@ impl<'a> Analyzer<'a> {
                 return Err(RuleError::new(
                     e.pos,
                     "`tablebase` probes the position after a move; use it on `move` events",
+                ));
+            }
+            let event_game = Kind::Scope(timeline::ScopeKind::EventGame);
+            if d == Detector::AcceleratedPairing && self.scope != Some(event_game) {
+                return Err(RuleError::new(
+                    e.pos,
+                    "`accelerated_pairing` judges one game's pairing; use it on `event_game` items",
+                ));
+            }
+            if d != Detector::AcceleratedPairing && self.scope.is_some_and(|k| k.is_event_level()) {
+                return Err(RuleError::new(
+                    e.pos,
+                    format!(
+                        "`{}` reads one game; it cannot be used on event-level items",
+                        name.text
+                    ),
                 ));
             }
             let mut params = Vec::new();

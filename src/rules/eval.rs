@@ -52,6 +52,7 @@ fn eval_stateless(
 ) -> Value {
     let mut ctx = Ctx {
         tl,
+        scope: None,
         i,
         consts,
         switches,
@@ -202,6 +203,8 @@ pub struct Outcome {
     /// The first ply at which an adjudication could not be decided; no
     /// adjudication is computed from there on.
     pub undecided_from: Option<u32>,
+    /// For event-level rules: the item each finding is about.
+    pub finding_items: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -214,6 +217,8 @@ struct Slot {
 
 struct Ctx<'c, 't> {
     tl: Option<&'c Timeline<'t>>,
+    /// The event's case file, for event-level rules (then `i` is an item).
+    scope: Option<&'c crate::event::EventCase>,
     i: usize,
     consts: &'c [Value],
     switches: &'c [bool],
@@ -255,12 +260,20 @@ fn num(v: &Value) -> Option<f64> {
 }
 
 impl Ctx<'_, '_> {
+    /// The kind of the current event or item.
+    fn kind(&self) -> Option<Kind> {
+        match (self.tl, self.scope) {
+            (Some(t), _) => t.events.get(self.i).map(|e| e.kind),
+            (None, Some(c)) => c.items.get(self.i).map(|it| Kind::Scope(it.kind)),
+            (None, None) => None,
+        }
+    }
+
     /// Advance every stateful call inside `e` for the current event.
     fn advance(&mut self, e: &CExpr) {
         match e {
             CExpr::Stateful(s) => {
-                let kind = self.tl.map(|t| t.events[self.i].kind);
-                if kind != Some(s.on) {
+                if self.kind() != Some(s.on) {
                     return;
                 }
                 let reset = s.reset.as_ref().is_some_and(|r| truthy(&self.eval(r)));
@@ -371,6 +384,10 @@ impl Ctx<'_, '_> {
             CExpr::Field(Kind::Engine(crate::align::EngKind::Search), "game_clock") => {
                 self.game_clock()
             }
+            CExpr::Field(Kind::Scope(k), f) => match self.scope {
+                Some(c) => c.field(self.i, *k, f),
+                None => Value::None,
+            },
             CExpr::Field(k, f) => match self.tl {
                 Some(tl) => tl.field(self.i, *k, f),
                 None => Value::None,
@@ -493,8 +510,14 @@ impl Ctx<'_, '_> {
             Builtin::Min => numv(n(0).zip(n(1)).map(|(a, b)| a.min(b))),
             Builtin::Max => numv(n(0).zip(n(1)).map(|(a, b)| a.max(b))),
             Builtin::Lower => s(0).map_or(Value::None, |x| Value::Str(x.to_lowercase())),
-            Builtin::Contains => match (s(0), s(1)) {
-                (Some(a), Some(b)) => Value::Bool(a.contains(b)),
+            Builtin::Contains => match (&v[0], s(1)) {
+                (Value::Str(a), Some(b)) => Value::Bool(a.contains(b)),
+                // a list contains the text when one of its items does
+                (Value::List(items), Some(b)) => Value::Bool(
+                    items
+                        .iter()
+                        .any(|x| matches!(x, Value::Str(a) if a.contains(b))),
+                ),
                 _ => Value::Bool(false),
             },
             Builtin::StartsWith => match (s(0), s(1)) {
@@ -706,6 +729,36 @@ impl Ctx<'_, '_> {
                 }
                 Value::Bool(hit)
             }
+            Detector::AcceleratedPairing => {
+                let Some(case) = self.scope else {
+                    return Value::None;
+                };
+                let Some(gi) = case.items.get(self.i).and_then(|it| it.game) else {
+                    return Value::None;
+                };
+                let num = |k: &str, d: f64| {
+                    params
+                        .iter()
+                        .find(|(n, _)| n == k)
+                        .and_then(|(_, v)| match v {
+                            Value::Num(x) => Some(*x),
+                            _ => None,
+                        })
+                        .unwrap_or(d)
+                };
+                match case.accelerated_pairing(gi, num("until_round", 3.0), num("high_score", 0.5))
+                {
+                    Ok(Some(why)) => {
+                        self.evidence.push((why, None));
+                        Value::Bool(true)
+                    }
+                    Ok(None) => Value::Bool(false),
+                    Err(why) => {
+                        self.notes.push(why);
+                        Value::Unknown
+                    }
+                }
+            }
         }
     }
 }
@@ -795,6 +848,7 @@ pub fn run(
         ($i:expr) => {
             Ctx {
                 tl: Some(tl),
+                scope: None,
                 i: $i,
                 consts: &prog.consts,
                 switches: &prog.switches,
@@ -882,32 +936,14 @@ pub fn run(
                     }
                 }
                 Check::Forbid { on, .. } | Check::Require { on, .. } if *on != ev.kind => {}
-                Check::Forbid { when, .. } => {
-                    let v = match when {
-                        Some(w) => {
-                            ctx.advance(w);
-                            ctx.eval(w)
-                        }
-                        None => Value::Bool(true),
-                    };
-                    match v {
-                        Value::Bool(true) => {
+                Check::Forbid { .. } | Check::Require { .. } => {
+                    match verdict(&rule.check, &mut ctx) {
+                        Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, path, &rs.path);
                             out.findings.push(f);
                         }
-                        Value::Unknown => note_unknown(&mut indeterminate, rule, ev.ply, &ctx),
-                        _ => {}
-                    }
-                }
-                Check::Require { when, .. } => {
-                    ctx.advance(when);
-                    match ctx.eval(when) {
-                        Value::Bool(true) => {}
-                        Value::Unknown => note_unknown(&mut indeterminate, rule, ev.ply, &ctx),
-                        _ => {
-                            let f = violation(rule, &mut ctx, ev, path, &rs.path);
-                            out.findings.push(f);
-                        }
+                        Verdict::Unknown => note_unknown(&mut indeterminate, rule, ev.ply, &ctx),
+                        Verdict::Holds => {}
                     }
                 }
             }
@@ -920,6 +956,126 @@ pub fn run(
     }
     out.indeterminate = indeterminate.into_values().collect();
     out.undecided_from = undecided_from;
+    out
+}
+
+enum Verdict {
+    Violation,
+    Unknown,
+    Holds,
+}
+
+/// A `forbid` or `require` rule at the current event or item.
+fn verdict(check: &Check, ctx: &mut Ctx<'_, '_>) -> Verdict {
+    let (v, forbid) = match check {
+        Check::Forbid { when, .. } => (
+            match when {
+                Some(w) => {
+                    ctx.advance(w);
+                    ctx.eval(w)
+                }
+                None => Value::Bool(true),
+            },
+            true,
+        ),
+        Check::Require { when, .. } => {
+            ctx.advance(when);
+            (ctx.eval(when), false)
+        }
+        _ => return Verdict::Holds,
+    };
+    match (v, forbid) {
+        (Value::Unknown, _) => Verdict::Unknown,
+        (Value::Bool(true), true) => Verdict::Violation,
+        (_, true) | (Value::Bool(true), false) => Verdict::Holds,
+        (_, false) => Verdict::Violation,
+    }
+}
+
+/// Evaluate a program's event-level rules on one event's case file.
+pub fn run_event(
+    prog: &Program<'_>,
+    case: &crate::event::EventCase,
+    detectors: &Detectors,
+) -> Outcome {
+    let rs = prog.ruleset;
+    let mut out = Outcome::default();
+    let mut slots = vec![Slot::default(); rs.slots];
+    let mut lets: Vec<Value> = vec![Value::None; rs.lets.len()];
+    let mut notes: Vec<String> = Vec::new();
+    let mut indeterminate: BTreeMap<String, Indeterminate> = BTreeMap::new();
+    let cache = DetectorCache::default();
+    let mut evidence: Vec<(String, Option<Evidence>)> = Vec::new();
+    macro_rules! ctx {
+        ($i:expr) => {
+            Ctx {
+                tl: None,
+                scope: Some(case),
+                i: $i,
+                consts: &prog.consts,
+                switches: &prog.switches,
+                lets: &lets,
+                slots: &mut slots,
+                detectors,
+                notes: &mut notes,
+                clock: &[],
+                time_control: prog.time_control,
+                cache: &cache,
+                evidence: &mut evidence,
+            }
+        };
+    }
+    for (i, item) in case.items.iter().enumerate() {
+        let kind = Kind::Scope(item.kind);
+        for (j, l) in rs.lets.iter().enumerate() {
+            if l.on == kind {
+                let mut ctx = ctx!(i);
+                ctx.advance(&l.expr);
+                lets[j] = ctx.eval(&l.expr);
+            }
+        }
+        for rule in &rs.rules {
+            match &rule.check {
+                Check::Forbid { on, .. } | Check::Require { on, .. } if *on == kind => {}
+                _ => continue,
+            }
+            notes.clear();
+            evidence.clear();
+            let mut ctx = ctx!(i);
+            match verdict(&rule.check, &mut ctx) {
+                Verdict::Violation => {
+                    let mut message = match &rule.message {
+                        Some(parts) => render(parts, &mut ctx),
+                        None => format!("{} ({})", rule.title, rule.id),
+                    };
+                    if !ctx.evidence.is_empty() {
+                        let texts: Vec<&str> =
+                            ctx.evidence.iter().map(|(t, _)| t.as_str()).collect();
+                        message.push_str(&format!(". Evidence: {}", texts.join("; ")));
+                    }
+                    let mut places = item.evidence.clone();
+                    if places.is_empty() {
+                        places.push(Evidence {
+                            path: String::new(),
+                            span: None,
+                            ply: None,
+                            timestamp: None,
+                            note: format!("the event {}", case.name),
+                        });
+                    }
+                    let first = places.remove(0);
+                    let mut f = rule_finding(rule, message, first, &rs.path);
+                    let at = f.evidence.len() - 1;
+                    f.evidence.splice(at..at, places);
+                    out.findings.push(f);
+                    out.finding_items.push(i);
+                }
+                Verdict::Unknown => note_unknown(&mut indeterminate, rule, None, &ctx),
+                Verdict::Holds => {}
+            }
+        }
+    }
+    out.indeterminate = indeterminate.into_values().collect();
     out
 }
 

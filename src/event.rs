@@ -1,0 +1,821 @@
+//! An event's case file: what the rules that span several games read.
+//!
+//! A game's timeline is one game; an event (a division, a Swiss, a match)
+//! is the games that share an `Event` tag. From their headers this module
+//! builds the items event-level rules are evaluated on, each with the
+//! fields of `timeline::VOCABULARY` for its kind:
+//!
+//! - the event itself (once);
+//! - each game, in the event's order (round, then input order);
+//! - each entrant: an engine, whatever version it played under;
+//! - each pair of entrants, including pairs that never met.
+//!
+//! Every item keeps where it came from: the file and line of the game (or
+//! of the first game of the entrant or pair) that the evidence names.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::findings::Evidence;
+use crate::ingest::pgn::{PgnGame, Tag};
+use crate::span::Span;
+use crate::standings;
+use crate::timeline::{ScopeKind, Value};
+
+/// What the event level keeps of one game: its header and where it is.
+#[derive(Debug, Clone)]
+pub struct GameInfo {
+    pub file: String,
+    pub line: u64,
+    /// The game's number in its file (1-based).
+    pub game: usize,
+    /// Its place in the whole input, for ordering.
+    pub order: usize,
+    pub tags: Vec<Tag>,
+    /// The FEN tag and the moves recorded as book, when there are any.
+    pub opening: Option<String>,
+}
+
+impl GameInfo {
+    pub fn from_game(file: &str, order: usize, g: &PgnGame) -> GameInfo {
+        let mut book: Vec<String> = Vec::new();
+        for m in &g.moves {
+            let is_book = m.comments.iter().any(|c| {
+                c.annotations.tcec.as_ref().is_some_and(|t| t.book)
+                    || c.annotations.cutechess.as_ref().is_some_and(|t| t.book)
+            });
+            if !is_book {
+                break;
+            }
+            book.push(m.written.clone());
+        }
+        let fen = g.tag("FEN").map(str::trim).filter(|f| !f.is_empty());
+        let opening = match (fen, book.is_empty()) {
+            (None, true) => None,
+            (fen, _) => Some(
+                fen.map(|f| format!("[{f}] "))
+                    .into_iter()
+                    .chain(std::iter::once(book.join(" ")))
+                    .collect::<String>()
+                    .trim()
+                    .to_string(),
+            ),
+        };
+        GameInfo {
+            file: file.to_string(),
+            line: g.line,
+            game: g.index + 1,
+            order,
+            tags: g.tags.clone(),
+            opening,
+        }
+    }
+
+    pub fn tag(&self, name: &str) -> &str {
+        self.tags
+            .iter()
+            .find(|t| t.name == name)
+            .map_or("", |t| t.value.trim())
+    }
+
+    /// A game with these tags and no moves, to choose the ruleset's variant.
+    pub fn header(&self) -> PgnGame {
+        PgnGame {
+            index: self.game.saturating_sub(1),
+            offset: 0,
+            line: self.line,
+            tags: self.tags.clone(),
+            preamble: Vec::new(),
+            moves: Vec::new(),
+            outcome: None,
+            variations: 0,
+            problems: Vec::new(),
+        }
+    }
+
+    fn evidence(&self, note: String) -> Evidence {
+        Evidence {
+            path: self.file.clone(),
+            span: Some(Span {
+                offset: 0,
+                len: 0,
+                line: self.line,
+                column: 1,
+            }),
+            ply: None,
+            timestamp: None,
+            note,
+        }
+    }
+
+    fn rating(&self, side: &str) -> Option<f64> {
+        self.tag(&format!("{side}Elo"))
+            .parse::<f64>()
+            .ok()
+            .filter(|r| *r > 0.0)
+    }
+}
+
+/// The engine a player name stands for: the name without its trailing
+/// version words (a word with a digit in it). "AllieStein v0.3dev-n4" and
+/// "AllieStein v0.2-n4" are both "AllieStein"; "Rodent III 0.276" is
+/// "Rodent III". A name that is all version words stays whole.
+pub fn engine_of(name: &str) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let keep = words
+        .iter()
+        .rposition(|w| !w.chars().any(|c| c.is_ascii_digit()))
+        .map_or(words.len(), |i| i + 1);
+    words[..keep.max(1).min(words.len())].join(" ")
+}
+
+/// The round's number: the Round tag before any dot ("3.1" is round 3).
+pub fn round_number(round: &str) -> Option<f64> {
+    round
+        .split('.')
+        .next()
+        .and_then(|r| r.trim().parse::<f64>().ok())
+}
+
+fn is_bye(name: &str) -> bool {
+    let n = name.trim().to_lowercase();
+    n == "bye" || n == "-" || n.is_empty()
+}
+
+/// One thing an event-level rule is evaluated on.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub kind: ScopeKind,
+    pub fields: BTreeMap<&'static str, Value>,
+    /// Where it is: the first names the game the finding points at.
+    pub evidence: Vec<Evidence>,
+    /// For a game item, its index in `EventCase::games`.
+    pub game: Option<usize>,
+}
+
+/// One event's games and the items built from them.
+#[derive(Debug, Clone)]
+pub struct EventCase {
+    pub name: String,
+    /// The games, in the event's order.
+    pub games: Vec<GameInfo>,
+    /// Entrant name (display) of each game's White and Black.
+    pub sides: Vec<(String, String)>,
+    /// The event first, then the games, the entrants, the pairs.
+    pub items: Vec<Item>,
+    pub standings: Vec<standings::Row>,
+}
+
+/// The entrant names of one event's games: every version of an engine
+/// under one name ("AllieStein v0.2-n4 / AllieStein v0.3dev-n4" when the
+/// name changed within the event, else the name as played).
+pub fn entrant_names<'a>(names: impl Iterator<Item = &'a str>) -> BTreeMap<String, String> {
+    let mut by_engine: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut all = Vec::new();
+    for n in names {
+        let n = n.trim().to_string();
+        let e = engine_of(&n).to_lowercase();
+        let v = by_engine.entry(e).or_default();
+        if !v.contains(&n) {
+            v.push(n.clone());
+        }
+        all.push(n);
+    }
+    all.into_iter()
+        .map(|n| {
+            let shown = by_engine[&engine_of(&n).to_lowercase()].join(" / ");
+            (n, shown)
+        })
+        .collect()
+}
+
+/// Group games into events (by Event tag) and build each one's case file.
+/// Events are ordered by their earliest Date tag, then by input order.
+pub fn build(
+    games: Vec<GameInfo>,
+    scoring: &[(String, f64)],
+    tiebreaks: &[String],
+) -> Vec<EventCase> {
+    let mut by_event: BTreeMap<String, Vec<GameInfo>> = BTreeMap::new();
+    for g in games {
+        by_event
+            .entry(g.tag("Event").to_string())
+            .or_default()
+            .push(g);
+    }
+    let mut events: Vec<(String, Vec<GameInfo>)> = by_event.into_iter().collect();
+    let first_date = |gs: &[GameInfo]| {
+        gs.iter()
+            .map(|g| g.tag("Date").to_string())
+            .filter(|d| !d.is_empty() && !d.contains('?'))
+            .min()
+            .unwrap_or_default()
+    };
+    events.sort_by_key(|(_, gs)| {
+        (
+            first_date(gs),
+            gs.iter().map(|g| g.order).min().unwrap_or(0),
+        )
+    });
+    // the engines of each event, for `next_event`
+    let engines: Vec<BTreeSet<String>> = events
+        .iter()
+        .map(|(_, gs)| {
+            gs.iter()
+                .flat_map(|g| [g.tag("White"), g.tag("Black")])
+                .filter(|n| !is_bye(n))
+                .map(|n| engine_of(n).to_lowercase())
+                .collect()
+        })
+        .collect();
+    let names: Vec<String> = events.iter().map(|(n, _)| n.clone()).collect();
+    events
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, mut gs))| {
+            gs.sort_by(|a, b| {
+                let ra = round_number(a.tag("Round"));
+                let rb = round_number(b.tag("Round"));
+                ra.partial_cmp(&rb)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then_with(|| natural(a.tag("Round")).cmp(&natural(b.tag("Round"))))
+                    .then(a.order.cmp(&b.order))
+            });
+            let later: Vec<(String, &BTreeSet<String>)> = names[k + 1..]
+                .iter()
+                .cloned()
+                .zip(&engines[k + 1..])
+                .collect();
+            case(name, gs, &later, scoring, tiebreaks)
+        })
+        .collect()
+}
+
+/// "3.10" after "3.9".
+fn natural(s: &str) -> Vec<u64> {
+    s.split('.')
+        .map(|p| p.trim().parse::<u64>().unwrap_or(u64::MAX))
+        .collect()
+}
+
+fn num(n: impl Into<f64>) -> Value {
+    Value::Num(n.into())
+}
+
+fn text(s: &str) -> Value {
+    Value::Str(s.to_string())
+}
+
+fn case(
+    name: String,
+    games: Vec<GameInfo>,
+    later: &[(String, &BTreeSet<String>)],
+    scoring: &[(String, f64)],
+    tiebreaks: &[String],
+) -> EventCase {
+    let shown = entrant_names(
+        games
+            .iter()
+            .flat_map(|g| [g.tag("White"), g.tag("Black")])
+            .filter(|n| !is_bye(n)),
+    );
+    let entrant = |n: &str| {
+        shown
+            .get(n.trim())
+            .cloned()
+            .unwrap_or_else(|| n.trim().to_string())
+    };
+    let sides: Vec<(String, String)> = games
+        .iter()
+        .map(|g| (entrant(g.tag("White")), entrant(g.tag("Black"))))
+        .collect();
+    let results: Vec<standings::Game> = games
+        .iter()
+        .zip(&sides)
+        .map(|(g, (w, b))| {
+            let mut s = standings::Game::from_tags(&|k| g.tag(k).to_string());
+            s.white = w.clone();
+            s.black = b.clone();
+            s
+        })
+        .collect();
+    let table = standings::standings(&results, scoring, tiebreaks);
+    let (win, draw, loss, bye) = standings::points(scoring);
+    let points_of = |result: &str| match result {
+        "1-0" => Some((win, loss)),
+        "0-1" => Some((loss, win)),
+        "1/2-1/2" => Some((draw, draw)),
+        _ => None,
+    };
+    let mut items = Vec::new();
+
+    // the event
+    let rounds: BTreeSet<u64> = games
+        .iter()
+        .filter_map(|g| round_number(g.tag("Round")))
+        .map(|r| r as u64)
+        .collect();
+    let played = results
+        .iter()
+        .filter(|g| points_of(&g.result).is_some())
+        .count();
+    let entrants: BTreeSet<&String> = shown.values().collect();
+    let first_date = games
+        .iter()
+        .map(|g| g.tag("Date"))
+        .filter(|d| !d.is_empty() && !d.contains('?'))
+        .min()
+        .unwrap_or("");
+    let mut f = BTreeMap::new();
+    f.insert("name", text(&name));
+    f.insert("games", num(games.len() as f64));
+    f.insert("played", num(played as f64));
+    f.insert("entrants", num(entrants.len() as f64));
+    f.insert("rounds", num(rounds.len() as f64));
+    f.insert(
+        "first_date",
+        if first_date.is_empty() {
+            Value::None
+        } else {
+            text(first_date)
+        },
+    );
+    f.insert(
+        "later_events",
+        Value::List(later.iter().map(|(n, _)| text(n)).collect()),
+    );
+    items.push(Item {
+        kind: ScopeKind::Event,
+        fields: f,
+        evidence: games
+            .first()
+            .map(|g| g.evidence(format!("the first game of {name}")))
+            .into_iter()
+            .collect(),
+        game: None,
+    });
+
+    // the games
+    let mut score: BTreeMap<String, f64> = BTreeMap::new();
+    let mut round_start: BTreeMap<u64, BTreeMap<String, f64>> = BTreeMap::new();
+    for (i, g) in games.iter().enumerate() {
+        let r = round_number(g.tag("Round")).map(|r| r as u64);
+        if let Some(r) = r {
+            round_start.entry(r).or_insert_with(|| score.clone());
+        }
+        if let Some((sw, sb)) = points_of(g.tag("Result")) {
+            let (w, b) = &sides[i];
+            let (wb, bb) = (is_bye(w), is_bye(b));
+            if !wb {
+                *score.entry(w.clone()).or_default() += if bb { bye } else { sw };
+            }
+            if !bb {
+                *score.entry(b.clone()).or_default() += if wb { bye } else { sb };
+            }
+        }
+    }
+    let mut openings: Vec<&str> = Vec::new();
+    let mut by_opening: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, g) in games.iter().enumerate() {
+        if let Some(o) = &g.opening {
+            if !openings.contains(&o.as_str()) {
+                openings.push(o);
+            }
+            by_opening.entry(o).or_default().push(i);
+        }
+    }
+    let mut in_round: BTreeMap<(u64, &String), usize> = BTreeMap::new();
+    for (g, (w, b)) in games.iter().zip(&sides) {
+        if let Some(r) = round_number(g.tag("Round")) {
+            for who in [w, b] {
+                *in_round.entry((r as u64, who)).or_default() += 1;
+            }
+        }
+    }
+    for (i, g) in games.iter().enumerate() {
+        let (w, b) = &sides[i];
+        let games_in_round = |who: &String| {
+            round_number(g.tag("Round")).map_or(Value::None, |r| {
+                num(in_round.get(&(r as u64, who)).copied().unwrap_or(0) as f64)
+            })
+        };
+        let before = round_number(g.tag("Round"))
+            .and_then(|r| round_start.get(&(r as u64)))
+            .cloned()
+            .unwrap_or_default();
+        let mut f = BTreeMap::new();
+        f.insert("number", num((i + 1) as f64));
+        f.insert(
+            "round",
+            round_number(g.tag("Round")).map_or(Value::None, Value::Num),
+        );
+        f.insert("white", text(w));
+        f.insert("black", text(b));
+        f.insert("result", text(g.tag("Result")));
+        f.insert("white_games_in_round", games_in_round(w));
+        f.insert("black_games_in_round", games_in_round(b));
+        let prev = i.checked_sub(1).map(|p| &sides[p]);
+        f.insert("previous_white", prev.map_or(Value::None, |p| text(&p.0)));
+        f.insert("previous_black", prev.map_or(Value::None, |p| text(&p.1)));
+        f.insert(
+            "white_score_before",
+            num(before.get(w).copied().unwrap_or(0.0)),
+        );
+        f.insert(
+            "black_score_before",
+            num(before.get(b).copied().unwrap_or(0.0)),
+        );
+        match &g.opening {
+            Some(o) => {
+                let same = &by_opening[o.as_str()];
+                f.insert("opening", text(o));
+                f.insert(
+                    "opening_index",
+                    num((openings.iter().position(|x| x == o).unwrap_or(0) + 1) as f64),
+                );
+                f.insert("opening_games", num(same.len() as f64));
+                let partner = (same.len() == 2).then(|| same[if same[0] == i { 1 } else { 0 }]);
+                f.insert(
+                    "opening_partner",
+                    partner.map_or(Value::None, |p| num((p + 1) as f64)),
+                );
+                f.insert(
+                    "opening_swapped",
+                    partner.map_or(Value::None, |p| {
+                        Value::Bool(sides[p].0 == *b && sides[p].1 == *w)
+                    }),
+                );
+            }
+            None => {
+                for k in [
+                    "opening",
+                    "opening_index",
+                    "opening_partner",
+                    "opening_swapped",
+                ] {
+                    f.insert(k, Value::None);
+                }
+                f.insert("opening_games", Value::None);
+            }
+        }
+        items.push(Item {
+            kind: ScopeKind::EventGame,
+            fields: f,
+            evidence: vec![g.evidence(format!(
+                "game {} of {name}: {w} - {b}, round {}",
+                i + 1,
+                g.tag("Round")
+            ))],
+            game: Some(i),
+        });
+    }
+
+    // the entrants
+    let mut ratings: BTreeMap<&String, f64> = BTreeMap::new();
+    for (g, (w, b)) in games.iter().zip(&sides) {
+        for (who, side) in [(w, "White"), (b, "Black")] {
+            if let Some(r) = g.rating(side) {
+                let e = ratings.entry(who).or_insert(r);
+                *e = e.max(r);
+            }
+        }
+    }
+    let mut by_rating: Vec<(&String, f64)> = ratings.iter().map(|(k, v)| (*k, *v)).collect();
+    by_rating.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    for who in &entrants {
+        let row = table.iter().find(|r| &r.player == *who);
+        let played_as: Vec<(String, usize)> = {
+            let mut v: Vec<(String, usize)> = Vec::new();
+            for (i, g) in games.iter().enumerate() {
+                for (n, s) in [(g.tag("White"), &sides[i].0), (g.tag("Black"), &sides[i].1)] {
+                    if s == *who && !v.iter().any(|(x, _)| x == n) {
+                        v.push((n.to_string(), i + 1));
+                    }
+                }
+            }
+            v
+        };
+        let engine = engine_of(&played_as.first().map(|p| p.0.clone()).unwrap_or_default());
+        let key = engine.to_lowercase();
+        let next = later
+            .iter()
+            .find(|(_, es)| es.contains(&key))
+            .map(|(n, _)| n);
+        let first = games
+            .iter()
+            .zip(&sides)
+            .position(|(_, (w, b))| w == *who || b == *who);
+        let mut f = BTreeMap::new();
+        f.insert("name", text(who));
+        f.insert("engine", text(&engine));
+        f.insert("versions", num(played_as.len() as f64));
+        f.insert(
+            "version_list",
+            text(
+                &played_as
+                    .iter()
+                    .map(|(n, at)| format!("{n} (from game {at})"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        );
+        f.insert("rank", row.map_or(Value::None, |r| num(r.rank as f64)));
+        f.insert("tied", row.map_or(Value::None, |r| Value::Bool(r.tied)));
+        f.insert("points", num(row.map_or(0.0, |r| r.points)));
+        f.insert("games", num(row.map_or(0, |r| r.games) as f64));
+        f.insert("wins", num(row.map_or(0, |r| r.wins) as f64));
+        f.insert("crashes", num(row.map_or(0, |r| r.crashes) as f64));
+        f.insert("rating", ratings.get(*who).map_or(Value::None, |r| num(*r)));
+        f.insert(
+            "seed",
+            by_rating
+                .iter()
+                .position(|(n, _)| n == who)
+                .map_or(Value::None, |p| num((p + 1) as f64)),
+        );
+        f.insert("next_event", next.map_or(Value::None, |n| text(n)));
+        let mut evidence = Vec::new();
+        if let Some(i) = first {
+            evidence.push(games[i].evidence(format!("the first game of {who} in {name}")));
+        }
+        for (n, at) in played_as.iter().skip(1) {
+            evidence.push(games[at - 1].evidence(format!("the first game played as {n}")));
+        }
+        items.push(Item {
+            kind: ScopeKind::Entrant,
+            fields: f,
+            evidence,
+            game: None,
+        });
+    }
+
+    // the pairs, every one, met or not
+    let list: Vec<&String> = entrants.iter().copied().collect();
+    for (a_i, a) in list.iter().enumerate() {
+        for b in &list[a_i + 1..] {
+            let mut n = 0;
+            let (mut aw, mut bw) = (0, 0);
+            let (mut ap, mut bp) = (0.0, 0.0);
+            let mut evidence = Vec::new();
+            for (i, (w, bl)) in sides.iter().enumerate() {
+                let a_white = w == *a && bl == *b;
+                let b_white = w == *b && bl == *a;
+                if !(a_white || b_white) {
+                    continue;
+                }
+                n += 1;
+                if evidence.is_empty() {
+                    evidence.push(games[i].evidence(format!("the first game of {a} and {b}")));
+                }
+                if a_white {
+                    aw += 1;
+                } else {
+                    bw += 1;
+                }
+                if let Some((sw, sb)) = points_of(games[i].tag("Result")) {
+                    if a_white {
+                        ap += sw;
+                        bp += sb;
+                    } else {
+                        ap += sb;
+                        bp += sw;
+                    }
+                }
+            }
+            if evidence.is_empty()
+                && let Some(g) = games.first()
+            {
+                evidence.push(g.evidence(format!("{a} and {b} have no game in {name}")));
+            }
+            let mut f = BTreeMap::new();
+            f.insert("first", text(a));
+            f.insert("second", text(b));
+            f.insert("games", num(n as f64));
+            f.insert("first_white", num(aw as f64));
+            f.insert("second_white", num(bw as f64));
+            f.insert("first_points", num(ap));
+            f.insert("second_points", num(bp));
+            items.push(Item {
+                kind: ScopeKind::Pairing,
+                fields: f,
+                evidence,
+                game: None,
+            });
+        }
+    }
+    EventCase {
+        name,
+        games,
+        sides,
+        items,
+        standings: table,
+    }
+}
+
+impl EventCase {
+    /// Who item `i` is about: an entrant, a pair, a game's two players.
+    pub fn about(&self, i: usize) -> String {
+        let Some(it) = self.items.get(i) else {
+            return String::new();
+        };
+        let f = |k: &str| it.fields.get(k).map(Value::display).unwrap_or_default();
+        match it.kind {
+            ScopeKind::Event => String::new(),
+            ScopeKind::Entrant => f("name"),
+            ScopeKind::Pairing => format!("{} / {}", f("first"), f("second")),
+            ScopeKind::EventGame => format!("{} / {}", f("white"), f("black")),
+        }
+    }
+
+    /// The value of `kind.name` at item `i` (event fields from anywhere).
+    pub fn field(&self, i: usize, kind: ScopeKind, name: &str) -> Value {
+        let item = if kind == ScopeKind::Event {
+            self.items.first()
+        } else {
+            self.items.get(i).filter(|it| it.kind == kind)
+        };
+        item.and_then(|it| it.fields.get(name).cloned())
+            .unwrap_or(Value::None)
+    }
+
+    /// Which half of the expected ranking each entrant is in (`true`:
+    /// upper), by rating; `Err` names an entrant without one.
+    fn halves(&self) -> Result<BTreeMap<String, bool>, String> {
+        let mut rated: Vec<(String, f64)> = Vec::new();
+        for it in self.items.iter().filter(|it| it.kind == ScopeKind::Entrant) {
+            let name = it
+                .fields
+                .get("name")
+                .map(Value::display)
+                .unwrap_or_default();
+            match it.fields.get("rating") {
+                Some(Value::Num(r)) => rated.push((name, *r)),
+                _ => {
+                    return Err(format!(
+                        "no expected ranking: {name} has no WhiteElo/BlackElo tag in {}",
+                        self.name
+                    ));
+                }
+            }
+        }
+        rated.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let upper = rated.len().div_ceil(2);
+        Ok(rated
+            .into_iter()
+            .enumerate()
+            .map(|(k, (n, _))| (n, k < upper))
+            .collect())
+    }
+
+    /// The accelerated Swiss check of game `gi` (the `accelerated_pairing` detector): `Some(why)` when the game pairs a lower-half program whose score before the round is at least `high_score` of the rounds played with an upper-half program, before round `until_round`, and the round could have been paired without any such game and without a rematch.
+    pub fn accelerated_pairing(
+        &self,
+        gi: usize,
+        until_round: f64,
+        high_score: f64,
+    ) -> Result<Option<String>, String> {
+        let halves = self.halves()?;
+        let g = &self.games[gi];
+        let Some(round) = round_number(g.tag("Round")) else {
+            return Err(format!("game {} has no round number", gi + 1));
+        };
+        if round >= until_round {
+            return Ok(None);
+        }
+        let (w, b) = &self.sides[gi];
+        if is_bye(w) || is_bye(b) {
+            return Ok(None);
+        }
+        let Value::Num(sw) = self.field(gi + 1, ScopeKind::EventGame, "white_score_before") else {
+            return Ok(None);
+        };
+        let Value::Num(sb) = self.field(gi + 1, ScopeKind::EventGame, "black_score_before") else {
+            return Ok(None);
+        };
+        let played_before = round - 1.0;
+        let high = |s: f64| s >= high_score * played_before;
+        let upper = |n: &str| halves.get(n).copied();
+        let crossing = |x: &str, sx: f64, y: &str| {
+            upper(x) == Some(false) && high(sx) && upper(y) == Some(true)
+        };
+        if !(crossing(w, sw, b) || crossing(b, sb, w)) {
+            return Ok(None);
+        }
+        // the round's players and the pairs that met before it
+        let mut players: Vec<String> = Vec::new();
+        let mut met: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut scores: BTreeMap<String, f64> = BTreeMap::new();
+        for (i, h) in self.games.iter().enumerate() {
+            let r = round_number(h.tag("Round"));
+            let (x, y) = &self.sides[i];
+            if r == Some(round) {
+                if is_bye(x) || is_bye(y) {
+                    continue;
+                }
+                players.extend([x.clone(), y.clone()]);
+                let item = i + 1;
+                for (who, key) in [(x, "white_score_before"), (y, "black_score_before")] {
+                    if let Value::Num(s) = self.field(item, ScopeKind::EventGame, key) {
+                        scores.insert(who.clone(), s);
+                    }
+                }
+            } else if r.is_some_and(|r| r < round) {
+                met.insert((x.clone().min(y.clone()), x.clone().max(y.clone())));
+            }
+        }
+        let allowed = |x: &String, y: &String| {
+            let key = (x.clone().min(y.clone()), x.clone().max(y.clone()));
+            let sx = scores.get(x).copied().unwrap_or(0.0);
+            let sy = scores.get(y).copied().unwrap_or(0.0);
+            !met.contains(&key) && !crossing(x, sx, y) && !crossing(y, sy, x)
+        };
+        let mut budget: u64 = 2_000_000;
+        let mut pairs = Vec::new();
+        let mut used = vec![false; players.len()];
+        match perfect_matching(&players, &allowed, &mut used, &mut pairs, &mut budget) {
+            Some(true) => Ok(Some(format!(
+                "round {round} could have been paired without such a game and without a rematch: {}",
+                pairs
+                    .iter()
+                    .map(|(a, b): &(usize, usize)| format!("{} - {}", players[*a], players[*b]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+            Some(false) => Ok(None),
+            None => Err(format!(
+                "round {round}: too many pairings to search for one that avoids the meeting"
+            )),
+        }
+    }
+}
+
+/// Backtracking search for a pairing of every player; `None` when the
+/// budget ran out.
+fn perfect_matching(
+    players: &[String],
+    allowed: &dyn Fn(&String, &String) -> bool,
+    used: &mut [bool],
+    pairs: &mut Vec<(usize, usize)>,
+    budget: &mut u64,
+) -> Option<bool> {
+    let Some(a) = used.iter().position(|u| !u) else {
+        return Some(true);
+    };
+    used[a] = true;
+    for b in a + 1..players.len() {
+        if used[b] || !allowed(&players[a], &players[b]) {
+            continue;
+        }
+        if *budget == 0 {
+            used[a] = false;
+            return None;
+        }
+        *budget -= 1;
+        used[b] = true;
+        pairs.push((a, b));
+        match perfect_matching(players, allowed, used, pairs, budget) {
+            Some(true) => return Some(true),
+            None => {
+                used[a] = false;
+                used[b] = false;
+                pairs.pop();
+                return None;
+            }
+            Some(false) => {}
+        }
+        pairs.pop();
+        used[b] = false;
+    }
+    used[a] = false;
+    Some(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_names_drop_version_words() {
+        assert_eq!(engine_of("AllieStein v0.3dev-n4"), "AllieStein");
+        assert_eq!(engine_of("Rodent III 0.276"), "Rodent III");
+        assert_eq!(engine_of("The Baron 3.44.1"), "The Baron");
+        assert_eq!(engine_of("Stockfish 10_dev"), "Stockfish");
+        assert_eq!(engine_of("Deep Blue"), "Deep Blue");
+        assert_eq!(engine_of("2.0"), "2.0");
+        assert_eq!(engine_of(""), "");
+    }
+
+    #[test]
+    fn versions_share_an_entrant_name() {
+        let m = entrant_names(["A v1", "B 2", "A v2", "A v1"].into_iter());
+        assert_eq!(m["A v1"], "A v1 / A v2");
+        assert_eq!(m["A v2"], "A v1 / A v2");
+        assert_eq!(m["B 2"], "B 2");
+    }
+
+    #[test]
+    fn rounds_are_numbered_before_the_dot() {
+        assert_eq!(round_number("3.1"), Some(3.0));
+        assert_eq!(round_number("12"), Some(12.0));
+        assert_eq!(round_number("?"), None);
+    }
+}
