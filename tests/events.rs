@@ -477,3 +477,96 @@ fn s15_event_rules_and_promotion() {
     assert_eq!(who, ["RubiChess 1.3.1", "Winter 0.5"], "{p:?}");
     assert!(p[0].1.contains("finished 2 of 10"), "{p:?}");
 }
+
+/// The computed S15 standings against the published outcome of each
+/// division (tests/fixtures/published/tcec-s15.json): who promoted, who
+/// was relegated, and the tie that was broken by wins.
+#[test]
+fn s15_standings_match_the_published_outcome() {
+    let Some(dir) = tcec_s15() else { return };
+    let out = tempfile::tempdir().unwrap();
+    arbiter(&[
+        "batch",
+        dir.to_str().unwrap(),
+        "--rules",
+        "rulesets/tcec-s15.rules",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    let f = std::fs::File::open(out.path().join("standings.parquet")).unwrap();
+    use polars::prelude::*;
+    let df = ParquetReader::new(f).finish().unwrap();
+    let ev = df.column("event").unwrap().str().unwrap().clone();
+    let player = df.column("player").unwrap().str().unwrap().clone();
+    let rank = df.column("rank").unwrap().u64().unwrap().clone();
+    let tb = df.column("tiebreaks").unwrap().str().unwrap().clone();
+    let rows = |event: &str| -> Vec<(u64, String, String)> {
+        (0..df.height())
+            .filter(|&i| ev.get(i) == Some(event))
+            .map(|i| {
+                (
+                    rank.get(i).unwrap(),
+                    player.get(i).unwrap().to_string(),
+                    tb.get(i).unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let published: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("tests/fixtures/published/tcec-s15.json").unwrap(),
+    )
+    .unwrap();
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default()
+    };
+    let games = std::fs::read_to_string(out.path().join("games.csv")).unwrap();
+    for d in published["divisions"].as_array().unwrap() {
+        let event = d["event"].as_str().unwrap();
+        let table = rows(event);
+        let n = table.len() as u64;
+        assert!(n >= 8, "{event}: {table:?}");
+        let top: Vec<String> = table
+            .iter()
+            .filter(|r| r.0 <= 2)
+            .map(|r| r.1.clone())
+            .collect();
+        assert_eq!(top, names(&d["promoted"]), "{event}: promoted");
+        let bottom: Vec<String> = table
+            .iter()
+            .filter(|r| r.0 > n - 2)
+            .map(|r| r.1.clone())
+            .collect();
+        if d.get("relegated").is_some() {
+            assert_eq!(bottom, names(&d["relegated"]), "{event}: relegated");
+        }
+        if let Some(t) = d.get("tie") {
+            let ahead = t["ahead"].as_str().unwrap();
+            let by = t["broken_by"].as_str().unwrap();
+            let tied = names(&t["players"]);
+            let of = |p: &str| table.iter().find(|r| r.1 == p).unwrap().clone();
+            let (a, b) = (of(&tied[0]), of(&tied[1]));
+            let (first, second) = if a.0 < b.0 { (a, b) } else { (b, a) };
+            assert_eq!(first.1, ahead, "{event}: {table:?}");
+            assert_eq!(second.0, first.0 + 1);
+            // the tiebreak that separated them is the last one computed
+            assert!(
+                first.2.ends_with(&format!("{by} 4")) && second.2.ends_with(&format!("{by} 2")),
+                "{first:?} {second:?}"
+            );
+        }
+        // every promoted engine (under any version) plays the next event
+        if let Some(into) = d["promoted_into"].as_str() {
+            for p in names(&d["promoted"]) {
+                let engine = arbiter::event::engine_of(&p);
+                assert!(
+                    games
+                        .lines()
+                        .any(|l| l.contains(into) && l.contains(&engine)),
+                    "{p} plays {into}"
+                );
+            }
+        }
+    }
+}
