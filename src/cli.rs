@@ -509,6 +509,55 @@ fn nth_game(file: &std::path::Path, n: usize, cfg: &audit::Config) -> Result<Gam
     })
 }
 
+/// The batch's tables and summary (the `tables` feature).
+#[cfg(feature = "tables")]
+fn write_batch_reports(
+    dir: &std::path::Path,
+    outcome: &crate::batch::Outcome,
+    shard: Option<(u64, u64)>,
+    cfg: &audit::Config,
+) -> Result<(), String> {
+    let dir = dir.to_path_buf();
+    let mut tables = crate::batch::tables(outcome)?.named;
+    let (standings_df, standings) = crate::batch::standings_table(outcome)?;
+    tables.push(("standings", standings_df));
+    crate::batch::write_tables(&dir, &mut tables)?;
+    let mut header: Vec<(String, String)> = vec![
+        ("arbiter".into(), crate::VERSION.to_string()),
+        ("games".into(), outcome.games.len().to_string()),
+        (
+            "violations (errors and warnings)".into(),
+            outcome.violations().to_string(),
+        ),
+    ];
+    if let Some((k, n)) = shard {
+        header.push(("shard".into(), format!("{k}/{n}")));
+    }
+    if let Some(rs) = &cfg.ruleset {
+        header.push(("ruleset".into(), format!("{} ({})", rs.title, rs.id)));
+        header.push((format!("sha256 {}", rs.path), rs.sha256.clone()));
+    }
+    for i in &outcome.inputs {
+        header.push((format!("sha256 {}", i.path), i.sha256.clone()));
+    }
+    let (md, html) = crate::batch::summaries(outcome, &tables, &standings, &header)?;
+    let write = |name: &str, text: &str| write_in(&dir, name, text);
+    write("summary.md", &md)?;
+    write("summary.html", &html)?;
+    Ok(())
+}
+
+/// Without the `tables` feature there is no polars: say so.
+#[cfg(not(feature = "tables"))]
+fn write_batch_reports(
+    _dir: &std::path::Path,
+    _outcome: &crate::batch::Outcome,
+    _shard: Option<(u64, u64)>,
+    _cfg: &audit::Config,
+) -> Result<(), String> {
+    Err("this build of arbiter has no tables (built without the `tables` feature)".into())
+}
+
 /// `arbiter batch`.
 fn batch(
     paths: Vec<PathBuf>,
@@ -545,32 +594,7 @@ fn batch(
     for (p, e) in &outcome.unreadable {
         eprintln!("arbiter batch: {p}: {e}");
     }
-    let mut tables = crate::batch::tables(&outcome)?.named;
-    let (standings_df, standings) = crate::batch::standings_table(&outcome)?;
-    tables.push(("standings", standings_df));
-    crate::batch::write_tables(&dir, &mut tables)?;
-    let mut header: Vec<(String, String)> = vec![
-        ("arbiter".into(), crate::VERSION.to_string()),
-        ("games".into(), outcome.games.len().to_string()),
-        (
-            "violations (errors and warnings)".into(),
-            outcome.violations().to_string(),
-        ),
-    ];
-    if let Some((k, n)) = shard {
-        header.push(("shard".into(), format!("{k}/{n}")));
-    }
-    if let Some(rs) = &cfg.ruleset {
-        header.push(("ruleset".into(), format!("{} ({})", rs.title, rs.id)));
-        header.push((format!("sha256 {}", rs.path), rs.sha256.clone()));
-    }
-    for i in &outcome.inputs {
-        header.push((format!("sha256 {}", i.path), i.sha256.clone()));
-    }
-    let (md, html) = crate::batch::summaries(&outcome, &tables, &standings, &header)?;
-    let write = |name: &str, text: &str| write_in(&dir, name, text);
-    write("summary.md", &md)?;
-    write("summary.html", &html)?;
+    write_batch_reports(&dir, &outcome, shard, &cfg)?;
     eprintln!(
         "arbiter batch: {} games, {} violations; tables and summary in {}",
         outcome.games.len(),

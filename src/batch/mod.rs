@@ -1,0 +1,306 @@
+//! `arbiter batch`: every game of every file, in parallel, aggregated into
+//! tables (polars) written as CSV and Parquet, with a Markdown and HTML
+//! summary.
+//!
+//! One reader thread splits the files into games and hands them, through a
+//! bounded queue (memory stays flat), to rayon's workers, which audit each
+//! game and keep a compact record of it. The records are put back in input
+//! order before anything is written, so the output does not depend on the
+//! number of threads. A game that cannot be read is a finding of its own;
+//! a file that cannot be read is reported and the others go on. `--shard
+//! K/N` audits every N-th game (the K-th of each N), so that N machines can
+//! share an archive. A case folder is audited with its own ruleset and logs,
+//! as `arbiter audit` does.
+
+use std::io::BufReader;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::audit::{self, Config, HashingReader};
+use crate::findings::Finding;
+use crate::ingest::pgn::{GameSplitter, parse_game};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct BatchConfig {
+    pub paths: Vec<PathBuf>,
+    pub audit: Config,
+    pub out: PathBuf,
+    /// (k, n): audit the games whose number (over all inputs, from 0) is
+    /// k − 1 modulo n.
+    pub shard: Option<(u64, u64)>,
+    pub threads: usize,
+    pub progress: bool,
+}
+
+/// What the batch keeps of one game.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRecord {
+    pub file: String,
+    pub file_index: usize,
+    pub game: usize,
+    pub event: String,
+    pub round: String,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub plies: usize,
+    pub details: String,
+    pub computed_rule: String,
+    pub computed_result: String,
+    pub computed_ply: Option<u32>,
+    pub findings: Vec<Finding>,
+    #[serde(skip)]
+    pub standing: crate::standings::Game,
+    /// The header, for the event-level rules; `None` for a case folder's
+    /// game (a scenario with its own ruleset, not part of an event).
+    #[serde(skip)]
+    pub info: Option<crate::event::GameInfo>,
+}
+
+/// One event of the batch: its standings and what its event-level rules
+/// found.
+#[derive(Debug, Clone)]
+pub struct EventOutcome {
+    pub case: crate::event::EventCase,
+    pub variant: Option<String>,
+    /// `(who, finding)`: the entrant, pair or game the finding is about.
+    pub findings: Vec<(String, Finding)>,
+    pub indeterminate: Vec<crate::rules::eval::Indeterminate>,
+    /// Why the event-level rules were not run, when they were not.
+    pub skipped: Option<String>,
+}
+
+/// The batch's result.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub games: Vec<GameRecord>,
+    pub inputs: Vec<audit::InputSummary>,
+    pub unreadable: Vec<(String, String)>,
+    /// The events of the games audited under the batch's ruleset, in order.
+    pub events: Vec<EventOutcome>,
+}
+
+impl Outcome {
+    pub fn violations(&self) -> usize {
+        self.games
+            .iter()
+            .flat_map(|g| &g.findings)
+            .chain(
+                self.events
+                    .iter()
+                    .flat_map(|e| e.findings.iter().map(|(_, f)| f)),
+            )
+            .filter(|f| f.severity.is_violation())
+            .count()
+    }
+}
+
+fn record(file: &str, file_index: usize, g: audit::GameAudit, in_event: bool) -> GameRecord {
+    let tag = |k: &str| g.game.tag(k).unwrap_or("").trim().to_string();
+    let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
+    GameRecord {
+        file: file.to_string(),
+        file_index,
+        game: g.game.index + 1,
+        event: tag("Event"),
+        round: tag("Round"),
+        white: tag("White"),
+        black: tag("Black"),
+        result: tag("Result"),
+        plies: g.replay.plies.len(),
+        details: tag("TerminationDetails"),
+        computed_rule: computed.map(|c| c.rule.clone()).unwrap_or_default(),
+        computed_result: computed.map(|c| c.result.clone()).unwrap_or_default(),
+        computed_ply: computed.map(|c| c.ply),
+        standing: crate::standings::Game::from_pgn(&g.game),
+        info: in_event.then(|| crate::event::GameInfo::from_game(file, 0, &g.game)),
+        findings: g.findings,
+    }
+}
+
+/// Audit every game of every input.
+pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
+    let mut unreadable_inputs: Vec<(String, String)> = Vec::new();
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    // a case folder brings its own ruleset and logs
+    let mut configs: Vec<Option<Config>> = Vec::new();
+    for i in audit::expand_inputs(&cfg.paths) {
+        match i {
+            Ok(audit::Input::Pgn(p)) => {
+                inputs.push(p);
+                configs.push(None);
+            }
+            Ok(audit::Input::Case(d)) => {
+                match audit::Case::read(&d)
+                    .and_then(|c| Ok((c.game.clone(), c.config(&cfg.audit)?)))
+                {
+                    Ok((game, c)) => {
+                        inputs.push(game);
+                        configs.push(Some(c));
+                    }
+                    Err(e) => unreadable_inputs.push((d.display().to_string(), e)),
+                }
+            }
+            Err((p, e)) => unreadable_inputs.push((p.display().to_string(), e.to_string())),
+        }
+    }
+    let total: u64 = inputs
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok().map(|m| m.len()))
+        .sum();
+    let bar = if cfg.progress {
+        indicatif::ProgressBar::new(total)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, crate::ingest::pgn::GameChunk)>(64);
+    let shard = cfg.shard;
+    let reader_inputs = inputs.clone();
+    let reader_bar = bar.clone();
+    let reader = std::thread::spawn(move || {
+        let mut summaries = Vec::new();
+        let mut unreadable = Vec::new();
+        let mut n: u64 = 0;
+        for (fi, path) in reader_inputs.iter().enumerate() {
+            let shown = path.display().to_string();
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) => {
+                    unreadable.push((shown, e.to_string()));
+                    continue;
+                }
+            };
+            let mut splitter =
+                GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
+            let mut games = 0u64;
+            loop {
+                match splitter.next_chunk() {
+                    Ok(Some(chunk)) => {
+                        games += 1;
+                        reader_bar.inc(chunk.bytes.len() as u64);
+                        let mine = shard.is_none_or(|(k, m)| n % m == k - 1);
+                        n += 1;
+                        if mine && tx.send((fi, chunk)).is_err() {
+                            return (summaries, unreadable);
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        unreadable.push((shown.clone(), e.to_string()));
+                        break;
+                    }
+                }
+            }
+            let (sha256, bytes) = splitter.into_inner().into_inner().finish();
+            summaries.push(audit::InputSummary {
+                path: shown,
+                sha256,
+                bytes,
+                games,
+            });
+        }
+        (summaries, unreadable)
+    });
+    let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    let mut games: Vec<GameRecord> = pool.install(|| {
+        rx.into_iter()
+            .par_bridge()
+            .map(|(fi, chunk)| {
+                let game = parse_game(&chunk);
+                drop(chunk);
+                record(
+                    &shown[fi],
+                    fi,
+                    audit::audit_game(&shown[fi], game, configs[fi].as_ref().unwrap_or(&cfg.audit)),
+                    configs[fi].is_none(),
+                )
+            })
+            .collect()
+    });
+    let (inputs, mut unreadable) = reader
+        .join()
+        .map_err(|_| "the reader thread failed".to_string())?;
+    unreadable.splice(0..0, unreadable_inputs);
+    bar.finish_and_clear();
+    games.sort_by_key(|g| (g.file_index, g.game));
+    for (k, g) in games.iter_mut().enumerate() {
+        if let Some(i) = &mut g.info {
+            i.order = k;
+        }
+    }
+    let events = events(&games, cfg);
+    Ok(Outcome {
+        games,
+        inputs,
+        unreadable,
+        events,
+    })
+}
+
+/// Build each event's case file from the games audited under the batch's
+/// ruleset and run the ruleset's event-level rules on it (not on a shard:
+/// a shard holds only part of each event).
+fn events(games: &[GameRecord], cfg: &BatchConfig) -> Vec<EventOutcome> {
+    let rs = cfg.audit.ruleset.as_ref();
+    let infos: Vec<crate::event::GameInfo> = games.iter().filter_map(|g| g.info.clone()).collect();
+    let (scoring, tiebreaks) = rs
+        .map(|r| (r.scoring.clone(), r.tiebreaks.clone()))
+        .unwrap_or_default();
+    let detectors = crate::rules::eval::Detectors::default();
+    crate::event::build(infos, &scoring, &tiebreaks)
+        .into_iter()
+        .map(|case| {
+            let mut out = EventOutcome {
+                variant: None,
+                findings: Vec::new(),
+                indeterminate: Vec::new(),
+                skipped: None,
+                case,
+            };
+            let Some(rs) = rs else {
+                out.skipped = Some("no ruleset".into());
+                return out;
+            };
+            if let Some((k, n)) = cfg.shard {
+                out.skipped = Some(format!(
+                    "shard {k}/{n} holds only part of the event; run the event-level rules on the whole archive"
+                ));
+                return out;
+            }
+            let header = out.case.games[0].header();
+            let replay = crate::replay::Replay::empty();
+            let tl = crate::timeline::Timeline::build(&header, &replay);
+            match crate::rules::eval::Program::for_game(rs, cfg.audit.variant.as_deref(), &tl) {
+                Ok(prog) => {
+                    out.variant = prog.variant.clone();
+                    let o = crate::rules::eval::run_event(&prog, &out.case, &detectors);
+                    out.findings = o
+                        .finding_items
+                        .iter()
+                        .zip(o.findings)
+                        .map(|(&i, f)| (out.case.about(i), f))
+                        .collect();
+                    out.indeterminate = o.indeterminate;
+                }
+                Err(e) => out.skipped = Some(e),
+            }
+            out
+        })
+        .collect()
+}
+
+#[cfg(feature = "tables")]
+mod tables;
+#[cfg(feature = "tables")]
+pub use tables::{Tables, standings_table, summaries, tables, write_tables};
