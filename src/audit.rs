@@ -62,7 +62,7 @@ pub struct Config {
 pub fn read_engine_log(path: &Path) -> Result<crate::align::LoadedEngineLog, String> {
     let shown = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = log_text(&shown, &bytes, true)?;
     Ok(crate::align::LoadedEngineLog {
         path: shown,
         sha256: sha256_hex(&bytes),
@@ -84,12 +84,7 @@ impl LoadedLog {
     pub fn read(path: &Path) -> Result<LoadedLog, String> {
         let shown = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
-        let text = String::from_utf8(bytes.clone()).map_err(|e| {
-            format!(
-                "arbiter: {shown}: not UTF-8 text (byte {})",
-                e.utf8_error().valid_up_to()
-            )
-        })?;
+        let text = log_text(&shown, &bytes, false)?;
         let mut log = crate::ingest::operator::parse(&text);
         for e in &mut log.events {
             e.source = shown.clone();
@@ -111,6 +106,36 @@ impl LoadedLog {
             log,
             round,
         })
+    }
+}
+
+/// A log's text: UTF-8 without a byte-order mark. UTF-16 is refused with
+/// the way to convert it; other bytes that are not UTF-8 are replaced
+/// (`lossy`, engine logs: an engine may print anything) or refused with
+/// their place (operator logs, written by people and tools).
+pub fn log_text(shown: &str, bytes: &[u8], lossy: bool) -> Result<String, String> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(format!(
+            "arbiter: {shown}: line 1: the file is UTF-16 (byte-order mark); logs are read as UTF-8: convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
+        ));
+    }
+    let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(t) => Ok(t.to_string()),
+        Err(_) if lossy => Ok(String::from_utf8_lossy(bytes).into_owned()),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+            let column = 1 + at
+                - bytes[..at]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1);
+            Err(format!(
+                "arbiter: {shown}:{line}:{column}: not UTF-8 text (byte {at}, 0x{:02X}); the log must be UTF-8",
+                bytes[at]
+            ))
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! `ARBITER_CORPUS` (the folder holding `tcec-s15/`) and skip, saying so, when
 //! it is unset. `.ci/run` sets it, so CI always runs them.
 
+mod adversarial;
 mod batch;
 mod corpus;
 mod crosscheck;

@@ -375,7 +375,12 @@ fn extract_commands(raw: &str, ann: &mut Annotations) -> String {
     out
 }
 
-/// `1:59:58`, `0:00:05.3`, `59:58`, `12.5` → milliseconds.
+/// The largest time a record may give, in ms (about 31.7 years): larger
+/// values are malformed, so that no clock arithmetic can overflow.
+pub const MAX_TIME_MS: i64 = 1_000_000_000_000;
+
+/// `1:59:58`, `0:00:05.3`, `59:58`, `12.5` → milliseconds (at most
+/// [`MAX_TIME_MS`]).
 pub fn parse_clock(s: &str) -> Option<i64> {
     let s = s.trim();
     let (neg, s) = match s.strip_prefix('-') {
@@ -410,6 +415,9 @@ pub fn parse_clock(s: &str) -> Option<i64> {
         }
         ms = ms.checked_add(p.parse::<i64>().ok()?.checked_mul(mult)?)?;
         mult = mult.checked_mul(60)?;
+    }
+    if ms > MAX_TIME_MS {
+        return None;
     }
     Some(if neg { -ms } else { ms })
 }
@@ -455,14 +463,18 @@ fn parse_tcec(s: &str, problems: &mut Vec<String>, text: &mut String) -> TcecMov
             "pd" => m.pd = Some(value.to_string()),
             "mt" => {
                 m.mt = value
-                    .parse()
-                    .map_err(|_| bad("milliseconds (integer)"))
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
+                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12)"))
                     .ok()
             }
             "tl" => {
                 m.tl = value
-                    .parse()
-                    .map_err(|_| bad("milliseconds (integer)"))
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
+                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12)"))
                     .ok()
             }
             "s" => {

@@ -108,10 +108,56 @@ impl<R: BufRead> GameSplitter<R> {
         })
     }
 
+    /// Refuse UTF-16 (and UTF-32) input at its first bytes: read as bytes
+    /// it would be a stream of NULs and half-characters, not PGN.
+    fn check_encoding(&mut self) -> io::Result<()> {
+        let head = loop {
+            match self.input.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        let what = match head {
+            [0xFF, 0xFE, 0, 0, ..] | [0, 0, 0xFE, 0xFF, ..] => Some("UTF-32 (byte-order mark)"),
+            [0xFF, 0xFE, ..] => Some("UTF-16LE (byte-order mark FF FE)"),
+            [0xFE, 0xFF, ..] => Some("UTF-16BE (byte-order mark FE FF)"),
+            [a, 0, b, 0, ..] if a.is_ascii() && b.is_ascii() && *a != 0 => {
+                Some("UTF-16LE (no byte-order mark: every other byte is NUL)")
+            }
+            [0, a, 0, b, ..] if a.is_ascii() && b.is_ascii() && *a != 0 => {
+                Some("UTF-16BE (no byte-order mark: every other byte is NUL)")
+            }
+            _ => None,
+        };
+        if head.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            // a UTF-8 byte-order mark (Windows tools write one): skip it,
+            // keeping offsets those of the file
+            self.input.consume(3);
+            self.offset = 3;
+            return Ok(());
+        }
+        match what {
+            Some(w) => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "line 1: the file is {w}; arbiter reads PGN as UTF-8 (or Latin-1): convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The next game chunk, or `None` at the end of the input.
     pub fn next_chunk(&mut self) -> io::Result<Option<GameChunk>> {
         if self.done {
             return Ok(None);
+        }
+        if self.offset == 0 && self.carry.is_none() {
+            if let Err(e) = self.check_encoding() {
+                self.done = true;
+                return Err(e);
+            }
         }
         let mut chunk = GameChunk {
             index: self.next_index,
@@ -606,12 +652,29 @@ impl GameVisitor<'_, '_> {
                     pos = memchr::memchr(b'\n', &c[pos..]).map_or(c.len(), |i| pos + i);
                     continue;
                 }
-                b'\n' if matches!(c.get(pos + 1), Some(b'[' | b'\n')) => return pos,
+                b'\n' if matches!(c.get(pos + 1), Some(b'[' | b'\n')) => {
+                    self.unclosed_variation(start, depth + 1);
+                    return pos;
+                }
                 _ => {}
             }
             pos += 1;
         }
+        self.unclosed_variation(start, depth + 1);
         c.len()
+    }
+
+    /// A variation still open where the movetext ends: everything after
+    /// its `(`, the result included, was read as part of it.
+    fn unclosed_variation(&mut self, start: usize, open: usize) {
+        let span = self.index.span(start, 1);
+        self.problem(
+            ProblemKind::Syntax,
+            format!(
+                "variation not closed: {open} `(` from here on have no `)` before the movetext ends; the moves and the result after it were read as part of the variation"
+            ),
+            Some(span),
+        );
     }
 }
 

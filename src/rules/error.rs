@@ -54,14 +54,39 @@ impl RuleError {
             .get(self.pos.offset..self.pos.offset + self.pos.len)
             .map_or(1, |s| s.chars().take_while(|&c| c != '\n').count())
             .clamp(1, avail);
+        // a long line is shown as a window around the column, and control
+        // characters as U+FFFD: the source is untrusted text
+        let chars: Vec<char> = line_text.chars().collect();
+        const WINDOW: usize = 100;
+        let (from, to) = if chars.len() <= WINDOW + 20 {
+            (0, chars.len())
+        } else {
+            let from = (col - 1).saturating_sub(WINDOW / 2).min(chars.len());
+            (from, (from + WINDOW).min(chars.len()))
+        };
+        let shown: String = chars[from..to]
+            .iter()
+            .map(|&c| {
+                if c.is_control() && c != '\t' {
+                    '\u{FFFD}'
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let (pre, post) = (
+            if from > 0 { "…" } else { "" },
+            if to < chars.len() { "…" } else { "" },
+        );
+        let caret_at = (col - 1).saturating_sub(from) + pre.chars().count();
+        let width = width.min(to.saturating_sub(col - 1).max(1));
         let mut out = format!(
-            "error: {}\n{pad}--> {path}:{}:{}\n{pad} |\n{} | {}\n{pad} | {}{}",
+            "error: {}\n{pad}--> {path}:{}:{}\n{pad} |\n{} | {pre}{shown}{post}\n{pad} | {}{}",
             self.message,
             self.pos.line,
             col,
             self.pos.line,
-            line_text,
-            " ".repeat(col - 1),
+            " ".repeat(caret_at),
             "^".repeat(width)
         );
         if let Some(h) = &self.help {

@@ -1,0 +1,25 @@
+//! The engine-log parser, then its alignment with a real game and the
+//! rules that read engine events.
+#![no_main]
+
+#[path = "common.rs"]
+#[allow(dead_code)]
+mod common;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let log = arbiter::ingest::engine::parse(&text);
+    let config = arbiter::audit::Config {
+        ruleset: Some(common::ruleset().clone()),
+        engine_logs: vec![arbiter::align::LoadedEngineLog {
+            path: "fuzz.log".into(),
+            sha256: String::new(),
+            log,
+        }],
+        clocks: true,
+        ..Default::default()
+    };
+    common::audit(common::games(common::GAME.as_bytes()), &config);
+});
