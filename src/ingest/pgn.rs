@@ -153,11 +153,12 @@ impl<R: BufRead> GameSplitter<R> {
         if self.done {
             return Ok(None);
         }
-        if self.offset == 0 && self.carry.is_none() {
-            if let Err(e) = self.check_encoding() {
-                self.done = true;
-                return Err(e);
-            }
+        if self.offset == 0
+            && self.carry.is_none()
+            && let Err(e) = self.check_encoding()
+        {
+            self.done = true;
+            return Err(e);
         }
         let mut chunk = GameChunk {
             index: self.next_index,
