@@ -56,6 +56,40 @@ pub struct Config {
     pub engine_logs: Vec<crate::align::LoadedEngineLog>,
     /// Keep each game's reconstructed clocks (for the clock chart).
     pub clocks: bool,
+    /// How the audit was asked for, as given, so that `arbiter verify` can
+    /// run it again.
+    pub invocation: Option<Invocation>,
+}
+
+/// The inputs and options of an audit, paths as given on the command line
+/// (relative to the directory it ran in).
+#[derive(Debug, Default, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Invocation {
+    pub paths: Vec<String>,
+    pub rules: Option<String>,
+    pub variant: Option<String>,
+    pub syzygy: Option<String>,
+    pub similarity: Option<String>,
+    pub operator_logs: Vec<String>,
+    pub engine_logs: Vec<String>,
+}
+
+/// A folder of Syzygy tables as a report records it: how many table files,
+/// and the SHA-256 of their sorted `name size` listing (hashing gigabytes of
+/// tables on every run would dominate it; the tables are checked against
+/// the official checksums when installed).
+pub fn syzygy_listing(dir: &Path) -> io::Result<(usize, String)> {
+    let mut files: Vec<(String, u64)> = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".rtbw") || name.ends_with(".rtbz") {
+            files.push((name, e.metadata()?.len()));
+        }
+    }
+    files.sort();
+    let listing: String = files.iter().map(|(n, l)| format!("{n} {l}\n")).collect();
+    Ok((files.len(), sha256_hex(listing.as_bytes())))
 }
 
 /// Read an engine log file.

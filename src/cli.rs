@@ -113,6 +113,18 @@ pub enum Command {
         #[arg(long = "option")]
         options: Vec<String>,
     },
+    /// Recheck a report against its inputs: every recorded SHA-256 still
+    /// matches, and the same audit run again gives byte-identical output
+    /// (exit 0), or what differs (exit 1).
+    Verify {
+        /// The report: a file of `audit --format json` lines, or a folder
+        /// written by `audit --out`.
+        report: PathBuf,
+        /// The folder the audit ran in (its paths are relative to it;
+        /// default: the current folder).
+        #[arg(long)]
+        base: Option<PathBuf>,
+    },
     /// Audit whole archives in parallel and aggregate: tables (CSV and
     /// Parquet) of findings by rule, engine and round, adjudication
     /// agreement, clock anomalies and standings, with a Markdown and HTML
@@ -272,6 +284,13 @@ pub fn run(cli: Cli) -> i32 {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let code = match cli.command {
+        Command::Verify { report, base } => match verify(&report, base.as_deref(), &mut out) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("arbiter verify: {e}");
+                FAILURE
+            }
+        },
         Command::Audit {
             paths,
             format,
@@ -285,6 +304,7 @@ pub fn run(cli: Cli) -> i32 {
             }
             Ok(mut cfg) => {
                 cfg.clocks = charts.is_some() || dir.is_some();
+                cfg.invocation = Some(invocation(&paths, &rules));
                 run_audit(
                     &paths,
                     format,
@@ -898,6 +918,139 @@ fn chart_stem(path: &std::path::Path) -> String {
 }
 
 /// Turn the rules flags into an audit configuration.
+/// `arbiter verify`: the hashes, then the same audit again, compared byte
+/// for byte with the report.
+fn verify(
+    report: &std::path::Path,
+    base: Option<&std::path::Path>,
+    out: &mut impl Write,
+) -> Result<i32, String> {
+    use crate::verify::{Report, check_hashes, first_difference, report_files};
+    // the report's own path is taken before moving to the base folder
+    let report = std::path::absolute(report).map_err(|e| format!("{}: {e}", report.display()))?;
+    let r = Report::read(&report)?;
+    if let Some(b) = base {
+        std::env::set_current_dir(b).map_err(|e| format!("--base {}: {e}", b.display()))?;
+    }
+    let mut text = format!(
+        "report: {} (arbiter {}, {} games)\n",
+        report.display(),
+        r.summary["arbiter_version"].as_str().unwrap_or("?"),
+        r.summary["games"]
+    );
+    let mut reproduced = true;
+    let made_by = r.summary["arbiter_version"].as_str().unwrap_or("?");
+    if made_by != crate::VERSION {
+        reproduced = false;
+        text.push_str(&format!(
+            "version: the report was made by arbiter {made_by}, this is {}: rerun it with that version\n",
+            crate::VERSION
+        ));
+    }
+    let (lines, same) = check_hashes(&r);
+    text.push_str(&format!(
+        "inputs: {} file(s), {}\n",
+        lines.len(),
+        if same {
+            "all unchanged"
+        } else {
+            "NOT all unchanged"
+        }
+    ));
+    for l in &lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    reproduced &= same;
+    // the same audit again
+    let inv = &r.invocation;
+    let args = RulesArgs {
+        rules: inv.rules.as_ref().map(PathBuf::from),
+        variant: inv.variant.clone(),
+        syzygy: inv.syzygy.as_ref().map(PathBuf::from),
+        similarity: inv.similarity.as_ref().map(PathBuf::from),
+        operator_logs: inv.operator_logs.iter().map(PathBuf::from).collect(),
+        engine_logs: inv.engine_logs.iter().map(PathBuf::from).collect(),
+    };
+    let paths: Vec<PathBuf> = inv.paths.iter().map(PathBuf::from).collect();
+    let mut cfg = config(&args, false)?;
+    cfg.invocation = Some(inv.clone());
+    let mut differences = Vec::new();
+    let mut compared = Vec::new();
+    match &r.dir {
+        Some(dir) => {
+            cfg.clocks = true;
+            let tmp = std::env::temp_dir().join(format!("arbiter-verify-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&tmp);
+            let mut sink = Vec::new();
+            run_audit(&paths, Format::Json, None, Some(&tmp), &cfg, &mut sink);
+            let (was, now) = (report_files(dir), report_files(&tmp));
+            for f in was.iter().chain(now.iter().filter(|f| !was.contains(f))) {
+                let name = f.display().to_string();
+                match (std::fs::read(dir.join(f)), std::fs::read(tmp.join(f))) {
+                    (Ok(a), Ok(b)) => {
+                        compared.push(name.clone());
+                        differences.extend(first_difference(&name, &a, &b));
+                    }
+                    (Ok(_), Err(_)) => {
+                        differences.push(format!("{name}: in the report, not written now"))
+                    }
+                    (Err(_), Ok(_)) => {
+                        differences.push(format!("{name}: written now, not in the report"))
+                    }
+                    (Err(e), Err(_)) => differences.push(format!("{name}: {e}")),
+                }
+            }
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+        None => {
+            let mut now = Vec::new();
+            run_audit(&paths, Format::Json, None, None, &cfg, &mut now);
+            compared.push(r.jsonl.display().to_string());
+            differences.extend(first_difference(
+                &r.jsonl.display().to_string(),
+                &r.bytes,
+                &now,
+            ));
+        }
+    }
+    if differences.is_empty() {
+        text.push_str(&format!(
+            "rerun: byte-identical ({} file{}: {})\n",
+            compared.len(),
+            if compared.len() == 1 { "" } else { "s" },
+            compared.join(", ")
+        ));
+    } else {
+        reproduced = false;
+        text.push_str("rerun: DIFFERS\n");
+        for d in &differences {
+            text.push_str(&format!("  {d}\n"));
+        }
+    }
+    text.push_str(if reproduced {
+        "verdict: reproduced\n"
+    } else {
+        "verdict: NOT reproduced\n"
+    });
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(if reproduced { CLEAN } else { VIOLATIONS })
+}
+
+/// The audit's inputs and options, paths as given.
+fn invocation(paths: &[PathBuf], args: &RulesArgs) -> audit::Invocation {
+    let shown = |p: &PathBuf| p.display().to_string();
+    audit::Invocation {
+        paths: paths.iter().map(shown).collect(),
+        rules: args.rules.as_ref().map(shown),
+        variant: args.variant.clone(),
+        syzygy: args.syzygy.as_ref().map(shown),
+        similarity: args.similarity.as_ref().map(shown),
+        operator_logs: args.operator_logs.iter().map(shown).collect(),
+        engine_logs: args.engine_logs.iter().map(shown).collect(),
+    }
+}
+
 fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
     let mut cfg = audit::Config {
         trace,
@@ -968,6 +1121,12 @@ fn run_audit(
         }
         if let Some(s) = &c.detectors.similarity {
             v.push(json!({"path": s.path, "sha256": s.sha256, "kind": "similarity-report"}));
+        }
+        if let Some(dir) = c.invocation.as_ref().and_then(|i| i.syzygy.as_ref()) {
+            match audit::syzygy_listing(std::path::Path::new(dir)) {
+                Ok((n, sha)) => v.push(json!({"path": dir, "sha256": sha, "kind": "syzygy-tables", "tables": n, "hashed": "the sorted listing of table names and sizes"})),
+                Err(e) => v.push(json!({"path": dir, "kind": "syzygy-tables", "error": e.to_string()})),
+            }
         }
         v
     };

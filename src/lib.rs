@@ -23,6 +23,7 @@ pub mod similarity;
 pub mod span;
 pub mod standings;
 pub mod timeline;
+pub mod verify;
 
 /// The version recorded in every report.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -17,6 +17,7 @@ mod rules_lang;
 mod run;
 mod scenarios;
 mod similarity;
+mod verify;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -190,6 +190,7 @@ pub fn summary_line(
     json!({
         "type": "summary",
         "arbiter_version": crate::VERSION,
+        "invocation": config.invocation,
         "ruleset": ruleset,
         "inputs": inputs,
         "logs": logs,

@@ -1,0 +1,195 @@
+//! `arbiter verify REPORT`: recheck a report against its inputs.
+//!
+//! A report (the JSON lines of `audit --format json`, or the folder that
+//! `audit --out` wrote) records the arbiter version, the SHA-256 of every
+//! input, log and ruleset, and the invocation. Verifying it means: the
+//! inputs still have those hashes, and the same audit run again now gives
+//! the same bytes. An appeals committee can then rely on the verdict being
+//! the one the inputs produce.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::audit::{Invocation, sha256_hex, syzygy_listing};
+
+/// A report as read back.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The JSON lines file.
+    pub jsonl: PathBuf,
+    /// The folder, when the report is an `audit --out` folder.
+    pub dir: Option<PathBuf>,
+    pub bytes: Vec<u8>,
+    pub summary: Value,
+    pub invocation: Invocation,
+}
+
+impl Report {
+    pub fn read(path: &Path) -> Result<Report, String> {
+        let (jsonl, dir) = if path.is_dir() {
+            (path.join("audit.jsonl"), Some(path.to_path_buf()))
+        } else {
+            (path.to_path_buf(), None)
+        };
+        let shown = jsonl.display().to_string();
+        let bytes = std::fs::read(&jsonl).map_err(|e| format!("{shown}: {e}"))?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            format!(
+                "{shown}: not UTF-8 (byte {}): not a report of arbiter",
+                e.valid_up_to()
+            )
+        })?;
+        let mut summary = None;
+        for (i, line) in text.lines().enumerate() {
+            let v: Value = serde_json::from_str(line).map_err(|e| {
+                format!(
+                    "{shown}:{}: not a JSON line of an arbiter report: {e}",
+                    i + 1
+                )
+            })?;
+            if v["type"] == "summary" {
+                summary = Some(v);
+            }
+        }
+        let summary = summary.ok_or_else(|| {
+            format!("{shown}: no summary line (\"type\": \"summary\"): the report is incomplete")
+        })?;
+        let invocation: Invocation = serde_json::from_value(summary["invocation"].clone())
+            .map_err(|_| {
+                format!(
+                    "{shown}: the summary records no invocation (a report of arbiter {} or older cannot be rerun)",
+                    summary["arbiter_version"].as_str().unwrap_or("?")
+                )
+            })?;
+        Ok(Report {
+            jsonl,
+            dir,
+            bytes,
+            summary,
+            invocation,
+        })
+    }
+
+    /// Every file the report names with a hash: `(path, kind, sha256 in
+    /// the report)`.
+    pub fn hashed(&self) -> Vec<(String, String, String)> {
+        let mut v = Vec::new();
+        for i in self.summary["inputs"].as_array().into_iter().flatten() {
+            v.push((
+                i["path"].as_str().unwrap_or("").to_string(),
+                "input".to_string(),
+                i["sha256"].as_str().unwrap_or("").to_string(),
+            ));
+        }
+        for l in self.summary["logs"].as_array().into_iter().flatten() {
+            v.push((
+                l["path"].as_str().unwrap_or("").to_string(),
+                l["kind"].as_str().unwrap_or("").to_string(),
+                l["sha256"].as_str().unwrap_or("").to_string(),
+            ));
+        }
+        v
+    }
+}
+
+/// Compare each hashed file with its hash now (paths relative to the
+/// current directory). Returns the lines to print and whether all match.
+pub fn check_hashes(report: &Report) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    let mut ok = true;
+    for (path, kind, want) in report.hashed() {
+        let now = if kind == "syzygy-tables" {
+            syzygy_listing(Path::new(&path)).map(|(_, h)| h)
+        } else {
+            std::fs::read(&path).map(|b| sha256_hex(&b))
+        };
+        match now {
+            Ok(h) if h == want => lines.push(format!("  same     {kind} {path}")),
+            Ok(h) => {
+                ok = false;
+                lines.push(format!(
+                    "  CHANGED  {kind} {path}: sha256 {} in the report, {} now",
+                    short(&want),
+                    short(&h)
+                ));
+            }
+            Err(e) => {
+                ok = false;
+                lines.push(format!("  MISSING  {kind} {path}: {e}"));
+            }
+        }
+    }
+    (lines, ok)
+}
+
+fn short(h: &str) -> &str {
+    &h[..h.len().min(16)]
+}
+
+/// Where two outputs first differ, said in terms of the report: the line
+/// number and, for a JSON game line, the game and the findings that
+/// differ.
+pub fn first_difference(name: &str, was: &[u8], now: &[u8]) -> Option<String> {
+    if was == now {
+        return None;
+    }
+    let (a, b) = (String::from_utf8_lossy(was), String::from_utf8_lossy(now));
+    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let Some(i) = (0..la.len().max(lb.len())).find(|&i| la.get(i) != lb.get(i)) else {
+        return Some(format!("{name}: differs (line endings)"));
+    };
+    let (x, y) = (
+        la.get(i).copied().unwrap_or(""),
+        lb.get(i).copied().unwrap_or(""),
+    );
+    let mut msg = format!("{name}: line {} differs", i + 1);
+    if let (Ok(vx), Ok(vy)) = (
+        serde_json::from_str::<Value>(x),
+        serde_json::from_str::<Value>(y),
+    ) {
+        let codes = |v: &Value| -> Vec<String> {
+            v["findings"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|f| f["code"].as_str().unwrap_or("?").to_string())
+                .collect()
+        };
+        if vx["type"] == "game" {
+            let (cx, cy) = (codes(&vx), codes(&vy));
+            let gone: Vec<&String> = cx.iter().filter(|c| !cy.contains(c)).collect();
+            let new: Vec<&String> = cy.iter().filter(|c| !cx.contains(c)).collect();
+            msg.push_str(&format!(
+                " (game {} of {}): findings in the report only: {gone:?}; now only: {new:?}",
+                vx["source"]["index"].as_u64().map_or(0, |n| n + 1),
+                vx["source"]["path"].as_str().unwrap_or("?")
+            ));
+        } else if vx["type"] == "summary" {
+            msg.push_str(&format!(
+                " (the summary): findings {} in the report, {} now",
+                vx["findings"], vy["findings"]
+            ));
+        }
+    }
+    Some(msg)
+}
+
+/// The files of an `audit --out` folder, relative to it, sorted.
+pub fn report_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(root: &Path, d: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(d) else { return };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if let Ok(rel) = p.strip_prefix(root) {
+                out.push(rel.to_path_buf());
+            }
+        }
+    }
+    let mut v = Vec::new();
+    walk(dir, dir, &mut v);
+    v.sort();
+    v
+}
