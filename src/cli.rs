@@ -355,9 +355,12 @@ pub fn run(cli: Cli) -> i32 {
             out: dir,
             options,
             ..
-        } => match similarity(
-            engines, &positions, movetime, depth, runs, threads, &dir, options, &mut out,
-        ) {
+        } => match {
+            crate::record::reap_on_signal();
+            similarity(
+                engines, &positions, movetime, depth, runs, threads, &dir, options, &mut out,
+            )
+        } {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("arbiter similarity: {e}");
@@ -427,6 +430,7 @@ pub fn run(cli: Cli) -> i32 {
             }
         },
         Command::Record(args) => {
+            crate::record::reap_on_signal();
             let dir = args.out.clone();
             let r = record_config(args)
                 .and_then(|cfg| crate::record::record(&cfg))

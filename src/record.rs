@@ -11,6 +11,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use shakmaty::fen::Fen;
@@ -35,10 +36,49 @@ pub enum Limit {
     Clock(u64, u64),
 }
 
+/// The engine processes this process started and has not reaped yet, so
+/// that a signal can stop them all (see [`reap_on_signal`]).
+fn live() -> &'static Mutex<Vec<(u64, Arc<Mutex<Child>>)>> {
+    static LIVE: OnceLock<Mutex<Vec<(u64, Arc<Mutex<Child>>)>>> = OnceLock::new();
+    LIVE.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// On Ctrl-C (SIGINT), SIGTERM or SIGHUP: kill and reap every engine still
+/// running, say how many, and exit with status 130. Engines that ignore
+/// the terminal's SIGINT (xboard engines are told to) are stopped too.
+pub fn reap_on_signal() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        let _ = ctrlc::set_handler(|| {
+            let n = stop_all();
+            eprintln!("arbiter: interrupted; {n} engine process(es) stopped and reaped");
+            std::process::exit(130);
+        });
+    });
+}
+
+/// Kill and reap every live engine; how many there were.
+pub fn stop_all() -> usize {
+    let list: Vec<Arc<Mutex<Child>>> = match live().lock() {
+        Ok(mut l) => l.drain(..).map(|(_, c)| c).collect(),
+        Err(p) => p.into_inner().drain(..).map(|(_, c)| c).collect(),
+    };
+    for c in &list {
+        let mut ch = match c.lock() {
+            Ok(ch) => ch,
+            Err(p) => p.into_inner(),
+        };
+        let _ = ch.kill();
+        let _ = ch.wait();
+    }
+    list.len()
+}
+
 /// A running engine and its transcript.
 #[derive(Debug)]
 pub struct Engine {
-    child: Child,
+    child: Arc<Mutex<Child>>,
+    id: u64,
     stdin: ChildStdin,
     lines: Receiver<(i64, String)>,
     pub log: String,
@@ -68,8 +108,15 @@ impl Engine {
                 }
             }
         });
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let child = Arc::new(Mutex::new(child));
+        if let Ok(mut l) = live().lock() {
+            l.push((id, child.clone()));
+        }
         let mut e = Engine {
             child,
+            id,
             stdin,
             lines: rx,
             log: String::new(),
@@ -117,7 +164,8 @@ impl Engine {
                     ));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.wait().ok().and_then(|s| s.code());
+                    // its output closed: it has ended, or is about to
+                    let status = self.reap(Duration::from_secs(5));
                     self.note(&format!(
                         "exit {}",
                         status.map_or("unknown".into(), |c| c.to_string())
@@ -131,9 +179,35 @@ impl Engine {
         }
     }
 
+    /// Wait at most `grace` for the process to end, then kill it; reap it
+    /// and take it off the live list. Its exit status, when it had one.
+    fn reap(&mut self, grace: Duration) -> Option<i32> {
+        let deadline = Instant::now() + grace;
+        let status = loop {
+            let mut ch = match self.child.lock() {
+                Ok(c) => c,
+                Err(p) => p.into_inner(),
+            };
+            match ch.try_wait() {
+                Ok(Some(s)) => break s.code(),
+                Ok(None) if Instant::now() < deadline => {
+                    drop(ch);
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                _ => {
+                    let _ = ch.kill();
+                    break ch.wait().ok().and_then(|s| s.code());
+                }
+            }
+        };
+        if let Ok(mut l) = live().lock() {
+            l.retain(|(id, _)| *id != self.id);
+        }
+        status
+    }
+
     fn kill(&mut self) {
-        let _ = self.child.kill();
-        let status = self.child.wait().ok().and_then(|s| s.code());
+        let status = self.reap(Duration::ZERO);
         self.note(&format!(
             "exit {}",
             status.map_or("killed".into(), |c| c.to_string())
@@ -195,31 +269,16 @@ impl Engine {
 
     pub fn quit(mut self) -> String {
         let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => {
-                    // drain what the engine still wrote
-                    while let Ok((t, line)) = self.lines.try_recv() {
-                        self.log
-                            .push_str(&format!("{} < {line}\n", format_timestamp(t)));
-                    }
-                    let code = s.code();
-                    self.note(&format!(
-                        "exit {}",
-                        code.map_or("unknown".into(), |c| c.to_string())
-                    ));
-                    break;
-                }
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(20))
-                }
-                _ => {
-                    self.kill();
-                    break;
-                }
-            }
+        let status = self.reap(Duration::from_secs(5));
+        // drain what the engine still wrote
+        while let Ok((t, line)) = self.lines.try_recv() {
+            self.log
+                .push_str(&format!("{} < {line}\n", format_timestamp(t)));
         }
+        self.note(&format!(
+            "exit {}",
+            status.map_or("killed".into(), |c| c.to_string())
+        ));
         std::mem::take(&mut self.log)
     }
 }
@@ -227,10 +286,7 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         // never leave an engine process behind
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.reap(Duration::ZERO);
     }
 }
 

@@ -13,6 +13,7 @@ mod events;
 mod golden;
 mod logs;
 mod malformed;
+mod processes;
 mod rules_lang;
 mod run;
 mod scenarios;
