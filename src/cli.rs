@@ -355,12 +355,9 @@ pub fn run(cli: Cli) -> i32 {
             out: dir,
             options,
             ..
-        } => match {
-            crate::record::reap_on_signal();
-            similarity(
-                engines, &positions, movetime, depth, runs, threads, &dir, options, &mut out,
-            )
-        } {
+        } => match similarity(
+            engines, &positions, movetime, depth, runs, threads, &dir, options, &mut out,
+        ) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("arbiter similarity: {e}");
@@ -693,6 +690,7 @@ fn similarity(
     options: Vec<String>,
     out: &mut impl Write,
 ) -> Result<i32, String> {
+    crate::record::reap_on_signal();
     use crate::similarity as sim;
     let options = engine_options(&options)?;
     let mut specs: Vec<sim::EngineSpec> = Vec::new();

@@ -38,8 +38,10 @@ pub enum Limit {
 
 /// The engine processes this process started and has not reaped yet, so
 /// that a signal can stop them all (see [`reap_on_signal`]).
-fn live() -> &'static Mutex<Vec<(u64, Arc<Mutex<Child>>)>> {
-    static LIVE: OnceLock<Mutex<Vec<(u64, Arc<Mutex<Child>>)>>> = OnceLock::new();
+type Live = Mutex<Vec<(u64, Arc<Mutex<Child>>)>>;
+
+fn live() -> &'static Live {
+    static LIVE: OnceLock<Live> = OnceLock::new();
     LIVE.get_or_init(|| Mutex::new(Vec::new()))
 }
 
