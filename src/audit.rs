@@ -45,7 +45,7 @@ pub struct GameClocks {
 /// What an audit runs besides the built-in checks.
 #[derive(Debug, Default, Clone)]
 pub struct Config {
-    pub ruleset: Option<Ruleset>,
+    pub ruleset: Option<std::sync::Arc<Ruleset>>,
     pub variant: Option<String>,
     pub detectors: std::sync::Arc<Detectors>,
     /// Keep every `let` value per move (for `replay --rules`).
@@ -515,7 +515,7 @@ impl Case {
     pub fn config(&self, base: &Config) -> Result<Config, String> {
         let mut c = base.clone();
         if let Some(r) = &self.ruleset {
-            c.ruleset = Some(Config::load_ruleset(r)?);
+            c.ruleset = Some(std::sync::Arc::new(Config::load_ruleset(r)?));
             c.variant = self.variant.clone().or(c.variant);
         }
         c.operator_logs = self

@@ -1063,7 +1063,7 @@ fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
         if let Some(v) = &args.variant {
             crate::rules::eval::Program::new(&rs, Some(v)).map_err(|e| format!("arbiter: {e}"))?;
         }
-        cfg.ruleset = Some(rs);
+        cfg.ruleset = Some(std::sync::Arc::new(rs));
         cfg.variant = args.variant.clone();
     }
     for p in &args.operator_logs {
@@ -1099,7 +1099,7 @@ fn run_audit(
             return FAILURE;
         }
     }
-    let bands = crate::report::dossier::bands(cfg.ruleset.as_ref());
+    let bands = crate::report::dossier::bands(cfg.ruleset.as_deref());
     let mut views: Vec<crate::report::dossier::GameView> = Vec::new();
     let mut jsonl = String::new();
     let mut chart_failures = 0usize;
@@ -1224,7 +1224,7 @@ fn run_audit(
                 text::summary(
                     &totals,
                     inputs.len(),
-                    cfg.ruleset.as_ref(),
+                    cfg.ruleset.as_deref(),
                     cfg.detectors.similarity.is_some(),
                 )
             );

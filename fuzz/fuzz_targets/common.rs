@@ -2,7 +2,7 @@
 //! every target runs the whole pipeline (replay, timeline, rules) on what
 //! its parser produced.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use arbiter::audit::Config;
 use arbiter::ingest::pgn::{GameSplitter, PgnGame, parse_game};
@@ -11,9 +11,18 @@ use arbiter::rules::analyzer::{Ruleset, compile};
 pub const GAME: &str = include_str!("../../samples/tcec-style.pgn");
 const RULES: &str = include_str!("../../rulesets/tcec-s15.rules");
 
-pub fn ruleset() -> &'static Ruleset {
-    static RS: OnceLock<Ruleset> = OnceLock::new();
-    RS.get_or_init(|| compile("tcec-s15.rules", RULES).expect("the shipped ruleset compiles"))
+pub fn ruleset() -> Arc<Ruleset> {
+    static RS: OnceLock<Arc<Ruleset>> = OnceLock::new();
+    RS.get_or_init(|| {
+        Arc::new(compile("tcec-s15.rules", RULES).expect("the shipped ruleset compiles"))
+    })
+    .clone()
+}
+
+/// The first game of the sample, parsed once.
+pub fn game() -> PgnGame {
+    static G: OnceLock<PgnGame> = OnceLock::new();
+    G.get_or_init(|| games(GAME.as_bytes()).remove(0)).clone()
 }
 
 /// Every game of a PGN text.

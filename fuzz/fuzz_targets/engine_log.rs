@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let log = arbiter::ingest::engine::parse(&text);
     let config = arbiter::audit::Config {
-        ruleset: Some(common::ruleset().clone()),
+        ruleset: Some(common::ruleset()),
         engine_logs: vec![arbiter::align::LoadedEngineLog {
             path: "fuzz.log".into(),
             sha256: String::new(),
@@ -21,5 +21,5 @@ fuzz_target!(|data: &[u8]| {
         clocks: true,
         ..Default::default()
     };
-    common::audit(common::games(common::GAME.as_bytes()), &config);
+    common::audit(vec![common::game()], &config);
 });

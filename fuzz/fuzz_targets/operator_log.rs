@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let log = arbiter::ingest::operator::parse(text);
     let config = arbiter::audit::Config {
-        ruleset: Some(common::ruleset().clone()),
+        ruleset: Some(common::ruleset()),
         operator_logs: vec![arbiter::audit::LoadedLog {
             path: "fuzz.log".into(),
             sha256: String::new(),
@@ -24,5 +24,5 @@ fuzz_target!(|data: &[u8]| {
         clocks: true,
         ..Default::default()
     };
-    common::audit(common::games(common::GAME.as_bytes()), &config);
+    common::audit(vec![common::game()], &config);
 });

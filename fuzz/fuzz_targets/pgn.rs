@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     std::hint::black_box(arbiter::ingest::annotations::parse_comment(&text));
     let config = arbiter::audit::Config {
-        ruleset: Some(common::ruleset().clone()),
+        ruleset: Some(common::ruleset()),
         clocks: true,
         ..Default::default()
     };

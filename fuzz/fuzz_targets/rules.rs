@@ -13,11 +13,11 @@ fuzz_target!(|data: &[u8]| {
     match arbiter::rules::analyzer::compile("fuzz.rules", &text) {
         Ok(rs) => {
             let config = arbiter::audit::Config {
-                ruleset: Some(rs),
+                ruleset: Some(std::sync::Arc::new(rs)),
                 clocks: true,
                 ..Default::default()
             };
-            common::audit(common::games(common::GAME.as_bytes()), &config);
+            common::audit(vec![common::game()], &config);
         }
         Err(e) => {
             // the diagnostic renders without panicking, whatever its position
