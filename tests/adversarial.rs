@@ -99,6 +99,22 @@ fn a_million_characters_in_a_comment_and_a_tag() {
     assert_eq!(g[0]["plies"], 2);
     // nothing lost: the tag comes back whole
     assert_eq!(g[0]["tags"]["Event"].as_str().unwrap().len(), 1_000_000);
+    // a game of more than 8 MiB: reported with its tags, the next game read
+    let huge = "y".repeat(9 << 20);
+    let text = format!("{HEADER}1. e4 {{{huge}}} e5 *\n\n{HEADER}1. d4 d5 *\n");
+    let p = write(dir.path(), "huge.pgn", text.as_bytes());
+    let (code, g, _) = audit(&[&p]);
+    assert_eq!(code, 1);
+    assert_eq!(g.len(), 2);
+    assert_eq!(g[0]["tags"]["White"], "A");
+    assert!(
+        finding(&g[0], "pgn-syntax")["message"]
+            .as_str()
+            .unwrap()
+            .contains("its tags were read, its moves skipped")
+    );
+    assert!(!codes(&g[0]).contains(&"result-tag-missing".to_string()));
+    assert_eq!(g[1]["plies"], 2);
 }
 
 #[test]

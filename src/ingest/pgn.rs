@@ -392,11 +392,38 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
         problems: Vec::new(),
     };
     if let Some(total) = chunk.oversize {
+        // the tags are still read (they head the text that was kept), so
+        // that the report names the game; its movetext is skipped
+        let head_end = chunk
+            .bytes
+            .windows(2)
+            .position(|w| w == b"\n\n")
+            .or_else(|| chunk.bytes.windows(4).position(|w| w == b"\r\n\r\n"));
+        if let Some(end) = head_end
+            && chunk.bytes.first() == Some(&b'[')
+        {
+            let mut bytes = chunk.bytes[..end].to_vec();
+            bytes.extend_from_slice(b"\n\n*\n");
+            let header = GameChunk {
+                index: chunk.index,
+                offset: chunk.offset,
+                line: chunk.line,
+                bytes,
+                oversize: None,
+            };
+            let h = parse_game(&header);
+            game.tags = h.tags;
+            game.problems.extend(
+                h.problems
+                    .into_iter()
+                    .filter(|p| p.kind != ProblemKind::Syntax),
+            );
+        }
         let mut idx = LineIndex::new(&chunk.bytes, chunk.offset, chunk.line);
         game.problems.push(PgnProblem {
             kind: ProblemKind::Syntax,
             message: format!(
-                "game text is {total} bytes, more than the {MAX_GAME_BYTES} bytes arbiter reads for one game; the game was skipped"
+                "game text is {total} bytes, more than the {MAX_GAME_BYTES} bytes arbiter reads for one game; its tags were read, its moves skipped"
             ),
             span: Some(idx.span(0, 0)),
             before_move: 0,
