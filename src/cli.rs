@@ -1107,6 +1107,13 @@ fn run_audit(
     let mut inputs: Vec<InputSummary> = Vec::new();
     let mut unreadable: Vec<(String, String)> = Vec::new();
     let mut logs: Vec<serde_json::Value> = Vec::new();
+    // the Syzygy folder is listed once, not once per input
+    let syzygy = cfg.invocation.as_ref().and_then(|i| i.syzygy.as_ref()).map(|dir| {
+        match audit::syzygy_listing(std::path::Path::new(dir)) {
+            Ok((n, sha)) => json!({"path": dir, "sha256": sha, "kind": "syzygy-tables", "tables": n, "hashed": "the sorted listing of table names and sizes"}),
+            Err(e) => json!({"path": dir, "kind": "syzygy-tables", "error": e.to_string()}),
+        }
+    });
     let log_entries = |c: &audit::Config| -> Vec<serde_json::Value> {
         let mut v: Vec<serde_json::Value> = c
             .operator_logs
@@ -1124,12 +1131,7 @@ fn run_audit(
         if let Some(s) = &c.detectors.similarity {
             v.push(json!({"path": s.path, "sha256": s.sha256, "kind": "similarity-report"}));
         }
-        if let Some(dir) = c.invocation.as_ref().and_then(|i| i.syzygy.as_ref()) {
-            match audit::syzygy_listing(std::path::Path::new(dir)) {
-                Ok((n, sha)) => v.push(json!({"path": dir, "sha256": sha, "kind": "syzygy-tables", "tables": n, "hashed": "the sorted listing of table names and sizes"})),
-                Err(e) => v.push(json!({"path": dir, "kind": "syzygy-tables", "error": e.to_string()})),
-            }
-        }
+        v.extend(syzygy.clone());
         v
     };
     for input in audit::expand_inputs(paths) {

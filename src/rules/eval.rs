@@ -1044,15 +1044,7 @@ pub fn run_event(
             let mut ctx = ctx!(i);
             match verdict(&rule.check, &mut ctx) {
                 Verdict::Violation => {
-                    let mut message = match &rule.message {
-                        Some(parts) => render(parts, &mut ctx),
-                        None => format!("{} ({})", rule.title, rule.id),
-                    };
-                    if !ctx.evidence.is_empty() {
-                        let texts: Vec<&str> =
-                            ctx.evidence.iter().map(|(t, _)| t.as_str()).collect();
-                        message.push_str(&format!(". Evidence: {}", texts.join("; ")));
-                    }
+                    let message = message(rule, &mut ctx);
                     let mut places = item.evidence.clone();
                     if places.is_empty() {
                         places.push(Evidence {
@@ -1141,6 +1133,20 @@ pub fn rule_finding(
     }
 }
 
+/// A violation's message: the rule's own, rendered where it fired, and the
+/// evidence its detectors found.
+fn message(rule: &RuleDef, ctx: &mut Ctx<'_, '_>) -> String {
+    let mut message = match &rule.message {
+        Some(parts) => render(parts, ctx),
+        None => format!("{} ({})", rule.title, rule.id),
+    };
+    if !ctx.evidence.is_empty() {
+        let texts: Vec<&str> = ctx.evidence.iter().map(|(t, _)| t.as_str()).collect();
+        message.push_str(&format!(". Evidence: {}", texts.join("; ")));
+    }
+    message
+}
+
 fn violation(
     rule: &RuleDef,
     ctx: &mut Ctx<'_, '_>,
@@ -1165,14 +1171,7 @@ fn violation(
         ),
         _ => (path, None, format!("the {} event", ev.kind.name())),
     };
-    let mut message = match &rule.message {
-        Some(parts) => render(parts, ctx),
-        None => format!("{} ({})", rule.title, rule.id),
-    };
-    if !ctx.evidence.is_empty() {
-        let texts: Vec<&str> = ctx.evidence.iter().map(|(t, _)| t.as_str()).collect();
-        message.push_str(&format!(". Evidence: {}", texts.join("; ")));
-    }
+    let message = message(rule, ctx);
     let note = what;
     let mut f = rule_finding(
         rule,
