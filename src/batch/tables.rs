@@ -45,6 +45,23 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
     let mut cols: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut ply_col: Vec<Option<u64>> = Vec::new();
     let mut game_col: Vec<Option<u64>> = Vec::new();
+    // the columns every finding row has, from where it stands and itself
+    let mut push = |place: [String; 4], f: &Finding| {
+        let [file, event, round, engine] = place;
+        for (k, v) in [
+            ("file", file),
+            ("event", event),
+            ("round", round),
+            ("engine", engine),
+            ("code", f.code.clone()),
+            ("severity", f.severity.as_str().to_string()),
+            ("rule", f.rule.clone()),
+            ("clause", f.clause.clone()),
+            ("message", f.message.clone()),
+        ] {
+            cols.entry(k).or_default().push(v);
+        }
+    };
     for r in g {
         for f in &r.findings {
             let ply = f.evidence.iter().find_map(|e| e.ply);
@@ -53,19 +70,10 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
                 Some(_) => r.black.clone(),
                 None => format!("{} / {}", r.white, r.black),
             };
-            for (k, v) in [
-                ("file", r.file.clone()),
-                ("event", r.event.clone()),
-                ("round", r.round.clone()),
-                ("engine", engine),
-                ("code", f.code.clone()),
-                ("severity", f.severity.as_str().to_string()),
-                ("rule", f.rule.clone()),
-                ("clause", f.clause.clone()),
-                ("message", f.message.clone()),
-            ] {
-                cols.entry(k).or_default().push(v);
-            }
+            push(
+                [r.file.clone(), r.event.clone(), r.round.clone(), engine],
+                f,
+            );
             ply_col.push(ply.map(u64::from));
             game_col.push(Some(r.game as u64));
         }
@@ -75,19 +83,15 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
     for e in &o.events {
         for (who, f) in &e.findings {
             let at = f.evidence.first();
-            for (k, v) in [
-                ("file", at.map(|a| a.path.clone()).unwrap_or_default()),
-                ("event", e.case.name.clone()),
-                ("round", String::new()),
-                ("engine", who.clone()),
-                ("code", f.code.clone()),
-                ("severity", f.severity.as_str().to_string()),
-                ("rule", f.rule.clone()),
-                ("clause", f.clause.clone()),
-                ("message", f.message.clone()),
-            ] {
-                cols.entry(k).or_default().push(v);
-            }
+            push(
+                [
+                    at.map(|a| a.path.clone()).unwrap_or_default(),
+                    e.case.name.clone(),
+                    String::new(),
+                    who.clone(),
+                ],
+                f,
+            );
             ply_col.push(None);
             let line = at.and_then(|a| a.span).map(|s| s.line);
             game_col.push(
