@@ -148,9 +148,9 @@ impl LoadedLog {
 /// (`lossy`, engine logs: an engine may print anything) or refused with
 /// their place (operator logs, written by people and tools).
 pub fn log_text(shown: &str, bytes: &[u8], lossy: bool) -> Result<String, String> {
-    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+    if let Some(w) = crate::ingest::pgn::wide_encoding(bytes) {
         return Err(format!(
-            "arbiter: {shown}: line 1: the file is UTF-16 (byte-order mark); logs are read as UTF-8: convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
+            "arbiter: {shown}: line 1: the file is {w}; logs are read as UTF-8: convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
         ));
     }
     let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);

@@ -58,6 +58,24 @@ pub struct GameSplitter<R> {
     done: bool,
 }
 
+/// Whether text starting with `head` is UTF-16 or UTF-32 (named, with how
+/// it shows), which arbiter does not read: by its byte-order mark, or by
+/// every other byte being NUL.
+pub fn wide_encoding(head: &[u8]) -> Option<&'static str> {
+    match head {
+        [0xFF, 0xFE, 0, 0, ..] | [0, 0, 0xFE, 0xFF, ..] => Some("UTF-32 (byte-order mark)"),
+        [0xFF, 0xFE, ..] => Some("UTF-16LE (byte-order mark FF FE)"),
+        [0xFE, 0xFF, ..] => Some("UTF-16BE (byte-order mark FE FF)"),
+        [a, 0, b, 0, ..] if a.is_ascii() && b.is_ascii() && *a != 0 => {
+            Some("UTF-16LE (no byte-order mark: every other byte is NUL)")
+        }
+        [0, a, 0, b, ..] if a.is_ascii() && b.is_ascii() && *a != 0 => {
+            Some("UTF-16BE (no byte-order mark: every other byte is NUL)")
+        }
+        _ => None,
+    }
+}
+
 impl<R: BufRead> GameSplitter<R> {
     pub fn new(input: R) -> Self {
         GameSplitter {
@@ -118,18 +136,7 @@ impl<R: BufRead> GameSplitter<R> {
                 Err(e) => return Err(e),
             }
         };
-        let what = match head {
-            [0xFF, 0xFE, 0, 0, ..] | [0, 0, 0xFE, 0xFF, ..] => Some("UTF-32 (byte-order mark)"),
-            [0xFF, 0xFE, ..] => Some("UTF-16LE (byte-order mark FF FE)"),
-            [0xFE, 0xFF, ..] => Some("UTF-16BE (byte-order mark FE FF)"),
-            [a, 0, b, 0, ..] if a.is_ascii() && b.is_ascii() && *a != 0 => {
-                Some("UTF-16LE (no byte-order mark: every other byte is NUL)")
-            }
-            [0, a, 0, b, ..] if a.is_ascii() && b.is_ascii() && *a != 0 => {
-                Some("UTF-16BE (no byte-order mark: every other byte is NUL)")
-            }
-            _ => None,
-        };
+        let what = wide_encoding(head);
         if head.starts_with(&[0xEF, 0xBB, 0xBF]) {
             // a UTF-8 byte-order mark (Windows tools write one): skip it,
             // keeping offsets those of the file
