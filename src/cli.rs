@@ -77,42 +77,12 @@ pub enum Command {
     /// timestamps: replay a recorded game (--pgn), or play one against an
     /// opponent engine (--opponent), writing game.pgn too.
     Record(RecordArgs),
-    /// Run real UCI engines over a position suite and compare their moves:
-    /// the pairwise move-match matrix, z-scores against the field,
-    /// self-similarity, a heatmap and a dendrogram (SVG).
-    Similarity {
-        /// An engine, NAME=COMMAND (repeatable; at least two).
-        #[arg(long = "engine", required_unless_present = "games")]
-        engines: Vec<String>,
-        /// The position suite (EPD).
-        #[arg(long, required_unless_present = "games", conflicts_with = "games")]
-        positions: Option<PathBuf>,
-        /// The passive test instead: compare what the engines of these
-        /// games chose (moves played, and their PVs' later moves) in the
-        /// same positions, weighted by how open each position was.
-        #[arg(long, num_args = 1.., conflicts_with = "engines")]
-        games: Vec<PathBuf>,
-        /// Passive test: pairs sharing fewer positions are not compared.
-        #[arg(long, default_value_t = 30)]
-        min_positions: usize,
-        #[arg(long, conflicts_with = "depth")]
-        movetime: Option<u64>,
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Runs per engine; the second is the self-similarity run.
-        #[arg(long, default_value_t = 2)]
-        runs: u32,
-        /// Worker threads (engines run in parallel, one process each).
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        /// Output folder: answers.jsonl (resumable), similarity.json,
-        /// heatmap.svg, dendrogram.svg, logs/.
-        #[arg(long)]
-        out: PathBuf,
-        /// An option for every engine, NAME=VALUE (repeatable).
-        #[arg(long = "option")]
-        options: Vec<String>,
-    },
+    /// Run real UCI engines over a position suite and compare them: the
+    /// pairwise move-match matrix, z-scores against the field,
+    /// self-similarity, evaluation signatures (residual score correlation
+    /// with bootstrap intervals, PV overlap, a verdict with its
+    /// false-positive rate), a heatmap and a dendrogram (SVG).
+    Similarity(SimilarityArgs),
     /// Recheck a report against its inputs: every recorded SHA-256 still
     /// matches, and the same audit run again gives byte-identical output
     /// (exit 0), or what differs (exit 1).
@@ -182,6 +152,62 @@ pub enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+}
+
+/// `arbiter similarity`.
+#[derive(Debug, clap::Args)]
+pub struct SimilarityArgs {
+    /// An engine, NAME=COMMAND (repeatable; at least two, or one with
+    /// --reference).
+    #[arg(long = "engine", required_unless_present = "games")]
+    engines: Vec<String>,
+    /// The position suite (EPD).
+    #[arg(long, required_unless_present = "games", conflicts_with = "games")]
+    positions: Option<PathBuf>,
+    /// The passive test instead: compare what the engines of these games
+    /// chose (moves played, and their PVs' later moves) in the same
+    /// positions, weighted by how open each position was, and the scores
+    /// their PGN evals give where several engines faced a position.
+    #[arg(long, num_args = 1.., conflicts_with = "engines")]
+    games: Vec<PathBuf>,
+    /// Pairs sharing fewer positions get no verdict.
+    #[arg(long, default_value_t = 30)]
+    min_positions: usize,
+    #[arg(long, conflicts_with = "depth")]
+    movetime: Option<u64>,
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Runs per engine; the second is the self-similarity run.
+    #[arg(long, default_value_t = 2)]
+    runs: u32,
+    /// Worker threads (engines run in parallel, one process each).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Output folder: answers.jsonl (resumable), similarity.json,
+    /// heatmap.svg, dendrogram.svg, logs/.
+    #[arg(long)]
+    out: PathBuf,
+    /// An option, NAME=VALUE for every engine or ENGINE:NAME=VALUE for one
+    /// (repeatable).
+    #[arg(long = "option")]
+    options: Vec<String>,
+    /// A reference field: the output folder of an earlier run over the same
+    /// suite at the same limit. Its engines join the consensus and the
+    /// null, so that even two engines alone get a verdict.
+    #[arg(long, conflicts_with = "games")]
+    reference: Option<PathBuf>,
+    /// Two engines known to be related, A,B (repeatable): kept out of the
+    /// other pairs' null.
+    #[arg(long = "related")]
+    related: Vec<String>,
+    /// The verdict's false-positive rate: a pair is flagged when its
+    /// evaluation signature's p-value, against the field's other pairs
+    /// resampled, is at most this.
+    #[arg(long, default_value_t = 0.001)]
+    false_positive_rate: f64,
+    /// Bootstrap resamples of the positions.
+    #[arg(long, default_value_t = 1000)]
+    bootstrap: usize,
 }
 
 #[derive(Debug, clap::Args)]
@@ -333,31 +359,7 @@ pub fn run(cli: Cli) -> i32 {
             }
         },
         Command::Rules { command } => crate::rules_cli::run(command, &mut out),
-        Command::Similarity {
-            games,
-            min_positions,
-            out: dir,
-            ..
-        } if !games.is_empty() => match passive_similarity(&games, min_positions, &dir, &mut out) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("arbiter similarity: {e}");
-                FAILURE
-            }
-        },
-        Command::Similarity {
-            engines,
-            positions: Some(positions),
-            movetime,
-            depth,
-            runs,
-            threads,
-            out: dir,
-            options,
-            ..
-        } => match similarity(
-            engines, &positions, movetime, depth, runs, threads, &dir, options, &mut out,
-        ) {
+        Command::Similarity(args) => match similarity(args, &mut out) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("arbiter similarity: {e}");
@@ -377,12 +379,6 @@ pub fn run(cli: Cli) -> i32 {
                 FAILURE
             }
         },
-        Command::Similarity { .. } => {
-            eprintln!(
-                "arbiter similarity: give --positions FILE with --engine NAME=CMD…, or --games PATH…"
-            );
-            FAILURE
-        }
         Command::HiddenBook {
             paths,
             engine_logs,
@@ -632,12 +628,8 @@ fn batch(
 }
 
 /// `arbiter similarity --games`: the passive test over an event's games.
-fn passive_similarity(
-    paths: &[PathBuf],
-    min_positions: usize,
-    dir: &std::path::Path,
-    out: &mut impl Write,
-) -> Result<i32, String> {
+fn passive_similarity(args: &SimilarityArgs, out: &mut impl Write) -> Result<i32, String> {
+    let (paths, min_positions, dir) = (&args.games, args.min_positions, args.out.as_path());
     use crate::similarity::passive;
     let mut choices = Vec::new();
     let mut inputs = Vec::new();
@@ -654,7 +646,7 @@ fn passive_similarity(
         .map_err(|e| format!("{}: {e}", path.display()))?;
         inputs.push(json!({"path": summary.path, "sha256": summary.sha256}));
     }
-    let report = passive::analyze(&choices, min_positions);
+    let report = passive::analyze(&choices, min_positions, &signature_settings(args)?);
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let json = json!({
         "arbiter_version": crate::VERSION,
@@ -677,24 +669,51 @@ fn passive_similarity(
     Ok(CLEAN)
 }
 
-/// `arbiter similarity`: run, analyze, write the report and the charts.
-#[allow(clippy::too_many_arguments)]
-fn similarity(
-    engines: Vec<String>,
-    positions: &std::path::Path,
-    movetime: Option<u64>,
-    depth: Option<u32>,
-    runs: u32,
-    threads: usize,
-    dir: &std::path::Path,
-    options: Vec<String>,
-    out: &mut impl Write,
-) -> Result<i32, String> {
+/// The settings of the evaluation-signature verdict, from the flags.
+fn signature_settings(
+    args: &SimilarityArgs,
+) -> Result<crate::similarity::signature::Settings, String> {
+    let mut related = Vec::new();
+    for r in &args.related {
+        let (a, b) = r
+            .split_once(',')
+            .filter(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty())
+            .ok_or_else(|| format!("--related takes A,B (two engine names), not {r:?}"))?;
+        related.push((a.trim().to_string(), b.trim().to_string()));
+    }
+    if !(args.false_positive_rate > 0.0 && args.false_positive_rate < 1.0) {
+        return Err(format!(
+            "--false-positive-rate takes a number between 0 and 1, not {}",
+            args.false_positive_rate
+        ));
+    }
+    if args.bootstrap == 0 {
+        return Err("--bootstrap takes at least 1".into());
+    }
+    Ok(crate::similarity::signature::Settings {
+        bootstrap: args.bootstrap,
+        false_positive_rate: args.false_positive_rate,
+        related,
+        min_positions: args.min_positions,
+        ..Default::default()
+    })
+}
+
+/// `arbiter similarity`: the passive test (--games), or run the engines,
+/// analyse, write the report and the charts.
+fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String> {
+    if !args.games.is_empty() {
+        return passive_similarity(&args, out);
+    }
+    let Some(positions) = args.positions.as_deref() else {
+        return Err("give --positions FILE with --engine NAME=CMD…, or --games PATH…".into());
+    };
+    let dir = args.out.as_path();
     crate::record::reap_on_signal();
     use crate::similarity as sim;
-    let options = engine_options(&options)?;
+    let settings = signature_settings(&args)?;
     let mut specs: Vec<sim::EngineSpec> = Vec::new();
-    for e in &engines {
+    for e in &args.engines {
         let (name, cmd) = e
             .split_once('=')
             .filter(|(n, c)| !n.trim().is_empty() && !c.trim().is_empty())
@@ -705,51 +724,104 @@ fn similarity(
         specs.push(sim::EngineSpec {
             name: name.to_string(),
             cmd: cmd.to_string(),
-            options: options.clone(),
+            options: Vec::new(),
         });
     }
-    if specs.len() < 2 {
-        return Err("give at least two engines (--engine NAME=COMMAND)".into());
+    // NAME=VALUE for every engine, ENGINE:NAME=VALUE for one
+    for o in &args.options {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--option takes NAME=VALUE or ENGINE:NAME=VALUE, not {o:?}"))?;
+        let one = k
+            .split_once(':')
+            .filter(|(e, _)| specs.iter().any(|s| s.name == *e));
+        match one {
+            Some((e, k)) => {
+                for s in specs.iter_mut().filter(|s| s.name == e) {
+                    s.options.push((k.to_string(), v.to_string()));
+                }
+            }
+            None => {
+                for s in &mut specs {
+                    s.options.push((k.to_string(), v.to_string()));
+                }
+            }
+        }
     }
-    if !(1..=2).contains(&runs) {
+    let reference = match &args.reference {
+        Some(r) => Some(sim::Reference::read(r)?),
+        None => None,
+    };
+    let fielded = specs.len() + reference.as_ref().map_or(0, |r| r.engines.len());
+    if specs.is_empty() || fielded < 2 {
+        return Err(
+            "give at least two engines (--engine NAME=COMMAND), or one with --reference DIR".into(),
+        );
+    }
+    if !(1..=2).contains(&args.runs) {
         return Err("--runs takes 1 or 2".into());
     }
     let suite = sim::read_epd(positions)?;
-    let limit = match (movetime, depth) {
+    let suite_sha = audit::sha256_hex(&std::fs::read(positions).map_err(|e| e.to_string())?);
+    let limit = match (args.movetime, args.depth) {
         (_, Some(d)) => crate::record::Limit::Depth(d),
         (Some(ms), None) => crate::record::Limit::MoveTime(ms),
         (None, None) => crate::record::Limit::MoveTime(100),
     };
-    let cfg = sim::Config {
-        engines: specs.clone(),
-        positions: suite.clone(),
-        limit,
-        runs,
-        out: dir.to_path_buf(),
-        threads,
-        progress: io::IsTerminal::is_terminal(&io::stderr()),
-    };
-    let answers = sim::run(&cfg)?;
-    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-    let report = sim::analyze(&names, suite.len(), &answers);
     let limit_text = match limit {
         crate::record::Limit::Depth(d) => format!("depth {d}"),
         crate::record::Limit::MoveTime(ms) => format!("movetime {ms} ms"),
         crate::record::Limit::Clock(..) => String::new(),
     };
+    if let Some(r) = &reference {
+        r.check(&suite_sha, &limit_text, &specs)?;
+    }
+    let cfg = sim::Config {
+        engines: specs.clone(),
+        positions: suite.clone(),
+        limit,
+        runs: args.runs,
+        out: dir.to_path_buf(),
+        threads: args.threads,
+        progress: io::IsTerminal::is_terminal(&io::stderr()),
+    };
+    let mut answers = sim::run(&cfg)?;
+    let mut names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    if let Some(r) = &reference {
+        names.extend(r.engines.iter().cloned());
+        answers.extend(r.answers.iter().cloned());
+    }
+    let report = sim::analyze(&names, suite.len(), &answers, &settings);
+    let engine_json = |s: &sim::EngineSpec| {
+        json!({
+            "name": s.name,
+            "command": s.cmd,
+            "options": s.options.iter().map(|(k, v)| json!({"name": k, "value": v})).collect::<Vec<_>>(),
+        })
+    };
     let json = json!({
         "arbiter_version": crate::VERSION,
         "positions_file": positions.display().to_string(),
-        "positions_sha256": audit::sha256_hex(&std::fs::read(positions).map_err(|e| e.to_string())?),
+        "positions_sha256": suite_sha,
         "limit": limit_text,
-        "engines": specs.iter().map(|s| json!({"name": s.name, "command": s.cmd})).collect::<Vec<_>>(),
+        "engines": specs.iter().map(engine_json).collect::<Vec<_>>(),
+        "reference": reference.as_ref().map(|r| json!({
+            "folder": r.folder,
+            "answers_sha256": r.answers_sha256,
+            "report_sha256": r.report_sha256,
+            "engines": r.engines,
+        })),
         "report": report,
     });
     write_similarity(dir, &json, &report)?;
     write!(
         out,
-        "{} engines, {} positions ({}), {limit_text}\n\n{}",
-        names.len(),
+        "{} engines{}, {} positions ({}), {limit_text}\n\n{}",
+        specs.len(),
+        reference.as_ref().map_or(String::new(), |r| format!(
+            " and {} of the reference field",
+            r.engines.len()
+        )),
         suite.len(),
         positions.display(),
         crate::similarity::text(&report)

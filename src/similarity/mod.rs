@@ -357,6 +357,112 @@ fn run_job(
     transcript
 }
 
+/// A reference field: the answers of an earlier run of `arbiter
+/// similarity` over the same suite at the same limit. Its engines join the
+/// consensus and the null of a new run.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    pub folder: String,
+    pub engines: Vec<String>,
+    /// Run 1's answers.
+    pub answers: Vec<Answer>,
+    pub answers_sha256: String,
+    pub report_sha256: String,
+    pub positions_sha256: String,
+    pub limit: String,
+}
+
+impl Reference {
+    /// Read DIR/similarity.json and DIR/answers.jsonl.
+    pub fn read(dir: &Path) -> Result<Reference, String> {
+        let folder = dir.display().to_string();
+        let report_path = dir.join("similarity.json");
+        let bytes = std::fs::read(&report_path).map_err(|e| {
+            format!(
+                "{}: {e} (a reference is the output folder of arbiter similarity)",
+                report_path.display()
+            )
+        })?;
+        let v: serde_json::Value = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{}: not JSON: {e}", report_path.display()))?;
+        let field = |k: &str| -> Result<String, String> {
+            v.get(k)
+                .and_then(|x| x.as_str())
+                .map(str::to_string)
+                .ok_or_else(|| {
+                    format!(
+                        "{}: expected the field {k:?} of an active run of arbiter similarity",
+                        report_path.display()
+                    )
+                })
+        };
+        let positions_sha256 = field("positions_sha256")?;
+        let limit = field("limit")?;
+        let engines: Vec<String> = v
+            .get("engines")
+            .and_then(|e| e.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|e| e.get("name")?.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if engines.is_empty() {
+            return Err(format!("{}: names no engines", report_path.display()));
+        }
+        let answers_path = dir.join("answers.jsonl");
+        let answers_bytes =
+            std::fs::read(&answers_path).map_err(|e| format!("{}: {e}", answers_path.display()))?;
+        let answers: Vec<Answer> = read_answers(dir)?
+            .into_iter()
+            .filter(|a| a.run == 1 && a.error.is_none() && engines.contains(&a.engine))
+            .collect();
+        for e in &engines {
+            if !answers.iter().any(|a| &a.engine == e) {
+                return Err(format!("{}: no answers of {e}", answers_path.display()));
+            }
+        }
+        Ok(Reference {
+            folder,
+            engines,
+            answers,
+            answers_sha256: crate::audit::sha256_hex(&answers_bytes),
+            report_sha256: crate::audit::sha256_hex(&bytes),
+            positions_sha256,
+            limit,
+        })
+    }
+
+    /// The reference must have answered the same suite at the same limit,
+    /// and its engines' names must differ from the new ones.
+    pub fn check(
+        &self,
+        suite_sha256: &str,
+        limit: &str,
+        specs: &[EngineSpec],
+    ) -> Result<(), String> {
+        if self.positions_sha256 != suite_sha256 {
+            return Err(format!(
+                "the reference {} answered another position suite (sha256 {}), not this one ({suite_sha256})",
+                self.folder, self.positions_sha256
+            ));
+        }
+        if self.limit != limit {
+            return Err(format!(
+                "the reference {} searched at {:?}, not {limit:?}: scores and moves depend on the limit",
+                self.folder, self.limit
+            ));
+        }
+        if let Some(s) = specs.iter().find(|s| self.engines.contains(&s.name)) {
+            return Err(format!(
+                "the engine name {:?} is also in the reference field {}: rename it",
+                s.name, self.folder
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The pairwise analysis.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
@@ -372,6 +478,10 @@ pub struct Report {
     pub self_match: Vec<Option<f64>>,
     /// Engines with failed answers, and how many.
     pub failures: BTreeMap<String, usize>,
+    /// The evaluation signatures (residual score correlation, PV overlap,
+    /// the verdict); absent in reports of earlier versions.
+    #[serde(default)]
+    pub signature: Option<signature::Signature>,
 }
 
 fn mean_sd(v: &[f64]) -> Option<(f64, f64)> {
@@ -449,8 +559,33 @@ pub fn z_scores(matches: &[Vec<Option<f64>>]) -> Vec<Vec<Option<f64>>> {
     z
 }
 
-/// Match matrix, z-scores and self-similarity.
-pub fn analyze(engines: &[String], positions: usize, answers: &[Answer]) -> Report {
+/// What each engine said in each position in run 1, for the evaluation
+/// signatures: `said[engine][position]`.
+pub fn said(engines: &[String], positions: usize, answers: &[Answer]) -> Vec<Vec<signature::Said>> {
+    let mut said = vec![vec![signature::Said::default(); positions]; engines.len()];
+    for a in answers {
+        let Some(e) = engines.iter().position(|n| *n == a.engine) else {
+            continue;
+        };
+        if a.run != 1 || a.error.is_some() || a.position >= positions {
+            continue;
+        }
+        said[e][a.position] = signature::Said {
+            mv: a.bestmove.clone(),
+            score: signature::clip(a.score_cp, a.mate),
+            pv: a.pv.clone(),
+        };
+    }
+    said
+}
+
+/// Match matrix, z-scores, self-similarity and the evaluation signatures.
+pub fn analyze(
+    engines: &[String],
+    positions: usize,
+    answers: &[Answer],
+    settings: &signature::Settings,
+) -> Report {
     let n = engines.len();
     let idx: BTreeMap<&str, usize> = engines
         .iter()
@@ -512,6 +647,11 @@ pub fn analyze(engines: &[String], positions: usize, answers: &[Answer]) -> Repo
         z,
         self_match,
         failures,
+        signature: Some(signature::analyze(
+            engines,
+            &said(engines, positions, answers),
+            settings,
+        )),
     }
 }
 
@@ -568,6 +708,10 @@ pub fn text(r: &Report) -> String {
             "\n{e}: {n} position(s) not answered (see the engine's log)\n"
         ));
     }
+    if let Some(sig) = &r.signature {
+        s.push('\n');
+        s.push_str(&signature::text(sig));
+    }
     s
 }
 
@@ -611,182 +755,8 @@ pub fn linkage(r: &Report) -> Vec<(usize, usize, f64)> {
     merges
 }
 
-/// The passive test: what engines chose in the same positions of an
-/// event's own games, from the moves they played and the moves their PVs
-/// said they would play, weighted by how open each position was.
-pub mod passive {
-    use std::collections::BTreeMap;
-
-    use shakmaty::{EnPassantMode, Position, fen::Epd, san::San};
-
-    /// How far into a PV its engine's own later moves are read.
-    pub const PV_PLIES: usize = 7;
-
-    /// One engine's choice in one position.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct Choice {
-        pub engine: String,
-        /// The position (EPD: placement, side, castling, en passant).
-        pub key: String,
-        pub uci: String,
-        /// Played (true) or read from a PV (false).
-        pub played: bool,
-        /// ln(legal moves) / ln(30), at most 1: 0 when the move was forced.
-        pub weight: f64,
-    }
-
-    fn weight(pos: &shakmaty::Chess) -> f64 {
-        let n = pos.legal_moves().len() as f64;
-        if n <= 1.0 {
-            0.0
-        } else {
-            (n.ln() / 30f64.ln()).min(1.0)
-        }
-    }
-
-    /// The choices of one game's engines, out of the official opening.
-    pub fn choices(
-        game: &crate::ingest::pgn::PgnGame,
-        replay: &crate::replay::Replay,
-    ) -> Vec<Choice> {
-        let mut out = Vec::new();
-        let name = |white: bool| {
-            game.tag(if white { "White" } else { "Black" })
-                .unwrap_or("?")
-                .to_string()
-        };
-        for (i, p) in replay.plies.iter().enumerate() {
-            let mv = &game.moves[p.move_index];
-            let tcec = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
-            let cc = mv
-                .comments
-                .iter()
-                .find_map(|c| c.annotations.cutechess.as_ref());
-            if tcec.is_some_and(|t| t.book)
-                || cc.is_some_and(|c| c.book)
-                || (tcec.is_none() && cc.is_none())
-            {
-                continue;
-            }
-            let before = if i == 0 {
-                &replay.start
-            } else {
-                &replay.plies[i - 1].position
-            };
-            let engine = name(p.side.is_white());
-            let key =
-                |pos: &shakmaty::Chess| Epd::from_position(pos, EnPassantMode::Legal).to_string();
-            out.push(Choice {
-                engine: engine.clone(),
-                key: key(before),
-                uci: p.uci.clone(),
-                played: true,
-                weight: weight(before),
-            });
-            // the engine's own later moves in its PV
-            let Some(pv) = tcec.and_then(|t| t.pv.as_deref()) else {
-                continue;
-            };
-            let mut pos = before.clone();
-            for (k, san) in pv.split_whitespace().take(PV_PLIES).enumerate() {
-                let Ok(san) = san.trim_end_matches(['+', '#']).parse::<San>() else {
-                    break;
-                };
-                let Ok(m) = san.to_move(&pos) else { break };
-                if k > 0 && k % 2 == 0 {
-                    out.push(Choice {
-                        engine: engine.clone(),
-                        key: key(&pos),
-                        uci: m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
-                        played: false,
-                        weight: weight(&pos),
-                    });
-                }
-                pos.play_unchecked(m);
-            }
-        }
-        out
-    }
-
-    /// How often an engine chose each move in a position: (played, from PVs).
-    type Counts<'a> = (BTreeMap<&'a str, usize>, BTreeMap<&'a str, usize>);
-
-    /// Pairwise weighted agreement in shared positions. An engine's choice
-    /// in a position is the move it played there most often, else the move
-    /// its PVs gave most often. Pairs with fewer than `min_positions`
-    /// shared positions get no match and stay out of the field.
-    pub fn analyze(choices: &[Choice], min_positions: usize) -> super::Report {
-        let mut engines: Vec<String> = choices.iter().map(|c| c.engine.clone()).collect();
-        engines.sort();
-        engines.dedup();
-        let idx: BTreeMap<&str, usize> = engines
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.as_str(), i))
-            .collect();
-        // key -> engine -> (played counts, pv counts), weight
-        let mut table: BTreeMap<&str, (f64, BTreeMap<usize, Counts<'_>>)> = BTreeMap::new();
-        for c in choices {
-            let e = idx[c.engine.as_str()];
-            let entry = table
-                .entry(c.key.as_str())
-                .or_insert((c.weight, BTreeMap::new()));
-            let slot = entry.1.entry(e).or_default();
-            let counts = if c.played { &mut slot.0 } else { &mut slot.1 };
-            *counts.entry(c.uci.as_str()).or_default() += 1;
-        }
-        let pick = |s: &Counts<'_>| -> Option<String> {
-            let from = if s.0.is_empty() { &s.1 } else { &s.0 };
-            from.iter()
-                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-                .map(|(m, _)| m.to_string())
-        };
-        let n = engines.len();
-        let mut same = vec![vec![0f64; n]; n];
-        let mut total = vec![vec![0f64; n]; n];
-        let mut common = vec![vec![0usize; n]; n];
-        for (w, per) in table.values() {
-            if *w <= 0.0 || per.len() < 2 {
-                continue;
-            }
-            let chosen: Vec<(usize, String)> = per
-                .iter()
-                .filter_map(|(e, s)| pick(s).map(|m| (*e, m)))
-                .collect();
-            for (a, ma) in &chosen {
-                for (b, mb) in &chosen {
-                    if a == b {
-                        continue;
-                    }
-                    common[*a][*b] += 1;
-                    total[*a][*b] += w;
-                    if ma == mb {
-                        same[*a][*b] += w;
-                    }
-                }
-            }
-        }
-        let mut matches = vec![vec![None; n]; n];
-        for i in 0..n {
-            for j in 0..n {
-                if i != j && common[i][j] >= min_positions.max(1) && total[i][j] > 0.0 {
-                    matches[i][j] = Some(same[i][j] / total[i][j]);
-                }
-            }
-        }
-        let mut r = super::Report {
-            engines,
-            positions: table.len(),
-            matches,
-            common,
-            z: vec![vec![None; n]; n],
-            self_match: vec![None; n],
-            failures: BTreeMap::new(),
-        };
-        r.z = super::z_scores(&r.matches);
-        r
-    }
-}
+pub mod passive;
+pub mod signature;
 
 #[cfg(test)]
 mod tests {
@@ -843,7 +813,7 @@ mod tests {
                 v.push(answer(e, 2, p, m2));
             }
         }
-        let r = analyze(&names, 4, &v);
+        let r = analyze(&names, 4, &v, &signature::Settings::default());
         assert_eq!(r.matches[0][1], Some(1.0));
         assert_eq!(r.matches[0][2], Some(0.5));
         assert_eq!(r.matches[2][3], Some(0.25));
