@@ -496,7 +496,11 @@ fn write_similarity(
         dir,
         "dendrogram.svg",
         &crate::report::simchart::dendrogram(report)?,
-    )
+    )?;
+    if let Some(svg) = crate::report::simchart::residuals(report)? {
+        write_in(dir, "residuals.svg", &svg)?;
+    }
+    Ok(())
 }
 
 /// Game `n` (1 = the first) of `file`, audited under `cfg`; reading stops

@@ -191,15 +191,17 @@ fn rules_read_a_similarity_report() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let lines = super::json_lines(&o);
-    let hits = |g: &serde_json::Value| -> Vec<String> {
+    let hits_of = |g: &serde_json::Value, code: &str| -> Vec<String> {
         g["findings"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|f| f["code"] == "icga.close-derivative")
+            .filter(|f| f["code"] == code)
             .map(|f| f["message"].as_str().unwrap().to_string())
             .collect()
     };
+    let hits = |g: &serde_json::Value| hits_of(g, "icga.close-derivative");
+    let shared = |g: &serde_json::Value| hits_of(g, "icga.shared-evaluation");
     let first = hits(&lines[0]);
     assert_eq!(first.len(), 1);
     assert!(
@@ -211,6 +213,18 @@ fn rules_read_a_similarity_report() {
         hits(&lines[1]).is_empty(),
         "Charlie and Delta stand out with no one"
     );
+    // the evaluation signatures: Charlie and Delta share their evaluation
+    // (both games have Charlie); Alpha and Bravo, alike in moves, do not
+    for g in &lines[..2] {
+        let s = shared(g);
+        assert_eq!(s.len(), 1, "{s:?}");
+        assert!(
+            s[0].contains("Charlie and Delta are wrong in the same positions: residual score correlation r = 0.81 (95% interval 0.71 to 0.89) over 300 positions, p = 1.0e-4"),
+            "{}",
+            s[0]
+        );
+        assert!(!s[0].contains("Bravo"), "{}", s[0]);
+    }
     let summary = lines.last().unwrap();
     assert_eq!(summary["ruleset"]["not_evaluated"], serde_json::json!([]));
     assert!(
@@ -228,10 +242,270 @@ fn rules_read_a_similarity_report() {
         "tests/fixtures/similarity/game.pgn",
     ]);
     let lines = super::json_lines(&o);
-    assert!(hits(&lines[0]).is_empty());
+    assert!(hits(&lines[0]).is_empty() && shared(&lines[0]).is_empty());
     let summary = lines.last().unwrap();
+    let unevaluated: Vec<&str> = summary["ruleset"]["not_evaluated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rule"].as_str().unwrap())
+        .collect();
     assert_eq!(
-        summary["ruleset"]["not_evaluated"][0]["rule"],
-        "icga.close-derivative"
+        unevaluated,
+        ["icga.close-derivative", "icga.shared-evaluation"]
+    );
+}
+
+/// A suite of the first `n` positions of the shipped one.
+fn suite_of(dir: &Path, n: usize) -> std::path::PathBuf {
+    let suite = dir.join("suite.epd");
+    let all = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/similarity/positions.epd"),
+    )
+    .unwrap();
+    let first: Vec<&str> = all.lines().take(n).collect();
+    std::fs::write(&suite, first.join("\n") + "\n").unwrap();
+    suite
+}
+
+/// The planted derivative: Stockfish's classical evaluation (run with `Use
+/// NNUE` off) under another search, a budget of 9,000 nodes in place of the
+/// depth it is asked for. Its evaluation is its parent's by construction;
+/// its moves and scores differ wherever the other search does.
+fn plant_derivative(dir: &Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.join("derivative.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nsed -u 's/^go depth [0-9]*/go nodes 9000/' | exec /usr/games/stockfish\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("derivative={}", script.display())
+}
+
+/// Run `arbiter similarity`; its text and its similarity.json.
+fn run_similarity(args: &[&str]) -> (String, serde_json::Value) {
+    let o = arbiter(args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = args[args.iter().position(|a| *a == "--out").unwrap() + 1];
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(out).join("similarity.json")).unwrap(),
+    )
+    .unwrap();
+    (String::from_utf8_lossy(&o.stdout).to_string(), report)
+}
+
+/// The pairs of a report's evaluation signatures.
+fn pairs(report: &serde_json::Value) -> &Vec<serde_json::Value> {
+    report["report"]["signature"]["pairs"].as_array().unwrap()
+}
+
+/// The pair (a, b) of a report's evaluation signatures, either order.
+fn pair<'a>(report: &'a serde_json::Value, a: &str, b: &str) -> &'a serde_json::Value {
+    pairs(report)
+        .iter()
+        .find(|p| (p["a"] == a && p["b"] == b) || (p["a"] == b && p["b"] == a))
+        .unwrap_or_else(|| panic!("no pair {a} - {b}"))
+}
+
+/// The shipped reference field: Debian's engines at depth 8 over the shipped
+/// suite (bench/similarity.sh).
+const REFERENCE: &str = "bench/similarity/debian-d8";
+
+/// One engine alone is judged against the shipped reference field: the
+/// planted derivative is flagged with its parent, and with no one else.
+#[test]
+fn a_derivative_sharing_its_parents_evaluation_is_flagged_against_the_reference_field() {
+    if !engines_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let derivative = plant_derivative(dir.path());
+    let out = dir.path().join("out");
+    let args = [
+        "similarity",
+        "--positions",
+        "bench/similarity/positions.epd",
+        "--depth",
+        "8",
+        "--runs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--engine",
+        &derivative,
+        "--option",
+        "Use NNUE=false",
+        "--reference",
+        REFERENCE,
+    ];
+    let (text, report) = run_similarity(&args);
+    assert!(
+        text.contains("1 engines and 7 of the reference field"),
+        "{text}"
+    );
+    let planted = pair(&report, "derivative", "stockfish-classical");
+    // the search differs: not every move is the parent's
+    let moves = planted["moves"]["value"].as_f64().unwrap();
+    assert!(moves < 0.9, "{planted}");
+    let r = planted["residual"]["value"].as_f64().unwrap();
+    let ci = &planted["residual"]["ci"];
+    assert!(ci[0].as_f64().unwrap() <= r && r <= ci[1].as_f64().unwrap());
+    assert_eq!(planted["flagged"], true, "{text}");
+    assert_eq!(
+        planted["null_pairs"], 26,
+        "the other pairs of 8 engines, less a flagged one"
+    );
+    // the derivative is flagged with its parent only; of the reference's
+    // pairs, only the Fruit lineage (toga2, gnuchess) is
+    let mut flagged: Vec<String> = pairs(&report)
+        .iter()
+        .filter(|p| p["flagged"] == true)
+        .map(|p| {
+            format!(
+                "{} - {}",
+                p["a"].as_str().unwrap(),
+                p["b"].as_str().unwrap()
+            )
+        })
+        .collect();
+    flagged.sort();
+    assert_eq!(
+        flagged,
+        ["derivative - stockfish-classical", "toga2 - gnuchess"],
+        "{text}"
+    );
+    // move matching alone flags the unrelated glaurung - gnuchess; the
+    // verdict clears it
+    let gg = pair(&report, "glaurung", "gnuchess");
+    assert_eq!(gg["flagged_by_moves"], true, "{gg}");
+    assert_eq!(gg["flagged"], false);
+    assert!(text.contains("glaurung - gnuchess  (flagged by moves alone; cleared)"));
+    let svg = std::fs::read_to_string(out.join("residuals.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("derivative"));
+    // the same answers give the same report, intervals included
+    let (_, again) = run_similarity(&args);
+    assert_eq!(again, report);
+    // the rulesets read the verdict: a game of the derivative is named
+    let pgn = dir.path().join("game.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"t\"]\n[Site \"?\"]\n[Date \"2026.11.22\"]\n[Round \"1\"]\n[White \"derivative 1.0\"]\n[Black \"glaurung\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n",
+    )
+    .unwrap();
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        "--rules",
+        "rulesets/icga-2008.rules",
+        "--similarity",
+        out.join("similarity.json").to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    let lines = super::json_lines(&o);
+    let shared: Vec<&serde_json::Value> = lines[0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "icga.shared-evaluation")
+        .collect();
+    assert_eq!(shared.len(), 1, "{}", lines[0]);
+    let m = shared[0]["message"].as_str().unwrap();
+    assert!(
+        m.contains("derivative and stockfish-classical are wrong in the same positions"),
+        "{m}"
+    );
+    assert!(!m.contains("glaurung and"), "{m}");
+}
+
+/// Two engines alone have no field: the report says so and gives no
+/// verdict. A reference answered at another limit, or over another suite,
+/// is refused.
+#[test]
+fn two_engines_alone_get_no_verdict_and_a_mismatched_reference_is_refused() {
+    if !engines_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_of(dir.path(), 12);
+    let derivative = plant_derivative(dir.path());
+    let alone = dir.path().join("alone");
+    let (text, report) = run_similarity(&[
+        "similarity",
+        "--positions",
+        suite.to_str().unwrap(),
+        "--depth",
+        "6",
+        "--runs",
+        "1",
+        "--out",
+        alone.to_str().unwrap(),
+        "--engine",
+        "parent=/usr/games/stockfish",
+        "--engine",
+        &derivative,
+        "--option",
+        "Use NNUE=false",
+    ]);
+    let p = pair(&report, "parent", "derivative");
+    assert_eq!(p["flagged"], false);
+    assert!(p["p_value"].is_null(), "{p}");
+    assert!(
+        text.contains("add engines or a reference field (--reference)"),
+        "{text}"
+    );
+    for (positions, depth, expected) in [
+        (
+            "bench/similarity/positions.epd",
+            "7",
+            "searched at \"depth 8\", not \"depth 7\"",
+        ),
+        (
+            suite.to_str().unwrap(),
+            "8",
+            "answered another position suite",
+        ),
+    ] {
+        let o = arbiter(&[
+            "similarity",
+            "--positions",
+            positions,
+            "--depth",
+            depth,
+            "--out",
+            dir.path().join("refused").to_str().unwrap(),
+            "--engine",
+            &derivative,
+            "--reference",
+            REFERENCE,
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(expected), "{err}");
+    }
+    // an engine named as one of the reference's
+    let o = arbiter(&[
+        "similarity",
+        "--positions",
+        "bench/similarity/positions.epd",
+        "--depth",
+        "8",
+        "--out",
+        dir.path().join("refused").to_str().unwrap(),
+        "--engine",
+        "toga2=/usr/games/toga2",
+        "--reference",
+        REFERENCE,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("\"toga2\" is also in the reference field")
     );
 }

@@ -16,8 +16,17 @@ fn shade(x: f64) -> RGBColor {
     RGBColor(c(255.0, 20.0), c(255.0, 60.0), c(255.0, 160.0))
 }
 
-/// The move-match matrix as a heatmap, engines in dendrogram order.
-pub fn heatmap(r: &Report) -> Result<String, String> {
+/// One cell of a heatmap: its fill, its label, whether the label is
+/// white, and whether it is outlined (a flagged pair).
+type Cell = (RGBColor, String, bool, bool);
+
+/// A matrix over the engines as a heatmap, in dendrogram order.
+fn grid(
+    r: &Report,
+    title: &str,
+    footer: &str,
+    cell_of: impl Fn(usize, usize) -> Cell,
+) -> Result<String, String> {
     let n = r.engines.len();
     let order = leaf_order(r);
     let cell = 54i32;
@@ -33,7 +42,7 @@ pub fn heatmap(r: &Report) -> Result<String, String> {
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
         root.draw(&Text::new(
-            format!("Move match, % of {} positions", r.positions),
+            title.to_string(),
             (left, 20),
             ("sans-serif", 18),
         ))
@@ -48,17 +57,7 @@ pub fn heatmap(r: &Report) -> Result<String, String> {
             .map_err(e)?;
             for (col, &j) in order.iter().enumerate() {
                 let x = left + cell * col as i32;
-                let (fill, label) = if i == j {
-                    match r.self_match[i] {
-                        Some(m) => (RGBColor(230, 230, 230), format!("({:.0})", 100.0 * m)),
-                        None => (RGBColor(230, 230, 230), "-".into()),
-                    }
-                } else {
-                    match r.matches[i][j] {
-                        Some(m) => (shade((m - 0.3) / 0.6), format!("{:.0}", 100.0 * m)),
-                        None => (WHITE, "?".into()),
-                    }
-                };
+                let (fill, label, dark, outline) = cell_of(i, j);
                 root.draw(&Rectangle::new(
                     [(x, y), (x + cell, y + cell)],
                     fill.filled(),
@@ -69,7 +68,13 @@ pub fn heatmap(r: &Report) -> Result<String, String> {
                     RGBColor(200, 200, 200).stroke_width(1),
                 ))
                 .map_err(e)?;
-                let dark = i != j && r.matches[i][j].is_some_and(|m| m > 0.6);
+                if outline {
+                    root.draw(&Rectangle::new(
+                        [(x + 2, y + 2), (x + cell - 2, y + cell - 2)],
+                        RGBColor(210, 30, 30).stroke_width(3),
+                    ))
+                    .map_err(e)?;
+                }
                 root.draw(&Text::new(
                     label,
                     (x + cell / 2 - 12, y + cell / 2 - 6),
@@ -92,7 +97,7 @@ pub fn heatmap(r: &Report) -> Result<String, String> {
             .map_err(e)?;
         }
         root.draw(&Text::new(
-            "diagonal: the engine against its own second run",
+            footer.to_string(),
             (left, top + cell * n as i32 + 130),
             ("sans-serif", 12),
         ))
@@ -100,6 +105,67 @@ pub fn heatmap(r: &Report) -> Result<String, String> {
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
+}
+
+/// The move-match matrix as a heatmap, engines in dendrogram order.
+pub fn heatmap(r: &Report) -> Result<String, String> {
+    grid(
+        r,
+        &format!("Move match, % of {} positions", r.positions),
+        "diagonal: the engine against its own second run",
+        |i, j| {
+            if i == j {
+                let label = r.self_match[i].map_or("-".into(), |m| format!("({:.0})", 100.0 * m));
+                (RGBColor(230, 230, 230), label, false, false)
+            } else {
+                match r.matches[i][j] {
+                    Some(m) => (
+                        shade((m - 0.3) / 0.6),
+                        format!("{:.0}", 100.0 * m),
+                        m > 0.6,
+                        false,
+                    ),
+                    None => (WHITE, "?".into(), false, false),
+                }
+            }
+        },
+    )
+}
+
+/// The residual score correlations of the evaluation signatures as a
+/// heatmap; flagged pairs outlined in red. `None` when the report has no
+/// signatures.
+pub fn residuals(r: &Report) -> Result<Option<String>, String> {
+    let Some(sig) = &r.signature else {
+        return Ok(None);
+    };
+    let find = |i: usize, j: usize| {
+        sig.pairs.iter().find(|p| {
+            (p.a == r.engines[i] && p.b == r.engines[j])
+                || (p.a == r.engines[j] && p.b == r.engines[i])
+        })
+    };
+    let svg = grid(
+        r,
+        &format!(
+            "Residual score correlation, {} positions",
+            sig.consensus_positions
+        ),
+        &format!(
+            "outlined: flagged (residual z >= {:.2}, moves at least the field's median)",
+            sig.z_critical
+        ),
+        |i, j| {
+            if i == j {
+                return (RGBColor(230, 230, 230), "-".into(), false, false);
+            }
+            match find(i, j).and_then(|p| p.residual.value.map(|v| (v, p.flagged))) {
+                Some((v, flagged)) => (shade(v / 0.9), format!("{v:.2}"), v > 0.55, flagged),
+                None => (WHITE, "?".into(), false, false),
+            }
+        },
+    )?;
+    Ok(Some(svg))
 }
 
 /// Leaves in the order the dendrogram draws them.

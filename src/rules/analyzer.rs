@@ -88,7 +88,13 @@ impl Detector {
         match self {
             Detector::Tablebase => &["fifty_move_rule"],
             Detector::HiddenBook => &["min_run", "max_nodes", "max_depth", "max_time", "tb_pieces"],
-            Detector::Similarity => &["threshold", "min_positions", "against"],
+            Detector::Similarity => &[
+                "signal",
+                "threshold",
+                "false_positive_rate",
+                "min_positions",
+                "against",
+            ],
             Detector::AcceleratedPairing => &["until_round", "high_score"],
         }
     }
@@ -1245,7 +1251,20 @@ impl<'a> Analyzer<'a> {
                     )
                     .help(help));
                 }
-                params.push((k.text.clone(), self.expr(v)?));
+                let value = self.expr(v)?;
+                if d == Detector::Similarity && k.text == "signal" {
+                    let known = ["moves", "evaluation"];
+                    match &value {
+                        CExpr::Lit(Value::Str(s)) if known.contains(&s.as_str()) => {}
+                        _ => {
+                            return Err(RuleError::new(
+                                v.pos,
+                                "`signal` takes \"moves\" (move matching) or \"evaluation\" (the evaluation-signature verdict)",
+                            ));
+                        }
+                    }
+                }
+                params.push((k.text.clone(), value));
             }
             return Ok(CExpr::Detector(d, params));
         }

@@ -683,30 +683,78 @@ impl Ctx<'_, '_> {
                 };
                 let threshold = num("threshold").unwrap_or(5.0);
                 let min_positions = num("min_positions").unwrap_or(0.0);
-                let against = params.iter().find_map(|(n, v)| match (n.as_str(), v) {
-                    ("against", Value::Str(s)) => Some(s.clone()),
-                    _ => None,
-                });
+                let string = |k: &str| {
+                    params.iter().find_map(|(n, v)| match v {
+                        Value::Str(s) if n == k => Some(s.clone()),
+                        _ => None,
+                    })
+                };
+                let against = string("against");
+                let signal = string("signal").unwrap_or_else(|| "moves".into());
                 let players: Vec<String> = ["White", "Black"]
                     .iter()
                     .filter_map(|t| tl.game.tag(t).map(str::to_string))
                     .collect();
-                let r = &sim.report;
-                let mut hit = false;
-                for i in 0..r.engines.len() {
-                    if !players
+                let plays = |name: &str| {
+                    players
                         .iter()
-                        .any(|p| crate::similarity::names_engine(&r.engines[i], p))
-                    {
+                        .any(|p| crate::similarity::names_engine(name, p))
+                };
+                let other = |name: &str| {
+                    against
+                        .as_deref()
+                        .is_none_or(|a| crate::similarity::names_engine(a, name) || a == name)
+                };
+                let r = &sim.report;
+                let short = &sim.sha256[..12.min(sim.sha256.len())];
+                let mut hit = false;
+                if signal == "evaluation" {
+                    // the evaluation-signature verdict, at the rule's
+                    // false-positive rate (default: the report's)
+                    let Some(sig) = &r.signature else {
+                        return Value::None;
+                    };
+                    let set = sig.settings.clone().unwrap_or_default();
+                    let alpha = num("false_positive_rate").unwrap_or(set.false_positive_rate);
+                    for p in &sig.pairs {
+                        let (mine, theirs) = if plays(&p.a) {
+                            (&p.a, &p.b)
+                        } else if plays(&p.b) {
+                            (&p.b, &p.a)
+                        } else {
+                            continue;
+                        };
+                        if !other(theirs) || (p.moves.positions as f64) < min_positions {
+                            continue;
+                        }
+                        let (Some(pv), Some(mz), Some(rv), Some(ci)) =
+                            (p.p_value, p.moves.z, p.residual.value, p.residual.ci)
+                        else {
+                            continue;
+                        };
+                        if pv <= alpha && mz >= set.moves_floor {
+                            hit = true;
+                            self.evidence.push((format!(
+                                "{mine} and {theirs} are wrong in the same positions: residual score correlation r = {rv:.2} (95% interval {:.2} to {:.2}) over {} positions, p = {pv:.1e} against the field's other pairs resampled (false-positive rate {alpha}); move match {:.1}% (z {mz:.1}) ({}, sha256 {short})",
+                                ci[0],
+                                ci[1],
+                                p.residual.positions,
+                                100.0 * p.moves.value.unwrap_or(0.0),
+                                sim.path,
+                            ), None));
+                        }
+                    }
+                    return Value::Bool(hit);
+                }
+                if signal != "moves" {
+                    return Value::None;
+                }
+                for i in 0..r.engines.len() {
+                    if !plays(&r.engines[i]) {
                         continue;
                     }
                     for j in 0..r.engines.len() {
-                        if i == j
-                            || against.as_deref().is_some_and(|a| {
-                                !crate::similarity::names_engine(a, &r.engines[j])
-                                    && a != r.engines[j]
-                            })
-                        {
+                        if i == j || !other(&r.engines[j]) {
                             continue;
                         }
                         let (Some(z), Some(m)) = (r.z[i][j], r.matches[i][j]) else {
@@ -715,14 +763,13 @@ impl Ctx<'_, '_> {
                         if z >= threshold && r.common[i][j] as f64 >= min_positions {
                             hit = true;
                             self.evidence.push((format!(
-                                "{} and {} chose the same move in {:.1}% of {} positions, z = {:.2} against the other pairs ({}, sha256 {})",
+                                "{} and {} chose the same move in {:.1}% of {} positions, z = {:.2} against the other pairs ({}, sha256 {short})",
                                 r.engines[i],
                                 r.engines[j],
                                 100.0 * m,
                                 r.common[i][j],
                                 z,
                                 sim.path,
-                                &sim.sha256[..12.min(sim.sha256.len())]
                             ), None));
                         }
                     }

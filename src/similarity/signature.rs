@@ -34,20 +34,21 @@
 //! a z-score against a handful of pair values would not. Each signal's z is
 //! robust: (value − median) / (1.4826 × MAD) of the pooled null.
 //!
-//! **The verdict.** Each signal's p-value is the share of the null's
-//! replicates at least as high as the pair's value, counted as (1 + hits)
-//! / (1 + replicates), so that it is never 0 and a small null cannot claim
-//! more than it holds. A pair is flagged when its evaluation signature
-//! stands out, a residual p-value of [`Settings::false_positive_rate`] or
-//! less (among the null's replicates whose moves agree at least as often
-//! as the null's median pair), and its own moves agree at least that often
-//! (move-match z of [`Settings::moves_floor`] or more). So the verdict's
-//! false-positive rate, against the field's unrelated pairs resampled, is
-//! the rate it is given. Move matching alone is reported beside it (the
-//! same test on the move-match share): a pair it flags is "flagged by
+//! **The verdict.** Each signal's z is robust: (value − median) / (1.4826
+//! × MAD) of the pooled null, on Fisher's z = atanh r for the correlation
+//! (which makes a correlation's spread the same near 0 and near 1). The
+//! median and the MAD are what a related pair hiding in the null cannot
+//! move, where a mean, a standard deviation or an empirical tail would be
+//! pulled by it. A pair is flagged when its residual z reaches the normal
+//! quantile of [`Settings::false_positive_rate`] (3.09 for 1 in 1,000) and
+//! its moves agree at least as often as the null's median pair (move-match
+//! z of [`Settings::moves_floor`] or more): the rate is the verdict's
+//! false-positive rate for one pair of unrelated engines, under a normal
+//! null with the field's centre and spread. Beside it, each signal reports
+//! the share of the null's replicates at least as high, (1 + hits) / (1 +
+//! replicates), the distribution-free check. Move matching alone is the
+//! same test on the move-match share: a pair it flags is "flagged by
 //! moves", and the verdict clears it when its evaluations are unrelated.
-//! The z-scores are descriptive: (value − median) / (1.4826 × MAD) of the
-//! null, on Fisher's z = atanh r for the correlation.
 //!
 //! Two engines alone have no field: their residuals need a consensus of at
 //! least [`MIN_SCORERS`] engines and their z a null of other pairs. The
@@ -59,6 +60,7 @@ use std::collections::BTreeSet;
 use rand_core::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, Normal};
 
 /// Scores beyond ±10 pawns, and mates, count as ±10 pawns.
 pub const CLIP_CP: f64 = 1000.0;
@@ -124,11 +126,11 @@ pub struct Signal {
     pub value: Option<f64>,
     /// 95% bootstrap interval (2.5th and 97.5th percentiles).
     pub ci: Option<[f64; 2]>,
-    /// Robust z against the pair's null (descriptive).
+    /// Robust z against the pair's null.
     pub z: Option<f64>,
     /// Share of the null's replicates at least as high: (1 + hits) / (1 +
     /// replicates).
-    pub p: Option<f64>,
+    pub null_share: Option<f64>,
     /// Positions the signal was computed over.
     pub positions: usize,
 }
@@ -141,14 +143,13 @@ pub struct Pair {
     pub moves: Signal,
     pub residual: Signal,
     pub pv: Signal,
-    /// Flagged by move matching alone: its move-match p-value is at most
-    /// the false-positive rate.
+    /// Flagged by move matching alone: its move-match z reaches the
+    /// critical z.
     pub flagged_by_moves: bool,
-    /// Flagged by the verdict: the residual p-value (among null replicates
-    /// whose moves agree at least as often as the null's median pair) is at
-    /// most the false-positive rate, and its own moves agree that often.
+    /// Flagged by the verdict: the residual z reaches the critical z and
+    /// the move-match z the floor.
     pub flagged: bool,
-    /// The verdict's p-value.
+    /// The verdict's p-value: the normal tail beyond the residual z.
     pub p_value: Option<f64>,
     /// Replicates in the null (other pairs × resamples).
     pub null_replicates: usize,
@@ -171,6 +172,8 @@ pub struct Signature {
     pub min_scorers: usize,
     pub pv_plies: usize,
     pub settings: Option<Settings>,
+    /// The residual z the false-positive rate asks for (its normal quantile).
+    pub z_critical: f64,
     /// Pairs judged (with a null and enough shared positions).
     pub judged_pairs: usize,
     /// Expected false flags among them: false-positive rate × judged pairs.
@@ -433,6 +436,7 @@ pub fn analyze(engines: &[String], said: &[Vec<Said>], settings: &Settings) -> S
     Signature {
         engines: engines.to_vec(),
         judged_pairs,
+        z_critical: z_critical(settings.false_positive_rate),
         expected_false_flags: judged_pairs as f64 * settings.false_positive_rate,
         positions,
         consensus_positions,
@@ -483,7 +487,7 @@ fn judge(
             value,
             ci: (!own.is_empty()).then(|| [quantile(&own, 0.025), quantile(&own, 0.975)]),
             z: value.zip(cs[k]).map(|(v, (c, s))| (scale(k, v) - c) / s),
-            p: None,
+            null_share: None,
             positions: counts[i][k],
         };
         match k {
@@ -506,9 +510,7 @@ fn judge(
         );
         return pair;
     }
-    let alpha = settings.false_positive_rate;
-    let tail = |hits: usize, n: usize| (1 + hits) as f64 / (1 + n) as f64;
-    // each signal alone: the share of null replicates at least as high
+    // each signal: the share of null replicates at least as high
     for k in 0..3 {
         let Some(v) = sample[i][k] else { continue };
         let (mut hits, mut n) = (0, 0);
@@ -520,54 +522,41 @@ fn judge(
                 }
             }
         }
+        pair.null_replicates = pair.null_replicates.max(n);
         if n > 0 {
-            let p = Some(tail(hits, n));
+            let share = Some((1 + hits) as f64 / (1 + n) as f64);
             match k {
-                0 => pair.moves.p = p,
-                1 => pair.residual.p = p,
-                _ => pair.pv.p = p,
+                0 => pair.moves.null_share = share,
+                1 => pair.residual.null_share = share,
+                _ => pair.pv.null_share = share,
             }
         }
     }
-    pair.flagged_by_moves = pair.moves.p.is_some_and(|p| p <= alpha);
-    let (Some(r), Some(mz)) = (sample[i][1], pair.moves.z) else {
+    let zc = z_critical(settings.false_positive_rate);
+    pair.flagged_by_moves = pair.moves.z.is_some_and(|z| z >= zc);
+    let (Some(rz), Some(mz)) = (pair.residual.z, pair.moves.z) else {
+        let null_has = |k: usize| null.iter().any(|&q| sample[q][k].is_some());
         pair.notes.push(if sample[i][1].is_none() {
             "no residual correlation (too few scored positions): no verdict".into()
+        } else if !null_has(1) || !null_has(0) {
+            "no other pair of the field has residuals to compare with: no verdict".into()
         } else {
             "the null has no spread: no verdict".into()
         });
         return pair;
     };
-    let Some((mc, ms)) = cs[0] else {
-        return pair;
-    };
-    let gate = |m: f64| (m - mc) / ms >= settings.moves_floor;
-    let (mut hits, mut n) = (0, 0);
-    for &q in null {
-        for rep in &reps[q] {
-            if let (Some(m), Some(x)) = (rep[0], rep[1])
-                && gate(m)
-            {
-                n += 1;
-                hits += usize::from(scale(1, x) >= scale(1, r));
-            }
-        }
-    }
-    pair.null_replicates = n;
-    if n == 0 {
-        pair.notes
-            .push("no replicate of the null passes the moves gate: no verdict".into());
-        return pair;
-    }
-    let p = tail(hits, n);
-    pair.p_value = Some(p);
-    pair.flagged = mz >= settings.moves_floor && p <= alpha;
-    if 1.0 / (1 + n) as f64 > alpha {
-        pair.notes.push(format!(
-            "the null holds {n} replicates: too few to reach a false-positive rate of {alpha}"
-        ));
-    }
+    pair.p_value = Some(standard_normal().sf(rz));
+    pair.flagged = rz >= zc && mz >= settings.moves_floor;
     pair
+}
+
+fn standard_normal() -> Normal {
+    Normal::new(0.0, 1.0).unwrap_or_else(|_| unreachable!("the standard normal exists"))
+}
+
+/// The z whose normal upper tail is the false-positive rate.
+pub fn z_critical(false_positive_rate: f64) -> f64 {
+    standard_normal().inverse_cdf(1.0 - false_positive_rate)
 }
 
 /// The scale a signal's z is computed on: Fisher's atanh for the
@@ -589,15 +578,15 @@ pub fn text(s: &Signature) -> String {
         s.positions, s.consensus_positions, s.min_scorers, s.clip_cp, set.bootstrap
     ));
     out.push_str(&format!(
-        "verdict: residual p <= {} (false-positive rate against the field's other pairs, resampled; {:.3} false flags expected among {} pairs judged) and move-match z >= {}\n",
-        set.false_positive_rate, s.expected_false_flags, s.judged_pairs, set.moves_floor
+        "verdict: residual z >= {:.2} (a false-positive rate of {} per unrelated pair; {:.3} false flags expected among {} pairs judged) and move-match z >= {}; z robust against the other pairs, resampled\n",
+        s.z_critical, set.false_positive_rate, s.expected_false_flags, s.judged_pairs, set.moves_floor
     ));
     for n in &s.notes {
         out.push_str(&format!("  note: {n}\n"));
     }
     out.push_str(&format!(
         "  {:>26}  {:>24}  {:>18}  {:>8}  {:>8}  pair\n",
-        "residual r [95%] z", "move match % [95%] z", "PV overlap % [95%]", "moves p", "verdict p"
+        "residual r [95%] z", "move match % [95%] z", "PV overlap % [95%]", "p", "null >="
     ));
     let pct = |x: f64| 100.0 * x;
     let z = |z: Option<f64>| z.map_or("-".into(), |z| format!("{z:.1}"));
@@ -637,8 +626,8 @@ pub fn text(s: &Signature) -> String {
             resid,
             moves,
             pv,
-            pv_(p.moves.p),
             pv_(p.p_value),
+            pv_(p.residual.null_share),
             p.a,
             p.b,
             verdict
@@ -721,10 +710,11 @@ mod tests {
         let ci = top.residual.ci.unwrap();
         assert!(ci[0] < r && r < ci[1] && ci[0] > 0.6, "{ci:?}");
         assert!(top.flagged, "{top:?}");
-        // no replicate of the 20 other pairs (those whose moves pass the
-        // gate) reaches it: p = 1 / (1 + replicates)
-        assert!(top.null_replicates > 5_000, "{top:?}");
-        assert_eq!(top.p_value, Some(1.0 / (1 + top.null_replicates) as f64));
+        assert!(top.p_value.unwrap() < 1e-3, "{top:?}");
+        // no replicate of the 20 other pairs reaches it
+        assert_eq!(top.null_replicates, 20_000);
+        assert_eq!(top.residual.null_share, Some(1.0 / 20_001.0));
+        assert!((z_critical(0.001) - 3.0902).abs() < 1e-3);
         assert_eq!(top.null_pairs, 20, "the other 20 pairs of 7 engines");
         for p in &s.pairs[1..] {
             assert!(!p.flagged, "{p:?}");
