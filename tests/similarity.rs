@@ -509,3 +509,121 @@ fn two_engines_alone_get_no_verdict_and_a_mismatched_reference_is_refused() {
         String::from_utf8_lossy(&o.stderr).contains("\"toga2\" is also in the reference field")
     );
 }
+
+/// The passive test reads PGN evals: four engines play the same positions
+/// out of book, some with Black to move; `parent` and `other-1` are
+/// recorded with TCEC comments (`wv` from White's view), `derived` and
+/// `other-2` with cutechess's (`+0.35/20 1.0s`, from the mover's view).
+/// `derived` chooses as `parent` does and shares its evaluation errors: its
+/// pair stands out on the residuals only if both views are read right.
+#[test]
+fn the_passive_test_reads_tcec_and_cutechess_evals_in_their_own_views() {
+    use shakmaty::{Chess, Position, san::SanPlus};
+    // a small deterministic generator
+    let mut state: u64 = 0x5eed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as f64 / (1u64 << 31) as f64
+    };
+    let engines = ["parent", "derived", "other-1", "other-2"];
+    let mut pgn = String::new();
+    let mut game = 0;
+    for k in 0..40 {
+        // the book: 4 or 5 random plies (Black to move after 5)
+        let mut pos = Chess::default();
+        let mut book = Vec::new();
+        for _ in 0..(4 + k % 2) {
+            let moves = pos.legal_moves();
+            let m = moves[(next() * moves.len() as f64) as usize % moves.len()];
+            book.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+        }
+        let legal = pos.legal_moves();
+        if legal.len() < 3 {
+            continue;
+        }
+        let truth = 300.0 * (next() - 0.5);
+        let parent_error = 120.0 * (next() - 0.5);
+        let best = 0;
+        for (e, engine) in engines.iter().enumerate() {
+            let error = match e {
+                0 => parent_error,
+                1 => parent_error + 15.0 * (next() - 0.5),
+                _ => 120.0 * (next() - 0.5),
+            };
+            // score from the side to move, written from White's view
+            let score = truth + error;
+            let white_to_move = pos.turn().is_white();
+            let wv = if white_to_move { score } else { -score } / 100.0;
+            let choice = if e < 2 || next() < 0.4 {
+                best
+            } else {
+                1 + (next() * (legal.len() - 1) as f64) as usize % (legal.len() - 1)
+            };
+            let mut after = pos.clone();
+            let mv = SanPlus::from_move_and_play_unchecked(&mut after, legal[choice]);
+            let opponent = engines[(e + 1) % engines.len()];
+            let (white, black) = if white_to_move {
+                (*engine, opponent)
+            } else {
+                (opponent, *engine)
+            };
+            game += 1;
+            pgn.push_str(&format!(
+                "[Event \"passive\"]\n[Site \"?\"]\n[Date \"2026.11.22\"]\n[Round \"{game}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"*\"]\n\n"
+            ));
+            let mut text = String::new();
+            for (i, san) in book.iter().enumerate() {
+                if i % 2 == 0 {
+                    text.push_str(&format!("{}. ", i / 2 + 1));
+                }
+                text.push_str(&format!("{san} {{book, mb=+0+0+0+0+0,}} "));
+            }
+            if book.len() % 2 == 0 {
+                text.push_str(&format!("{}. ", book.len() / 2 + 1));
+            } else {
+                text.push_str(&format!("{}... ", book.len() / 2 + 1));
+            }
+            if e % 2 == 0 {
+                text.push_str(&format!(
+                    "{mv} {{d=20, sd=30, mt=1000, tl=60000, s=1000, n=1000000, pv={mv}, tb=0, h=0.0, ph=0.0, wv={wv:.2}, R50=50, Rd=-11, Rr=-11, mb=+0+0+0+0+0,}} *\n\n"
+                ));
+            } else {
+                text.push_str(&format!("{mv} {{{:+.2}/20 1.0s}} *\n\n", score / 100.0));
+            }
+            pgn.push_str(&text);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("event.pgn");
+    std::fs::write(&file, &pgn).unwrap();
+    let out = dir.path().join("out");
+    let (text, report) = run_similarity(&[
+        "similarity",
+        "--games",
+        file.to_str().unwrap(),
+        "--min-positions",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let sig = &report["report"]["signature"];
+    let positions = sig["consensus_positions"].as_u64().unwrap();
+    assert!(positions >= 35, "{text}");
+    let planted = pair(&report, "derived", "parent");
+    let r = planted["residual"]["value"].as_f64().unwrap();
+    // read with one view for both formats, the Black-to-move positions
+    // would cancel the others
+    assert!(r > 0.9, "{planted}");
+    assert_eq!(planted["flagged"], true, "{text}");
+    for (a, b) in [
+        ("other-1", "other-2"),
+        ("parent", "other-1"),
+        ("derived", "other-2"),
+    ] {
+        let p = pair(&report, a, b);
+        assert_eq!(p["flagged"], false, "{a} - {b}: {p}");
+        assert!(p["residual"]["value"].as_f64().unwrap() < 0.6, "{p}");
+    }
+}
