@@ -786,6 +786,40 @@ mod tests {
     }
 
     #[test]
+    fn declared_relatives_stay_out_of_the_other_pairs_null() {
+        let (names, said) = field(4, 150, 0.5, 0.5);
+        let plain = analyze(&names, &said, &Settings::default());
+        let other = |s: &Signature| {
+            s.pairs
+                .iter()
+                .find(|p| p.a == "e1" && p.b == "e2")
+                .unwrap()
+                .clone()
+        };
+        // 5 engines, 10 pairs: 9 in the null of each
+        assert_eq!(other(&plain).null_pairs, 9);
+        let declared = analyze(
+            &names,
+            &said,
+            &Settings {
+                related: vec![("derivative".into(), "e0".into())],
+                ..Settings::default()
+            },
+        );
+        assert_eq!(other(&declared).null_pairs, 8);
+        let p = declared
+            .pairs
+            .iter()
+            .find(|p| p.a == "e0" && p.b == "derivative")
+            .unwrap();
+        assert!(p.declared_related);
+        // the declared pair is still judged, against the others
+        assert_eq!(p.null_pairs, 9);
+        assert!(text(&declared).contains("e0 - derivative"));
+        assert!(text(&declared).contains("(declared related)"));
+    }
+
+    #[test]
     fn pv_overlap_is_a_common_prefix() {
         let v = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
         assert_eq!(pv_overlap(&v("a b c d e"), &v("a b x d e")), Some(0.5));
