@@ -137,6 +137,7 @@ pub struct Signal {
 
 /// One pair's evidence and verdict.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Pair {
     pub a: String,
     pub b: String,
@@ -151,6 +152,11 @@ pub struct Pair {
     pub flagged: bool,
     /// The verdict's p-value: the normal tail beyond the residual z.
     pub p_value: Option<f64>,
+    /// How many of the pair's own resamples the verdict flags, against the
+    /// same null.
+    pub resamples_flagged: usize,
+    /// The pair's resamples with both a move match and a residual r.
+    pub resamples_judged: usize,
     /// Replicates in the null (other pairs × resamples).
     pub null_replicates: usize,
     /// Pairs in the null.
@@ -163,6 +169,7 @@ pub struct Pair {
 
 /// The evaluation-signature analysis of a field.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Signature {
     pub engines: Vec<String>,
     pub positions: usize,
@@ -178,6 +185,10 @@ pub struct Signature {
     pub judged_pairs: usize,
     /// Expected false flags among them: false-positive rate × judged pairs.
     pub expected_false_flags: f64,
+    /// The verdict's false-positive rate measured on the field: of the
+    /// resamples of the pairs it does not flag (the field's unrelated
+    /// pairs, as far as it can tell), how many it flags, out of how many.
+    pub measured_false_positives: Option<(usize, usize)>,
     /// Sorted by residual z, highest first; pairs without one last.
     pub pairs: Vec<Pair>,
     /// What the field cannot support.
@@ -433,9 +444,17 @@ pub fn analyze(engines: &[String], said: &[Vec<Said>], settings: &Settings) -> S
         .then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b)))
     });
     let judged_pairs = pairs.iter().filter(|p| p.p_value.is_some()).count();
+    let (hits, n) = pairs
+        .iter()
+        .filter(|p| !p.flagged)
+        .fold((0usize, 0usize), |(h, t), p| {
+            (h + p.resamples_flagged, t + p.resamples_judged)
+        });
+    let measured_false_positives = (n > 0).then_some((hits, n));
     Signature {
         engines: engines.to_vec(),
         judged_pairs,
+        measured_false_positives,
         z_critical: z_critical(settings.false_positive_rate),
         expected_false_flags: judged_pairs as f64 * settings.false_positive_rate,
         positions,
@@ -547,6 +566,21 @@ fn judge(
     };
     pair.p_value = Some(standard_normal().sf(rz));
     pair.flagged = rz >= zc && mz >= settings.moves_floor;
+    // how often the verdict flags the pair's own resamples, against the
+    // same null: its stability when flagged, its false-positive rate when
+    // the pair is unrelated
+    if let (Some((mc, ms)), Some((rc, rs))) = (cs[0], cs[1]) {
+        let (mut n, mut hit) = (0usize, 0usize);
+        for rep in &reps[i] {
+            if let (Some(m), Some(r)) = (rep[0], rep[1]) {
+                n += 1;
+                let flags = (scale(1, r) - rc) / rs >= zc && (m - mc) / ms >= settings.moves_floor;
+                hit += usize::from(flags);
+            }
+        }
+        pair.resamples_flagged = hit;
+        pair.resamples_judged = n;
+    }
     pair
 }
 
@@ -581,6 +615,11 @@ pub fn text(s: &Signature) -> String {
         "verdict: residual z >= {:.2} (a false-positive rate of {} per unrelated pair; {:.3} false flags expected among {} pairs judged) and move-match z >= {}; z robust against the other pairs, resampled\n",
         s.z_critical, set.false_positive_rate, s.expected_false_flags, s.judged_pairs, set.moves_floor
     ));
+    if let Some((hits, n)) = s.measured_false_positives {
+        out.push_str(&format!(
+            "measured on this field: the verdict flags {hits} of the {n} resamples of the pairs it does not flag\n"
+        ));
+    }
     for n in &s.notes {
         out.push_str(&format!("  note: {n}\n"));
     }
@@ -614,6 +653,12 @@ pub fn text(s: &Signature) -> String {
         let mut verdict = String::new();
         if p.flagged {
             verdict.push_str("  FLAGGED");
+            if p.resamples_judged > 0 {
+                verdict.push_str(&format!(
+                    " (in {:.0}% of resamples)",
+                    100.0 * p.resamples_flagged as f64 / p.resamples_judged as f64
+                ));
+            }
         }
         if p.flagged_by_moves && !p.flagged {
             verdict.push_str("  (flagged by moves alone; cleared)");
@@ -711,6 +756,13 @@ mod tests {
         assert!(ci[0] < r && r < ci[1] && ci[0] > 0.6, "{ci:?}");
         assert!(top.flagged, "{top:?}");
         assert!(top.p_value.unwrap() < 1e-3, "{top:?}");
+        assert!(
+            top.resamples_flagged > 900 && top.resamples_judged == 1000,
+            "{top:?}"
+        );
+        let (hits, n) = s.measured_false_positives.unwrap();
+        assert_eq!(n, 20 * 1000, "the 20 unflagged pairs, resampled");
+        assert!(hits < 200, "{hits}");
         // no replicate of the 20 other pairs reaches it
         assert_eq!(top.null_replicates, 20_000);
         assert_eq!(top.residual.null_share, Some(1.0 / 20_001.0));
