@@ -780,6 +780,23 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
     if let Some(r) = &reference {
         r.check(&suite_sha, &limit_text, &specs)?;
     }
+    let field: Vec<&String> = specs
+        .iter()
+        .map(|s| &s.name)
+        .chain(reference.iter().flat_map(|r| r.engines.iter()))
+        .collect();
+    for (a, b) in &settings.related {
+        if let Some(x) = [a, b].into_iter().find(|x| !field.contains(x)) {
+            return Err(format!(
+                "--related names {x:?}, which is not an engine of the field ({})",
+                field
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
     let cfg = sim::Config {
         engines: specs.clone(),
         positions: suite.clone(),

@@ -172,6 +172,40 @@ fn bad_suites_and_engine_lists_are_refused_with_the_place() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("at least two engines"));
+    // verdict settings that cannot hold
+    let good = dir.path().join("good.epd");
+    std::fs::write(
+        &good,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
+    )
+    .unwrap();
+    for (flag, value, expected) in [
+        (
+            "--related",
+            "a,c",
+            "--related names \"c\", which is not an engine of the field (a, b)",
+        ),
+        ("--related", "a", "--related takes A,B"),
+        ("--false-positive-rate", "2", "between 0 and 1, not 2"),
+        ("--bootstrap", "0", "--bootstrap takes at least 1"),
+    ] {
+        let o = arbiter(&[
+            "similarity",
+            "--positions",
+            good.to_str().unwrap(),
+            "--out",
+            dir.path().join("o").to_str().unwrap(),
+            "--engine",
+            "a=/bin/true",
+            "--engine",
+            "b=/bin/true",
+            flag,
+            value,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(expected), "{flag} {value}: {err}");
+    }
 }
 
 /// The rulesets' `similarity` detector reads a similarity report: a game of
