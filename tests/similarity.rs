@@ -492,7 +492,9 @@ fn two_engines_alone_get_no_verdict_and_a_mismatched_reference_is_refused() {
     assert_eq!(p["flagged"], false);
     assert!(p["p_value"].is_null(), "{p}");
     assert!(
-        text.contains("add engines or a reference field (--reference)"),
+        text.contains(
+            "add engines or a reference field (--reference DIR; bench/similarity/debian-d8"
+        ),
         "{text}"
     );
     for (positions, depth, expected) in [

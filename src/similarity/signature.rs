@@ -325,7 +325,7 @@ pub fn analyze(engines: &[String], said: &[Vec<Said>], settings: &Settings) -> S
     let mut notes = Vec::new();
     if n < MIN_SCORERS {
         notes.push(format!(
-            "{n} engine(s): a consensus needs the scores of at least {MIN_SCORERS}; add engines or a reference field (--reference)"
+            "{n} engine(s): a consensus needs the scores of at least {MIN_SCORERS}; add engines or a reference field (--reference DIR; bench/similarity/debian-d8 answers the shipped suite at depth 8)"
         ));
     } else if consensus_positions == 0 {
         notes.push(format!(
