@@ -313,7 +313,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Verify { report, base } => match verify(&report, base.as_deref(), &mut out) {
             Ok(code) => code,
             Err(e) => {
-                eprintln!("arbiter verify: {e}");
+                say!("arbiter verify: {e}");
                 FAILURE
             }
         },
@@ -325,7 +325,7 @@ pub fn run(cli: Cli) -> i32 {
             rules,
         } => match config(&rules, false) {
             Ok(_) if matches!(format, Format::Html | Format::Md) && dir.is_none() => {
-                eprintln!("arbiter audit: --format html and md write a dossier: give --out DIR");
+                say!("arbiter audit: --format html and md write a dossier: give --out DIR");
                 FAILURE
             }
             Ok(mut cfg) => {
@@ -341,7 +341,7 @@ pub fn run(cli: Cli) -> i32 {
                 )
             }
             Err(e) => {
-                eprintln!("{e}");
+                say!("{e}");
                 FAILURE
             }
         },
@@ -354,7 +354,7 @@ pub fn run(cli: Cli) -> i32 {
         } => match config(&rules, true) {
             Ok(cfg) => run_replay(&file, game, ply, json, &cfg, &mut out),
             Err(e) => {
-                eprintln!("{e}");
+                say!("{e}");
                 FAILURE
             }
         },
@@ -362,7 +362,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Similarity(args) => match similarity(args, &mut out) {
             Ok(code) => code,
             Err(e) => {
-                eprintln!("arbiter similarity: {e}");
+                say!("arbiter similarity: {e}");
                 FAILURE
             }
         },
@@ -375,7 +375,7 @@ pub fn run(cli: Cli) -> i32 {
         } => match config(&rules, false).and_then(|cfg| batch(paths, dir, shard, threads, cfg)) {
             Ok(code) => code,
             Err(e) => {
-                eprintln!("arbiter batch: {e}");
+                say!("arbiter batch: {e}");
                 FAILURE
             }
         },
@@ -399,7 +399,7 @@ pub fn run(cli: Cli) -> i32 {
             match hidden_book(&paths, &engine_logs, &params, json, &mut out) {
                 Ok(code) => code,
                 Err(e) => {
-                    eprintln!("{e}");
+                    say!("{e}");
                     FAILURE
                 }
             }
@@ -413,12 +413,12 @@ pub fn run(cli: Cli) -> i32 {
             Ok(text) => match std::fs::write(&svg, text) {
                 Ok(()) => CLEAN,
                 Err(e) => {
-                    eprintln!("arbiter: {}: {e}", svg.display());
+                    say!("arbiter: {}: {e}", svg.display());
                     FAILURE
                 }
             },
             Err(e) => {
-                eprintln!("{e}");
+                say!("{e}");
                 FAILURE
             }
         },
@@ -442,7 +442,7 @@ pub fn run(cli: Cli) -> i32 {
             match r {
                 Ok(()) => CLEAN,
                 Err(e) => {
-                    eprintln!("arbiter record: {e}");
+                    say!("arbiter record: {e}");
                     FAILURE
                 }
             }
@@ -452,7 +452,7 @@ pub fn run(cli: Cli) -> i32 {
         Ok(()) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => code,
         Err(e) => {
-            eprintln!("arbiter: cannot write output: {e}");
+            say!("arbiter: cannot write output: {e}");
             FAILURE
         }
     }
@@ -613,10 +613,10 @@ fn batch(
     };
     let outcome = crate::batch::run(&bcfg)?;
     for (p, e) in &outcome.unreadable {
-        eprintln!("arbiter batch: {p}: {e}");
+        say!("arbiter batch: {p}: {e}");
     }
     write_batch_reports(&dir, &outcome, shard, &cfg)?;
-    eprintln!(
+    say!(
         "arbiter batch: {} games, {} violations; tables and summary in {}",
         outcome.games.len(),
         outcome.violations(),
@@ -874,7 +874,7 @@ fn hidden_book(
             Ok(audit::Input::Pgn(p)) => p,
             Ok(audit::Input::Case(dir)) => dir.join("game.pgn"),
             Err((p, e)) => {
-                eprintln!("arbiter: {}: {e}", p.display());
+                say!("arbiter: {}: {e}", p.display());
                 failed = true;
                 continue;
             }
@@ -911,7 +911,7 @@ fn hidden_book(
             Ok(())
         });
         if let Err(e) = r {
-            eprintln!("arbiter: {shown}: {e}");
+            say!("arbiter: {shown}: {e}");
             failed = true;
         }
     }
@@ -1188,7 +1188,7 @@ fn run_audit(
 ) -> i32 {
     for dir in [charts, report_dir].into_iter().flatten() {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("arbiter: {}: {e}", dir.display());
+            say!("arbiter: {}: {e}", dir.display());
             return FAILURE;
         }
     }
@@ -1234,14 +1234,14 @@ fn run_audit(
                 match audit::Case::read(&dir).and_then(|c| Ok((c.game.clone(), c.config(cfg)?))) {
                     Ok((game, c)) => (game, Some(c)),
                     Err(e) => {
-                        eprintln!("arbiter: {e}");
+                        say!("arbiter: {e}");
                         unreadable.push((dir.display().to_string(), e));
                         continue;
                     }
                 }
             }
             Err((p, e)) => {
-                eprintln!("arbiter: {}: {e}", p.display());
+                say!("arbiter: {}: {e}", p.display());
                 unreadable.push((p.display().to_string(), e.to_string()));
                 continue;
             }
@@ -1266,12 +1266,12 @@ fn run_audit(
                 match crate::report::chart::for_game(&g) {
                     Some(Ok(svg)) => {
                         if let Err(e) = std::fs::write(&file, svg) {
-                            eprintln!("arbiter: {}: {e}", file.display());
+                            say!("arbiter: {}: {e}", file.display());
                             chart_failures += 1;
                         }
                     }
                     Some(Err(e)) => {
-                        eprintln!("arbiter: {}: chart not drawn: {e}", file.display());
+                        say!("arbiter: {}: chart not drawn: {e}", file.display());
                         chart_failures += 1;
                     }
                     None => {}
@@ -1286,7 +1286,7 @@ fn run_audit(
             Ok(summary) => inputs.push(summary),
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return FAILURE,
             Err(e) => {
-                eprintln!("arbiter: {}: {e}", path.display());
+                say!("arbiter: {}: {e}", path.display());
                 unreadable.push((path.display().to_string(), e.to_string()));
             }
         }
@@ -1303,7 +1303,7 @@ fn run_audit(
             &logs,
         )
     {
-        eprintln!("arbiter: {e}");
+        say!("arbiter: {e}");
         return FAILURE;
     }
     let _ = match format {
@@ -1420,13 +1420,13 @@ fn run_replay(
     out: &mut impl Write,
 ) -> i32 {
     if game == 0 {
-        eprintln!("arbiter: --game counts from 1");
+        say!("arbiter: --game counts from 1");
         return FAILURE;
     }
     let g = match nth_game(file, game, cfg) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("arbiter: {e}");
+            say!("arbiter: {e}");
             return FAILURE;
         }
     };
@@ -1439,7 +1439,7 @@ fn run_replay(
     if let Some(n) = ply
         && plies.is_empty()
     {
-        eprintln!(
+        say!(
             "arbiter: game {game} has plies {}..{}; there is no ply {n}",
             g.replay.first_ply,
             g.replay.first_ply + g.replay.plies.len() as u32 - 1

@@ -4,6 +4,16 @@
 //! → [`replay`] (shakmaty positions and counters) → [`checks`] (findings) →
 //! [`report`] (JSON Lines, text). [`audit`] drives the pipeline over files.
 
+/// A line on standard error that never panics: where `eprintln!` panics
+/// when standard error is a closed pipe (`arbiter … 2>&1 | head -c 100`),
+/// this drops the line; the exit status still says what happened.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod align;
 pub mod audit;
 pub mod batch;

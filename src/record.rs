@@ -53,7 +53,7 @@ pub fn reap_on_signal() {
     ONCE.get_or_init(|| {
         let _ = ctrlc::set_handler(|| {
             let n = stop_all();
-            eprintln!("arbiter: interrupted; {n} engine process(es) stopped and reaped");
+            say!("arbiter: interrupted; {n} engine process(es) stopped and reaped");
             std::process::exit(130);
         });
     });

@@ -39,7 +39,7 @@ pub fn run(cmd: RulesCommand, out: &mut impl Write) -> i32 {
             Err(_) => FAILURE,
         },
         Err(e) => {
-            eprintln!("{e}");
+            say!("{e}");
             FAILURE
         }
     }

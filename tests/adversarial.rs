@@ -387,3 +387,21 @@ fn rulesets_with_huge_numbers_deep_nesting_and_cycles() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(g.len(), 2);
 }
+
+/// Standard error closed before arbiter writes to it (`2>&1 | head -c 0`):
+/// the messages are dropped, arbiter does not panic, and its exit status
+/// still says it could not run.
+#[test]
+fn a_closed_standard_error_does_not_panic() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["audit", "no/such/file.pgn", "also/missing.pgn"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(2), "a panic exits 101");
+}
