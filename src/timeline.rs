@@ -1130,7 +1130,7 @@ fn place_operator_events<'e>(
             _ => None,
         };
         if matches!(e.kind, OpKind::MoveEntered | OpKind::MoveExecuted) {
-            let ply = given_ply.unwrap_or(completed + 1);
+            let ply = given_ply.unwrap_or(completed.saturating_add(1));
             let written = str_field(e, "move").unwrap_or("");
             let correct = move_at(ply).is_some_and(|p| same_move(replay, p, written));
             d.insert("correct", Value::Bool(correct));

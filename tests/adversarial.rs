@@ -405,3 +405,28 @@ fn a_closed_standard_error_does_not_panic() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(2), "a panic exits 101");
 }
+
+/// Found by the `operator_log` fuzz target: a move entered at a ply beyond
+/// u32 (read as u32::MAX), then a move entered with no ply, overflowed the
+/// count of completed plies (a panic in a debug build, a wrong ply in a
+/// release one). The audit goes on.
+#[test]
+fn an_operator_ply_beyond_u32_does_not_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(
+        dir.path(),
+        "operator.log",
+        b"2026-11-22T13:19:08+01:00 ann setup machine_side=white\n\
+          2026-11-22T13:19:46+01:00 ann move-entered ply=222222222222222222222222 side=white move=e3\n\
+          2026-11-22T13:19:48+01:00 ann move-entered side=black move=Nf6\n",
+    );
+    let (code, games, err) = audit(&[
+        "--rules",
+        "rulesets/wccc-1992-madrid.rules",
+        "--operator-log",
+        &log,
+        "samples/wccc-1992-madrid/interrogation/game.pgn",
+    ]);
+    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    assert_eq!(games.len(), 1, "{err}");
+}
