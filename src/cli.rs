@@ -765,8 +765,7 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
     if !(1..=2).contains(&args.runs) {
         return Err("--runs takes 1 or 2".into());
     }
-    let suite = sim::read_epd(positions)?;
-    let suite_sha = audit::sha256_hex(&std::fs::read(positions).map_err(|e| e.to_string())?);
+    let (suite, suite_sha) = sim::read_epd(positions)?;
     let limit = match (args.movetime, args.depth) {
         (_, Some(d)) => crate::record::Limit::Depth(d),
         (Some(ms), None) => crate::record::Limit::MoveTime(ms),

@@ -41,10 +41,13 @@ pub struct Position {
 }
 
 /// Read an EPD file: the first four fields are the position; `id "…"`
-/// names it (default: the line number).
-pub fn read_epd(path: &Path) -> Result<Vec<Position>, String> {
+/// names it (default: the line number). Also returns the SHA-256 of the
+/// bytes read, so that a report names exactly the suite it parsed.
+pub fn read_epd(path: &Path) -> Result<(Vec<Position>, String), String> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let sha256 = crate::audit::sha256_hex(&bytes);
+    let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8 text"))?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -80,7 +83,7 @@ pub fn read_epd(path: &Path) -> Result<Vec<Position>, String> {
     if out.is_empty() {
         return Err(format!("{shown}: no positions"));
     }
-    Ok(out)
+    Ok((out, sha256))
 }
 
 /// One engine's answer in one position.
@@ -151,11 +154,16 @@ pub struct Config {
 /// Read the answers already in the output folder (resume).
 pub fn read_answers(out: &Path) -> Result<Vec<Answer>, String> {
     let path = out.join("answers.jsonl");
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) => parse_answers(&path.display().to_string(), &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// The answers of an `answers.jsonl` text, one per line; `shown` names it
+/// in errors.
+fn parse_answers(shown: &str, text: &str) -> Result<Vec<Answer>, String> {
     let mut v = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -165,7 +173,7 @@ pub fn read_answers(out: &Path) -> Result<Vec<Answer>, String> {
             Ok(a) => v.push(a),
             // a line cut short by an interrupted run: that answer is redone
             Err(_) if n + 1 == text.lines().count() => {}
-            Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
+            Err(e) => return Err(format!("{shown}:{}: {e}", n + 1)),
         }
     }
     Ok(v)
@@ -411,15 +419,18 @@ impl Reference {
             return Err(format!("{}: names no engines", report_path.display()));
         }
         let answers_path = dir.join("answers.jsonl");
+        let answers_shown = answers_path.display().to_string();
         let answers_bytes =
-            std::fs::read(&answers_path).map_err(|e| format!("{}: {e}", answers_path.display()))?;
-        let answers: Vec<Answer> = read_answers(dir)?
+            std::fs::read(&answers_path).map_err(|e| format!("{answers_shown}: {e}"))?;
+        let answers_text = std::str::from_utf8(&answers_bytes)
+            .map_err(|_| format!("{answers_shown}: not UTF-8 text"))?;
+        let answers: Vec<Answer> = parse_answers(&answers_shown, answers_text)?
             .into_iter()
             .filter(|a| a.run == 1 && a.error.is_none() && engines.contains(&a.engine))
             .collect();
         for e in &engines {
             if !answers.iter().any(|a| &a.engine == e) {
-                return Err(format!("{}: no answers of {e}", answers_path.display()));
+                return Err(format!("{answers_shown}: no answers of {e}"));
             }
         }
         Ok(Reference {
@@ -837,7 +848,8 @@ mod tests {
             "# suite\n8/8/8/8/8/8/8/K1k5 w - - id \"kings\";\n\n8/8/8/8/8/8/8/K1k5 b - -\n",
         )
         .unwrap();
-        let v = read_epd(&p).unwrap();
+        let (v, sha) = read_epd(&p).unwrap();
+        assert_eq!(sha, crate::audit::sha256_hex(&std::fs::read(&p).unwrap()));
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].id, "kings");
         assert_eq!(v[1].id, "line 4");
