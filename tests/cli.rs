@@ -37,6 +37,16 @@ pub fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
 }
 
+/// The rules an audit summary lists as not evaluated, in its order.
+pub fn not_evaluated(summary: &serde_json::Value) -> Vec<&str> {
+    summary["ruleset"]["not_evaluated"]
+        .as_array()
+        .expect("the summary lists the rules not evaluated")
+        .iter()
+        .map(|r| r["rule"].as_str().expect("each names its rule"))
+        .collect()
+}
+
 /// JSON Lines → values.
 pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
     stdout(o)
