@@ -501,12 +501,17 @@ fn judge(
             .map(|v| scale(k, v))
             .collect();
         cs[k] = centre_scale(&pool);
+        pair.null_replicates = pair.null_replicates.max(pool.len());
         let value = sample[i][k];
         let signal = Signal {
             value,
             ci: (!own.is_empty()).then(|| [quantile(&own, 0.025), quantile(&own, 0.975)]),
             z: value.zip(cs[k]).map(|(v, (c, s))| (scale(k, v) - c) / s),
-            null_share: None,
+            // the share of the null's replicates at least as high
+            null_share: value.filter(|_| !pool.is_empty()).map(|v| {
+                let hits = pool.iter().filter(|&&x| x >= scale(k, v)).count();
+                (1 + hits) as f64 / (1 + pool.len()) as f64
+            }),
             positions: counts[i][k],
         };
         match k {
@@ -528,28 +533,6 @@ fn judge(
                 .into(),
         );
         return pair;
-    }
-    // each signal: the share of null replicates at least as high
-    for k in 0..3 {
-        let Some(v) = sample[i][k] else { continue };
-        let (mut hits, mut n) = (0, 0);
-        for &q in null {
-            for r in &reps[q] {
-                if let Some(x) = r[k] {
-                    n += 1;
-                    hits += usize::from(scale(k, x) >= scale(k, v));
-                }
-            }
-        }
-        pair.null_replicates = pair.null_replicates.max(n);
-        if n > 0 {
-            let share = Some((1 + hits) as f64 / (1 + n) as f64);
-            match k {
-                0 => pair.moves.null_share = share,
-                1 => pair.residual.null_share = share,
-                _ => pair.pv.null_share = share,
-            }
-        }
     }
     let zc = z_critical(settings.false_positive_rate);
     pair.flagged_by_moves = pair.moves.z.is_some_and(|z| z >= zc);
