@@ -746,9 +746,7 @@ impl Ctx<'_, '_> {
                     }
                     return Value::Bool(hit);
                 }
-                if signal != "moves" {
-                    return Value::None;
-                }
+                // otherwise "moves" (the analyzer admits no other signal)
                 for i in 0..r.engines.len() {
                     if !plays(&r.engines[i]) {
                         continue;
