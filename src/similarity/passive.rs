@@ -159,10 +159,7 @@ pub fn signature(
     let mut said = vec![vec![Said::default(); table.len()]; engines.len()];
     for (p, per) in table.values().enumerate() {
         for (&e, (moves, scores, pv)) in per {
-            let mv = moves
-                .iter()
-                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-                .map(|(m, _)| m.to_string());
+            let mv = most_chosen(moves);
             let score =
                 (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64);
             said[e][p] = Said {
@@ -174,18 +171,21 @@ pub fn signature(
     }
     let names: Vec<String> = engines.iter().map(|e| e.to_string()).collect();
     let mut sig = super::signature::analyze(&names, &said, settings);
-    let scored3 = table
-        .values()
-        .filter(|per| {
-            per.values().filter(|s| !s.1.is_empty()).count() >= super::signature::MIN_SCORERS
-        })
-        .count();
     sig.notes.push(format!(
-        "{} positions were played by two engines or more; {scored3} by {} or more with an evaluation, which is what the residuals need",
+        "{} positions were played by two engines or more; {} by {} or more with an evaluation, which is what the residuals need",
         table.len(),
+        sig.consensus_positions,
         super::signature::MIN_SCORERS
     ));
     sig
+}
+
+/// The move chosen most often; of equals, the first in UCI order.
+fn most_chosen(counts: &BTreeMap<&str, usize>) -> Option<String> {
+    counts
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        .map(|(m, _)| m.to_string())
 }
 
 /// How often an engine chose each move in a position: (played, from PVs).
@@ -219,12 +219,7 @@ pub fn analyze(
         let counts = if c.played { &mut slot.0 } else { &mut slot.1 };
         *counts.entry(c.uci.as_str()).or_default() += 1;
     }
-    let pick = |s: &Counts<'_>| -> Option<String> {
-        let from = if s.0.is_empty() { &s.1 } else { &s.0 };
-        from.iter()
-            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-            .map(|(m, _)| m.to_string())
-    };
+    let pick = |s: &Counts<'_>| most_chosen(if s.0.is_empty() { &s.1 } else { &s.0 });
     let n = engines.len();
     let mut same = vec![vec![0f64; n]; n];
     let mut total = vec![vec![0f64; n]; n];
