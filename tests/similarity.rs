@@ -141,37 +141,33 @@ fn a_planted_derivative_stands_out_and_a_broken_engine_is_reported() {
 #[test]
 fn bad_suites_and_engine_lists_are_refused_with_the_place() {
     let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    // arbiter similarity over `suite` with these engines and flags: it must
+    // refuse (exit 2); its standard error
+    let refused = |suite: &Path, args: &[&str]| -> String {
+        let mut a = vec![
+            "similarity",
+            "--positions",
+            suite.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(args);
+        let o = arbiter(&a);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let two = ["--engine", "a=/bin/true", "--engine", "b=/bin/true"];
     let suite = dir.path().join("bad.epd");
     std::fs::write(
         &suite,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\nnot a position\n",
     )
     .unwrap();
-    let o = arbiter(&[
-        "similarity",
-        "--positions",
-        suite.to_str().unwrap(),
-        "--out",
-        dir.path().join("o").to_str().unwrap(),
-        "--engine",
-        "a=/bin/true",
-        "--engine",
-        "b=/bin/true",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = refused(&suite, &two);
     assert!(err.contains("bad.epd:2:"), "{err}");
-    let o = arbiter(&[
-        "similarity",
-        "--positions",
-        suite.to_str().unwrap(),
-        "--out",
-        dir.path().join("o").to_str().unwrap(),
-        "--engine",
-        "only=/bin/true",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("at least two engines"));
+    let err = refused(&suite, &["--engine", "only=/bin/true"]);
+    assert!(err.contains("at least two engines"), "{err}");
     // verdict settings that cannot hold
     let good = dir.path().join("good.epd");
     std::fs::write(
@@ -189,21 +185,9 @@ fn bad_suites_and_engine_lists_are_refused_with_the_place() {
         ("--false-positive-rate", "2", "between 0 and 1, not 2"),
         ("--bootstrap", "0", "--bootstrap takes at least 1"),
     ] {
-        let o = arbiter(&[
-            "similarity",
-            "--positions",
-            good.to_str().unwrap(),
-            "--out",
-            dir.path().join("o").to_str().unwrap(),
-            "--engine",
-            "a=/bin/true",
-            "--engine",
-            "b=/bin/true",
-            flag,
-            value,
-        ]);
-        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
-        let err = String::from_utf8_lossy(&o.stderr);
+        let mut args = two.to_vec();
+        args.extend([flag, value]);
+        let err = refused(&good, &args);
         assert!(err.contains(expected), "{flag} {value}: {err}");
     }
 }
