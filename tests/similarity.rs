@@ -192,6 +192,17 @@ fn bad_suites_and_engine_lists_are_refused_with_the_place() {
     }
 }
 
+/// The messages of a game's findings of one rule.
+fn messages(game: &serde_json::Value, code: &str) -> Vec<String> {
+    game["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == code)
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// The rulesets' `similarity` detector reads a similarity report: a game of
 /// an engine that stands out is named, with the pair as evidence; without a
 /// report the rule is listed as not evaluated.
@@ -209,17 +220,8 @@ fn rules_read_a_similarity_report() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let lines = super::json_lines(&o);
-    let hits_of = |g: &serde_json::Value, code: &str| -> Vec<String> {
-        g["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|f| f["code"] == code)
-            .map(|f| f["message"].as_str().unwrap().to_string())
-            .collect()
-    };
-    let hits = |g: &serde_json::Value| hits_of(g, "icga.close-derivative");
-    let shared = |g: &serde_json::Value| hits_of(g, "icga.shared-evaluation");
+    let hits = |g: &serde_json::Value| messages(g, "icga.close-derivative");
+    let shared = |g: &serde_json::Value| messages(g, "icga.shared-evaluation");
     let first = hits(&lines[0]);
     assert_eq!(first.len(), 1);
     assert!(
@@ -422,14 +424,9 @@ fn a_derivative_sharing_its_parents_evaluation_is_flagged_against_the_reference_
         pgn.to_str().unwrap(),
     ]);
     let lines = super::json_lines(&o);
-    let shared: Vec<&serde_json::Value> = lines[0]["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == "icga.shared-evaluation")
-        .collect();
+    let shared = messages(&lines[0], "icga.shared-evaluation");
     assert_eq!(shared.len(), 1, "{}", lines[0]);
-    let m = shared[0]["message"].as_str().unwrap();
+    let m = &shared[0];
     assert!(
         m.contains("derivative and stockfish-classical are wrong in the same positions"),
         "{m}"
