@@ -88,14 +88,15 @@ pub enum Command {
     /// (exit 0), or what differs (exit 1).
     Verify {
         /// The report: a file of `audit --format json` lines, or a folder
-        /// written by `audit --out`.
+        /// written by `audit --out` or `batch --out` (or its audit.jsonl).
         report: PathBuf,
         /// The folder the audit ran in (its paths are relative to it;
         /// default: the current folder).
         #[arg(long)]
         base: Option<PathBuf>,
     },
-    /// Audit whole archives in parallel and aggregate: tables (CSV and
+    /// Audit whole archives in parallel and aggregate: every game's JSON
+    /// line and the event-level findings (audit.jsonl), tables (CSV and
     /// Parquet) of findings by rule, engine and round, adjudication
     /// agreement, clock anomalies and standings, with a Markdown and HTML
     /// summary.
@@ -372,7 +373,14 @@ pub fn run(cli: Cli) -> i32 {
             shard,
             threads,
             rules,
-        } => match config(&rules, false).and_then(|cfg| batch(paths, dir, shard, threads, cfg)) {
+        } => match config(&rules, false).and_then(|mut cfg| {
+            let mut inv = invocation(&paths, &rules);
+            inv.batch = Some(audit::BatchInvocation {
+                shard: shard.clone(),
+            });
+            cfg.invocation = Some(inv);
+            batch(paths, dir, shard, threads, cfg, false)
+        }) {
             Ok(code) => code,
             Err(e) => {
                 say!("arbiter batch: {e}");
@@ -561,6 +569,7 @@ fn write_batch_reports(
     for i in &outcome.inputs {
         header.push((format!("sha256 {}", i.path), i.sha256.clone()));
     }
+    header.extend(hashed_lines(&outcome.hashed, cfg));
     let (md, html) = crate::batch::summaries(outcome, &tables, &standings, &header)?;
     let write = |name: &str, text: &str| write_in(&dir, name, text);
     write("summary.md", &md)?;
@@ -586,6 +595,7 @@ fn batch(
     shard: Option<String>,
     threads: Option<usize>,
     cfg: audit::Config,
+    quiet: bool,
 ) -> Result<i32, String> {
     let shard = match shard {
         None => None,
@@ -609,19 +619,24 @@ fn batch(
         out: dir.clone(),
         shard,
         threads,
-        progress: io::IsTerminal::is_terminal(&io::stderr()),
+        progress: !quiet && io::IsTerminal::is_terminal(&io::stderr()),
     };
     let outcome = crate::batch::run(&bcfg)?;
     for (p, e) in &outcome.unreadable {
-        say!("arbiter batch: {p}: {e}");
+        if !quiet {
+            say!("arbiter batch: {p}: {e}");
+        }
     }
+    write_in(&dir, "audit.jsonl", &crate::batch::jsonl(&outcome, &cfg))?;
     write_batch_reports(&dir, &outcome, shard, &cfg)?;
-    say!(
-        "arbiter batch: {} games, {} violations; tables and summary in {}",
-        outcome.games.len(),
-        outcome.violations(),
-        dir.display()
-    );
+    if !quiet {
+        say!(
+            "arbiter batch: {} games, {} violations; audit.jsonl, tables and summary in {}",
+            outcome.games.len(),
+            outcome.violations(),
+            dir.display()
+        );
+    }
     Ok(if !outcome.unreadable.is_empty() {
         FAILURE
     } else if outcome.violations() > 0 {
@@ -1071,13 +1086,20 @@ fn verify(
     cfg.invocation = Some(inv.clone());
     let mut differences = Vec::new();
     let mut compared = Vec::new();
+    // a folder report, or a batch's, is written again into a scratch folder
+    let tmp = std::env::temp_dir().join(format!("arbiter-verify-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let mut now = Vec::new();
+    if let Some(b) = &inv.batch {
+        batch(paths, tmp.clone(), b.shard.clone(), None, cfg, true)?;
+    } else if r.dir.is_some() {
+        cfg.clocks = true;
+        run_audit(&paths, Format::Json, None, Some(&tmp), &cfg, &mut now);
+    } else {
+        run_audit(&paths, Format::Json, None, None, &cfg, &mut now);
+    }
     match &r.dir {
         Some(dir) => {
-            cfg.clocks = true;
-            let tmp = std::env::temp_dir().join(format!("arbiter-verify-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&tmp);
-            let mut sink = Vec::new();
-            run_audit(&paths, Format::Json, None, Some(&tmp), &cfg, &mut sink);
             let (was, now) = (report_files(dir), report_files(&tmp));
             for f in was.iter().chain(now.iter().filter(|f| !was.contains(f))) {
                 let name = f.display().to_string();
@@ -1095,11 +1117,12 @@ fn verify(
                     (Err(e), Err(_)) => differences.push(format!("{name}: {e}")),
                 }
             }
-            let _ = std::fs::remove_dir_all(&tmp);
         }
         None => {
-            let mut now = Vec::new();
-            run_audit(&paths, Format::Json, None, None, &cfg, &mut now);
+            if inv.batch.is_some() {
+                now = std::fs::read(tmp.join("audit.jsonl"))
+                    .map_err(|e| format!("the batch run again wrote no audit.jsonl: {e}"))?;
+            }
             compared.push(r.jsonl.display().to_string());
             differences.extend(first_difference(
                 &r.jsonl.display().to_string(),
@@ -1108,6 +1131,7 @@ fn verify(
             ));
         }
     }
+    let _ = std::fs::remove_dir_all(&tmp);
     if differences.is_empty() {
         text.push_str(&format!(
             "rerun: byte-identical ({} file{}: {})\n",
@@ -1142,6 +1166,7 @@ fn invocation(paths: &[PathBuf], args: &RulesArgs) -> audit::Invocation {
         similarity: args.similarity.as_ref().map(shown),
         operator_logs: args.operator_logs.iter().map(shown).collect(),
         engine_logs: args.engine_logs.iter().map(shown).collect(),
+        batch: None,
     }
 }
 
@@ -1200,32 +1225,7 @@ fn run_audit(
     let mut unreadable: Vec<(String, String)> = Vec::new();
     let mut logs: Vec<serde_json::Value> = Vec::new();
     // the Syzygy folder is listed once, not once per input
-    let syzygy = cfg.invocation.as_ref().and_then(|i| i.syzygy.as_ref()).map(|dir| {
-        match audit::syzygy_listing(std::path::Path::new(dir)) {
-            Ok((n, sha)) => json!({"path": dir, "sha256": sha, "kind": "syzygy-tables", "tables": n, "hashed": "the sorted listing of table names and sizes"}),
-            Err(e) => json!({"path": dir, "kind": "syzygy-tables", "error": e.to_string()}),
-        }
-    });
-    let log_entries = |c: &audit::Config| -> Vec<serde_json::Value> {
-        let mut v: Vec<serde_json::Value> = c
-            .operator_logs
-            .iter()
-            .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "operator-log"}))
-            .collect();
-        v.extend(
-            c.engine_logs
-                .iter()
-                .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "engine-log"})),
-        );
-        if let Some(rs) = &c.ruleset {
-            v.push(json!({"path": rs.path, "sha256": rs.sha256, "kind": "ruleset"}));
-        }
-        if let Some(s) = &c.detectors.similarity {
-            v.push(json!({"path": s.path, "sha256": s.sha256, "kind": "similarity-report"}));
-        }
-        v.extend(syzygy.clone());
-        v
-    };
+    let syzygy = audit::syzygy_entry(cfg.invocation.as_ref());
     for input in audit::expand_inputs(paths) {
         let (path, case_cfg) = match input {
             Ok(audit::Input::Pgn(p)) => (p, None),
@@ -1246,11 +1246,7 @@ fn run_audit(
             }
         };
         let this = case_cfg.as_ref().unwrap_or(cfg);
-        for l in log_entries(this) {
-            if !logs.contains(&l) {
-                logs.push(l);
-            }
-        }
+        audit::add_hashed(&mut logs, audit::hashed_files(this, syzygy.as_ref()));
         // charts are named after the input: a case folder's name, else the file's
         let stem = chart_stem(&path);
         let result = audit::audit_file(&path, this, |g: GameAudit| {
@@ -1342,6 +1338,28 @@ fn run_audit(
     }
 }
 
+/// A report header's lines for the hashed files other than the inputs
+/// ([`audit::hashed_files`]): `sha256 PATH (KIND)` and the hash. The
+/// `--rules` ruleset, which the header names already, is left out; case
+/// folders' rulesets and every log are listed.
+fn hashed_lines(hashed: &[serde_json::Value], cfg: &audit::Config) -> Vec<(String, String)> {
+    let base = cfg.ruleset.as_ref().map(|r| r.path.clone());
+    hashed
+        .iter()
+        .filter(|l| !(l["kind"] == "ruleset" && l["path"].as_str() == base.as_deref()))
+        .filter_map(|l| {
+            let (p, k) = (l["path"].as_str()?, l["kind"].as_str()?);
+            Some(match l["sha256"].as_str() {
+                Some(h) => (format!("sha256 {p} ({k})"), h.to_string()),
+                None => (
+                    format!("unreadable {p} ({k})"),
+                    l["error"].as_str().unwrap_or("?").to_string(),
+                ),
+            })
+        })
+        .collect()
+}
+
 /// Write audit.jsonl, dossier.html and dossier.md (with its files).
 #[allow(clippy::too_many_arguments)]
 fn write_reports(
@@ -1379,18 +1397,7 @@ fn write_reports(
     for i in inputs {
         summary.push((format!("sha256 {}", i.path), i.sha256.clone()));
     }
-    // the --rules ruleset is named above; case folders' rulesets are listed here
-    let base = cfg.ruleset.as_ref().map(|r| r.path.clone());
-    for l in logs
-        .iter()
-        .filter(|l| !(l["kind"] == "ruleset" && l["path"].as_str() == base.as_deref()))
-    {
-        if let (Some(p), Some(h), Some(k)) =
-            (l["path"].as_str(), l["sha256"].as_str(), l["kind"].as_str())
-        {
-            summary.push((format!("sha256 {p} ({k})"), h.to_string()));
-        }
-    }
+    summary.extend(hashed_lines(logs, cfg));
     for (p, e) in unreadable {
         summary.push((format!("unreadable {p}"), e.clone()));
     }

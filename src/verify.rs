@@ -1,10 +1,11 @@
 //! `arbiter verify REPORT`: recheck a report against its inputs.
 //!
 //! A report (the JSON lines of `audit --format json`, or the folder that
-//! `audit --out` wrote) records the arbiter version, the SHA-256 of every
-//! input, log and ruleset, and the invocation. Verifying it means: the
-//! inputs still have those hashes, and the same audit run again now gives
-//! the same bytes. An appeals committee can then rely on the verdict being
+//! `audit --out` or `batch --out` wrote, or that folder's audit.jsonl)
+//! records the arbiter version, the SHA-256 of every input, log and
+//! ruleset, and the invocation. Verifying it means: the inputs still have
+//! those hashes, and the same audit (or batch) run again now gives the same
+//! bytes, file by file. An appeals committee can then rely on the verdict being
 //! the one the inputs produce.
 
 use std::path::{Path, PathBuf};
@@ -18,7 +19,8 @@ use crate::audit::{Invocation, sha256_hex, syzygy_listing};
 pub struct Report {
     /// The JSON lines file.
     pub jsonl: PathBuf,
-    /// The folder, when the report is an `audit --out` folder.
+    /// The folder, when the report is an `audit --out` or `batch --out`
+    /// folder.
     pub dir: Option<PathBuf>,
     pub bytes: Vec<u8>,
     pub summary: Value,
@@ -175,7 +177,7 @@ pub fn first_difference(name: &str, was: &[u8], now: &[u8]) -> Option<String> {
     Some(msg)
 }
 
-/// The files of an `audit --out` folder, relative to it, sorted.
+/// The files of a report folder, relative to it, sorted.
 pub fn report_files(dir: &Path) -> Vec<PathBuf> {
     fn walk(root: &Path, d: &Path, out: &mut Vec<PathBuf>) {
         let Ok(rd) = std::fs::read_dir(d) else { return };

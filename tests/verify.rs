@@ -198,3 +198,157 @@ fn what_is_not_a_report_is_refused_clearly() {
     let o = arbiter(&["verify", Path::new("no/such/report").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Run arbiter in `base` (paths relative to it).
+fn arbiter_in(base: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(base)
+        .output()
+        .unwrap()
+}
+
+/// `arbiter batch` writes the same game lines as `audit --format json`,
+/// one line per event and a summary that hashes every file judged with (a
+/// case folder's engine log too); one thread and two give the same bytes;
+/// `verify` reruns the batch and names a changed log.
+#[test]
+fn a_batch_report_hashes_every_file_and_verify_reruns_the_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path();
+    std::fs::copy("samples/tcec-style.pgn", base.join("games.pgn")).unwrap();
+    std::fs::copy("rulesets/tcec-s15.rules", base.join("t.rules")).unwrap();
+    let case = base.join("case");
+    std::fs::create_dir(&case).unwrap();
+    for f in ["game.pgn", "debug.log"] {
+        std::fs::copy(format!("samples/tcec-s15/clean/{f}"), case.join(f)).unwrap();
+    }
+    std::fs::write(
+        case.join("case.json"),
+        r#"{"ruleset": "../t.rules", "engine_logs": ["debug.log"]}"#,
+    )
+    .unwrap();
+    let inputs = ["games.pgn", "case", "--rules", "t.rules"];
+    for (out, threads) in [("one", "1"), ("two", "2")] {
+        let mut a = vec!["batch"];
+        a.extend(inputs);
+        a.extend(["--out", out, "--threads", threads]);
+        let o = arbiter_in(base, &a);
+        assert_ne!(
+            o.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let files = arbiter::verify::report_files(&base.join("one"));
+    assert!(files.iter().any(|f| f == Path::new("audit.jsonl")));
+    assert_eq!(files, arbiter::verify::report_files(&base.join("two")));
+    for f in &files {
+        assert_eq!(
+            std::fs::read(base.join("one").join(f)).unwrap(),
+            std::fs::read(base.join("two").join(f)).unwrap(),
+            "{}: one thread and two give the same bytes",
+            f.display()
+        );
+    }
+    let jsonl = std::fs::read_to_string(base.join("one/audit.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // the game lines are audit's, byte for byte
+    let mut a = vec!["audit", "--format", "json"];
+    a.extend(inputs);
+    let audited = String::from_utf8(arbiter_in(base, &a).stdout).unwrap();
+    let games = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("{\"type\":\"game\""))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(games(&jsonl), games(&audited));
+    assert_eq!(games(&jsonl).len(), 3);
+    // the event's line: the two games of games.pgn, and what its
+    // event-level rules found, each naming what it is about
+    let event = lines.iter().find(|l| l["type"] == "event").unwrap();
+    assert_eq!(event["games"], 2, "{event}");
+    assert!(event["skipped"].is_null(), "{event}");
+    let findings = event["findings"].as_array().unwrap();
+    assert!(!findings.is_empty(), "{event}");
+    assert!(
+        findings
+            .iter()
+            .all(|f| f["about"].is_string() && f["rule"].is_string())
+    );
+    // the summary: event findings counted with the games', and every file
+    // judged with hashed, the case folder's log included
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["games"], 3);
+    assert_eq!(
+        summary["invocation"]["batch"]["shard"],
+        serde_json::Value::Null
+    );
+    let counted: u64 = ["error", "warning", "info", "manual-review"]
+        .iter()
+        .map(|s| summary["findings"][s].as_u64().unwrap())
+        .sum();
+    let listed = lines
+        .iter()
+        .map(|l| l["findings"].as_array().map_or(0, Vec::len) as u64)
+        .sum::<u64>();
+    assert_eq!(counted, listed);
+    let log = summary["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["kind"] == "engine-log")
+        .expect("the case folder's engine log is hashed");
+    assert_eq!(log["path"], "case/debug.log");
+    let hash = log["sha256"].as_str().unwrap();
+    assert_eq!(hash.len(), 64);
+    let md = std::fs::read_to_string(base.join("one/summary.md")).unwrap();
+    assert!(
+        md.contains("case/debug.log (engine-log)") && md.contains(hash),
+        "{md}"
+    );
+
+    // verify, from elsewhere: every file again, byte for byte
+    let verify = |report: &str| {
+        arbiter(&[
+            "verify",
+            base.join(report).to_str().unwrap(),
+            "--base",
+            base.to_str().unwrap(),
+        ])
+    };
+    let o = verify("one");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("same     engine-log case/debug.log"), "{out}");
+    assert!(
+        out.contains(&format!("rerun: byte-identical ({} files", files.len())),
+        "{out}"
+    );
+    // the JSON lines alone
+    let o = verify("one/audit.jsonl");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // a table edited by hand
+    let csv = base.join("two/games.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    std::fs::write(&csv, text + "x\n").unwrap();
+    let o = verify("two");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("games.csv: line"), "{out}");
+    // the case folder's log changed
+    let log = case.join("debug.log");
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(&log, text + "\n").unwrap();
+    let o = verify("one");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("CHANGED  engine-log case/debug.log"), "{out}");
+    assert!(out.contains("verdict: NOT reproduced"), "{out}");
+}

@@ -58,6 +58,12 @@ pub struct GameRecord {
     /// game (a scenario with its own ruleset, not part of an event).
     #[serde(skip)]
     pub info: Option<crate::event::GameInfo>,
+    /// The replay stopped before the end of the record.
+    #[serde(skip)]
+    pub incomplete: bool,
+    /// The game's JSON line, as `audit --format json` writes it.
+    #[serde(skip)]
+    pub json: String,
 }
 
 /// One event of the batch: its standings and what its event-level rules
@@ -81,6 +87,10 @@ pub struct Outcome {
     pub unreadable: Vec<(String, String)>,
     /// The events of the games audited under the batch's ruleset, in order.
     pub events: Vec<EventOutcome>,
+    /// The other files judged with, hashed ([`audit::hashed_files`]): the
+    /// ruleset, logs and similarity report of the batch and of each case
+    /// folder, and the Syzygy folder's listing.
+    pub hashed: Vec<serde_json::Value>,
 }
 
 impl Outcome {
@@ -101,7 +111,10 @@ impl Outcome {
 fn record(file: &str, file_index: usize, g: audit::GameAudit, in_event: bool) -> GameRecord {
     let tag = |k: &str| g.game.tag(k).unwrap_or("").trim().to_string();
     let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
+    let json = crate::report::json::game_line(&g).to_string();
     GameRecord {
+        json,
+        incomplete: g.replay.stop.is_some(),
         file: file.to_string(),
         file_index,
         game: g.game.index + 1,
@@ -146,6 +159,15 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
             }
             Err((p, e)) => unreadable_inputs.push((p.display().to_string(), e.to_string())),
         }
+    }
+    let syzygy = audit::syzygy_entry(cfg.audit.invocation.as_ref());
+    let mut hashed = Vec::new();
+    audit::add_hashed(
+        &mut hashed,
+        audit::hashed_files(&cfg.audit, syzygy.as_ref()),
+    );
+    for c in configs.iter().flatten() {
+        audit::add_hashed(&mut hashed, audit::hashed_files(c, syzygy.as_ref()));
     }
     let total: u64 = inputs
         .iter()
@@ -245,7 +267,56 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
         inputs,
         unreadable,
         events,
+        hashed,
     })
+}
+
+/// The batch as JSON Lines: each game's line as `audit --format json`
+/// writes it, in input order; one line per event with its event-level
+/// findings (each naming the entrant, pair or game it is about) and the
+/// rules it could not decide; then the summary line, with the SHA-256 of
+/// every input and of every other file judged with, and the invocation
+/// that `arbiter verify` reruns.
+pub fn jsonl(outcome: &Outcome, cfg: &Config) -> String {
+    use serde_json::json;
+    let mut totals = crate::report::json::Totals::default();
+    let mut out = String::new();
+    for g in &outcome.games {
+        totals.add_game(g.plies, g.incomplete, &g.findings);
+        out.push_str(&g.json);
+        out.push('\n');
+    }
+    for e in &outcome.events {
+        let findings: Vec<&Finding> = e.findings.iter().map(|(_, f)| f).collect();
+        totals.add_findings(findings.iter().copied());
+        let line = json!({
+            "type": "event",
+            "event": e.case.name,
+            "games": e.case.games.len(),
+            "variant": e.variant,
+            "skipped": e.skipped,
+            "findings": e.findings.iter().map(|(about, f)| {
+                let mut v = json!(f);
+                if let Some(m) = v.as_object_mut() {
+                    m.insert("about".into(), json!(about));
+                }
+                v
+            }).collect::<Vec<_>>(),
+            "not_decided": e.indeterminate.iter().map(|i| json!({"rule": i.rule, "reason": i.reason})).collect::<Vec<_>>(),
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    let summary = crate::report::json::summary_line(
+        &totals,
+        &outcome.inputs,
+        &outcome.unreadable,
+        cfg,
+        &outcome.hashed,
+    );
+    out.push_str(&summary.to_string());
+    out.push('\n');
+    out
 }
 
 /// Build each event's case file from the games audited under the batch's

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::audit::{GameAudit, InputSummary};
-use crate::findings::Severity;
+use crate::findings::{Finding, Severity};
 use crate::replay::Ply;
 
 /// The `recorded` object of a ply: every value parsed from its comments.
@@ -119,12 +119,27 @@ pub struct Totals {
 
 impl Totals {
     pub fn add(&mut self, audit: &GameAudit) {
+        self.add_game(
+            audit.replay.plies.len(),
+            audit.replay.stop.is_some(),
+            &audit.findings,
+        );
+    }
+
+    /// A game of `plies` replayed plies (`incomplete`: the replay stopped
+    /// before the end of the record) and its findings.
+    pub fn add_game(&mut self, plies: usize, incomplete: bool, findings: &[Finding]) {
         self.games += 1;
-        self.plies += audit.replay.plies.len() as u64;
-        if audit.replay.stop.is_some() {
+        self.plies += plies as u64;
+        if incomplete {
             self.incomplete_games += 1;
         }
-        for f in &audit.findings {
+        self.add_findings(findings);
+    }
+
+    /// Findings not of one game (an event's).
+    pub fn add_findings<'f>(&mut self, findings: impl IntoIterator<Item = &'f Finding>) {
+        for f in findings {
             self.by_severity[f.severity as usize] += 1;
             *self.by_code.entry(f.code.clone()).or_default() += 1;
         }
@@ -146,6 +161,20 @@ pub fn value(v: &crate::timeline::Value) -> Value {
         V::List(l) => Value::Array(l.iter().map(value).collect()),
         V::None => Value::Null,
         V::Unknown => json!("unknown"),
+    }
+}
+
+/// What a report says of the event-level rules: where they were checked,
+/// or why not.
+fn event_level_reason(batch: Option<&crate::audit::BatchInvocation>) -> &'static str {
+    match batch {
+        None => {
+            "the rule spans an event's games (pairings, standings, versions): `arbiter batch` checks it"
+        }
+        Some(b) if b.shard.is_some() => {
+            "the rule spans an event's games, and a shard holds only part of each event: run the batch on the whole archive"
+        }
+        Some(_) => "checked once per event: see the event lines",
     }
 }
 
@@ -180,10 +209,11 @@ pub fn summary_line(
                     format!("{} `{d}`: this rule is reported for manual review", crate::rules::eval::UNAVAILABLE)
                 },
             })).collect::<Vec<_>>(),
-            // rules over several games: `audit` reads games one by one
+            // rules over several games: `audit` reads games one by one;
+            // `batch` checks them per event, except on a shard
             "event_level": rs.rules.iter().filter(|r| r.is_event_level()).map(|r| json!({
                 "rule": r.id,
-                "reason": "the rule spans an event's games (pairings, standings, versions): `arbiter batch` checks it",
+                "reason": event_level_reason(config.invocation.as_ref().and_then(|i| i.batch.as_ref())),
             })).collect::<Vec<_>>(),
         })
     });
