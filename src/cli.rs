@@ -622,8 +622,8 @@ fn batch(
         progress: !quiet && io::IsTerminal::is_terminal(&io::stderr()),
     };
     let outcome = crate::batch::run(&bcfg)?;
-    for (p, e) in &outcome.unreadable {
-        if !quiet {
+    if !quiet {
+        for (p, e) in &outcome.unreadable {
             say!("arbiter batch: {p}: {e}");
         }
     }
@@ -1091,7 +1091,10 @@ fn verify(
     let _ = std::fs::remove_dir_all(&tmp);
     let mut now = Vec::new();
     if let Some(b) = &inv.batch {
-        batch(paths, tmp.clone(), b.shard.clone(), None, cfg, true)?;
+        if let Err(e) = batch(paths, tmp.clone(), b.shard.clone(), None, cfg, true) {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
     } else if r.dir.is_some() {
         cfg.clocks = true;
         run_audit(&paths, Format::Json, None, Some(&tmp), &cfg, &mut now);

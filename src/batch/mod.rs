@@ -287,8 +287,7 @@ pub fn jsonl(outcome: &Outcome, cfg: &Config) -> String {
         out.push('\n');
     }
     for e in &outcome.events {
-        let findings: Vec<&Finding> = e.findings.iter().map(|(_, f)| f).collect();
-        totals.add_findings(findings.iter().copied());
+        totals.add_findings(e.findings.iter().map(|(_, f)| f));
         let line = json!({
             "type": "event",
             "event": e.case.name,
