@@ -11,6 +11,7 @@ mod crosscheck;
 mod dossier;
 mod events;
 mod golden;
+mod identical;
 mod injection;
 mod logs;
 mod malformed;

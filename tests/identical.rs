@@ -1,0 +1,131 @@
+//! The verdicts do not change when the code does: every file that `audit
+//! --out` and `batch --out` write for the shipped samples and, under
+//! `ARBITER_CORPUS` (and `ARBITER_SYZYGY` for the audit), for the TCEC S15
+//! archive has the SHA-256 recorded in `tests/fixtures/identical/`.
+//!
+//! The runs happen in a scratch folder where `samples`, `rulesets`,
+//! `tcec-s15` and `syzygy` are links, so the paths the reports record are
+//! the same on every machine. `scripts/record_identical.sh` writes the
+//! manifests; it is run only when an output is meant to change.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn manifest(name: &str) -> BTreeMap<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/identical")
+        .join(format!("{name}.sha256"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| {
+            let (hash, file) = l
+                .split_once("  ")
+                .unwrap_or_else(|| panic!("{}: not a sha256sum line: {l:?}", path.display()));
+            (file.to_string(), hash.to_string())
+        })
+        .collect()
+}
+
+fn files_under(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files_under(root, &p, out);
+        } else {
+            let rel = p.strip_prefix(root).unwrap().display().to_string();
+            let bytes = std::fs::read(&p).unwrap();
+            out.insert(format!("./{rel}"), arbiter::audit::sha256_hex(&bytes));
+        }
+    }
+}
+
+/// A scratch folder with the links the manifests were recorded through.
+fn scratch(corpus: Option<&Path>, syzygy: Option<&Path>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let link = |target: PathBuf, name: &str| {
+        std::os::unix::fs::symlink(target, dir.path().join(name)).unwrap();
+    };
+    link(here.join("samples"), "samples");
+    link(here.join("rulesets"), "rulesets");
+    if let Some(c) = corpus {
+        link(c.canonicalize().unwrap(), "tcec-s15");
+    }
+    if let Some(s) = syzygy {
+        link(s.canonicalize().unwrap(), "syzygy");
+    }
+    dir
+}
+
+/// Run arbiter with `args --out out/NAME` in `dir` and compare every file
+/// it wrote with the manifest `NAME`.
+fn check(dir: &Path, name: &str, args: &[&str]) {
+    let out = format!("out/{name}");
+    let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .args(["--out", &out])
+        .current_dir(dir)
+        .output()
+        .expect("arbiter runs");
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{name}: arbiter could not run: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut got = BTreeMap::new();
+    files_under(&dir.join(&out), &dir.join(&out), &mut got);
+    let want = manifest(name);
+    let missing: Vec<&String> = want.keys().filter(|f| !got.contains_key(*f)).collect();
+    let extra: Vec<&String> = got.keys().filter(|f| !want.contains_key(*f)).collect();
+    let changed: Vec<&String> = want
+        .iter()
+        .filter(|(f, h)| got.get(*f).is_some_and(|g| g != *h))
+        .map(|(f, _)| f)
+        .collect();
+    assert!(
+        missing.is_empty() && extra.is_empty() && changed.is_empty(),
+        "{name}: the outputs differ from tests/fixtures/identical/{name}.sha256\n  changed: {changed:?}\n  missing: {missing:?}\n  new: {extra:?}"
+    );
+    assert!(!want.is_empty(), "{name}: the manifest lists files");
+}
+
+#[test]
+fn the_samples_reports_are_byte_identical_to_the_recorded_ones() {
+    let dir = scratch(None, None);
+    check(dir.path(), "samples-audit", &["audit", "samples"]);
+    check(dir.path(), "samples-batch", &["batch", "samples"]);
+}
+
+#[test]
+fn the_s15_reports_are_byte_identical_to_the_recorded_ones() {
+    let Some(s15) = super::tcec_s15() else {
+        return;
+    };
+    let syzygy = std::env::var_os("ARBITER_SYZYGY").map(PathBuf::from);
+    let dir = scratch(Some(&s15), syzygy.as_deref());
+    check(
+        dir.path(),
+        "s15-batch",
+        &["batch", "tcec-s15", "--rules", "rulesets/tcec-s15.rules"],
+    );
+    if syzygy.is_none() {
+        eprintln!(
+            "skipping the S15 audit: ARBITER_SYZYGY is not set (the manifest is of a run with the tables)"
+        );
+        return;
+    }
+    check(
+        dir.path(),
+        "s15-audit",
+        &[
+            "audit",
+            "tcec-s15",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+            "--syzygy",
+            "syzygy",
+        ],
+    );
+}
