@@ -444,7 +444,7 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
         pos: 0,
         map: Rc::clone(&map),
     };
-    let limit = bytes.len().max(255);
+    let limit = longest_token(bytes).max(255);
     let mut reader = Reader::build(source)
         .set_supported_tag_line_length(limit)
         .set_supported_comment_length(limit)
@@ -473,6 +473,36 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
         }
     }
     game
+}
+
+/// An upper bound on what the reader must hold at once to read the chunk
+/// as if it held all of it: the longest line (a tag line, or any token but
+/// a comment, lies within one) and the longest `{…}` from a brace to the
+/// next closing one (an unclosed brace: to the end), plus the braces. The
+/// reader shifts its buffer for every token it reads, so a buffer the size
+/// of the whole game (as this once was) costs time quadratic in the game.
+fn longest_token(bytes: &[u8]) -> usize {
+    let mut longest = 0;
+    let mut start = 0;
+    for nl in memchr::memchr_iter(b'\n', bytes) {
+        longest = longest.max(nl - start);
+        start = nl + 1;
+    }
+    longest = longest.max(bytes.len() - start);
+    let mut at = 0;
+    while let Some(open) = memchr::memchr(b'{', &bytes[at..]).map(|i| at + i) {
+        match memchr::memchr(b'}', &bytes[open..]) {
+            Some(close) => {
+                longest = longest.max(close + 1);
+                at = open + close + 1;
+            }
+            None => {
+                longest = longest.max(bytes.len() - open);
+                break;
+            }
+        }
+    }
+    (longest + 2).min(bytes.len().max(1))
 }
 
 /// Records which chunk offset the reader's buffer pointer corresponds to at
