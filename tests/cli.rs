@@ -20,6 +20,7 @@ mod rules_lang;
 mod run;
 mod scenarios;
 mod similarity;
+mod switches;
 mod verify;
 
 use std::path::{Path, PathBuf};

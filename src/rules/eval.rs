@@ -872,6 +872,118 @@ pub fn run(
     path: &str,
     trace: bool,
 ) -> Outcome {
+    run_switched(prog, tl, detectors, path, trace, &[]).0
+}
+
+/// What the switches read: for each `let` and each adjudication, whether
+/// its value can change when one switch is flipped, directly or through the
+/// `let`s it reads (a `let` reads only `let`s defined before it).
+#[derive(Debug, Clone)]
+struct Depends {
+    lets: Vec<bool>,
+    rules: Vec<bool>,
+}
+
+fn reads(e: &CExpr, switch: usize, lets: &[bool]) -> bool {
+    match e {
+        CExpr::Switch(s) => *s == switch,
+        CExpr::Let(l) => lets.get(*l).copied().unwrap_or(false),
+        CExpr::Unary(_, a) => reads(a, switch, lets),
+        CExpr::Binary(_, a, b) => reads(a, switch, lets) || reads(b, switch, lets),
+        CExpr::If(a, b, c) => {
+            reads(a, switch, lets) || reads(b, switch, lets) || reads(c, switch, lets)
+        }
+        CExpr::List(l) | CExpr::Call(_, l) => l.iter().any(|x| reads(x, switch, lets)),
+        CExpr::Detector(_, params) => params.iter().any(|(_, x)| reads(x, switch, lets)),
+        CExpr::Stateful(s) => [
+            Some(&s.arg),
+            s.over.as_ref(),
+            s.reset.as_ref(),
+            s.per.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|x| reads(x, switch, lets)),
+        CExpr::Lit(_) | CExpr::Const(_) | CExpr::Field(..) => false,
+    }
+}
+
+impl Depends {
+    fn on(rs: &Ruleset, switch: usize) -> Depends {
+        let mut lets = vec![false; rs.lets.len()];
+        for j in 0..rs.lets.len() {
+            lets[j] = reads(&rs.lets[j].expr, switch, &lets);
+        }
+        let rules = rs
+            .rules
+            .iter()
+            .map(|r| match &r.check {
+                Check::Adjudicate {
+                    result,
+                    records,
+                    when,
+                } => {
+                    reads(when, switch, &lets)
+                        || reads(result, switch, &lets)
+                        || records.as_ref().is_some_and(|e| reads(e, switch, &lets))
+                        || r.message.iter().flatten().any(|p| match p {
+                            CTemplatePart::Expr(e) => reads(e, switch, &lets),
+                            CTemplatePart::Text(_) => false,
+                        })
+                }
+                _ => false,
+            })
+            .collect();
+        Depends { lets, rules }
+    }
+}
+
+/// The game evaluated as if one switch were flipped, kept beside the real
+/// evaluation in the same pass: only the `let`s and adjudications that read
+/// the switch are evaluated again, with their own state; every other value
+/// is the real evaluation's.
+struct Shadow {
+    depends: Depends,
+    switches: Vec<bool>,
+    lets: Vec<Value>,
+    slots: Vec<Slot>,
+    computed: Option<Computed>,
+    undecided_from: Option<u32>,
+}
+
+/// The adjudication computed at a move where `rule` fired, evaluated in
+/// `ctx`; `Err` with the value when the result is not a side or a draw.
+fn computed_at(
+    rule: &RuleDef,
+    result: &CExpr,
+    records: Option<&CExpr>,
+    ctx: &mut Ctx<'_, '_>,
+    ply: u32,
+) -> Result<Computed, Value> {
+    let r = ctx.eval(result);
+    let rec = records.map(|e| ctx.eval(e).display());
+    match result_of(&r) {
+        Some(res) => Ok(Computed {
+            rule: rule.id.clone(),
+            ply,
+            result: res.to_string(),
+            records: rec,
+            message: rule.message.as_ref().map(|parts| render(parts, ctx)),
+        }),
+        None => Err(r),
+    }
+}
+
+/// Evaluate a program on one game and, in the same pass, the adjudication
+/// it would compute with each switch of `flipped` flipped (in that order).
+pub fn run_switched(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    detectors: &Detectors,
+    path: &str,
+    trace: bool,
+    flipped: &[usize],
+) -> (Outcome, Vec<Option<Computed>>) {
     let rs = prog.ruleset;
     let mut out = Outcome::default();
     let mut slots = vec![Slot::default(); rs.slots];
@@ -888,23 +1000,53 @@ pub fn run(
     };
     let cache = DetectorCache::default();
     let mut evidence: Vec<(String, Option<Evidence>)> = Vec::new();
+    let mut shadows: Vec<Shadow> = flipped
+        .iter()
+        .map(|&s| {
+            let mut switches = prog.switches.clone();
+            switches[s] = !switches[s];
+            Shadow {
+                depends: Depends::on(rs, s),
+                switches,
+                lets: lets.clone(),
+                slots: slots.clone(),
+                computed: None,
+                undecided_from: None,
+            }
+        })
+        .collect();
+    // what each adjudication gave at the current move, for the shadows
+    let mut fired_at: Vec<Value> = vec![Value::None; rs.rules.len()];
+    // a shadow's notes and evidence are its own and are not reported
+    let mut shadow_notes: Vec<String> = Vec::new();
+    let mut shadow_evidence: Vec<(String, Option<Evidence>)> = Vec::new();
     // the context of event `i`, for a `let` or a rule
     macro_rules! ctx {
         ($i:expr) => {
+            ctx!(
+                $i,
+                &prog.switches,
+                &lets,
+                &mut slots,
+                &mut notes,
+                &mut evidence
+            )
+        };
+        ($i:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $evidence:expr) => {
             Ctx {
                 tl: Some(tl),
                 scope: None,
                 i: $i,
                 consts: &prog.consts,
-                switches: &prog.switches,
-                lets: &lets,
-                slots: &mut slots,
+                switches: $switches,
+                lets: $lets,
+                slots: $slots,
                 detectors,
-                notes: &mut notes,
+                notes: $notes,
                 clock: &clock,
                 time_control: prog.time_control,
                 cache: &cache,
-                evidence: &mut evidence,
+                evidence: $evidence,
             }
         };
     }
@@ -918,10 +1060,27 @@ pub fn run(
             ctx.advance(&l.expr);
             let v = ctx.eval(&l.expr);
             lets[j] = v;
+            for sh in &mut shadows {
+                if sh.depends.lets[j] {
+                    let mut c = ctx!(
+                        i,
+                        &sh.switches,
+                        &sh.lets,
+                        &mut sh.slots,
+                        &mut shadow_notes,
+                        &mut shadow_evidence
+                    );
+                    c.advance(&l.expr);
+                    let v = c.eval(&l.expr);
+                    sh.lets[j] = v;
+                } else {
+                    sh.lets[j] = lets[j].clone();
+                }
+            }
         }
         notes.clear();
         evidence.clear();
-        for rule in &rs.rules {
+        for (ri, rule) in rs.rules.iter().enumerate() {
             let mut ctx = ctx!(i);
             match &rule.check {
                 Check::Manual(_) => {}
@@ -937,23 +1096,17 @@ pub fn run(
                     ctx.advance(result);
                     let fired = ctx.eval(when);
                     let open = out.computed.is_none() && undecided_from.is_none();
-                    match fired {
+                    match &fired {
                         Value::Bool(true) if open => {
-                            let r = ctx.eval(result);
-                            let rec = records.as_ref().map(|e| ctx.eval(e).display());
-                            match result_of(&r) {
-                                Some(res) => {
-                                    let message =
-                                        rule.message.as_ref().map(|parts| render(parts, &mut ctx));
-                                    out.computed = Some(Computed {
-                                        rule: rule.id.clone(),
-                                        ply: ev.ply.unwrap_or(0),
-                                        result: res.to_string(),
-                                        records: rec,
-                                        message,
-                                    });
-                                }
-                                None => {
+                            match computed_at(
+                                rule,
+                                result,
+                                records.as_ref(),
+                                &mut ctx,
+                                ev.ply.unwrap_or(0),
+                            ) {
+                                Ok(c) => out.computed = Some(c),
+                                Err(r) => {
                                     indeterminate.entry(rule.id.clone()).or_insert(Indeterminate {
                                         rule: rule.id.clone(),
                                         ply: ev.ply,
@@ -979,6 +1132,7 @@ pub fn run(
                         }
                         _ => {}
                     }
+                    fired_at[ri] = fired;
                 }
                 Check::Forbid { on, .. } | Check::Require { on, .. } if *on != ev.kind => {}
                 Check::Forbid { .. } | Check::Require { .. } => {
@@ -995,13 +1149,68 @@ pub fn run(
             notes.clear();
             evidence.clear();
         }
+        if ev.kind == Kind::Move {
+            // each shadow's adjudications, in the rules' order
+            for sh in &mut shadows {
+                for (ri, rule) in rs.rules.iter().enumerate() {
+                    let Check::Adjudicate {
+                        result,
+                        records,
+                        when,
+                    } = &rule.check
+                    else {
+                        continue;
+                    };
+                    let own = sh.depends.rules[ri];
+                    let mut c = if own {
+                        ctx!(
+                            i,
+                            &sh.switches,
+                            &sh.lets,
+                            &mut sh.slots,
+                            &mut shadow_notes,
+                            &mut shadow_evidence
+                        )
+                    } else {
+                        ctx!(i)
+                    };
+                    let fired = if own {
+                        c.advance(when);
+                        c.advance(result);
+                        c.eval(when)
+                    } else {
+                        fired_at[ri].clone()
+                    };
+                    let open = sh.computed.is_none() && sh.undecided_from.is_none();
+                    match fired {
+                        Value::Bool(true) if open => {
+                            if let Ok(computed) = computed_at(
+                                rule,
+                                result,
+                                records.as_ref(),
+                                &mut c,
+                                ev.ply.unwrap_or(0),
+                            ) {
+                                sh.computed = Some(computed);
+                            }
+                        }
+                        Value::Unknown if open => sh.undecided_from = ev.ply,
+                        _ => {}
+                    }
+                    shadow_notes.clear();
+                    shadow_evidence.clear();
+                    notes.clear();
+                    evidence.clear();
+                }
+            }
+        }
         if trace && ev.kind == Kind::Move {
             out.trace.push((ev.ply.unwrap_or(0), lets.clone()));
         }
     }
     out.indeterminate = indeterminate.into_values().collect();
     out.undecided_from = undecided_from;
-    out
+    (out, shadows.into_iter().map(|s| s.computed).collect())
 }
 
 enum Verdict {

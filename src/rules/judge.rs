@@ -4,7 +4,7 @@
 //! the outcome.
 
 use super::analyzer::{Check, Ruleset};
-use super::eval::{Computed, Detectors, Outcome, Program, rule_finding, run};
+use super::eval::{Computed, Detectors, Outcome, Program, rule_finding, run_switched};
 use crate::findings::{Evidence, Finding, Severity};
 use crate::timeline::Timeline;
 
@@ -31,7 +31,10 @@ pub fn judge(
     trace: bool,
 ) -> Result<Judgement, String> {
     let prog = Program::for_game(rs, forced_variant, tl)?;
-    let outcome = run(&prog, tl, detectors, path, trace);
+    // the game, and beside it in the same pass the adjudication each switch
+    // flipped would compute
+    let every: Vec<usize> = (0..rs.switches.len()).collect();
+    let (outcome, flipped) = run_switched(&prog, tl, detectors, path, trace, &every);
     let mut findings = outcome.findings.clone();
     compare(&prog, tl, &outcome, path, &mut findings);
     for ind in &outcome.indeterminate {
@@ -60,11 +63,8 @@ pub fn judge(
         f.severity = Severity::Info;
     }
     // Each switch flipped: does the outcome change?
-    for (si, sw) in rs.switches.iter().enumerate() {
-        let mut flipped = prog.clone();
-        flipped.switches[si] = !flipped.switches[si];
-        let other = run(&flipped, tl, detectors, path, false);
-        if other.computed != outcome.computed {
+    for ((si, sw), other) in rs.switches.iter().enumerate().zip(&flipped) {
+        if *other != outcome.computed {
             let show = |c: &Option<Computed>| match c {
                 Some(c) => format!("{} at ply {} ({})", c.result, c.ply, c.rule),
                 None => "no adjudication".into(),
@@ -80,7 +80,7 @@ pub fn judge(
                     show(&outcome.computed),
                     sw.name,
                     !prog.switches[si],
-                    show(&other.computed),
+                    show(other),
                     sw.doc
                 ),
                 rule: String::new(),
