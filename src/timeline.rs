@@ -953,21 +953,21 @@ impl<'a> Timeline<'a> {
         }
     }
 
-    fn move_field(&self, p: &Ply, name: &str) -> Value {
+    fn move_field(&self, p: &'a Ply, name: &str) -> Value {
+        match MoveField::from_name(name) {
+            Some(f) => self.move_facts(p).get(f),
+            None => Value::None,
+        }
+    }
+
+    /// The typed facts of one move, read from its comments once.
+    pub fn move_facts(&self, p: &'a Ply) -> MoveFacts<'a> {
         let mv = &self.game.moves[p.move_index];
         let tcec = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
         let cc = mv
             .comments
             .iter()
             .find_map(|c| c.annotations.cutechess.as_ref());
-        let ann = |f: &dyn Fn(&crate::ingest::annotations::Annotations) -> Option<i64>| {
-            opt_num(
-                mv.comments
-                    .iter()
-                    .find_map(|c| f(&c.annotations))
-                    .map(|x| x as f64),
-            )
-        };
         // White-view score: TCEC wv, else [%eval], else cutechess (mover's view).
         let white_score: Option<Score> = tcec
             .and_then(|t| t.wv)
@@ -985,37 +985,199 @@ impl<'a> Timeline<'a> {
                     }
                 })
             });
-        let book = tcec.is_some_and(|t| t.book) || cc.is_some_and(|c| c.book);
-        match name {
-            "ply" => Value::Num(f64::from(p.ply)),
-            "number" => Value::Num(f64::from(p.move_number)),
-            "side" => side_str(p.side),
-            "engine" => self.tag(if p.side == Color::White {
+        MoveFacts {
+            game: self.game,
+            ply: p,
+            mv,
+            tcec,
+            cc,
+            white_score,
+        }
+    }
+}
+
+/// A field of a `move` event, resolved from its name once, when the
+/// ruleset is analyzed (the clock fields come from the clock
+/// reconstruction, which the evaluator holds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveField {
+    Ply,
+    Number,
+    Side,
+    Engine,
+    San,
+    Uci,
+    Capture,
+    PawnMove,
+    Promotion,
+    Castling,
+    CastlingRightsLost,
+    RookCastlingLost,
+    Irreversible,
+    HalfmoveClock,
+    Repetition,
+    Pieces,
+    Check,
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    Book,
+    Commented,
+    Depth,
+    Seldepth,
+    Score,
+    Wv,
+    Mate,
+    Nodes,
+    Nps,
+    Mt,
+    Tl,
+    Clk,
+    Emt,
+    Pv,
+    Ponder,
+    Tbhits,
+    Hashfull,
+    Ponderhit,
+    RecordedLeft,
+    RecordedR50,
+    RecordedRd,
+    RecordedRr,
+    /// A field of the clock reconstruction, by its name.
+    Clock(&'static str),
+}
+
+impl MoveField {
+    /// The field of this name (every `move` field of [`VOCABULARY`]).
+    pub fn from_name(name: &str) -> Option<MoveField> {
+        use MoveField::*;
+        Some(match name {
+            "ply" => Ply,
+            "number" => Number,
+            "side" => Side,
+            "engine" => Engine,
+            "san" => San,
+            "uci" => Uci,
+            "capture" => Capture,
+            "pawn_move" => PawnMove,
+            "promotion" => Promotion,
+            "castling" => Castling,
+            "castling_rights_lost" => CastlingRightsLost,
+            "rook_castling_lost" => RookCastlingLost,
+            "irreversible" => Irreversible,
+            "halfmove_clock" => HalfmoveClock,
+            "repetition" => Repetition,
+            "pieces" => Pieces,
+            "check" => Check,
+            "checkmate" => Checkmate,
+            "stalemate" => Stalemate,
+            "insufficient_material" => InsufficientMaterial,
+            "book" => Book,
+            "commented" => Commented,
+            "depth" => Depth,
+            "seldepth" => Seldepth,
+            "score" => Score,
+            "wv" => Wv,
+            "mate" => Mate,
+            "nodes" => Nodes,
+            "nps" => Nps,
+            "mt" => Mt,
+            "tl" => Tl,
+            "clk" => Clk,
+            "emt" => Emt,
+            "pv" => Pv,
+            "ponder" => Ponder,
+            "tbhits" => Tbhits,
+            "hashfull" => Hashfull,
+            "ponderhit" => Ponderhit,
+            "recorded_left" => RecordedLeft,
+            "recorded_r50" => RecordedR50,
+            "recorded_rd" => RecordedRd,
+            "recorded_rr" => RecordedRr,
+            "used" => Clock("used"),
+            "used_source" => Clock("used_source"),
+            "timed_used" => Clock("timed_used"),
+            "timed_source" => Clock("timed_source"),
+            "clock_left" => Clock("clock_left"),
+            "clock_at_move" => Clock("clock_at_move"),
+            "clock_flag" => Clock("clock_flag"),
+            "clock_period" => Clock("clock_period"),
+            "clock_requirement" => Clock("clock_requirement"),
+            "clock_jump" => Clock("clock_jump"),
+            "clock_expected" => Clock("clock_expected"),
+            "clock_stopped" => Clock("clock_stopped"),
+            _ => return None,
+        })
+    }
+}
+
+/// One move's facts: its replayed ply and the annotations of its comments,
+/// found once (a rule reads many fields of the same move).
+#[derive(Debug, Clone, Copy)]
+pub struct MoveFacts<'a> {
+    game: &'a PgnGame,
+    pub ply: &'a Ply,
+    mv: &'a crate::ingest::pgn::PgnMove,
+    tcec: Option<&'a crate::ingest::annotations::TcecMove>,
+    cc: Option<&'a crate::ingest::annotations::CutechessMove>,
+    white_score: Option<Score>,
+}
+
+impl MoveFacts<'_> {
+    fn tag(&self, name: &str) -> Value {
+        self.game
+            .tag(name)
+            .map_or(Value::None, |v| Value::Str(v.to_string()))
+    }
+
+    fn ann(&self, f: impl Fn(&crate::ingest::annotations::Annotations) -> Option<i64>) -> Value {
+        opt_num(
+            self.mv
+                .comments
+                .iter()
+                .find_map(|c| f(&c.annotations))
+                .map(|x| x as f64),
+        )
+    }
+
+    /// The value of a field (`none` for the clock fields, which the
+    /// evaluator reads from its clock reconstruction).
+    pub fn get(&self, f: MoveField) -> Value {
+        let (p, tcec, cc) = (self.ply, self.tcec, self.cc);
+        match f {
+            MoveField::Ply => Value::Num(f64::from(p.ply)),
+            MoveField::Number => Value::Num(f64::from(p.move_number)),
+            MoveField::Side => side_str(p.side),
+            MoveField::Engine => self.tag(if p.side == Color::White {
                 "White"
             } else {
                 "Black"
             }),
-            "san" => Value::Str(p.san.clone()),
-            "uci" => Value::Str(p.uci.clone()),
-            "capture" => Value::Bool(p.capture),
-            "pawn_move" => Value::Bool(p.pawn_move),
-            "promotion" => Value::Bool(p.promotion),
-            "castling" => Value::Bool(p.castling),
-            "castling_rights_lost" => Value::Bool(p.castling_rights_changed),
-            "rook_castling_lost" => Value::Bool(p.rook_castling_lost),
-            "irreversible" => Value::Bool(p.capture || p.pawn_move),
-            "halfmove_clock" => Value::Num(f64::from(p.halfmove_clock)),
-            "repetition" => Value::Num(f64::from(p.repetition)),
-            "pieces" => Value::Num(f64::from(p.pieces)),
-            "check" => Value::Bool(p.check),
-            "checkmate" => Value::Bool(p.checkmate),
-            "stalemate" => Value::Bool(p.stalemate),
-            "insufficient_material" => Value::Bool(p.insufficient_material),
-            "book" => Value::Bool(book),
-            "commented" => Value::Bool(tcec.is_some() || cc.is_some()),
-            "depth" => opt_num(tcec.and_then(|t| t.d).or_else(|| cc.and_then(|c| c.depth))),
-            "seldepth" => opt_num(tcec.and_then(|t| t.sd)),
-            "score" => white_score.map_or(Value::None, |s| {
+            MoveField::San => Value::Str(p.san.clone()),
+            MoveField::Uci => Value::Str(p.uci.clone()),
+            MoveField::Capture => Value::Bool(p.capture),
+            MoveField::PawnMove => Value::Bool(p.pawn_move),
+            MoveField::Promotion => Value::Bool(p.promotion),
+            MoveField::Castling => Value::Bool(p.castling),
+            MoveField::CastlingRightsLost => Value::Bool(p.castling_rights_changed),
+            MoveField::RookCastlingLost => Value::Bool(p.rook_castling_lost),
+            MoveField::Irreversible => Value::Bool(p.capture || p.pawn_move),
+            MoveField::HalfmoveClock => Value::Num(f64::from(p.halfmove_clock)),
+            MoveField::Repetition => Value::Num(f64::from(p.repetition)),
+            MoveField::Pieces => Value::Num(f64::from(p.pieces)),
+            MoveField::Check => Value::Bool(p.check),
+            MoveField::Checkmate => Value::Bool(p.checkmate),
+            MoveField::Stalemate => Value::Bool(p.stalemate),
+            MoveField::InsufficientMaterial => Value::Bool(p.insufficient_material),
+            MoveField::Book => {
+                Value::Bool(tcec.is_some_and(|t| t.book) || cc.is_some_and(|c| c.book))
+            }
+            MoveField::Commented => Value::Bool(tcec.is_some() || cc.is_some()),
+            MoveField::Depth => {
+                opt_num(tcec.and_then(|t| t.d).or_else(|| cc.and_then(|c| c.depth)))
+            }
+            MoveField::Seldepth => opt_num(tcec.and_then(|t| t.sd)),
+            MoveField::Score => self.white_score.map_or(Value::None, |s| {
                 let s = if p.side == Color::White {
                     s
                 } else {
@@ -1023,39 +1185,41 @@ impl<'a> Timeline<'a> {
                 };
                 Value::Num(score_pawns(s))
             }),
-            "wv" => white_score.map_or(Value::None, |s| Value::Num(score_pawns(s))),
-            "mate" => match white_score {
+            MoveField::Wv => self
+                .white_score
+                .map_or(Value::None, |s| Value::Num(score_pawns(s))),
+            MoveField::Mate => match self.white_score {
                 Some(Score::Mate(m)) => Value::Num(f64::from(m)),
                 _ => Value::None,
             },
-            "nodes" => opt_num(tcec.and_then(|t| t.n).map(|x| x as f64)),
-            "nps" => opt_num(tcec.and_then(|t| t.s).map(|x| x as f64)),
-            "mt" => opt_num(
+            MoveField::Nodes => opt_num(tcec.and_then(|t| t.n).map(|x| x as f64)),
+            MoveField::Nps => opt_num(tcec.and_then(|t| t.s).map(|x| x as f64)),
+            MoveField::Mt => opt_num(
                 tcec.and_then(|t| t.mt)
                     .or_else(|| cc.and_then(|c| c.time_ms))
                     .map(|x| x as f64),
             ),
-            "tl" => opt_num(tcec.and_then(|t| t.tl).map(|x| x as f64)),
-            "clk" => ann(&|a| a.clk),
-            "emt" => ann(&|a| a.emt),
-            "pv" => tcec
+            MoveField::Tl => opt_num(tcec.and_then(|t| t.tl).map(|x| x as f64)),
+            MoveField::Clk => self.ann(|a| a.clk),
+            MoveField::Emt => self.ann(|a| a.emt),
+            MoveField::Pv => tcec
                 .and_then(|t| t.pv.clone())
                 .map_or(Value::None, Value::Str),
-            "ponder" => tcec
+            MoveField::Ponder => tcec
                 .and_then(|t| t.pd.clone())
                 .map_or(Value::None, Value::Str),
-            "tbhits" => opt_num(tcec.and_then(|t| t.tb.flatten()).map(|x| x as f64)),
-            "hashfull" => opt_num(tcec.and_then(|t| t.h)),
-            "ponderhit" => opt_num(tcec.and_then(|t| t.ph)),
-            "recorded_left" => opt_num(
+            MoveField::Tbhits => opt_num(tcec.and_then(|t| t.tb.flatten()).map(|x| x as f64)),
+            MoveField::Hashfull => opt_num(tcec.and_then(|t| t.h)),
+            MoveField::Ponderhit => opt_num(tcec.and_then(|t| t.ph)),
+            MoveField::RecordedLeft => opt_num(
                 tcec.and_then(|t| t.tl)
-                    .or_else(|| mv.comments.iter().find_map(|c| c.annotations.clk))
+                    .or_else(|| self.mv.comments.iter().find_map(|c| c.annotations.clk))
                     .map(|x| x as f64),
             ),
-            "recorded_r50" => opt_num(tcec.and_then(|t| t.r50)),
-            "recorded_rd" => opt_num(tcec.and_then(|t| t.rd)),
-            "recorded_rr" => opt_num(tcec.and_then(|t| t.rr)),
-            _ => Value::None,
+            MoveField::RecordedR50 => opt_num(tcec.and_then(|t| t.r50)),
+            MoveField::RecordedRd => opt_num(tcec.and_then(|t| t.rd)),
+            MoveField::RecordedRr => opt_num(tcec.and_then(|t| t.rr)),
+            MoveField::Clock(_) => Value::None,
         }
     }
 }

@@ -20,6 +20,9 @@ pub enum CExpr {
     Let(usize),
     Switch(usize),
     Field(Kind, &'static str),
+    /// A field of the current `move`, resolved once (its name kept for
+    /// messages and types).
+    Move(timeline::MoveField, &'static str),
     Unary(UnOp, Box<CExpr>),
     Binary(BinOp, Box<CExpr>, Box<CExpr>),
     If(Box<CExpr>, Box<CExpr>, Box<CExpr>),
@@ -881,6 +884,7 @@ impl<'a> Analyzer<'a> {
             CExpr::Let(i) => self.type_of(&self.lets[*i].expr),
             CExpr::Switch(_) => Type::Bool,
             CExpr::Field(k, f) => timeline::field_type(*k, f).unwrap_or(Type::Any),
+            CExpr::Move(_, f) => timeline::field_type(Kind::Move, f).unwrap_or(Type::Any),
             CExpr::Unary(UnOp::Not, _) => Type::Bool,
             CExpr::Unary(UnOp::Neg, _) => Type::Num,
             CExpr::Binary(op, ..) => match op {
@@ -1017,7 +1021,10 @@ impl<'a> Analyzer<'a> {
                     )
                     .help(help));
                 };
-                CExpr::Field(kind, name)
+                match timeline::MoveField::from_name(name) {
+                    Some(f) if kind == Kind::Move => CExpr::Move(f, name),
+                    _ => CExpr::Field(kind, name),
+                }
             }
             ExprKind::Unary(op, inner) => {
                 let c = self.expr(inner)?;

@@ -10,12 +10,13 @@ use shakmaty::Position;
 use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase};
 
 use super::analyzer::{
-    Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, StatefulFn, TimeControlDef,
+    Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, Stateful, StatefulFn,
+    TimeControlDef,
 };
 use super::ast::{BinOp, UnOp};
 use crate::findings::{Evidence, Finding};
 use crate::span::Span;
-use crate::timeline::{Data, Kind, Timeline, Value};
+use crate::timeline::{Data, Kind, MoveField, Timeline, Value};
 
 /// The reason given when a rule calls a detector this version lacks; such
 /// rules are listed once per run (see [`Ruleset::unavailable`]), not per game.
@@ -64,6 +65,7 @@ fn eval_stateless(
         time_control: None,
         cache: &DetectorCache::default(),
         evidence: &mut Vec::new(),
+        facts: None,
     };
     ctx.eval(e)
 }
@@ -235,6 +237,8 @@ struct Ctx<'c, 't> {
     cache: &'c DetectorCache,
     /// What a detector found, for the finding's message.
     evidence: &'c mut Vec<(String, Option<Evidence>)>,
+    /// The current move's facts, found once per event.
+    facts: Option<crate::timeline::MoveFacts<'c>>,
 }
 
 /// Whole-game detector results, by their parameters.
@@ -246,6 +250,69 @@ struct DetectorCache {
             std::rc::Rc<Vec<crate::detect::hidden_book::Assessment>>,
         )>,
     >,
+}
+
+/// The clock row of a ply: the rows are one per ply, in order.
+fn clock_row(clock: &[crate::clock::ClockPly], ply: u32) -> Option<&crate::clock::ClockPly> {
+    let first = clock.first()?.ply;
+    let at = ply.checked_sub(first)? as usize;
+    match clock.get(at) {
+        Some(c) if c.ply == ply => Some(c),
+        _ => clock.iter().find(|c| c.ply == ply),
+    }
+}
+
+/// The stateful calls inside `e`, in the order they advance (the order of
+/// the expression, left to right; a stateful call's own arguments hold
+/// none, as the analyzer forbids nesting them).
+fn stateful_calls<'e>(e: &'e CExpr, out: &mut Vec<&'e Stateful>) {
+    match e {
+        CExpr::Stateful(s) => out.push(s),
+        CExpr::Unary(_, a) => stateful_calls(a, out),
+        CExpr::Binary(_, a, b) => {
+            stateful_calls(a, out);
+            stateful_calls(b, out);
+        }
+        CExpr::If(a, b, c) => {
+            stateful_calls(a, out);
+            stateful_calls(b, out);
+            stateful_calls(c, out);
+        }
+        CExpr::List(l) | CExpr::Call(_, l) => {
+            for x in l {
+                stateful_calls(x, out);
+            }
+        }
+        CExpr::Detector(_, params) => {
+            for (_, x) in params {
+                stateful_calls(x, out);
+            }
+        }
+        CExpr::Lit(_)
+        | CExpr::Const(_)
+        | CExpr::Let(_)
+        | CExpr::Switch(_)
+        | CExpr::Field(..)
+        | CExpr::Move(..) => {}
+    }
+}
+
+/// The stateful calls a rule advances on each of its events: an
+/// adjudication's condition then its result; a `forbid`'s or `require`'s
+/// condition.
+fn rule_calls(rule: &RuleDef) -> Vec<&Stateful> {
+    let mut out = Vec::new();
+    match &rule.check {
+        Check::Adjudicate { result, when, .. } => {
+            stateful_calls(when, &mut out);
+            stateful_calls(result, &mut out);
+        }
+        Check::Forbid { when: Some(w), .. } | Check::Require { when: w, .. } => {
+            stateful_calls(w, &mut out)
+        }
+        Check::Forbid { when: None, .. } | Check::Manual(_) => {}
+    }
+    out
 }
 
 fn truthy(v: &Value) -> bool {
@@ -271,8 +338,17 @@ impl Ctx<'_, '_> {
 
     /// Advance every stateful call inside `e` for the current event.
     fn advance(&mut self, e: &CExpr) {
-        match e {
-            CExpr::Stateful(s) => {
+        let mut calls = Vec::new();
+        stateful_calls(e, &mut calls);
+        for s in calls {
+            self.advance_one(s);
+        }
+    }
+
+    /// Advance one stateful call for the current event.
+    fn advance_one(&mut self, s: &Stateful) {
+        {
+            {
                 if self.kind() != Some(s.on) {
                     return;
                 }
@@ -345,27 +421,6 @@ impl Ctx<'_, '_> {
                 *state = next;
                 slot.current = current;
             }
-            CExpr::Unary(_, a) => self.advance(a),
-            CExpr::Binary(_, a, b) => {
-                self.advance(a);
-                self.advance(b);
-            }
-            CExpr::If(a, b, c) => {
-                self.advance(a);
-                self.advance(b);
-                self.advance(c);
-            }
-            CExpr::List(l) | CExpr::Call(_, l) => {
-                for x in l {
-                    self.advance(x);
-                }
-            }
-            CExpr::Detector(_, params) => {
-                for (_, x) in params {
-                    self.advance(x);
-                }
-            }
-            _ => {}
         }
     }
 
@@ -375,12 +430,12 @@ impl Ctx<'_, '_> {
             CExpr::Const(i) => self.consts.get(*i).cloned().unwrap_or(Value::None),
             CExpr::Let(i) => self.lets.get(*i).cloned().unwrap_or(Value::None),
             CExpr::Switch(i) => Value::Bool(self.switches.get(*i).copied().unwrap_or(false)),
-            CExpr::Field(
-                Kind::Move,
-                f @ ("used" | "used_source" | "timed_used" | "timed_source" | "clock_left"
-                | "clock_at_move" | "clock_flag" | "clock_period" | "clock_requirement"
-                | "clock_jump" | "clock_expected" | "clock_stopped"),
-            ) => self.clock_field(f),
+            CExpr::Move(MoveField::Clock(f), _) => self.clock_field(f),
+            CExpr::Move(f, name) => match (&self.facts, self.tl) {
+                (Some(m), _) => m.get(*f),
+                (None, Some(tl)) => tl.field(self.i, Kind::Move, name),
+                (None, None) => Value::None,
+            },
             CExpr::Field(Kind::Engine(crate::align::EngKind::Search), "game_clock") => {
                 self.game_clock()
             }
@@ -439,7 +494,7 @@ impl Ctx<'_, '_> {
         let Data::Move(p) = &tl.events[self.i].data else {
             return Value::None;
         };
-        let Some(c) = self.clock.iter().find(|c| c.ply == p.ply) else {
+        let Some(c) = clock_row(self.clock, p.ply) else {
             return Value::None;
         };
         let ms = |v: Option<i64>| v.map_or(Value::None, |u| Value::Num(u as f64));
@@ -473,7 +528,12 @@ impl Ctx<'_, '_> {
         let Value::Num(ply) = tl.field(self.i, tl.events[self.i].kind, "for_ply") else {
             return Value::None;
         };
-        match self.clock.iter().find(|c| f64::from(c.ply) == ply) {
+        let row = if ply >= 0.0 && ply.fract() == 0.0 && ply <= f64::from(u32::MAX) {
+            clock_row(self.clock, ply as u32)
+        } else {
+            None
+        };
+        match row {
             Some(crate::clock::ClockPly {
                 used: Some(u),
                 tick: Some(t),
@@ -904,7 +964,7 @@ fn reads(e: &CExpr, switch: usize, lets: &[bool]) -> bool {
         .into_iter()
         .flatten()
         .any(|x| reads(x, switch, lets)),
-        CExpr::Lit(_) | CExpr::Const(_) | CExpr::Field(..) => false,
+        CExpr::Lit(_) | CExpr::Const(_) | CExpr::Field(..) | CExpr::Move(..) => false,
     }
 }
 
@@ -1022,9 +1082,10 @@ pub fn run_switched(
     let mut shadow_evidence: Vec<(String, Option<Evidence>)> = Vec::new();
     // the context of event `i`, for a `let` or a rule
     macro_rules! ctx {
-        ($i:expr) => {
+        ($i:expr, $facts:expr) => {
             ctx!(
                 $i,
+                $facts,
                 &prog.switches,
                 &lets,
                 &mut slots,
@@ -1032,7 +1093,7 @@ pub fn run_switched(
                 &mut evidence
             )
         };
-        ($i:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $evidence:expr) => {
+        ($i:expr, $facts:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $evidence:expr) => {
             Ctx {
                 tl: Some(tl),
                 scope: None,
@@ -1047,30 +1108,50 @@ pub fn run_switched(
                 time_control: prog.time_control,
                 cache: &cache,
                 evidence: $evidence,
+                facts: $facts,
             }
         };
     }
+    let let_calls: Vec<Vec<&Stateful>> = rs
+        .lets
+        .iter()
+        .map(|l| {
+            let mut v = Vec::new();
+            stateful_calls(&l.expr, &mut v);
+            v
+        })
+        .collect();
+    let calls: Vec<Vec<&Stateful>> = rs.rules.iter().map(rule_calls).collect();
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
+        let facts = match &ev.data {
+            Data::Move(p) => Some(tl.move_facts(p)),
+            _ => None,
+        };
         for (j, l) in rs.lets.iter().enumerate() {
             if l.on != ev.kind {
                 continue;
             }
-            let mut ctx = ctx!(i);
-            ctx.advance(&l.expr);
+            let mut ctx = ctx!(i, facts);
+            for s in &let_calls[j] {
+                ctx.advance_one(s);
+            }
             let v = ctx.eval(&l.expr);
             lets[j] = v;
             for sh in &mut shadows {
                 if sh.depends.lets[j] {
                     let mut c = ctx!(
                         i,
+                        facts,
                         &sh.switches,
                         &sh.lets,
                         &mut sh.slots,
                         &mut shadow_notes,
                         &mut shadow_evidence
                     );
-                    c.advance(&l.expr);
+                    for s in &let_calls[j] {
+                        c.advance_one(s);
+                    }
                     let v = c.eval(&l.expr);
                     sh.lets[j] = v;
                 } else {
@@ -1081,7 +1162,7 @@ pub fn run_switched(
         notes.clear();
         evidence.clear();
         for (ri, rule) in rs.rules.iter().enumerate() {
-            let mut ctx = ctx!(i);
+            let mut ctx = ctx!(i, facts);
             match &rule.check {
                 Check::Manual(_) => {}
                 Check::Adjudicate {
@@ -1092,8 +1173,9 @@ pub fn run_switched(
                     if ev.kind != Kind::Move {
                         continue;
                     }
-                    ctx.advance(when);
-                    ctx.advance(result);
+                    for s in &calls[ri] {
+                        ctx.advance_one(s);
+                    }
                     let fired = ctx.eval(when);
                     let open = out.computed.is_none() && undecided_from.is_none();
                     match &fired {
@@ -1136,6 +1218,9 @@ pub fn run_switched(
                 }
                 Check::Forbid { on, .. } | Check::Require { on, .. } if *on != ev.kind => {}
                 Check::Forbid { .. } | Check::Require { .. } => {
+                    for s in &calls[ri] {
+                        ctx.advance_one(s);
+                    }
                     match verdict(&rule.check, &mut ctx) {
                         Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, path, &rs.path);
@@ -1165,6 +1250,7 @@ pub fn run_switched(
                     let mut c = if own {
                         ctx!(
                             i,
+                            facts,
                             &sh.switches,
                             &sh.lets,
                             &mut sh.slots,
@@ -1172,11 +1258,12 @@ pub fn run_switched(
                             &mut shadow_evidence
                         )
                     } else {
-                        ctx!(i)
+                        ctx!(i, facts)
                     };
                     let fired = if own {
-                        c.advance(when);
-                        c.advance(result);
+                        for s in &calls[ri] {
+                            c.advance_one(s);
+                        }
                         c.eval(when)
                     } else {
                         fired_at[ri].clone()
@@ -1219,23 +1306,18 @@ enum Verdict {
     Holds,
 }
 
-/// A `forbid` or `require` rule at the current event or item.
+/// A `forbid` or `require` rule at the current event or item, its
+/// stateful calls advanced.
 fn verdict(check: &Check, ctx: &mut Ctx<'_, '_>) -> Verdict {
     let (v, forbid) = match check {
         Check::Forbid { when, .. } => (
             match when {
-                Some(w) => {
-                    ctx.advance(w);
-                    ctx.eval(w)
-                }
+                Some(w) => ctx.eval(w),
                 None => Value::Bool(true),
             },
             true,
         ),
-        Check::Require { when, .. } => {
-            ctx.advance(when);
-            (ctx.eval(when), false)
-        }
+        Check::Require { when, .. } => (ctx.eval(when), false),
         _ => return Verdict::Holds,
     };
     match (v, forbid) {
@@ -1276,6 +1358,7 @@ pub fn run_event(
                 time_control: prog.time_control,
                 cache: &cache,
                 evidence: &mut evidence,
+                facts: None,
             }
         };
     }
@@ -1296,6 +1379,9 @@ pub fn run_event(
             notes.clear();
             evidence.clear();
             let mut ctx = ctx!(i);
+            for s in rule_calls(rule) {
+                ctx.advance_one(s);
+            }
             match verdict(&rule.check, &mut ctx) {
                 Verdict::Violation => {
                     let message = message(rule, &mut ctx);
