@@ -420,7 +420,7 @@ pub fn align(
             for a in &acts {
                 let mut f: BTreeMap<&'static str, Value> = BTreeMap::new();
                 f.insert("side", side_s.clone());
-                f.insert("engine", Value::Str(shown.clone()));
+                f.insert("engine", Value::Str(shown.clone().into()));
                 let (kind, placed, stamp) = match a {
                     Activity::Search(s) => {
                         let base = if s.fen.is_some() {
@@ -433,15 +433,15 @@ pub fn align(
                         let board = moves.get(for_ply.saturating_sub(first) as usize);
                         f.insert(
                             "board_move",
-                            board.map_or(Value::None, |m| Value::Str(m.clone())),
+                            board.map_or(Value::None, |m| Value::Str(m.clone().into())),
                         );
                         if let Some((mv, ponder, answered)) = &s.bestmove {
-                            f.insert("bestmove", Value::Str(mv.clone()));
+                            f.insert("bestmove", Value::Str(mv.clone().into()));
                             f.insert(
                                 "ponder",
                                 ponder
                                     .as_ref()
-                                    .map_or(Value::None, |p| Value::Str(p.clone())),
+                                    .map_or(Value::None, |p| Value::Str(p.clone().into())),
                             );
                             let own_move = (for_ply % 2 == 1) == (side == Color::White);
                             let ok = board.is_some_and(|b| b.eq_ignore_ascii_case(mv));
@@ -539,7 +539,7 @@ pub fn align(
                         f.insert(
                             "bound",
                             fin.and_then(|i| i.bound.clone())
-                                .map_or(Value::None, Value::Str),
+                                .map_or(Value::None, |s| Value::Str(s.into())),
                         );
                         f.insert("nodes", num(s.infos.iter().rev().find_map(|i| i.nodes)));
                         f.insert("nps", num(s.infos.iter().rev().find_map(|i| i.nps)));
@@ -582,8 +582,8 @@ pub fn align(
                         stamp,
                         plies,
                     } => {
-                        f.insert("name", Value::Str(name.clone()));
-                        f.insert("raw", Value::Str(value.clone()));
+                        f.insert("name", Value::Str(name.clone().into()));
+                        f.insert("raw", Value::Str(value.clone().into()));
                         f.insert("value", typed(value));
                         f.insert("machine_moved", Value::Bool(produced));
                         f.insert("after_restart", Value::Bool(restarted));
@@ -599,7 +599,7 @@ pub fn align(
                             if command.is_empty() {
                                 Value::None
                             } else {
-                                Value::Str(command.clone())
+                                Value::Str(command.clone().into())
                             },
                         );
                         if produced {
@@ -622,7 +622,7 @@ pub fn align(
                 };
                 f.insert("ply", Value::Num(f64::from(placed)));
                 f.insert("time", Value::Num(stamp.time as f64));
-                f.insert("at", Value::Str(stamp.at.clone()));
+                f.insert("at", Value::Str(stamp.at.clone().into()));
                 events.push(EngEvent {
                     kind,
                     placed,
@@ -676,7 +676,7 @@ fn typed(s: &str) -> Value {
     match crate::ingest::annotations::OptionValue::parse(s) {
         crate::ingest::annotations::OptionValue::Int(i) => Value::Num(i as f64),
         crate::ingest::annotations::OptionValue::Bool(b) => Value::Bool(b),
-        crate::ingest::annotations::OptionValue::Text(t) => Value::Str(t),
+        crate::ingest::annotations::OptionValue::Text(t) => Value::Str(t.into()),
     }
 }
 

@@ -262,7 +262,7 @@ fn num(n: impl Into<f64>) -> Value {
 }
 
 fn text(s: &str) -> Value {
-    Value::Str(s.to_string())
+    Value::Str(s.to_string().into())
 }
 
 fn case(

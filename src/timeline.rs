@@ -17,12 +17,83 @@ use crate::ingest::pgn::PgnGame;
 use crate::replay::{Ply, Replay};
 use crate::span::Span;
 
+/// The text of a string value: a name known when arbiter was built
+/// (`white`, a field's fixed words) or a shared string. Cloning never copies
+/// the text, so a rule reading `move.side` on every move allocates nothing.
+#[derive(Clone)]
+pub enum Text {
+    Static(&'static str),
+    Shared(std::sync::Arc<str>),
+}
+
+impl Text {
+    pub const fn from_static(s: &'static str) -> Text {
+        Text::Static(s)
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            Text::Static(s) => s,
+            Text::Shared(s) => s,
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text::Shared(s.into())
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        Text::Shared(s.into())
+    }
+}
+
 /// A value a rule can see.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Value {
     Num(f64),
     Bool(bool),
-    Str(String),
+    Str(Text),
     List(Vec<Value>),
     /// The source does not record this value.
     #[default]
@@ -47,7 +118,7 @@ impl Value {
         match self {
             Value::Num(n) => fmt_num(*n),
             Value::Bool(b) => b.to_string(),
-            Value::Str(s) => s.clone(),
+            Value::Str(s) => s.to_string(),
             Value::List(l) => format!(
                 "[{}]",
                 l.iter().map(Value::display).collect::<Vec<_>>().join(", ")
@@ -72,7 +143,11 @@ fn opt_num<T: Into<f64>>(v: Option<T>) -> Value {
 }
 
 fn side_str(c: Color) -> Value {
-    Value::Str(if c == Color::White { "white" } else { "black" }.into())
+    Value::Str(Text::from_static(if c == Color::White {
+        "white"
+    } else {
+        "black"
+    }))
 }
 
 /// Pawns for a score; a mate counts as ±1000 pawns.
@@ -876,7 +951,7 @@ impl<'a> Timeline<'a> {
     fn tag(&self, name: &str) -> Value {
         self.game
             .tag(name)
-            .map_or(Value::None, |v| Value::Str(v.to_string()))
+            .map_or(Value::None, |v| Value::Str(v.to_string().into()))
     }
 
     /// The value of `kind.field` at event `i`. `Value::None` when the event
@@ -908,13 +983,13 @@ impl<'a> Timeline<'a> {
                 raw,
             } => match name {
                 "side" => side_str(*side),
-                "name" => Value::Str(n.to_string()),
+                "name" => Value::Str(n.to_string().into()),
                 "value" => match value {
                     OptionValue::Int(i) => Value::Num(*i as f64),
                     OptionValue::Bool(b) => Value::Bool(*b),
-                    OptionValue::Text(t) => Value::Str(t.clone()),
+                    OptionValue::Text(t) => Value::Str(t.clone().into()),
                 },
-                "raw" => Value::Str(raw.to_string()),
+                "raw" => Value::Str(raw.to_string().into()),
                 "source" => Value::Str("pgn-engine-options".into()),
                 _ => Value::None,
             },
@@ -939,8 +1014,8 @@ impl<'a> Timeline<'a> {
                 }
                 match name {
                     "time" => Value::Num(event.time as f64),
-                    "at" => Value::Str(event.at.clone()),
-                    "operator" => Value::Str(event.operator.clone()),
+                    "at" => Value::Str(event.at.clone().into()),
+                    "operator" => Value::Str(event.operator.clone().into()),
                     "role" => event
                         .fields
                         .get("role")
@@ -1127,7 +1202,7 @@ impl MoveFacts<'_> {
     fn tag(&self, name: &str) -> Value {
         self.game
             .tag(name)
-            .map_or(Value::None, |v| Value::Str(v.to_string()))
+            .map_or(Value::None, |v| Value::Str(v.to_string().into()))
     }
 
     fn ann(&self, f: impl Fn(&crate::ingest::annotations::Annotations) -> Option<i64>) -> Value {
@@ -1153,8 +1228,8 @@ impl MoveFacts<'_> {
             } else {
                 "Black"
             }),
-            MoveField::San => Value::Str(p.san.clone()),
-            MoveField::Uci => Value::Str(p.uci.clone()),
+            MoveField::San => Value::Str(p.san.clone().into()),
+            MoveField::Uci => Value::Str(p.uci.clone().into()),
             MoveField::Capture => Value::Bool(p.capture),
             MoveField::PawnMove => Value::Bool(p.pawn_move),
             MoveField::Promotion => Value::Bool(p.promotion),
@@ -1204,10 +1279,10 @@ impl MoveFacts<'_> {
             MoveField::Emt => self.ann(|a| a.emt),
             MoveField::Pv => tcec
                 .and_then(|t| t.pv.clone())
-                .map_or(Value::None, Value::Str),
+                .map_or(Value::None, |s| Value::Str(s.into())),
             MoveField::Ponder => tcec
                 .and_then(|t| t.pd.clone())
-                .map_or(Value::None, Value::Str),
+                .map_or(Value::None, |s| Value::Str(s.into())),
             MoveField::Tbhits => opt_num(tcec.and_then(|t| t.tb.flatten()).map(|x| x as f64)),
             MoveField::Hashfull => opt_num(tcec.and_then(|t| t.h)),
             MoveField::Ponderhit => opt_num(tcec.and_then(|t| t.ph)),
@@ -1228,7 +1303,7 @@ fn field_value(v: &FieldValue) -> Value {
     match v {
         FieldValue::Num(n) => Value::Num(*n),
         FieldValue::Bool(b) => Value::Bool(*b),
-        FieldValue::Str(s) => Value::Str(s.clone()),
+        FieldValue::Str(s) => Value::Str(s.as_str().into()),
     }
 }
 
@@ -1325,7 +1400,7 @@ fn place_operator_events<'e>(
         let to_move = side_after(completed);
         d.insert("side_to_move", Value::Str(to_move.into()));
         if let Some(m) = &machine {
-            d.insert("machine", Value::Str(m.clone()));
+            d.insert("machine", Value::Str(m.clone().into()));
             d.insert("machine_to_move", Value::Bool(m == to_move));
         }
         d.insert("machine_moved", Value::Bool(machine_moved));
@@ -1368,7 +1443,7 @@ fn place_operator_events<'e>(
                     })
                     .map(str::to_string)
                     .collect();
-                d.insert("outsiders", Value::Str(outsiders.join(", ")));
+                d.insert("outsiders", Value::Str(outsiders.join(", ").into()));
             }
             OpKind::ClockSet => {
                 if let (Some(FieldValue::Num(o)), Some(FieldValue::Num(n))) =

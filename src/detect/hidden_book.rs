@@ -185,7 +185,7 @@ fn searches(tl: &Timeline<'_>) -> Vec<Option<Search>> {
                 e.source.clone(),
                 Some(e.span),
                 match f("at") {
-                    Some(Value::Str(s)) => Some(s.clone()),
+                    Some(Value::Str(s)) => Some(s.to_string()),
                     _ => None,
                 },
             )),
@@ -292,7 +292,7 @@ fn engine_ponders(tl: &Timeline<'_>) -> Vec<Option<String>> {
                 .checked_sub(first)
                 .and_then(|i| out.get_mut(i as usize))
         {
-            *slot = Some(pm.clone());
+            *slot = Some(pm.to_string());
         }
     }
     out

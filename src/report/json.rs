@@ -157,7 +157,7 @@ pub fn value(v: &crate::timeline::Value) -> Value {
         V::Num(n) if n.fract() == 0.0 && n.abs() < 1e15 => json!(*n as i64),
         V::Num(n) => json!(n),
         V::Bool(b) => json!(b),
-        V::Str(s) => json!(s),
+        V::Str(s) => json!(s.as_str()),
         V::List(l) => Value::Array(l.iter().map(value).collect()),
         V::None => Value::Null,
         V::Unknown => json!("unknown"),

@@ -930,7 +930,7 @@ impl<'a> Analyzer<'a> {
     fn expr(&mut self, e: &ast::Expr) -> Result<CExpr, RuleError> {
         Ok(match &e.kind {
             ExprKind::Num(n) | ExprKind::Duration(n) => CExpr::Lit(Value::Num(*n)),
-            ExprKind::Str(s) => CExpr::Lit(Value::Str(s.clone())),
+            ExprKind::Str(s) => CExpr::Lit(Value::Str(s.clone().into())),
             ExprKind::Bool(b) => CExpr::Lit(Value::Bool(*b)),
             ExprKind::None => CExpr::Lit(Value::None),
             ExprKind::List(items) => CExpr::List(
@@ -953,7 +953,7 @@ impl<'a> Analyzer<'a> {
                 } else if let Some(&i) = self.switch_index.get(n) {
                     CExpr::Switch(i)
                 } else if BUILTIN_NAMES.contains(&n.as_str()) {
-                    CExpr::Lit(Value::Str(n.clone()))
+                    CExpr::Lit(Value::Str(n.clone().into()))
                 } else {
                     let mut all: Vec<&str> = names(&self.const_index);
                     all.extend(names(&self.let_index));

@@ -469,7 +469,15 @@ impl Ctx<'_, '_> {
             },
             CExpr::List(l) => Value::List(l.iter().map(|x| self.eval(x)).collect()),
             CExpr::Call(f, args) => {
-                let vals: Vec<Value> = args.iter().map(|a| self.eval(a)).collect();
+                // every builtin takes one or two arguments (the analyzer
+                // checks): no list is allocated for them
+                let mut vals = [Value::None, Value::None];
+                for (k, a) in args.iter().enumerate() {
+                    let v = self.eval(a);
+                    if let Some(slot) = vals.get_mut(k) {
+                        *slot = v;
+                    }
+                }
                 self.builtin(*f, vals)
             }
             CExpr::Stateful(s) => self
@@ -498,7 +506,7 @@ impl Ctx<'_, '_> {
             return Value::None;
         };
         let ms = |v: Option<i64>| v.map_or(Value::None, |u| Value::Num(u as f64));
-        let text = |v: Option<&str>| v.map_or(Value::None, |s| Value::Str(s.to_string()));
+        let text = |v: Option<&str>| v.map_or(Value::None, |s| Value::Str(s.to_string().into()));
         match (name, &c.tick) {
             ("used", _) => ms(c.used),
             ("used_source", _) => text(c.source.map(|s| s.name())),
@@ -543,7 +551,7 @@ impl Ctx<'_, '_> {
         }
     }
 
-    fn builtin(&mut self, f: Builtin, v: Vec<Value>) -> Value {
+    fn builtin(&mut self, f: Builtin, v: [Value; 2]) -> Value {
         if f == Builtin::Coalesce {
             let mut it = v.into_iter();
             let a = it.next().unwrap_or_default();
@@ -569,7 +577,7 @@ impl Ctx<'_, '_> {
             Builtin::Round => numv(n(0).map(f64::round)),
             Builtin::Min => numv(n(0).zip(n(1)).map(|(a, b)| a.min(b))),
             Builtin::Max => numv(n(0).zip(n(1)).map(|(a, b)| a.max(b))),
-            Builtin::Lower => s(0).map_or(Value::None, |x| Value::Str(x.to_lowercase())),
+            Builtin::Lower => s(0).map_or(Value::None, |x| Value::Str(x.to_lowercase().into())),
             Builtin::Contains => match (&v[0], s(1)) {
                 (Value::Str(a), Some(b)) => Value::Bool(a.contains(b)),
                 // a list contains the text when one of its items does
@@ -589,7 +597,7 @@ impl Ctx<'_, '_> {
                 (Some(name), Some(tl)) => tl
                     .game
                     .tag(name)
-                    .map_or(Value::None, |t| Value::Str(t.to_string())),
+                    .map_or(Value::None, |t| Value::Str(t.to_string().into())),
                 _ => Value::None,
             },
         }
@@ -1504,7 +1512,7 @@ fn violation(
         Data::Engine(e) => (
             e.source.as_str(),
             match e.fields.get("at") {
-                Some(Value::Str(s)) => Some(s.clone()),
+                Some(Value::Str(s)) => Some(s.to_string()),
                 _ => None,
             },
             format!("the {} event", e.kind.rule_name()),
