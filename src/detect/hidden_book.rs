@@ -367,12 +367,12 @@ pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
 }
 
 /// Read the detector's parameters from a rule's call.
-pub fn params(given: &[(String, Value)]) -> Params {
+pub fn params(given: &[(&str, Value)]) -> Params {
     let mut p = Params::default();
     for (k, v) in given {
         let Value::Num(x) = v else { continue };
         let x = x.max(0.0);
-        match k.as_str() {
+        match *k {
             "min_run" => p.min_run = x as usize,
             "max_nodes" => p.max_nodes = x as u64,
             "max_depth" => p.max_depth = x as u32,

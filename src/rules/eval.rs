@@ -66,6 +66,7 @@ fn eval_stateless(
         cache: &DetectorCache::default(),
         evidence: &mut Vec::new(),
         facts: None,
+        game: &[],
     };
     ctx.eval(e)
 }
@@ -239,6 +240,9 @@ struct Ctx<'c, 't> {
     evidence: &'c mut Vec<(String, Option<Evidence>)>,
     /// The current move's facts, found once per event.
     facts: Option<crate::timeline::MoveFacts<'c>>,
+    /// The game's fields (its tags), read once per game; empty where the
+    /// context has none ready (then they are read from the timeline).
+    game: &'c [(&'static str, Value)],
 }
 
 /// Whole-game detector results, by their parameters.
@@ -439,6 +443,16 @@ impl Ctx<'_, '_> {
             CExpr::Field(Kind::Engine(crate::align::EngKind::Search), "game_clock") => {
                 self.game_clock()
             }
+            CExpr::Field(Kind::Game, f) if !self.game.is_empty() => {
+                match self
+                    .game
+                    .iter()
+                    .find(|(n, _)| std::ptr::eq(*n, *f) || n == f)
+                {
+                    Some((_, v)) => v.clone(),
+                    None => Value::None,
+                }
+            }
             CExpr::Field(Kind::Scope(k), f) => match self.scope {
                 Some(c) => c.field(self.i, *k, f),
                 None => Value::None,
@@ -485,11 +499,21 @@ impl Ctx<'_, '_> {
                 .get(s.slot)
                 .map_or(Value::None, |sl| sl.current.clone()),
             CExpr::Detector(d, params) => {
-                let params: Vec<(String, Value)> = params
-                    .iter()
-                    .map(|(k, v)| (k.clone(), self.eval(v)))
-                    .collect();
-                self.detect(*d, &params)
+                // a detector takes at most five parameters (the analyzer
+                // checks their names): they are evaluated on the stack
+                let mut given: [(&str, Value); 5] = Default::default();
+                if params.len() <= given.len() {
+                    for (slot, (k, v)) in given.iter_mut().zip(params) {
+                        *slot = (k.as_str(), self.eval(v));
+                    }
+                    self.detect(*d, &given[..params.len()])
+                } else {
+                    let all: Vec<(&str, Value)> = params
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), self.eval(v)))
+                        .collect();
+                    self.detect(*d, &all)
+                }
             }
         }
     }
@@ -603,7 +627,7 @@ impl Ctx<'_, '_> {
         }
     }
 
-    fn detect(&mut self, d: Detector, params: &[(String, Value)]) -> Value {
+    fn detect(&mut self, d: Detector, params: &[(&str, Value)]) -> Value {
         match d {
             Detector::Tablebase => {
                 let Some(tl) = self.tl else {
@@ -625,7 +649,7 @@ impl Ctx<'_, '_> {
                 };
                 let fifty = params
                     .iter()
-                    .find(|(k, _)| k == "fifty_move_rule")
+                    .find(|(k, _)| *k == "fifty_move_rule")
                     .is_none_or(|(_, v)| truthy(v));
                 let pos = &p.position;
                 let stm = pos.turn();
@@ -715,7 +739,13 @@ impl Ctx<'_, '_> {
                         }
                     }
                 };
-                match found.iter().find(|a| a.ply == p.ply) {
+                // one assessment per replayed ply, in order
+                let at = p.ply.checked_sub(tl.replay.first_ply).map(|i| i as usize);
+                let this = match at.and_then(|i| found.get(i)) {
+                    Some(a) if a.ply == p.ply => Some(a),
+                    _ => found.iter().find(|a| a.ply == p.ply),
+                };
+                match this {
                     Some(a) if a.flagged => {
                         let place = a.search.as_ref().and_then(|s| s.place.clone()).map(
                             |(path, span, timestamp)| Evidence {
@@ -743,7 +773,7 @@ impl Ctx<'_, '_> {
                 let num = |k: &str| {
                     params
                         .iter()
-                        .find(|(n, _)| n == k)
+                        .find(|(n, _)| *n == k)
                         .and_then(|(_, v)| match v {
                             Value::Num(x) => Some(*x),
                             _ => None,
@@ -753,7 +783,7 @@ impl Ctx<'_, '_> {
                 let min_positions = num("min_positions").unwrap_or(0.0);
                 let string = |k: &str| {
                     params.iter().find_map(|(n, v)| match v {
-                        Value::Str(s) if n == k => Some(s.clone()),
+                        Value::Str(s) if *n == k => Some(s.clone()),
                         _ => None,
                     })
                 };
@@ -852,7 +882,7 @@ impl Ctx<'_, '_> {
                 let num = |k: &str, d: f64| {
                     params
                         .iter()
-                        .find(|(n, _)| n == k)
+                        .find(|(n, _)| *n == k)
                         .and_then(|(_, v)| match v {
                             Value::Num(x) => Some(*x),
                             _ => None,
@@ -1088,6 +1118,9 @@ pub fn run_switched(
     // a shadow's notes and evidence are its own and are not reported
     let mut shadow_notes: Vec<String> = Vec::new();
     let mut shadow_evidence: Vec<(String, Option<Evidence>)> = Vec::new();
+    let game: Vec<(&'static str, Value)> = crate::timeline::fields_of(Kind::Game)
+        .map(|f| (f, tl.field(0, Kind::Game, f)))
+        .collect();
     // the context of event `i`, for a `let` or a rule
     macro_rules! ctx {
         ($i:expr, $facts:expr) => {
@@ -1117,6 +1150,7 @@ pub fn run_switched(
                 cache: &cache,
                 evidence: $evidence,
                 facts: $facts,
+                game: &game,
             }
         };
     }
@@ -1367,6 +1401,7 @@ pub fn run_event(
                 cache: &cache,
                 evidence: &mut evidence,
                 facts: None,
+                game: &[],
             }
         };
     }
