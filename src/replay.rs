@@ -240,7 +240,8 @@ pub fn replay(game: &PgnGame) -> Replay {
         let castling = m.is_castle();
         let rook_castling_lost =
             m.role() == Role::Rook && m.from().is_some_and(|sq| before_rights.contains(sq));
-        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
+        let san = San::from_move(&pos, m);
+        pos.play_unchecked(m);
         debug_assert!(pieces_before >= pos.board().occupied().count());
         let h = hash(&pos);
         if pos.halfmoves() == 0 {
@@ -251,6 +252,18 @@ pub fn replay(game: &PgnGame) -> Replay {
         let legal_empty = pos.legal_moves().is_empty();
         let check = pos.is_check();
         let checkmate = check && legal_empty;
+        // the suffix as shakmaty writes it (mate: in check with no legal
+        // move), from the one legal-move generation this ply makes
+        let san = SanPlus {
+            san,
+            suffix: if checkmate {
+                Some(Suffix::Checkmate)
+            } else if check {
+                Some(Suffix::Check)
+            } else {
+                None
+            },
+        };
         let suffix_wrong = match mv.san.suffix {
             Some(Suffix::Checkmate) => !checkmate,
             Some(Suffix::Check) => !check,

@@ -299,8 +299,14 @@ const TCEC_KEYS: &[&str] = &[
 /// Parse one comment's text.
 pub fn parse_comment(raw: &str) -> Annotations {
     let mut ann = Annotations::default();
-    let rest = extract_commands(raw, &mut ann);
-    let rest = rest.trim();
+    // most comments hold no `[%…]` command: then nothing is copied
+    let extracted;
+    let rest = if memchr::memmem::find(raw.as_bytes(), b"[%").is_some() {
+        extracted = extract_commands(raw, &mut ann);
+        extracted.trim()
+    } else {
+        raw.trim()
+    };
     if rest.is_empty() {
         return ann;
     }
