@@ -1,30 +1,67 @@
 #!/usr/bin/env bash
-# Streaming benchmark: audit a ≥100 MB PGN file and print peak resident
-# memory, wall time and throughput. Usage: bench/memory.sh [CORPUS_DIR]
-# (default ../shared/corpora/tcec-s15). Needs /usr/bin/time (Debian: time).
+# Peak resident memory against the 64 MB target, on the inputs of issue 15:
+#
+#   1. a 1 GB archive (the S15 corpus concatenated COPIES times, default 80),
+#      read by `arbiter audit` with tcec-s15.rules (JSON Lines to a file) and
+#      by `arbiter batch` with the same ruleset (tables and summary);
+#   2. an engine log of 10^LOG_EXP info lines (default 7) for one game
+#      (samples/kasparov-deep-junior-2003/clean), audited with its ruleset.
+#
+# Usage: bench/memory.sh [CORPUS_DIR] (default ../shared/corpora/tcec-s15)
+#        COPIES=8 LOG_EXP=6 bench/memory.sh    # smaller, quicker
+# Needs GNU time (/usr/bin/time) and python3. Prints one line per run:
+# input size, wall time, MB/s and peak RSS, and whether it is within 64 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus="${1:-../shared/corpora/tcec-s15}"
+copies="${COPIES:-80}"
+log_exp="${LOG_EXP:-7}"
 cargo build --release -q
 bin="${CARGO_TARGET_DIR:-target}/release/arbiter"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# name input-file arbiter-args…: one run under GNU time
+measure() {
+  local name="$1" input="$2"
+  shift 2
+  /usr/bin/time -f "%e %M" -o "$tmp/t" "$bin" "$@" > "$tmp/out" 2> "$tmp/err" || true
+  if grep -q "panicked" "$tmp/err"; then echo "PANIC in $name"; cat "$tmp/err"; exit 1; fi
+  read -r secs kb < <(tail -1 "$tmp/t")   # GNU time may first say the exit status
+  awk -v n="$name" -v s="$secs" -v kb="$kb" -v b="$(stat -c %s "$input")" 'BEGIN {
+    mib = kb / 1024
+    printf "%-44s %9.1f MB %8.2f s %7.1f MB/s %8.1f MiB peak RSS  %s\n",
+      n, b / 1e6, s, b / 1e6 / s, mib, (mib <= 64 ? "within 64 MB" : "OVER 64 MB") }'
+}
+
 big="$tmp/big.pgn"
-: > "$big"
-while [ "$(stat -c %s "$big")" -lt $((100 * 1024 * 1024)) ]; do
-  for f in "$corpus"/*.pgn; do cat "$f"; printf '\n'; done >> "$big"
-done
-size=$(stat -c %s "$big")
-/usr/bin/time -v "$bin" audit --format json "$big" > "$tmp/out.jsonl" 2> "$tmp/time.txt" || true
-rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/time.txt")
-wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$tmp/time.txt")
-games=$(grep -c '"type":"game"' "$tmp/out.jsonl")
-echo "input: $((size / 1024 / 1024)) MiB, $games games"
-echo "peak RSS: $((rss / 1024)) MiB ($rss KiB)"
-echo "wall time: $wall"
-python3 - "$size" "$wall" <<'PY'
+one="$tmp/one.pgn"
+cat "$corpus"/*.pgn > "$one"
+i=0
+while [ "$i" -lt "$copies" ]; do cat "$one" >> "$big"; i=$((i + 1)); done
+measure "audit, tcec-s15.rules (S15 x$copies)" "$big" \
+  audit --rules rulesets/tcec-s15.rules --format json "$big"
+measure "audit, no ruleset (S15 x$copies)" "$big" audit --format json "$big"
+measure "batch, tcec-s15.rules, 2 threads (S15 x$copies)" "$big" \
+  batch "$big" --rules rulesets/tcec-s15.rules --out "$tmp/batch" --threads 2
+rm -f "$big"
+
+case_dir=samples/kasparov-deep-junior-2003/clean
+n=$((10**log_exp))
+python3 - "$n" "$case_dir/engine.log" "$tmp/flood.log" <<'PY'
 import sys
-size=int(sys.argv[1]); w=sys.argv[2].split(':')
-secs=sum(float(x)*60**i for i,x in enumerate(reversed(w)))
-print(f"throughput: {size/secs/1e6:.1f} MB/s")
+n, src, out = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+lines = open(src).read().split('\n')
+go = next(i for i, l in enumerate(lines) if ' > go' in l)
+ts = lines[go].split(' ')[0]
+with open(out, 'w') as f:
+    f.write('\n'.join(lines[:go + 1]) + '\n')
+    line = f'{ts} < info depth 1 nodes 1\n'
+    for _ in range(n // 100000):
+        f.write(line * 100000)
+    f.write(line * (n % 100000))
+    f.write('\n'.join(lines[go + 1:]))
 PY
+measure "engine log of 10^$log_exp info lines" "$tmp/flood.log" \
+  audit --rules rulesets/kasparov-deep-junior-2003.rules --format json \
+  --engine-log "$tmp/flood.log" --operator-log "$case_dir/operator.log" "$case_dir/game.pgn"

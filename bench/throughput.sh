@@ -1,7 +1,12 @@
 #!/bin/sh
-# Throughput, side by side on the same large file: arbiter batch with the
-# S15 ruleset, pgn-extract validating, python-chess replaying, and
-# pgn-reader's own `validate` example.
+# Throughput, side by side on the same large file in one run: the full audit
+# (arbiter batch with tcec-s15.rules: its variants, switches and every
+# finding) on 2 threads and on 1, the audit without a ruleset (parse, type
+# every comment, replay, built-in checks) on 1 thread, pgn-reader's own
+# `validate` example, pgn-extract validating and python-chess replaying.
+# It ends with the ratios the targets are stated in (issue 15): the full
+# audit against `validate` (target: at least 0.5 on 2 threads) and the
+# audit without a ruleset on one thread (target: 300 MB/s).
 #
 # Usage: bench/throughput.sh ARBITER_BINARY TCEC_S15_DIR [COPIES]
 #
@@ -16,7 +21,7 @@ bin=$(realpath "$1")
 corpus=$2
 copies=${3:-8}
 if [ -z "$bin" ] || [ -z "$corpus" ]; then
-  sed -n '2,14p' "$0"
+  sed -n '2,20p' "$0"
   exit 2
 fi
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,15 +80,22 @@ run() {
   set -- $(tail -n 1 "$tmp/time")
   secs=$1
   kb=$2
+  last=$secs
   awk -v n="$name" -v s="$secs" -v kb="$kb" -v b="$bytes" -v g="$games" 'BEGIN {
     printf "%-34s %8.2f s %10.0f games/s %8.1f MB/s %8.1f MiB peak RSS\n", n, s, g / s, b / 1e6 / s, kb / 1024 }'
 }
 
 echo "file: $copies copies of $corpus, $games games, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB"
-run "arbiter batch (tcec-s15.rules)" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch"
-run "arbiter batch, 1 thread" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch1" --threads 1
+run "arbiter batch (tcec-s15.rules), 2 threads" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch" --threads 2
+full2=$last
+run "arbiter batch (tcec-s15.rules), 1 thread" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch1" --threads 1
+full1=$last
+run "arbiter batch, no ruleset, 1 thread" "$bin" batch "$big" --out "$tmp/batch0" --threads 1
+bare1=$last
+valid=""
 if [ -n "$validate" ]; then
   run "pgn-reader examples/validate" "$validate" "$big"
+  valid=$last
 else
   echo "pgn-reader validate: not built (no pgn-reader 0.29 source in the cargo registry)"
 fi
@@ -99,3 +111,12 @@ if python3 -c 'import chess' 2> /dev/null; then
 else
   echo "python-chess: not installed (pip install chess)"
 fi
+
+echo
+if [ -n "$valid" ]; then
+  awk -v v="$valid" -v a="$full2" -v b="$full1" 'BEGIN {
+    printf "full audit / validate, 2 threads: %.4f (1/%.0f; target 0.5)\n", v / a, a / v
+    printf "full audit / validate, 1 thread:  %.4f (1/%.0f)\n", v / b, b / v }'
+fi
+awk -v s="$bare1" -v b="$bytes" 'BEGIN {
+  printf "without a ruleset, 1 thread: %.1f MB/s (target 300 MB/s)\n", b / 1e6 / s }'

@@ -1,0 +1,91 @@
+//! Allocations per ply of the audit, counted by a counting global allocator
+//! (stats_alloc, around the system allocator).
+//!
+//! ```sh
+//! cargo bench --bench allocations                 # S15 under ARBITER_CORPUS, else the samples
+//! cargo bench --bench allocations -- FILE.pgn…    # other games
+//! ```
+//!
+//! Each input is audited twice: without a ruleset (parse, type every
+//! comment, replay, built-in checks) and with `rulesets/tcec-s15.rules`
+//! (its variants, switches and every finding), as `arbiter audit` does it,
+//! game by game. The second pass over the same games is the one counted,
+//! so what is set up once per run is not. It prints allocations and bytes
+//! per game and per ply; the target (issue 15) is zero per ply in the
+//! steady state.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arbiter::audit::{Config, audit_file};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
+
+fn inputs() -> Vec<PathBuf> {
+    let given: Vec<PathBuf> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .collect();
+    if !given.is_empty() {
+        return given;
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if let Some(c) = std::env::var_os("ARBITER_CORPUS") {
+        let dir = Path::new(&c).join("tcec-s15");
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+            .collect();
+        v.sort();
+        return v;
+    }
+    eprintln!("ARBITER_CORPUS is not set: counting on samples/tcec-style.pgn");
+    vec![here.join("samples/tcec-style.pgn")]
+}
+
+/// Audit every input; returns (games, plies).
+fn audit_all(files: &[PathBuf], config: &Config) -> (u64, u64) {
+    let (mut games, mut plies) = (0u64, 0u64);
+    for f in files {
+        audit_file(f, config, |g| {
+            games += 1;
+            plies += g.replay.plies.len() as u64;
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    }
+    (games, plies)
+}
+
+fn count(name: &str, files: &[PathBuf], config: &Config) {
+    audit_all(files, config); // the first pass warms what is made once
+    let region = Region::new(GLOBAL);
+    let (games, plies) = audit_all(files, config);
+    let s = region.change();
+    let allocs = (s.allocations + s.reallocations) as f64;
+    println!(
+        "{name:<28} {games:>6} games {plies:>8} plies {:>12} allocations {:>9.1} per game {:>7.1} per ply {:>9.0} bytes per ply",
+        s.allocations + s.reallocations,
+        allocs / games.max(1) as f64,
+        allocs / plies.max(1) as f64,
+        s.bytes_allocated as f64 / plies.max(1) as f64,
+    );
+}
+
+fn main() {
+    let files = inputs();
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rules = here.join("rulesets/tcec-s15.rules");
+    let rs = Config::load_ruleset(&rules).unwrap_or_else(|e| panic!("{e}"));
+    let bare = Config::default();
+    let full = Config {
+        ruleset: Some(Arc::new(rs)),
+        ..Config::default()
+    };
+    count("audit, no ruleset", &files, &bare);
+    count("audit, tcec-s15.rules", &files, &full);
+}
