@@ -32,6 +32,41 @@ pub enum CExpr {
     Detector(Detector, Vec<(String, CExpr)>),
 }
 
+impl CExpr {
+    /// Call `f` on each expression directly inside this one, in order (a
+    /// stateful call's argument, then `over`, `reset` and `per`). Every walk
+    /// over compiled expressions goes through here.
+    pub fn each_child<'e>(&'e self, f: &mut impl FnMut(&'e CExpr)) {
+        match self {
+            CExpr::Unary(_, a) => f(a),
+            CExpr::Binary(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            CExpr::If(a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            CExpr::List(l) | CExpr::Call(_, l) => l.iter().for_each(f),
+            CExpr::Detector(_, params) => params.iter().for_each(|(_, x)| f(x)),
+            CExpr::Stateful(s) => {
+                f(&s.arg);
+                [&s.over, &s.reset, &s.per]
+                    .into_iter()
+                    .flatten()
+                    .for_each(f);
+            }
+            CExpr::Lit(_)
+            | CExpr::Const(_)
+            | CExpr::Let(_)
+            | CExpr::Switch(_)
+            | CExpr::Field(..)
+            | CExpr::Move(..) => {}
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Builtin {
     Abs,
@@ -256,34 +291,10 @@ impl Ruleset {
     /// was given (the `similarity` detector reads one).
     pub fn unavailable_given(&self, similarity_report: bool) -> Vec<(String, &'static str)> {
         fn walk(e: &CExpr, out: &mut Vec<&'static str>) {
-            match e {
-                CExpr::Detector(d, params) => {
-                    if matches!(d, Detector::Similarity) {
-                        out.push(d.name());
-                    }
-                    for (_, p) in params {
-                        walk(p, out);
-                    }
-                }
-                CExpr::Unary(_, a) => walk(a, out),
-                CExpr::Binary(_, a, b) => {
-                    walk(a, out);
-                    walk(b, out);
-                }
-                CExpr::If(a, b, c) => {
-                    walk(a, out);
-                    walk(b, out);
-                    walk(c, out);
-                }
-                CExpr::List(l) | CExpr::Call(_, l) => l.iter().for_each(|x| walk(x, out)),
-                CExpr::Stateful(s) => {
-                    walk(&s.arg, out);
-                    for x in [&s.over, &s.reset, &s.per].into_iter().flatten() {
-                        walk(x, out);
-                    }
-                }
-                _ => {}
+            if let CExpr::Detector(d @ Detector::Similarity, _) = e {
+                out.push(d.name());
             }
+            e.each_child(&mut |x| walk(x, out));
         }
         let mut out = Vec::new();
         for r in &self.rules {

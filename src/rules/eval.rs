@@ -272,32 +272,7 @@ fn clock_row(clock: &[crate::clock::ClockPly], ply: u32) -> Option<&crate::clock
 fn stateful_calls<'e>(e: &'e CExpr, out: &mut Vec<&'e Stateful>) {
     match e {
         CExpr::Stateful(s) => out.push(s),
-        CExpr::Unary(_, a) => stateful_calls(a, out),
-        CExpr::Binary(_, a, b) => {
-            stateful_calls(a, out);
-            stateful_calls(b, out);
-        }
-        CExpr::If(a, b, c) => {
-            stateful_calls(a, out);
-            stateful_calls(b, out);
-            stateful_calls(c, out);
-        }
-        CExpr::List(l) | CExpr::Call(_, l) => {
-            for x in l {
-                stateful_calls(x, out);
-            }
-        }
-        CExpr::Detector(_, params) => {
-            for (_, x) in params {
-                stateful_calls(x, out);
-            }
-        }
-        CExpr::Lit(_)
-        | CExpr::Const(_)
-        | CExpr::Let(_)
-        | CExpr::Switch(_)
-        | CExpr::Field(..)
-        | CExpr::Move(..) => {}
+        _ => e.each_child(&mut |x| stateful_calls(x, out)),
     }
 }
 
@@ -986,23 +961,11 @@ fn reads(e: &CExpr, switch: usize, lets: &[bool]) -> bool {
     match e {
         CExpr::Switch(s) => *s == switch,
         CExpr::Let(l) => lets.get(*l).copied().unwrap_or(false),
-        CExpr::Unary(_, a) => reads(a, switch, lets),
-        CExpr::Binary(_, a, b) => reads(a, switch, lets) || reads(b, switch, lets),
-        CExpr::If(a, b, c) => {
-            reads(a, switch, lets) || reads(b, switch, lets) || reads(c, switch, lets)
+        _ => {
+            let mut any = false;
+            e.each_child(&mut |x| any = any || reads(x, switch, lets));
+            any
         }
-        CExpr::List(l) | CExpr::Call(_, l) => l.iter().any(|x| reads(x, switch, lets)),
-        CExpr::Detector(_, params) => params.iter().any(|(_, x)| reads(x, switch, lets)),
-        CExpr::Stateful(s) => [
-            Some(&s.arg),
-            s.over.as_ref(),
-            s.reset.as_ref(),
-            s.per.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        .any(|x| reads(x, switch, lets)),
-        CExpr::Lit(_) | CExpr::Const(_) | CExpr::Field(..) | CExpr::Move(..) => false,
     }
 }
 
