@@ -48,20 +48,7 @@ rm -f "$big"
 
 case_dir=samples/kasparov-deep-junior-2003/clean
 n=$((10**log_exp))
-python3 - "$n" "$case_dir/engine.log" "$tmp/flood.log" <<'PY'
-import sys
-n, src, out = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-lines = open(src).read().split('\n')
-go = next(i for i, l in enumerate(lines) if ' > go' in l)
-ts = lines[go].split(' ')[0]
-with open(out, 'w') as f:
-    f.write('\n'.join(lines[:go + 1]) + '\n')
-    line = f'{ts} < info depth 1 nodes 1\n'
-    for _ in range(n // 100000):
-        f.write(line * 100000)
-    f.write(line * (n % 100000))
-    f.write('\n'.join(lines[go + 1:]))
-PY
+python3 bench/flood_engine_log.py "$n" "$case_dir/engine.log" "$tmp/flood.log"
 measure "engine log of 10^$log_exp info lines" "$tmp/flood.log" \
   audit --rules rulesets/kasparov-deep-junior-2003.rules --format json \
   --engine-log "$tmp/flood.log" --operator-log "$case_dir/operator.log" "$case_dir/game.pgn"
