@@ -621,13 +621,23 @@ fn batch(
         threads,
         progress: !quiet && io::IsTerminal::is_terminal(&io::stderr()),
     };
-    let outcome = crate::batch::run(&bcfg)?;
+    // the games' lines are written as the games finish; the events' lines
+    // and the summary follow
+    let jsonl = dir.join("audit.jsonl");
+    let shown = jsonl.display().to_string();
+    let mut lines =
+        io::BufWriter::new(std::fs::File::create(&jsonl).map_err(|e| format!("{shown}: {e}"))?);
+    let outcome = crate::batch::run(&bcfg, &mut lines, &shown)?;
     if !quiet {
         for (p, e) in &outcome.unreadable {
             say!("arbiter batch: {p}: {e}");
         }
     }
-    write_in(&dir, "audit.jsonl", &crate::batch::jsonl(&outcome, &cfg))?;
+    lines
+        .write_all(crate::batch::jsonl_tail(&outcome, &cfg).as_bytes())
+        .and_then(|()| lines.flush())
+        .map_err(|e| format!("{shown}: {e}"))?;
+    drop(lines);
     write_batch_reports(&dir, &outcome, shard, &cfg)?;
     if !quiet {
         say!(

@@ -61,9 +61,6 @@ pub struct GameRecord {
     /// The replay stopped before the end of the record.
     #[serde(skip)]
     pub incomplete: bool,
-    /// The game's JSON line, as `audit --format json` writes it.
-    #[serde(skip)]
-    pub json: String,
 }
 
 /// One event of the batch: its standings and what its event-level rules
@@ -108,12 +105,17 @@ impl Outcome {
     }
 }
 
-fn record(file: &str, file_index: usize, g: audit::GameAudit, in_event: bool) -> GameRecord {
+/// A game's record, and its JSON line as `audit --format json` writes it.
+fn record(
+    file: &str,
+    file_index: usize,
+    g: audit::GameAudit,
+    in_event: bool,
+) -> (GameRecord, String) {
     let tag = |k: &str| g.game.tag(k).unwrap_or("").trim().to_string();
     let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
     let json = crate::report::json::game_line(&g).to_string();
-    GameRecord {
-        json,
+    let record = GameRecord {
         incomplete: g.replay.stop.is_some(),
         file: file.to_string(),
         file_index,
@@ -131,11 +133,20 @@ fn record(file: &str, file_index: usize, g: audit::GameAudit, in_event: bool) ->
         standing: crate::standings::Game::from_pgn(&g.game),
         info: in_event.then(|| crate::event::GameInfo::from_game(file, 0, &g.game)),
         findings: g.findings,
-    }
+    };
+    (record, json)
 }
 
-/// Audit every game of every input.
-pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
+/// Audit every game of every input. Each game's JSON line is written to
+/// `lines` (named `lines_name` in an error) in input order as soon as the games before it are done, so the
+/// lines are not kept (the games finish out of order on the threads; only
+/// those ahead of the next one due wait, in a window no wider than what is
+/// in flight).
+pub fn run(
+    cfg: &BatchConfig,
+    lines: &mut dyn std::io::Write,
+    lines_name: &str,
+) -> Result<Outcome, String> {
     let mut unreadable_inputs: Vec<(String, String)> = Vec::new();
     let mut inputs: Vec<PathBuf> = Vec::new();
     // a case folder brings its own ruleset and logs
@@ -186,7 +197,7 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
         .num_threads(cfg.threads.max(1))
         .build()
         .map_err(|e| e.to_string())?;
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, crate::ingest::pgn::GameChunk)>(64);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, usize, crate::ingest::pgn::GameChunk)>(64);
     let shard = cfg.shard;
     let reader_inputs = inputs.clone();
     let reader_bar = bar.clone();
@@ -194,6 +205,8 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
         let mut summaries = Vec::new();
         let mut unreadable = Vec::new();
         let mut n: u64 = 0;
+        // the place of each game sent, in input order
+        let mut sent: u64 = 0;
         for (fi, path) in reader_inputs.iter().enumerate() {
             let shown = path.display().to_string();
             let file = match std::fs::File::open(path) {
@@ -213,8 +226,11 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
                         reader_bar.inc(chunk.bytes.len() as u64);
                         let mine = shard.is_none_or(|(k, m)| n % m == k - 1);
                         n += 1;
-                        if mine && tx.send((fi, chunk)).is_err() {
-                            return (summaries, unreadable);
+                        if mine {
+                            if tx.send((sent, fi, chunk)).is_err() {
+                                return (summaries, unreadable);
+                            }
+                            sent += 1;
                         }
                     }
                     Ok(None) => break,
@@ -235,21 +251,56 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
         (summaries, unreadable)
     });
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-    let mut games: Vec<GameRecord> = pool.install(|| {
-        rx.into_iter()
-            .par_bridge()
-            .map(|(fi, chunk)| {
-                let game = parse_game(&chunk);
-                drop(chunk);
-                record(
-                    &shown[fi],
-                    fi,
-                    audit::audit_game(&shown[fi], game, configs[fi].as_ref().unwrap_or(&cfg.audit)),
-                    configs[fi].is_none(),
-                )
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(u64, GameRecord, String)>();
+    let mut games: Vec<GameRecord> = Vec::new();
+    let mut write_error: Option<std::io::Error> = None;
+    std::thread::scope(|scope| {
+        let workers = scope.spawn(|| {
+            pool.install(|| {
+                rx.into_iter()
+                    .par_bridge()
+                    .for_each_with(done_tx, |done, (seq, fi, chunk)| {
+                        let game = parse_game(&chunk);
+                        drop(chunk);
+                        let (rec, line) = record(
+                            &shown[fi],
+                            fi,
+                            audit::audit_game(
+                                &shown[fi],
+                                game,
+                                configs[fi].as_ref().unwrap_or(&cfg.audit),
+                            ),
+                            configs[fi].is_none(),
+                        );
+                        // the receiver outlives the workers
+                        let _ = done.send((seq, rec, line));
+                    })
             })
-            .collect()
+        });
+        // restore input order, writing each line once the games before it
+        // are written
+        let mut waiting: std::collections::BTreeMap<u64, (GameRecord, String)> =
+            std::collections::BTreeMap::new();
+        let mut next: u64 = 0;
+        for (seq, rec, line) in done_rx {
+            waiting.insert(seq, (rec, line));
+            while let Some((rec, line)) = waiting.remove(&next) {
+                if write_error.is_none()
+                    && let Err(e) = lines
+                        .write_all(line.as_bytes())
+                        .and_then(|()| lines.write_all(b"\n"))
+                {
+                    write_error = Some(e);
+                }
+                games.push(rec);
+                next += 1;
+            }
+        }
+        let _ = workers.join();
     });
+    if let Some(e) = write_error {
+        return Err(format!("{lines_name}: {e}"));
+    }
     let (inputs, mut unreadable) = reader
         .join()
         .map_err(|_| "the reader thread failed".to_string())?;
@@ -271,20 +322,18 @@ pub fn run(cfg: &BatchConfig) -> Result<Outcome, String> {
     })
 }
 
-/// The batch as JSON Lines: each game's line as `audit --format json`
-/// writes it, in input order; one line per event with its event-level
+/// What follows the games' lines (which [`run`] wrote, in input order) in
+/// the batch's JSON Lines: one line per event with its event-level
 /// findings (each naming the entrant, pair or game it is about) and the
 /// rules it could not decide; then the summary line, with the SHA-256 of
 /// every input and of every other file judged with, and the invocation
 /// that `arbiter verify` reruns.
-pub fn jsonl(outcome: &Outcome, cfg: &Config) -> String {
+pub fn jsonl_tail(outcome: &Outcome, cfg: &Config) -> String {
     use serde_json::json;
     let mut totals = crate::report::json::Totals::default();
     let mut out = String::new();
     for g in &outcome.games {
         totals.add_game(g.plies, g.incomplete, &g.findings);
-        out.push_str(&g.json);
-        out.push('\n');
     }
     for e in &outcome.events {
         totals.add_findings(e.findings.iter().map(|(_, f)| f));
