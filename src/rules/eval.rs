@@ -334,10 +334,18 @@ impl Ctx<'_, '_> {
                 let reset = s.reset.as_ref().is_some_and(|r| truthy(&self.eval(r)));
                 let over = s.over.as_ref().is_none_or(|o| truthy(&self.eval(o)));
                 let arg = self.eval(&s.arg);
-                let key = s.per.as_ref().map(|p| self.eval(p).display());
+                let key = s.per.as_ref().map(|p| self.eval(p));
                 let slot = &mut self.slots[s.slot];
                 let state = match &key {
-                    Some(k) => slot.keyed.entry(k.clone()).or_default(),
+                    // a text key (a side, a name) is looked up as it is;
+                    // a new key is stored once
+                    Some(Value::Str(t)) => {
+                        if !slot.keyed.contains_key(t.as_str()) {
+                            slot.keyed.insert(t.to_string(), Value::None);
+                        }
+                        slot.keyed.get_mut(t.as_str()).expect("just ensured")
+                    }
+                    Some(k) => slot.keyed.entry(k.display()).or_default(),
                     None => &mut slot.value,
                 };
                 let n = num(state).unwrap_or(0.0);
