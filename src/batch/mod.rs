@@ -54,13 +54,21 @@ pub struct GameRecord {
     pub findings: Vec<Finding>,
     #[serde(skip)]
     pub standing: crate::standings::Game,
-    /// The header, for the event-level rules; `None` for a case folder's
-    /// game (a scenario with its own ruleset, not part of an event).
+    /// The header, for the event-level rules, which take it once every
+    /// game is read; `None` for a case folder's game (a scenario with its
+    /// own ruleset, not part of an event).
     #[serde(skip)]
     pub info: Option<crate::event::GameInfo>,
     /// The replay stopped before the end of the record.
     #[serde(skip)]
     pub incomplete: bool,
+    /// The line the game starts on in its file.
+    #[serde(skip)]
+    pub line: u64,
+    /// Part of an event (not a case folder's game): its header went to the
+    /// event-level rules.
+    #[serde(skip)]
+    pub in_event: bool,
 }
 
 /// One event of the batch: its standings and what its event-level rules
@@ -132,6 +140,8 @@ fn record(
         computed_ply: computed.map(|c| c.ply),
         standing: crate::standings::Game::from_pgn(&g.game),
         info: in_event.then(|| crate::event::GameInfo::from_game(file, 0, &g.game)),
+        line: g.game.line,
+        in_event,
         findings: g.findings,
     };
     (record, json)
@@ -312,7 +322,10 @@ pub fn run(
             i.order = k;
         }
     }
-    let events = events(&games, cfg);
+    // the headers move to the event-level rules (not copied)
+    let infos: Vec<crate::event::GameInfo> =
+        games.iter_mut().filter_map(|g| g.info.take()).collect();
+    let events = events(infos, cfg);
     Ok(Outcome {
         games,
         inputs,
@@ -370,9 +383,8 @@ pub fn jsonl_tail(outcome: &Outcome, cfg: &Config) -> String {
 /// Build each event's case file from the games audited under the batch's
 /// ruleset and run the ruleset's event-level rules on it (not on a shard:
 /// a shard holds only part of each event).
-fn events(games: &[GameRecord], cfg: &BatchConfig) -> Vec<EventOutcome> {
+fn events(infos: Vec<crate::event::GameInfo>, cfg: &BatchConfig) -> Vec<EventOutcome> {
     let rs = cfg.audit.ruleset.as_ref();
-    let infos: Vec<crate::event::GameInfo> = games.iter().filter_map(|g| g.info.clone()).collect();
     let (scoring, tiebreaks) = rs
         .map(|r| (r.scoring.clone(), r.tiebreaks.clone()))
         .unwrap_or_default();

@@ -98,9 +98,7 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
                 o.games
                     .iter()
                     .find(|g| {
-                        g.info.as_ref().is_some_and(|i| {
-                            Some(i.line) == line && at.is_some_and(|a| a.path == i.file)
-                        })
+                        g.in_event && Some(g.line) == line && at.is_some_and(|a| a.path == g.file)
                     })
                     .map(|g| g.game as u64),
             );
