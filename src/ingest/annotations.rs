@@ -428,13 +428,51 @@ pub fn parse_clock(s: &str) -> Option<i64> {
     Some(if neg { -ms } else { ms })
 }
 
+/// `str::trim`, with a fast path for the ASCII white space of machine-written
+/// comments (Unicode white space at either end falls back to `str::trim`).
+fn trim(s: &str) -> &str {
+    let b = s.as_bytes();
+    let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+    let mut i = 0;
+    let mut j = b.len();
+    while i < j && space(b[i]) {
+        i += 1;
+    }
+    while j > i && space(b[j - 1]) {
+        j -= 1;
+    }
+    if i < j && (b[i] >= 0x80 || b[j - 1] >= 0x80) {
+        return s.trim();
+    }
+    // i and j stand next to ASCII bytes: character boundaries
+    &s[i..j]
+}
+
+/// The comma-separated items of a comment, each trimmed.
+fn items(s: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let mut commas = memchr::memchr_iter(b',', s.as_bytes()).chain(std::iter::once(s.len()));
+    std::iter::from_fn(move || {
+        let end = commas.next()?;
+        let item = &s[start..end];
+        start = end + 1;
+        Some(trim(item))
+    })
+}
+
+/// A `key=value` item split at its first `=`, both sides trimmed.
+fn key_value(item: &str) -> Option<(&str, &str)> {
+    let eq = memchr::memchr(b'=', item.as_bytes())?;
+    Some((trim(&item[..eq]), trim(&item[eq + 1..])))
+}
+
 fn looks_like_tcec(s: &str) -> bool {
-    let first = s.split(',').next().unwrap_or("").trim();
+    let first = items(s).next().unwrap_or("");
     if first == "book" {
         return true;
     }
-    match first.split_once('=') {
-        Some((k, _)) => TCEC_KEYS.contains(&k.trim()),
+    match key_value(first) {
+        Some((k, _)) => TCEC_KEYS.contains(&k),
         None => false,
     }
 }
@@ -442,8 +480,7 @@ fn looks_like_tcec(s: &str) -> bool {
 fn parse_tcec(s: &str, problems: &mut Vec<String>, text: &mut String) -> TcecMove {
     let mut m = TcecMove::default();
     let mut unknown_text: Vec<&str> = Vec::new();
-    for item in s.split(',') {
-        let item = item.trim();
+    for item in items(s) {
         if item.is_empty() {
             continue;
         }
@@ -451,12 +488,10 @@ fn parse_tcec(s: &str, problems: &mut Vec<String>, text: &mut String) -> TcecMov
             m.book = true;
             continue;
         }
-        let Some((key, value)) = item.split_once('=') else {
+        let Some((key, value)) = key_value(item) else {
             unknown_text.push(item);
             continue;
         };
-        let key = key.trim();
-        let value = value.trim();
         let mut bad = |what: &str| problems.push(format!("{key}={value}: expected {what}"));
         match key {
             "d" => m.d = value.parse().map_err(|_| bad("a depth (integer)")).ok(),
@@ -598,6 +633,39 @@ fn parse_cutechess(s: &str) -> Option<CutechessMove> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fast_trim_is_str_trim() {
+        let cases = [
+            "",
+            " ",
+            "d=30",
+            "  d=30 ",
+            "\t\r\nwv=0.27\x0b\x0c",
+            "\u{a0}pv=e4\u{a0}",
+            "\u{85}x",
+            "x\u{2003}",
+            "\u{3000}\u{3000}",
+            "\x1cR50=50\x1f",
+            " é ",
+            "é",
+            " \u{a0} ",
+        ];
+        for c in cases {
+            assert_eq!(trim(c), c.trim(), "{c:?}");
+        }
+        let split: Vec<&str> = items(" d=1 ,, pv=e4 e5 ,\u{a0}book").collect();
+        assert_eq!(
+            split,
+            [" d=1 ,, pv=e4 e5 ,\u{a0}book".split(',').map(str::trim)]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(key_value(" R50 = 49 "), Some(("R50", "49")));
+        assert_eq!(key_value("a=b=c"), Some(("a", "b=c")));
+        assert_eq!(key_value("book"), None);
+    }
 
     #[test]
     fn tcec_engine_move_every_key() {
