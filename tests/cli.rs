@@ -49,6 +49,17 @@ pub fn not_evaluated(summary: &serde_json::Value) -> Vec<&str> {
         .collect()
 }
 
+/// The files of a folder whose name ends in `.EXT`, sorted by path.
+pub fn files_with(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    v.sort();
+    v
+}
+
 /// JSON Lines → values.
 pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
     stdout(o)

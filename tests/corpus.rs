@@ -38,12 +38,7 @@ fn all_tcec_s15_games_replay_with_no_illegal_move() {
 #[test]
 fn every_engine_move_has_typed_values() {
     let Some(dir) = tcec_s15() else { return };
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-        .collect();
-    files.sort();
+    let files = super::files_with(&dir, "pgn");
     let (mut engine, mut book, mut typed, mut bare, mut total) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut notes: Vec<(bool, String)> = Vec::new();
     for file in &files {

@@ -101,12 +101,7 @@ fn batch_findings(ruleset: &Path, pgn: &Path) -> Vec<(String, String, String)> {
 #[test]
 fn every_checked_rule_has_a_fixture_that_triggers_it() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
-    let mut rulesets: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
-        .collect();
-    rulesets.sort();
+    let rulesets = super::files_with(&dir, "rules");
     assert!(rulesets.len() >= 5, "the five seed rulesets");
     let mut checked_total = 0;
     for path in &rulesets {

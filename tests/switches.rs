@@ -100,14 +100,10 @@ fn a_flipped_switch_computes_what_a_second_evaluation_computes() {
     );
     let tcec = ruleset(&here.join("rulesets/tcec-s15.rules"));
     let mut files: Vec<PathBuf> = vec![samples];
-    let fixtures = here.join("tests/fixtures/rules/tcec-s15");
-    for e in std::fs::read_dir(&fixtures).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "pgn") {
-            files.push(p);
-        }
-    }
-    files.sort();
+    files.extend(super::files_with(
+        &here.join("tests/fixtures/rules/tcec-s15"),
+        "pgn",
+    ));
     for f in &files {
         compare(&tcec, f);
     }
@@ -119,12 +115,7 @@ fn on_s15_every_flipped_switch_matches_a_second_evaluation() {
         return;
     };
     let tcec = ruleset(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/tcec-s15.rules"));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-        .collect();
-    files.sort();
+    let files = super::files_with(&dir, "pgn");
     let (mut games, mut changed) = (0, 0);
     for f in &files {
         let (g, c) = compare(&tcec, f);
