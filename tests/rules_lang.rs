@@ -356,3 +356,26 @@ fn mangled_rulesets_never_panic() {
         );
     }
 }
+
+/// `and` and `or` skip their right side when the left decides, but only
+/// where the right side calls no detector: a detector's notes and evidence
+/// are part of what a rule reports, so it is always evaluated.
+#[test]
+fn and_or_skip_only_a_right_side_without_a_detector() {
+    use arbiter::rules::analyzer::{CExpr, Check};
+    use arbiter::rules::ast::BinOp;
+    let src = format!(
+        "{HEAD}let plain on move = move.capture and move.check\n\
+         rule a.b \"X\" {{\n  cite \"1\" \"q\"\n  forbid on move when move.capture and hidden_book(min_run: 2) == true\n}}\n"
+    );
+    let rs = compile("t.rules", &src).unwrap();
+    assert!(
+        matches!(rs.lets[0].expr, CExpr::Short(BinOp::And, ..)),
+        "{:?}",
+        rs.lets[0].expr
+    );
+    let Check::Forbid { when: Some(w), .. } = &rs.rules[0].check else {
+        panic!("a forbid rule")
+    };
+    assert!(matches!(w, CExpr::Binary(BinOp::And, ..)), "{w:?}");
+}

@@ -25,6 +25,11 @@ pub enum CExpr {
     Move(timeline::MoveField, &'static str),
     Unary(UnOp, Box<CExpr>),
     Binary(BinOp, Box<CExpr>, Box<CExpr>),
+    /// An `and` or `or` whose right side calls no detector: the right side
+    /// is evaluated only when the left does not decide (`false and …`,
+    /// `true or …`). Skipping it changes nothing but the time: without a
+    /// detector an expression has no effect but its value.
+    Short(BinOp, Box<CExpr>, Box<CExpr>),
     If(Box<CExpr>, Box<CExpr>, Box<CExpr>),
     List(Vec<CExpr>),
     Call(Builtin, Vec<CExpr>),
@@ -39,7 +44,7 @@ impl CExpr {
     pub fn each_child<'e>(&'e self, f: &mut impl FnMut(&'e CExpr)) {
         match self {
             CExpr::Unary(_, a) => f(a),
-            CExpr::Binary(_, a, b) => {
+            CExpr::Binary(_, a, b) | CExpr::Short(_, a, b) => {
                 f(a);
                 f(b);
             }
@@ -898,6 +903,7 @@ impl<'a> Analyzer<'a> {
             CExpr::Move(_, f) => timeline::field_type(Kind::Move, f).unwrap_or(Type::Any),
             CExpr::Unary(UnOp::Not, _) => Type::Bool,
             CExpr::Unary(UnOp::Neg, _) => Type::Num,
+            CExpr::Short(..) => Type::Bool,
             CExpr::Binary(op, ..) => match op {
                 BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => Type::Num,
                 _ => Type::Bool,
@@ -1093,7 +1099,11 @@ impl<'a> Analyzer<'a> {
                         }
                     }
                 }
-                CExpr::Binary(*op, Box::new(ca), Box::new(cb))
+                if matches!(op, BinOp::And | BinOp::Or) && !calls_detector(&cb) {
+                    CExpr::Short(*op, Box::new(ca), Box::new(cb))
+                } else {
+                    CExpr::Binary(*op, Box::new(ca), Box::new(cb))
+                }
             }
             ExprKind::If(c, a, b) => {
                 let cc = self.condition(c)?;
@@ -1334,11 +1344,21 @@ fn type_name(t: Type) -> &'static str {
     }
 }
 
+/// Whether a detector is called anywhere inside `e`.
+fn calls_detector(e: &CExpr) -> bool {
+    if matches!(e, CExpr::Detector(..)) {
+        return true;
+    }
+    let mut any = false;
+    e.each_child(&mut |x| any = any || calls_detector(x));
+    any
+}
+
 fn is_constant(c: &CExpr) -> bool {
     match c {
         CExpr::Lit(_) | CExpr::Const(_) => true,
         CExpr::Unary(_, a) => is_constant(a),
-        CExpr::Binary(_, a, b) => is_constant(a) && is_constant(b),
+        CExpr::Binary(_, a, b) | CExpr::Short(_, a, b) => is_constant(a) && is_constant(b),
         CExpr::If(a, b, c) => is_constant(a) && is_constant(b) && is_constant(c),
         CExpr::List(l) => l.iter().all(is_constant),
         _ => false,

@@ -459,6 +459,17 @@ impl Ctx<'_, '_> {
                 let y = self.eval(b);
                 binary(*op, x, y)
             }
+            CExpr::Short(op, a, b) => {
+                let x = self.eval(a);
+                match (op, &x) {
+                    (BinOp::And, Value::Bool(false)) => x,
+                    (BinOp::Or, Value::Bool(true)) => x,
+                    _ => {
+                        let y = self.eval(b);
+                        binary(*op, x, y)
+                    }
+                }
+            }
             CExpr::If(c, a, b) => match self.eval(c) {
                 Value::Bool(true) => self.eval(a),
                 Value::Unknown => Value::Unknown,
