@@ -210,26 +210,7 @@ impl<R: BufRead> GameSplitter<R> {
             } else if line.first() == Some(&b'%') && !in_comment {
                 // escape line
             } else {
-                for &b in &line {
-                    if in_comment {
-                        if b == b'}' {
-                            in_comment = false;
-                        }
-                    } else {
-                        match b {
-                            b'{' => {
-                                in_comment = true;
-                                movetext = true;
-                            }
-                            b';' => {
-                                movetext = true;
-                                break;
-                            }
-                            b' ' | b'\t' | b'\r' | b'\n' => {}
-                            _ => movetext = true,
-                        }
-                    }
-                }
+                scan_line(&line, &mut in_comment, &mut movetext);
             }
             prev_blank = trimmed.iter().all(|b| b.is_ascii_whitespace());
             self.offset += len;
@@ -259,6 +240,47 @@ impl<R: BufRead> GameSplitter<R> {
         }
         self.next_index += 1;
         Ok(Some(chunk))
+    }
+}
+
+/// Follow a movetext line's lexical state: inside a `{…}` comment or not,
+/// and whether movetext has begun (anything but white space; `;` ends the
+/// line's text). Once movetext has begun, only braces and `;` matter, and
+/// they are found with memchr rather than a byte at a time.
+fn scan_line(line: &[u8], in_comment: &mut bool, movetext: &mut bool) {
+    let mut i = 0;
+    while i < line.len() {
+        if *in_comment {
+            match memchr::memchr(b'}', &line[i..]) {
+                Some(k) => {
+                    *in_comment = false;
+                    i += k + 1;
+                }
+                None => return,
+            }
+        } else if *movetext {
+            match memchr::memchr2(b'{', b';', &line[i..]) {
+                Some(k) if line[i + k] == b'{' => {
+                    *in_comment = true;
+                    i += k + 1;
+                }
+                _ => return,
+            }
+        } else {
+            match line[i] {
+                b'{' => {
+                    *in_comment = true;
+                    *movetext = true;
+                }
+                b';' => {
+                    *movetext = true;
+                    return;
+                }
+                b' ' | b'\t' | b'\r' | b'\n' => {}
+                _ => *movetext = true,
+            }
+            i += 1;
+        }
     }
 }
 
