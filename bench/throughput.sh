@@ -9,6 +9,10 @@
 # audit without a ruleset on one thread (target: 300 MB/s).
 #
 # Usage: bench/throughput.sh ARBITER_BINARY TCEC_S15_DIR [COPIES]
+#        REPEAT=3 bench/throughput.sh …   # runs of each command (default 5)
+#
+# Each figure is the median wall time of REPEAT runs (one run on a shared
+# machine can stray by a tenth) with the largest peak RSS of them.
 #
 # The file is the S15 archive concatenated COPIES times (default 8, about
 # 100 MB). pgn-reader's example is compiled from the crate's own source in
@@ -20,8 +24,9 @@ set -e
 bin=$(realpath "$1")
 corpus=$2
 copies=${3:-8}
+repeat=${REPEAT:-5}
 if [ -z "$bin" ] || [ -z "$corpus" ]; then
-  sed -n '2,20p' "$0"
+  sed -n '2,22p' "$0"
   exit 2
 fi
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,21 +76,34 @@ with open(sys.argv[1], encoding="utf-8", errors="replace") as fh:
 print(n, "games")
 PY
 
+# name command…: REPEAT runs (default 5); prints the median wall time and
+# the largest peak RSS, and leaves the median in $last
 run() {
   name=$1
   shift
-  /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" > "$tmp/out" 2> "$tmp/err" || true
-  # GNU time puts "Command exited with non-zero status N" first when the
-  # program exits non-zero (arbiter batch exits 1 when it finds violations)
-  set -- $(tail -n 1 "$tmp/time")
+  : > "$tmp/runs"
+  r=0
+  while [ "$r" -lt "$repeat" ]; do
+    # wall time in nanoseconds (GNU time's %e has two decimals, too coarse
+    # for validate's tenth of a second); GNU time for the peak RSS
+    t0=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$tmp/time" "$@" > "$tmp/out" 2> "$tmp/err" || true
+    t1=$(date +%s%N)
+    # GNU time puts "Command exited with non-zero status N" first when the
+    # program exits non-zero (arbiter batch exits 1 when it finds violations)
+    echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') $(tail -n 1 "$tmp/time")" >> "$tmp/runs"
+    r=$((r + 1))
+  done
+  set -- $(sort -n "$tmp/runs" | awk '{ s[NR] = $1; if ($2 > kb) kb = $2 }
+    END { print s[int((NR + 1) / 2)], kb }')
   secs=$1
   kb=$2
   last=$secs
   awk -v n="$name" -v s="$secs" -v kb="$kb" -v b="$bytes" -v g="$games" 'BEGIN {
-    printf "%-34s %8.2f s %10.0f games/s %8.1f MB/s %8.1f MiB peak RSS\n", n, s, g / s, b / 1e6 / s, kb / 1024 }'
+    printf "%-44s %8.3f s %10.0f games/s %8.1f MB/s %8.1f MiB peak RSS\n", n, s, g / s, b / 1e6 / s, kb / 1024 }'
 }
 
-echo "file: $copies copies of $corpus, $games games, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB"
+echo "file: $copies copies of $corpus, $games games, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB; median of $repeat runs each"
 run "arbiter batch (tcec-s15.rules), 2 threads" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch" --threads 2
 full2=$last
 run "arbiter batch (tcec-s15.rules), 1 thread" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch1" --threads 1
