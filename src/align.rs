@@ -224,8 +224,8 @@ fn num(v: Option<i64>) -> Value {
 }
 
 /// The game's moves in UCI, and its start FEN (None for the standard start).
-fn game_moves(replay: &Replay) -> Vec<String> {
-    replay.plies.iter().map(|p| p.uci.clone()).collect()
+fn game_moves(replay: &Replay) -> Vec<&str> {
+    replay.plies.iter().map(|p| p.uci.as_str()).collect()
 }
 
 /// Align every engine of every log with the game.
@@ -236,7 +236,12 @@ pub fn align(
 ) -> (Vec<EngEvent>, Vec<Finding>) {
     let mut events = Vec::new();
     let mut findings = Vec::new();
-    let moves = game_moves(replay);
+    // the game's moves, borrowed, and only for a game with a log to align
+    let moves = if logs.is_empty() {
+        Vec::new()
+    } else {
+        game_moves(replay)
+    };
     let start_fen = game.tag("FEN").map(|f| f.trim().to_string());
     let first = replay.first_ply;
     for l in logs {
@@ -402,7 +407,7 @@ pub fn align(
                         format!(
                             "at ply {ply} the engine was told {} but the record has {}",
                             s.moves[i],
-                            moves.get(i).map_or("no move", String::as_str)
+                            moves.get(i).copied().unwrap_or("no move")
                         ),
                     )
                     .with_evidence(ev(
@@ -433,7 +438,7 @@ pub fn align(
                         let board = moves.get(for_ply.saturating_sub(first) as usize);
                         f.insert(
                             "board_move",
-                            board.map_or(Value::None, |m| Value::Str(m.clone().into())),
+                            board.map_or(Value::None, |m| Value::Str((*m).into())),
                         );
                         if let Some((mv, ponder, answered)) = &s.bestmove {
                             f.insert("bestmove", Value::Str(mv.clone().into()));
@@ -483,7 +488,7 @@ pub fn align(
                                             "The engine's move is not the move on the board",
                                             format!(
                                                 "{shown} answered bestmove {mv} for ply {for_ply}, but the record has {}",
-                                                board.map_or("", String::as_str)
+                                                board.copied().unwrap_or("")
                                             ),
                                         )
                                         .with_evidence(ev(answered.span, Some(for_ply), Some(answered.at.clone()), "the bestmove line")),
