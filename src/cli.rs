@@ -925,11 +925,17 @@ fn hidden_book(
                 &found,
             );
             for a in found.iter().filter(|a| a.flagged) {
+                let san = tl
+                    .replay
+                    .plies
+                    .iter()
+                    .find(|p| p.ply == a.ply)
+                    .map_or("", |p| p.san.as_str());
                 flagged.push(json!({
                     "game": label,
                     "engine": name(if a.white { "White" } else { "Black" }),
                     "ply": a.ply,
-                    "evidence": a.evidence(),
+                    "evidence": a.evidence(san),
                 }));
             }
             Ok(())

@@ -86,7 +86,6 @@ impl Search {
 pub struct Assessment {
     pub ply: u32,
     pub white: bool,
-    pub san: String,
     pub search: Option<Search>,
     /// No search evidence (None: the sources do not say).
     pub searchless: Option<bool>,
@@ -102,11 +101,12 @@ pub struct Assessment {
 }
 
 impl Assessment {
-    /// The evidence, in words.
-    pub fn evidence(&self) -> String {
+    /// The evidence, in words; `san` is the move (the replay's SAN at
+    /// this ply).
+    pub fn evidence(&self, san: &str) -> String {
         format!(
             "{} at ply {}: {}; one of {} moves without a search in a row, the side's move {} out of the official opening",
-            self.san,
+            san,
             self.ply,
             self.search
                 .as_ref()
@@ -328,7 +328,6 @@ pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
         out.push(Assessment {
             ply: ply.ply,
             white: ply.side.is_white(),
-            san: ply.san.clone(),
             search,
             searchless: less,
             explained,

@@ -750,7 +750,7 @@ impl Ctx<'_, '_> {
                                 note: "the engine's search for this move (`go`)".into(),
                             },
                         );
-                        self.evidence.push((a.evidence(), place));
+                        self.evidence.push((a.evidence(&p.san), place));
                         Value::Bool(true)
                     }
                     Some(a) if a.searchless.is_some() => Value::Bool(false),
