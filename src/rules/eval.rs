@@ -51,22 +51,25 @@ fn eval_stateless(
     switches: &[bool],
     e: &CExpr,
 ) -> Value {
-    let mut ctx = Ctx {
+    let run = Run {
         tl,
         scope: None,
-        i,
         consts,
-        switches,
-        lets: &[],
-        slots: &mut [],
         detectors: &Detectors::default(),
-        notes: &mut Vec::new(),
         clock: &[],
         time_control: None,
         cache: &DetectorCache::default(),
+        game: &[],
+    };
+    let mut ctx = Ctx {
+        run: &run,
+        i,
+        switches,
+        lets: &[],
+        slots: &mut [],
+        notes: &mut Vec::new(),
         evidence: &mut Vec::new(),
         facts: None,
-        game: &[],
     };
     ctx.eval(e)
 }
@@ -218,31 +221,41 @@ struct Slot {
     current: Value,
 }
 
-struct Ctx<'c, 't> {
+/// What stays the same for a whole run over a game or an event: where its
+/// events come from, the program's constants, the detectors, the clocks
+/// and the game's fields.
+struct Run<'c, 't> {
     tl: Option<&'c Timeline<'t>>,
-    /// The event's case file, for event-level rules (then `i` is an item).
+    /// The event's case file, for event-level rules (then a context's `i`
+    /// is an item).
     scope: Option<&'c crate::event::EventCase>,
-    i: usize,
     consts: &'c [Value],
-    switches: &'c [bool],
-    lets: &'c [Value],
-    slots: &'c mut [Slot],
     detectors: &'c Detectors,
-    /// Reasons a detector could not decide, for this event.
-    notes: &'c mut Vec<String>,
     /// Both clocks along the game, under the program's time control.
     clock: &'c [crate::clock::ClockPly],
     /// The time control the clocks were reconstructed under.
     time_control: Option<&'c crate::rules::analyzer::TimeControlDef>,
     /// Whole-game analyses of the detectors, computed once per game.
     cache: &'c DetectorCache,
+    /// The game's fields (its tags), read once per game; empty where the
+    /// run has none ready (then they are read from the timeline).
+    game: &'c [(&'static str, Value)],
+}
+
+/// One evaluation's context: the run, the event, and the state it reads
+/// and advances (the real pass's, or a switch's shadow's).
+struct Ctx<'c, 't> {
+    run: &'c Run<'c, 't>,
+    i: usize,
+    switches: &'c [bool],
+    lets: &'c [Value],
+    slots: &'c mut [Slot],
+    /// Reasons a detector could not decide, for this event.
+    notes: &'c mut Vec<String>,
     /// What a detector found, for the finding's message.
     evidence: &'c mut Vec<(String, Option<Evidence>)>,
     /// The current move's facts, found once per event.
     facts: Option<crate::timeline::MoveFacts<'c>>,
-    /// The game's fields (its tags), read once per game; empty where the
-    /// context has none ready (then they are read from the timeline).
-    game: &'c [(&'static str, Value)],
 }
 
 /// Whole-game detector results, by their parameters.
@@ -308,7 +321,7 @@ fn num(v: &Value) -> Option<f64> {
 impl Ctx<'_, '_> {
     /// The kind of the current event or item.
     fn kind(&self) -> Option<Kind> {
-        match (self.tl, self.scope) {
+        match (self.run.tl, self.run.scope) {
             (Some(t), _) => t.events.get(self.i).map(|e| e.kind),
             (None, Some(c)) => c.items.get(self.i).map(|it| Kind::Scope(it.kind)),
             (None, None) => None,
@@ -414,11 +427,11 @@ impl Ctx<'_, '_> {
     fn eval(&mut self, e: &CExpr) -> Value {
         match e {
             CExpr::Lit(v) => v.clone(),
-            CExpr::Const(i) => self.consts.get(*i).cloned().unwrap_or(Value::None),
+            CExpr::Const(i) => self.run.consts.get(*i).cloned().unwrap_or(Value::None),
             CExpr::Let(i) => self.lets.get(*i).cloned().unwrap_or(Value::None),
             CExpr::Switch(i) => Value::Bool(self.switches.get(*i).copied().unwrap_or(false)),
             CExpr::Move(MoveField::Clock(f), _) => self.clock_field(f),
-            CExpr::Move(f, name) => match (&self.facts, self.tl) {
+            CExpr::Move(f, name) => match (&self.facts, self.run.tl) {
                 (Some(m), _) => m.get(*f),
                 (None, Some(tl)) => tl.field(self.i, Kind::Move, name),
                 (None, None) => Value::None,
@@ -426,8 +439,9 @@ impl Ctx<'_, '_> {
             CExpr::Field(Kind::Engine(crate::align::EngKind::Search), "game_clock") => {
                 self.game_clock()
             }
-            CExpr::Field(Kind::Game, f) if !self.game.is_empty() => {
+            CExpr::Field(Kind::Game, f) if !self.run.game.is_empty() => {
                 match self
+                    .run
                     .game
                     .iter()
                     .find(|(n, _)| std::ptr::eq(*n, *f) || n == f)
@@ -436,11 +450,11 @@ impl Ctx<'_, '_> {
                     None => Value::None,
                 }
             }
-            CExpr::Field(Kind::Scope(k), f) => match self.scope {
+            CExpr::Field(Kind::Scope(k), f) => match self.run.scope {
                 Some(c) => c.field(self.i, *k, f),
                 None => Value::None,
             },
-            CExpr::Field(k, f) => match self.tl {
+            CExpr::Field(k, f) => match self.run.tl {
                 Some(tl) => tl.field(self.i, *k, f),
                 None => Value::None,
             },
@@ -514,13 +528,13 @@ impl Ctx<'_, '_> {
 
     /// A clock field of the current move, from the reconstructed clocks.
     fn clock_field(&self, name: &str) -> Value {
-        let Some(tl) = self.tl else {
+        let Some(tl) = self.run.tl else {
             return Value::None;
         };
         let Data::Move(p) = &tl.events[self.i].data else {
             return Value::None;
         };
-        let Some(c) = clock_row(self.clock, p.ply) else {
+        let Some(c) = clock_row(self.run.clock, p.ply) else {
             return Value::None;
         };
         let ms = |v: Option<i64>| v.map_or(Value::None, |u| Value::Num(u as f64));
@@ -533,7 +547,7 @@ impl Ctx<'_, '_> {
             ("clock_jump", _) => ms(c.jump),
             ("clock_expected", _) => ms(c.expected),
             ("clock_stopped", _) => Value::Num(c.stopped as f64),
-            ("clock_requirement", Some(t)) => match self.time_control {
+            ("clock_requirement", Some(t)) => match self.run.time_control {
                 Some(tc) => text(crate::clock::period_text(tc, t.period).as_deref()),
                 None => Value::None,
             },
@@ -548,14 +562,14 @@ impl Ctx<'_, '_> {
     /// The reconstructed game clock of a searching engine's side before the
     /// move it searched for.
     fn game_clock(&self) -> Value {
-        let Some(tl) = self.tl else {
+        let Some(tl) = self.run.tl else {
             return Value::None;
         };
         let Value::Num(ply) = tl.field(self.i, tl.events[self.i].kind, "for_ply") else {
             return Value::None;
         };
         let row = if ply >= 0.0 && ply.fract() == 0.0 && ply <= f64::from(u32::MAX) {
-            clock_row(self.clock, ply as u32)
+            clock_row(self.run.clock, ply as u32)
         } else {
             None
         };
@@ -611,7 +625,7 @@ impl Ctx<'_, '_> {
                 _ => Value::Bool(false),
             },
             Builtin::Coalesce => Value::None,
-            Builtin::Tag => match (s(0), self.tl) {
+            Builtin::Tag => match (s(0), self.run.tl) {
                 (Some(name), Some(tl)) => tl
                     .game
                     .tag(name)
@@ -624,7 +638,7 @@ impl Ctx<'_, '_> {
     fn detect(&mut self, d: Detector, params: &[(&str, Value)]) -> Value {
         match d {
             Detector::Tablebase => {
-                let Some(tl) = self.tl else {
+                let Some(tl) = self.run.tl else {
                     return Value::None;
                 };
                 let Data::Move(p) = &tl.events[self.i].data else {
@@ -634,7 +648,7 @@ impl Ctx<'_, '_> {
                 if n > 7 || !p.position.castles().castling_rights().is_empty() {
                     return Value::None; // no Syzygy table exists for it
                 }
-                let Some(tb) = &self.detectors.tablebase else {
+                let Some(tb) = &self.run.detectors.tablebase else {
                     self.notes.push(format!(
                         "no Syzygy tables were given (--syzygy DIR) to probe the {n}-piece position at ply {}",
                         p.ply
@@ -714,7 +728,7 @@ impl Ctx<'_, '_> {
                 }
             }
             Detector::HiddenBook => {
-                let Some(tl) = self.tl else {
+                let Some(tl) = self.run.tl else {
                     return Value::None;
                 };
                 let Data::Move(p) = &tl.events[self.i].data else {
@@ -722,7 +736,7 @@ impl Ctx<'_, '_> {
                 };
                 let params = crate::detect::hidden_book::params(params);
                 let found = {
-                    let mut c = self.cache.hidden_book.borrow_mut();
+                    let mut c = self.run.cache.hidden_book.borrow_mut();
                     match c.iter().find(|(k, _)| *k == params) {
                         Some((_, v)) => v.clone(),
                         None => {
@@ -758,10 +772,10 @@ impl Ctx<'_, '_> {
                 }
             }
             Detector::Similarity => {
-                let Some(tl) = self.tl else {
+                let Some(tl) = self.run.tl else {
                     return Value::None;
                 };
-                let Some(sim) = &self.detectors.similarity else {
+                let Some(sim) = &self.run.detectors.similarity else {
                     return Value::None;
                 };
                 let num = |k: &str| {
@@ -867,7 +881,7 @@ impl Ctx<'_, '_> {
                 Value::Bool(hit)
             }
             Detector::AcceleratedPairing => {
-                let Some(case) = self.scope else {
+                let Some(case) = self.run.scope else {
                     return Value::None;
                 };
                 let Some(gi) = case.items.get(self.i).and_then(|it| it.game) else {
@@ -1103,6 +1117,16 @@ pub fn run_switched(
     let game: Vec<(&'static str, Value)> = crate::timeline::fields_of(Kind::Game)
         .map(|f| (f, tl.field(0, Kind::Game, f)))
         .collect();
+    let run = Run {
+        tl: Some(tl),
+        scope: None,
+        consts: &prog.consts,
+        detectors,
+        clock: &clock,
+        time_control: prog.time_control,
+        cache: &cache,
+        game: &game,
+    };
     // the context of event `i`, for a `let` or a rule
     macro_rules! ctx {
         ($i:expr, $facts:expr) => {
@@ -1118,21 +1142,14 @@ pub fn run_switched(
         };
         ($i:expr, $facts:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $evidence:expr) => {
             Ctx {
-                tl: Some(tl),
-                scope: None,
+                run: &run,
                 i: $i,
-                consts: &prog.consts,
                 switches: $switches,
                 lets: $lets,
                 slots: $slots,
-                detectors,
                 notes: $notes,
-                clock: &clock,
-                time_control: prog.time_control,
-                cache: &cache,
                 evidence: $evidence,
                 facts: $facts,
-                game: &game,
             }
         };
     }
@@ -1366,24 +1383,27 @@ pub fn run_event(
     let mut indeterminate: BTreeMap<String, Indeterminate> = BTreeMap::new();
     let cache = DetectorCache::default();
     let mut evidence: Vec<(String, Option<Evidence>)> = Vec::new();
+    let run = Run {
+        tl: None,
+        scope: Some(case),
+        consts: &prog.consts,
+        detectors,
+        clock: &[],
+        time_control: prog.time_control,
+        cache: &cache,
+        game: &[],
+    };
     macro_rules! ctx {
         ($i:expr) => {
             Ctx {
-                tl: None,
-                scope: Some(case),
+                run: &run,
                 i: $i,
-                consts: &prog.consts,
                 switches: &prog.switches,
                 lets: &lets,
                 slots: &mut slots,
-                detectors,
                 notes: &mut notes,
-                clock: &[],
-                time_control: prog.time_control,
-                cache: &cache,
                 evidence: &mut evidence,
                 facts: None,
-                game: &[],
             }
         };
     }
