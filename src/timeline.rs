@@ -949,9 +949,7 @@ impl<'a> Timeline<'a> {
     }
 
     fn tag(&self, name: &str) -> Value {
-        self.game
-            .tag(name)
-            .map_or(Value::None, |v| Value::Str(v.to_string().into()))
+        tag_value(self.game, name)
     }
 
     /// The value of `kind.field` at event `i`. `Value::None` when the event
@@ -1198,13 +1196,12 @@ pub struct MoveFacts<'a> {
     white_score: Option<Score>,
 }
 
-impl MoveFacts<'_> {
-    fn tag(&self, name: &str) -> Value {
-        self.game
-            .tag(name)
-            .map_or(Value::None, |v| Value::Str(v.to_string().into()))
-    }
+/// A tag's value, or `none` when the game has no such tag.
+fn tag_value(game: &PgnGame, name: &str) -> Value {
+    game.tag(name).map_or(Value::None, |v| Value::Str(v.into()))
+}
 
+impl MoveFacts<'_> {
     fn ann(&self, f: impl Fn(&crate::ingest::annotations::Annotations) -> Option<i64>) -> Value {
         opt_num(
             self.mv
@@ -1223,11 +1220,14 @@ impl MoveFacts<'_> {
             MoveField::Ply => Value::Num(f64::from(p.ply)),
             MoveField::Number => Value::Num(f64::from(p.move_number)),
             MoveField::Side => side_str(p.side),
-            MoveField::Engine => self.tag(if p.side == Color::White {
-                "White"
-            } else {
-                "Black"
-            }),
+            MoveField::Engine => tag_value(
+                self.game,
+                if p.side == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                },
+            ),
             MoveField::San => Value::Str(p.san.clone().into()),
             MoveField::Uci => Value::Str(p.uci.clone().into()),
             MoveField::Capture => Value::Bool(p.capture),
