@@ -93,10 +93,10 @@ impl<R: BufRead> GameSplitter<R> {
         self.input
     }
 
-    /// Reads one line (with its `\n`), keeping at most `MAX_GAME_BYTES + 1`
-    /// bytes of it. Returns the kept bytes and the true length.
-    fn read_line(&mut self) -> io::Result<Option<(Vec<u8>, u64)>> {
-        let mut line = Vec::new();
+    /// Reads one line (with its `\n`) into `line`, keeping at most
+    /// `MAX_GAME_BYTES + 1` bytes of it. Returns the true length.
+    fn read_line(&mut self, line: &mut Vec<u8>) -> io::Result<Option<u64>> {
+        line.clear();
         let mut total: u64 = 0;
         loop {
             let buf = match self.input.fill_buf() {
@@ -119,11 +119,7 @@ impl<R: BufRead> GameSplitter<R> {
                 break;
             }
         }
-        Ok(if total == 0 {
-            None
-        } else {
-            Some((line, total))
-        })
+        Ok(if total == 0 { None } else { Some(total) })
     }
 
     /// Refuse UTF-16 (and UTF-32) input at its first bytes: read as bytes
@@ -179,14 +175,16 @@ impl<R: BufRead> GameSplitter<R> {
         let mut movetext = false;
         let mut prev_blank = false;
         let mut first = true;
+        // one buffer for every line of the game
+        let mut line: Vec<u8> = Vec::new();
         loop {
-            let (line, len) = match self.carry.take() {
+            let len = match self.carry.take() {
                 Some(l) => {
-                    let n = l.len() as u64;
-                    (l, n)
+                    line = l;
+                    line.len() as u64
                 }
-                None => match self.read_line()? {
-                    Some(x) => x,
+                None => match self.read_line(&mut line)? {
+                    Some(n) => n,
                     None => {
                         self.done = true;
                         break;
@@ -199,7 +197,7 @@ impl<R: BufRead> GameSplitter<R> {
                 let boundary = (!in_comment && movetext)
                     || (in_comment && prev_blank && is_well_formed_tag(trimmed));
                 if boundary {
-                    self.carry = Some(line);
+                    self.carry = Some(std::mem::take(&mut line));
                     break;
                 }
             }
