@@ -425,7 +425,7 @@ pub fn align(
             for a in &acts {
                 let mut f: BTreeMap<&'static str, Value> = BTreeMap::new();
                 f.insert("side", side_s.clone());
-                f.insert("engine", Value::Str(shown.clone().into()));
+                f.insert("engine", Value::Str(shown.as_str().into()));
                 let (kind, placed, stamp) = match a {
                     Activity::Search(s) => {
                         let base = if s.fen.is_some() {
@@ -441,12 +441,12 @@ pub fn align(
                             board.map_or(Value::None, |m| Value::Str((*m).into())),
                         );
                         if let Some((mv, ponder, answered)) = &s.bestmove {
-                            f.insert("bestmove", Value::Str(mv.clone().into()));
+                            f.insert("bestmove", Value::Str(mv.as_str().into()));
                             f.insert(
                                 "ponder",
                                 ponder
                                     .as_ref()
-                                    .map_or(Value::None, |p| Value::Str(p.clone().into())),
+                                    .map_or(Value::None, |p| Value::Str(p.as_str().into())),
                             );
                             let own_move = (for_ply % 2 == 1) == (side == Color::White);
                             let ok = board.is_some_and(|b| b.eq_ignore_ascii_case(mv));
@@ -587,8 +587,8 @@ pub fn align(
                         stamp,
                         plies,
                     } => {
-                        f.insert("name", Value::Str(name.clone().into()));
-                        f.insert("raw", Value::Str(value.clone().into()));
+                        f.insert("name", Value::Str(name.as_str().into()));
+                        f.insert("raw", Value::Str(value.as_str().into()));
                         f.insert("value", typed(value));
                         f.insert("machine_moved", Value::Bool(produced));
                         f.insert("after_restart", Value::Bool(restarted));
@@ -604,7 +604,7 @@ pub fn align(
                             if command.is_empty() {
                                 Value::None
                             } else {
-                                Value::Str(command.clone().into())
+                                Value::Str(command.as_str().into())
                             },
                         );
                         if produced {
@@ -627,7 +627,7 @@ pub fn align(
                 };
                 f.insert("ply", Value::Num(f64::from(placed)));
                 f.insert("time", Value::Num(stamp.time as f64));
-                f.insert("at", Value::Str(stamp.at.clone().into()));
+                f.insert("at", Value::Str(stamp.at.as_str().into()));
                 events.push(EngEvent {
                     kind,
                     placed,

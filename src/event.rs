@@ -262,7 +262,7 @@ fn num(n: impl Into<f64>) -> Value {
 }
 
 fn text(s: &str) -> Value {
-    Value::Str(s.to_string().into())
+    Value::Str(s.into())
 }
 
 fn case(

@@ -981,13 +981,13 @@ impl<'a> Timeline<'a> {
                 raw,
             } => match name {
                 "side" => side_str(*side),
-                "name" => Value::Str(n.to_string().into()),
+                "name" => Value::Str((*n).into()),
                 "value" => match value {
                     OptionValue::Int(i) => Value::Num(*i as f64),
                     OptionValue::Bool(b) => Value::Bool(*b),
-                    OptionValue::Text(t) => Value::Str(t.clone().into()),
+                    OptionValue::Text(t) => Value::Str(t.as_str().into()),
                 },
-                "raw" => Value::Str(raw.to_string().into()),
+                "raw" => Value::Str((*raw).into()),
                 "source" => Value::Str("pgn-engine-options".into()),
                 _ => Value::None,
             },
@@ -1012,8 +1012,8 @@ impl<'a> Timeline<'a> {
                 }
                 match name {
                     "time" => Value::Num(event.time as f64),
-                    "at" => Value::Str(event.at.clone().into()),
-                    "operator" => Value::Str(event.operator.clone().into()),
+                    "at" => Value::Str(event.at.as_str().into()),
+                    "operator" => Value::Str(event.operator.as_str().into()),
                     "role" => event
                         .fields
                         .get("role")
@@ -1228,8 +1228,8 @@ impl MoveFacts<'_> {
                     "Black"
                 },
             ),
-            MoveField::San => Value::Str(p.san.clone().into()),
-            MoveField::Uci => Value::Str(p.uci.clone().into()),
+            MoveField::San => Value::Str(p.san.as_str().into()),
+            MoveField::Uci => Value::Str(p.uci.as_str().into()),
             MoveField::Capture => Value::Bool(p.capture),
             MoveField::PawnMove => Value::Bool(p.pawn_move),
             MoveField::Promotion => Value::Bool(p.promotion),
@@ -1400,7 +1400,7 @@ fn place_operator_events<'e>(
         let to_move = side_after(completed);
         d.insert("side_to_move", Value::Str(to_move.into()));
         if let Some(m) = &machine {
-            d.insert("machine", Value::Str(m.clone().into()));
+            d.insert("machine", Value::Str(m.as_str().into()));
             d.insert("machine_to_move", Value::Bool(m == to_move));
         }
         d.insert("machine_moved", Value::Bool(machine_moved));

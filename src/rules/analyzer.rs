@@ -947,7 +947,7 @@ impl<'a> Analyzer<'a> {
     fn expr(&mut self, e: &ast::Expr) -> Result<CExpr, RuleError> {
         Ok(match &e.kind {
             ExprKind::Num(n) | ExprKind::Duration(n) => CExpr::Lit(Value::Num(*n)),
-            ExprKind::Str(s) => CExpr::Lit(Value::Str(s.clone().into())),
+            ExprKind::Str(s) => CExpr::Lit(Value::Str(s.as_str().into())),
             ExprKind::Bool(b) => CExpr::Lit(Value::Bool(*b)),
             ExprKind::None => CExpr::Lit(Value::None),
             ExprKind::List(items) => CExpr::List(
@@ -970,7 +970,7 @@ impl<'a> Analyzer<'a> {
                 } else if let Some(&i) = self.switch_index.get(n) {
                     CExpr::Switch(i)
                 } else if BUILTIN_NAMES.contains(&n.as_str()) {
-                    CExpr::Lit(Value::Str(n.clone().into()))
+                    CExpr::Lit(Value::Str(n.as_str().into()))
                 } else {
                     let mut all: Vec<&str> = names(&self.const_index);
                     all.extend(names(&self.let_index));

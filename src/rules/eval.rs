@@ -538,7 +538,7 @@ impl Ctx<'_, '_> {
             return Value::None;
         };
         let ms = |v: Option<i64>| v.map_or(Value::None, |u| Value::Num(u as f64));
-        let text = |v: Option<&str>| v.map_or(Value::None, |s| Value::Str(s.to_string().into()));
+        let text = |v: Option<&str>| v.map_or(Value::None, |s| Value::Str(s.into()));
         match (name, &c.tick) {
             ("used", _) => ms(c.used),
             ("used_source", _) => text(c.source.map(|s| s.name())),
@@ -629,7 +629,7 @@ impl Ctx<'_, '_> {
                 (Some(name), Some(tl)) => tl
                     .game
                     .tag(name)
-                    .map_or(Value::None, |t| Value::Str(t.to_string().into())),
+                    .map_or(Value::None, |t| Value::Str(t.into())),
                 _ => Value::None,
             },
         }
