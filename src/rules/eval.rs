@@ -269,14 +269,19 @@ struct DetectorCache {
     >,
 }
 
-/// The clock row of a ply: the rows are one per ply, in order.
-fn clock_row(clock: &[crate::clock::ClockPly], ply: u32) -> Option<&crate::clock::ClockPly> {
-    let first = clock.first()?.ply;
-    let at = ply.checked_sub(first)? as usize;
-    match clock.get(at) {
-        Some(c) if c.ply == ply => Some(c),
-        _ => clock.iter().find(|c| c.ply == ply),
+/// The item of `ply` in a list made one per ply, in order, from ply
+/// `first`: found at its place, else (were the list to have a gap) by a
+/// search.
+fn at_ply<T>(items: &[T], first: u32, ply: u32, ply_of: impl Fn(&T) -> u32) -> Option<&T> {
+    match ply.checked_sub(first).and_then(|i| items.get(i as usize)) {
+        Some(x) if ply_of(x) == ply => Some(x),
+        _ => items.iter().find(|x| ply_of(x) == ply),
     }
+}
+
+/// The clock row of a ply (the reconstruction makes one per ply).
+fn clock_row(clock: &[crate::clock::ClockPly], ply: u32) -> Option<&crate::clock::ClockPly> {
+    at_ply(clock, clock.first()?.ply, ply, |c| c.ply)
 }
 
 /// The stateful calls inside `e`, in the order they advance (the order of
@@ -289,22 +294,45 @@ fn stateful_calls<'e>(e: &'e CExpr, out: &mut Vec<&'e Stateful>) {
     }
 }
 
-/// The stateful calls a rule advances on each of its events: an
-/// adjudication's condition then its result; a `forbid`'s or `require`'s
-/// condition.
-fn rule_calls(rule: &RuleDef) -> Vec<&Stateful> {
-    let mut out = Vec::new();
-    match &rule.check {
-        Check::Adjudicate { result, when, .. } => {
-            stateful_calls(when, &mut out);
-            stateful_calls(result, &mut out);
-        }
-        Check::Forbid { when: Some(w), .. } | Check::Require { when: w, .. } => {
-            stateful_calls(w, &mut out)
-        }
-        Check::Forbid { when: None, .. } | Check::Manual(_) => {}
+/// The stateful calls each `let` and each rule advances on its events, found
+/// once per run: a `let`'s expression; an adjudication's condition then its
+/// result; a `forbid`'s or `require`'s condition.
+struct Calls<'r> {
+    lets: Vec<Vec<&'r Stateful>>,
+    rules: Vec<Vec<&'r Stateful>>,
+}
+
+impl<'r> Calls<'r> {
+    fn of(rs: &'r Ruleset) -> Calls<'r> {
+        let lets = rs
+            .lets
+            .iter()
+            .map(|l| {
+                let mut out = Vec::new();
+                stateful_calls(&l.expr, &mut out);
+                out
+            })
+            .collect();
+        let rules = rs
+            .rules
+            .iter()
+            .map(|rule| {
+                let mut out = Vec::new();
+                match &rule.check {
+                    Check::Adjudicate { result, when, .. } => {
+                        stateful_calls(when, &mut out);
+                        stateful_calls(result, &mut out);
+                    }
+                    Check::Forbid { when: Some(w), .. } | Check::Require { when: w, .. } => {
+                        stateful_calls(w, &mut out)
+                    }
+                    Check::Forbid { when: None, .. } | Check::Manual(_) => {}
+                }
+                out
+            })
+            .collect();
+        Calls { lets, rules }
     }
-    out
 }
 
 fn truthy(v: &Value) -> bool {
@@ -328,10 +356,9 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// Advance every stateful call inside `e` for the current event.
-    fn advance(&mut self, e: &CExpr) {
-        let mut calls = Vec::new();
-        stateful_calls(e, &mut calls);
+    /// Advance stateful calls (a `let`'s or a rule's, see [`Calls`]) for the
+    /// current event, in order.
+    fn advance(&mut self, calls: &[&Stateful]) {
         for s in calls {
             self.advance_one(s);
         }
@@ -339,89 +366,85 @@ impl Ctx<'_, '_> {
 
     /// Advance one stateful call for the current event.
     fn advance_one(&mut self, s: &Stateful) {
-        {
-            {
-                if self.kind() != Some(s.on) {
-                    return;
-                }
-                let reset = s.reset.as_ref().is_some_and(|r| truthy(&self.eval(r)));
-                let over = s.over.as_ref().is_none_or(|o| truthy(&self.eval(o)));
-                let arg = self.eval(&s.arg);
-                let key = s.per.as_ref().map(|p| self.eval(p));
-                let slot = &mut self.slots[s.slot];
-                let state = match &key {
-                    // a text key (a side, a name) is looked up as it is;
-                    // a new key is stored once
-                    Some(Value::Str(t)) => {
-                        if !slot.keyed.contains_key(t.as_str()) {
-                            slot.keyed.insert(t.to_string(), Value::None);
-                        }
-                        slot.keyed.get_mut(t.as_str()).expect("just ensured")
-                    }
-                    Some(k) => slot.keyed.entry(k.display()).or_default(),
-                    None => &mut slot.value,
-                };
-                let n = num(state).unwrap_or(0.0);
-                let (next, current) = match s.func {
-                    StatefulFn::Streak => {
-                        let v = if reset {
-                            0.0
-                        } else if !over {
-                            n
-                        } else if truthy(&arg) {
-                            n + 1.0
-                        } else {
-                            0.0
-                        };
-                        (Value::Num(v), Value::Num(v))
-                    }
-                    StatefulFn::Count => {
-                        let v = if reset {
-                            0.0
-                        } else if over && truthy(&arg) {
-                            n + 1.0
-                        } else {
-                            n
-                        };
-                        (Value::Num(v), Value::Num(v))
-                    }
-                    StatefulFn::Sum => {
-                        let v = if reset {
-                            0.0
-                        } else if over {
-                            n + num(&arg).unwrap_or(0.0)
-                        } else {
-                            n
-                        };
-                        (Value::Num(v), Value::Num(v))
-                    }
-                    StatefulFn::Since => {
-                        let b = !reset && (truthy(state) || (over && truthy(&arg)));
-                        (Value::Bool(b), Value::Bool(b))
-                    }
-                    StatefulFn::Last => {
-                        let v = if reset {
-                            Value::None
-                        } else if over {
-                            arg
-                        } else {
-                            state.clone()
-                        };
-                        (v.clone(), v)
-                    }
-                    StatefulFn::Previous => {
-                        let before = if reset { Value::None } else { state.clone() };
-                        if over {
-                            (arg, before)
-                        } else {
-                            (state.clone(), before)
-                        }
-                    }
-                };
-                *state = next;
-                slot.current = current;
-            }
+        if self.kind() != Some(s.on) {
+            return;
         }
+        let reset = s.reset.as_ref().is_some_and(|r| truthy(&self.eval(r)));
+        let over = s.over.as_ref().is_none_or(|o| truthy(&self.eval(o)));
+        let arg = self.eval(&s.arg);
+        let key = s.per.as_ref().map(|p| self.eval(p));
+        let slot = &mut self.slots[s.slot];
+        let state = match &key {
+            // a text key (a side, a name) is looked up as it is;
+            // a new key is stored once
+            Some(Value::Str(t)) => {
+                if !slot.keyed.contains_key(t.as_str()) {
+                    slot.keyed.insert(t.to_string(), Value::None);
+                }
+                slot.keyed.get_mut(t.as_str()).expect("just ensured")
+            }
+            Some(k) => slot.keyed.entry(k.display()).or_default(),
+            None => &mut slot.value,
+        };
+        let n = num(state).unwrap_or(0.0);
+        let (next, current) = match s.func {
+            StatefulFn::Streak => {
+                let v = if reset {
+                    0.0
+                } else if !over {
+                    n
+                } else if truthy(&arg) {
+                    n + 1.0
+                } else {
+                    0.0
+                };
+                (Value::Num(v), Value::Num(v))
+            }
+            StatefulFn::Count => {
+                let v = if reset {
+                    0.0
+                } else if over && truthy(&arg) {
+                    n + 1.0
+                } else {
+                    n
+                };
+                (Value::Num(v), Value::Num(v))
+            }
+            StatefulFn::Sum => {
+                let v = if reset {
+                    0.0
+                } else if over {
+                    n + num(&arg).unwrap_or(0.0)
+                } else {
+                    n
+                };
+                (Value::Num(v), Value::Num(v))
+            }
+            StatefulFn::Since => {
+                let b = !reset && (truthy(state) || (over && truthy(&arg)));
+                (Value::Bool(b), Value::Bool(b))
+            }
+            StatefulFn::Last => {
+                let v = if reset {
+                    Value::None
+                } else if over {
+                    arg
+                } else {
+                    state.clone()
+                };
+                (v.clone(), v)
+            }
+            StatefulFn::Previous => {
+                let before = if reset { Value::None } else { state.clone() };
+                if over {
+                    (arg, before)
+                } else {
+                    (state.clone(), before)
+                }
+            }
+        };
+        *state = next;
+        slot.current = current;
     }
 
     fn eval(&mut self, e: &CExpr) -> Value {
@@ -748,12 +771,7 @@ impl Ctx<'_, '_> {
                     }
                 };
                 // one assessment per replayed ply, in order
-                let at = p.ply.checked_sub(tl.replay.first_ply).map(|i| i as usize);
-                let this = match at.and_then(|i| found.get(i)) {
-                    Some(a) if a.ply == p.ply => Some(a),
-                    _ => found.iter().find(|a| a.ply == p.ply),
-                };
-                match this {
+                match at_ply(&found, tl.replay.first_ply, p.ply, |a| a.ply) {
                     Some(a) if a.flagged => {
                         let place = a.search.as_ref().and_then(|s| s.place.clone()).map(
                             |(path, span, timestamp)| Evidence {
@@ -1153,16 +1171,7 @@ pub fn run_switched(
             }
         };
     }
-    let let_calls: Vec<Vec<&Stateful>> = rs
-        .lets
-        .iter()
-        .map(|l| {
-            let mut v = Vec::new();
-            stateful_calls(&l.expr, &mut v);
-            v
-        })
-        .collect();
-    let calls: Vec<Vec<&Stateful>> = rs.rules.iter().map(rule_calls).collect();
+    let calls = Calls::of(rs);
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
         let facts = match &ev.data {
@@ -1174,9 +1183,7 @@ pub fn run_switched(
                 continue;
             }
             let mut ctx = ctx!(i, facts);
-            for s in &let_calls[j] {
-                ctx.advance_one(s);
-            }
+            ctx.advance(&calls.lets[j]);
             let v = ctx.eval(&l.expr);
             lets[j] = v;
             for sh in &mut shadows {
@@ -1190,9 +1197,7 @@ pub fn run_switched(
                         &mut shadow_notes,
                         &mut shadow_evidence
                     );
-                    for s in &let_calls[j] {
-                        c.advance_one(s);
-                    }
+                    c.advance(&calls.lets[j]);
                     let v = c.eval(&l.expr);
                     sh.lets[j] = v;
                 } else {
@@ -1214,9 +1219,7 @@ pub fn run_switched(
                     if ev.kind != Kind::Move {
                         continue;
                     }
-                    for s in &calls[ri] {
-                        ctx.advance_one(s);
-                    }
+                    ctx.advance(&calls.rules[ri]);
                     let fired = ctx.eval(when);
                     let open = out.computed.is_none() && undecided_from.is_none();
                     match &fired {
@@ -1259,9 +1262,7 @@ pub fn run_switched(
                 }
                 Check::Forbid { on, .. } | Check::Require { on, .. } if *on != ev.kind => {}
                 Check::Forbid { .. } | Check::Require { .. } => {
-                    for s in &calls[ri] {
-                        ctx.advance_one(s);
-                    }
+                    ctx.advance(&calls.rules[ri]);
                     match verdict(&rule.check, &mut ctx) {
                         Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, path, &rs.path);
@@ -1302,9 +1303,7 @@ pub fn run_switched(
                         ctx!(i, facts)
                     };
                     let fired = if own {
-                        for s in &calls[ri] {
-                            c.advance_one(s);
-                        }
+                        c.advance(&calls.rules[ri]);
                         c.eval(when)
                     } else {
                         fired_at[ri].clone()
@@ -1407,16 +1406,17 @@ pub fn run_event(
             }
         };
     }
+    let calls = Calls::of(rs);
     for (i, item) in case.items.iter().enumerate() {
         let kind = Kind::Scope(item.kind);
         for (j, l) in rs.lets.iter().enumerate() {
             if l.on == kind {
                 let mut ctx = ctx!(i);
-                ctx.advance(&l.expr);
+                ctx.advance(&calls.lets[j]);
                 lets[j] = ctx.eval(&l.expr);
             }
         }
-        for rule in &rs.rules {
+        for (ri, rule) in rs.rules.iter().enumerate() {
             match &rule.check {
                 Check::Forbid { on, .. } | Check::Require { on, .. } if *on == kind => {}
                 _ => continue,
@@ -1424,9 +1424,7 @@ pub fn run_event(
             notes.clear();
             evidence.clear();
             let mut ctx = ctx!(i);
-            for s in rule_calls(rule) {
-                ctx.advance_one(s);
-            }
+            ctx.advance(&calls.rules[ri]);
             match verdict(&rule.check, &mut ctx) {
                 Verdict::Violation => {
                     let message = message(rule, &mut ctx);
