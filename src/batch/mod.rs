@@ -54,19 +54,14 @@ pub struct GameRecord {
     pub findings: Vec<Finding>,
     #[serde(skip)]
     pub standing: crate::standings::Game,
-    /// The header, for the event-level rules, which take it once every
-    /// game is read; `None` for a case folder's game (a scenario with its
-    /// own ruleset, not part of an event).
-    #[serde(skip)]
-    pub info: Option<crate::event::GameInfo>,
     /// The replay stopped before the end of the record.
     #[serde(skip)]
     pub incomplete: bool,
     /// The line the game starts on in its file.
     #[serde(skip)]
     pub line: u64,
-    /// Part of an event (not a case folder's game): its header went to the
-    /// event-level rules.
+    /// Part of an event (not a case folder's game, a scenario with its own
+    /// ruleset): its header went to the event-level rules.
     #[serde(skip)]
     pub in_event: bool,
 }
@@ -113,13 +108,15 @@ impl Outcome {
     }
 }
 
-/// A game's record, and its JSON line as `audit --format json` writes it.
+/// What the batch keeps of a game: its record, its header for the
+/// event-level rules when it is part of an event, and its JSON line as
+/// `audit --format json` writes it.
 fn record(
     file: &str,
     file_index: usize,
     g: audit::GameAudit,
     in_event: bool,
-) -> (GameRecord, String) {
+) -> (GameRecord, Option<crate::event::GameInfo>, String) {
     let tag = |k: &str| g.game.tag(k).unwrap_or("").trim().to_string();
     let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
     let json = crate::report::json::game_line(&g).to_string();
@@ -139,19 +136,20 @@ fn record(
         computed_result: computed.map(|c| c.result.clone()).unwrap_or_default(),
         computed_ply: computed.map(|c| c.ply),
         standing: crate::standings::Game::from_pgn(&g.game),
-        info: in_event.then(|| crate::event::GameInfo::from_game(file, 0, &g.game)),
         line: g.game.line,
         in_event,
         findings: g.findings,
     };
-    (record, json)
+    let info = in_event.then(|| crate::event::GameInfo::from_game(file, 0, &g.game));
+    (record, info, json)
 }
 
 /// Audit every game of every input. Each game's JSON line is written to
-/// `lines` (named `lines_name` in an error) in input order as soon as the games before it are done, so the
-/// lines are not kept (the games finish out of order on the threads; only
-/// those ahead of the next one due wait, in a window no wider than what is
-/// in flight).
+/// `lines` (named `lines_name` in an error) in input order as soon as the
+/// games before it are done, so the lines are not kept: the games finish
+/// out of order on the threads, and only those ahead of the next one due
+/// wait, in a window no wider than what is in flight. The records come
+/// back in input order too.
 pub fn run(
     cfg: &BatchConfig,
     lines: &mut dyn std::io::Write,
@@ -261,8 +259,11 @@ pub fn run(
         (summaries, unreadable)
     });
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<(u64, GameRecord, String)>();
+    type Done = (GameRecord, Option<crate::event::GameInfo>, String);
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(u64, Done)>();
+    // the games and the headers of those in an event, in input order
     let mut games: Vec<GameRecord> = Vec::new();
+    let mut infos: Vec<crate::event::GameInfo> = Vec::new();
     let mut write_error: Option<std::io::Error> = None;
     std::thread::scope(|scope| {
         let workers = scope.spawn(|| {
@@ -272,7 +273,7 @@ pub fn run(
                     .for_each_with(done_tx, |done, (seq, fi, chunk)| {
                         let game = parse_game(&chunk);
                         drop(chunk);
-                        let (rec, line) = record(
+                        let done_game = record(
                             &shown[fi],
                             fi,
                             audit::audit_game(
@@ -283,24 +284,28 @@ pub fn run(
                             configs[fi].is_none(),
                         );
                         // the receiver outlives the workers
-                        let _ = done.send((seq, rec, line));
+                        let _ = done.send((seq, done_game));
                     })
             })
         });
         // restore input order, writing each line once the games before it
         // are written
-        let mut waiting: std::collections::BTreeMap<u64, (GameRecord, String)> =
-            std::collections::BTreeMap::new();
+        let mut waiting: std::collections::BTreeMap<u64, Done> = std::collections::BTreeMap::new();
         let mut next: u64 = 0;
-        for (seq, rec, line) in done_rx {
-            waiting.insert(seq, (rec, line));
-            while let Some((rec, line)) = waiting.remove(&next) {
+        for (seq, done_game) in done_rx {
+            waiting.insert(seq, done_game);
+            while let Some((rec, info, line)) = waiting.remove(&next) {
                 if write_error.is_none()
                     && let Err(e) = lines
                         .write_all(line.as_bytes())
                         .and_then(|()| lines.write_all(b"\n"))
                 {
                     write_error = Some(e);
+                }
+                if let Some(mut i) = info {
+                    // its place among all the games
+                    i.order = games.len();
+                    infos.push(i);
                 }
                 games.push(rec);
                 next += 1;
@@ -316,15 +321,6 @@ pub fn run(
         .map_err(|_| "the reader thread failed".to_string())?;
     unreadable.splice(0..0, unreadable_inputs);
     bar.finish_and_clear();
-    games.sort_by_key(|g| (g.file_index, g.game));
-    for (k, g) in games.iter_mut().enumerate() {
-        if let Some(i) = &mut g.info {
-            i.order = k;
-        }
-    }
-    // the headers move to the event-level rules (not copied)
-    let infos: Vec<crate::event::GameInfo> =
-        games.iter_mut().filter_map(|g| g.info.take()).collect();
     let events = events(infos, cfg);
     Ok(Outcome {
         games,
