@@ -925,12 +925,7 @@ fn hidden_book(
                 &found,
             );
             for a in found.iter().filter(|a| a.flagged) {
-                let san = tl
-                    .replay
-                    .plies
-                    .iter()
-                    .find(|p| p.ply == a.ply)
-                    .map_or("", |p| p.san.as_str());
+                let san = tl.replay.ply(a.ply).map_or("", |p| p.san.as_str());
                 flagged.push(json!({
                     "game": label,
                     "engine": name(if a.white { "White" } else { "Black" }),

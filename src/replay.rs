@@ -100,6 +100,12 @@ impl Replay {
         }
     }
 
+    /// The replayed ply of this number (the plies run one per ply from
+    /// `first_ply`), or `None` when it was not replayed.
+    pub fn ply(&self, ply: u32) -> Option<&Ply> {
+        self.plies.get(ply.checked_sub(self.first_ply)? as usize)
+    }
+
     pub fn final_position(&self) -> &Chess {
         self.plies.last().map_or(&self.start, |p| &p.position)
     }

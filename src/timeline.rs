@@ -1348,10 +1348,6 @@ fn place_operator_events<'e>(
         })
         .or_else(|| ops.iter().rev().find(|e| e.kind == OpKind::MoveExecuted))
         .map(|e| e.time);
-    let move_at = |ply: u32| -> Option<&Ply> {
-        let i = ply.checked_sub(replay.first_ply)? as usize;
-        replay.plies.get(i)
-    };
     let side_after = |completed: u32| {
         if completed.is_multiple_of(2) {
             "white"
@@ -1371,7 +1367,9 @@ fn place_operator_events<'e>(
         if matches!(e.kind, OpKind::MoveEntered | OpKind::MoveExecuted) {
             let ply = given_ply.unwrap_or(completed.saturating_add(1));
             let written = str_field(e, "move").unwrap_or("");
-            let correct = move_at(ply).is_some_and(|p| same_move(replay, p, written));
+            let correct = replay
+                .ply(ply)
+                .is_some_and(|p| same_move(replay, p, written));
             d.insert("correct", Value::Bool(correct));
             completed = completed.max(ply);
             d.insert("ply", Value::Num(f64::from(ply)));

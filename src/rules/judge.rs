@@ -145,7 +145,7 @@ fn compare(
                 .iter()
                 .find(|r| r.id == c.rule)
                 .expect("rule exists");
-            let at = tl.replay.plies.iter().find(|p| p.ply == c.ply);
+            let at = tl.replay.ply(c.ply);
             if c.ply < last_ply {
                 let mut f = rule_finding(
                     rule,
