@@ -26,11 +26,16 @@ mod verify;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Run the arbiter binary.
+/// Run the arbiter binary in the project's folder.
 pub fn arbiter(args: &[&str]) -> Output {
+    arbiter_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// Run the arbiter binary in `dir`.
+pub fn arbiter_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .output()
         .expect("arbiter runs")
 }

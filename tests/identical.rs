@@ -10,7 +10,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn manifest(name: &str) -> BTreeMap<String, String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -62,12 +61,9 @@ fn scratch(corpus: Option<&Path>, syzygy: Option<&Path>) -> tempfile::TempDir {
 /// it wrote with the manifest `NAME`.
 fn check(dir: &Path, name: &str, args: &[&str]) {
     let out = format!("out/{name}");
-    let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .args(["--out", &out])
-        .current_dir(dir)
-        .output()
-        .expect("arbiter runs");
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", &out]);
+    let o = super::arbiter_in(dir, &with_out);
     assert_ne!(
         o.status.code(),
         Some(2),

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{arbiter, stdout};
+use super::{arbiter, arbiter_in, stdout};
 
 const JUNIOR: &str = "samples/kasparov-deep-junior-2003/clean";
 
@@ -97,18 +97,17 @@ fn a_changed_input_is_named() {
     let base = dir.path();
     std::fs::copy("samples/tcec-style.pgn", base.join("games.pgn")).unwrap();
     std::fs::copy("rulesets/tcec-s15.rules", base.join("t.rules")).unwrap();
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args([
+    let o = arbiter_in(
+        base,
+        &[
             "audit",
             "--format",
             "json",
             "--rules",
             "t.rules",
             "games.pgn",
-        ])
-        .current_dir(base)
-        .output()
-        .unwrap();
+        ],
+    );
     let report = base.join("report.jsonl");
     std::fs::write(&report, &o.stdout).unwrap();
     // from elsewhere, with --base
@@ -197,15 +196,6 @@ fn what_is_not_a_report_is_refused_clearly() {
     }
     let o = arbiter(&["verify", Path::new("no/such/report").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-}
-
-/// Run arbiter in `base` (paths relative to it).
-fn arbiter_in(base: &Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(base)
-        .output()
-        .unwrap()
 }
 
 /// `arbiter batch` writes the same game lines as `audit --format json`,
