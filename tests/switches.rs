@@ -6,6 +6,7 @@
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
+use arbiter::audit::Config;
 use arbiter::ingest::pgn::{GameSplitter, parse_game};
 use arbiter::replay::replay;
 use arbiter::rules::analyzer::{Ruleset, compile};
@@ -57,11 +58,7 @@ fn compare(rs: &Ruleset, pgn: &Path) -> (usize, usize) {
 }
 
 fn ruleset(path: &Path) -> Ruleset {
-    compile(
-        &path.display().to_string(),
-        &std::fs::read_to_string(path).unwrap(),
-    )
-    .unwrap()
+    Config::load_ruleset(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A ruleset whose switch reaches an adjudication's condition, its result,
