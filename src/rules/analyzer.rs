@@ -258,6 +258,18 @@ impl RuleDef {
         }
     }
 
+    /// The expressions the rule evaluates on each of its events, in order:
+    /// an adjudication's condition, then its result; a `forbid`'s or
+    /// `require`'s condition.
+    pub fn evaluated(&self) -> impl Iterator<Item = &CExpr> {
+        let (first, then) = match &self.check {
+            Check::Adjudicate { result, when, .. } => (Some(when), Some(result)),
+            Check::Forbid { when: Some(w), .. } | Check::Require { when: w, .. } => (Some(w), None),
+            Check::Forbid { when: None, .. } | Check::Manual(_) => (None, None),
+        };
+        first.into_iter().chain(then)
+    }
+
     /// Whether it spans several games (evaluated by `arbiter batch`).
     pub fn is_event_level(&self) -> bool {
         self.on().is_some_and(Kind::is_event_level)
@@ -304,15 +316,8 @@ impl Ruleset {
         let mut out = Vec::new();
         for r in &self.rules {
             let mut found = Vec::new();
-            match &r.check {
-                Check::Adjudicate { result, when, .. } => {
-                    walk(result, &mut found);
-                    walk(when, &mut found);
-                }
-                Check::Forbid { when: Some(w), .. } | Check::Require { when: w, .. } => {
-                    walk(w, &mut found)
-                }
-                _ => {}
+            for e in r.evaluated() {
+                walk(e, &mut found);
             }
             found.dedup();
             if similarity_report {

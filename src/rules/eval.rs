@@ -295,8 +295,8 @@ fn stateful_calls<'e>(e: &'e CExpr, out: &mut Vec<&'e Stateful>) {
 }
 
 /// The stateful calls each `let` and each rule advances on its events, found
-/// once per run: a `let`'s expression; an adjudication's condition then its
-/// result; a `forbid`'s or `require`'s condition.
+/// once per run: those of a `let`'s expression, and of the expressions a
+/// rule evaluates ([`RuleDef::evaluated`]), in order.
 struct Calls<'r> {
     lets: Vec<Vec<&'r Stateful>>,
     rules: Vec<Vec<&'r Stateful>>,
@@ -318,15 +318,8 @@ impl<'r> Calls<'r> {
             .iter()
             .map(|rule| {
                 let mut out = Vec::new();
-                match &rule.check {
-                    Check::Adjudicate { result, when, .. } => {
-                        stateful_calls(when, &mut out);
-                        stateful_calls(result, &mut out);
-                    }
-                    Check::Forbid { when: Some(w), .. } | Check::Require { when: w, .. } => {
-                        stateful_calls(w, &mut out)
-                    }
-                    Check::Forbid { when: None, .. } | Check::Manual(_) => {}
+                for e in rule.evaluated() {
+                    stateful_calls(e, &mut out);
                 }
                 out
             })
