@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use shakmaty::Color;
 
 use crate::findings::{Evidence, Finding, Severity};
-use crate::ingest::engine::{Activity, EngineLog, Search, activities};
+use crate::ingest::engine::{Activity, EngineActivity, EngineLog, Search};
 use crate::ingest::operator::FieldDoc;
 use crate::ingest::pgn::PgnGame;
 use crate::replay::Replay;
@@ -264,34 +264,25 @@ pub fn align(
             );
         }
         // timestamps going backwards, per engine
-        let mut last: BTreeMap<&str, i64> = BTreeMap::new();
-        for line in &l.log.lines {
-            if let Some(&prev) = last.get(line.engine.as_str())
-                && line.time < prev
-            {
-                findings.push(
-                    Finding::builtin(
-                        "engine-time-backwards",
-                        Severity::Warning,
-                        "Engine-log timestamps go backwards",
-                        format!(
-                            "line {} is {} ms earlier than the line before it",
-                            line.span.line,
-                            prev - line.time
-                        ),
-                    )
-                    .with_evidence(ev(
-                        line.span,
-                        None,
-                        None,
-                        "the earlier timestamp",
-                    )),
-                );
-            }
-            last.insert(&line.engine, line.time);
+        for b in &l.log.backwards {
+            findings.push(
+                Finding::builtin(
+                    "engine-time-backwards",
+                    Severity::Warning,
+                    "Engine-log timestamps go backwards",
+                    format!(
+                        "line {} is {} ms earlier than the line before it",
+                        b.span.line, b.earlier_ms
+                    ),
+                )
+                .with_evidence(ev(b.span, None, None, "the earlier timestamp")),
+            );
         }
-        for engine in l.log.engines() {
-            let acts = activities(&l.log, &engine);
+        for EngineActivity {
+            name: engine,
+            activities: acts,
+        } in &l.log.engines
+        {
             let shown = if engine.is_empty() {
                 l.log
                     .meta
@@ -422,7 +413,7 @@ pub fn align(
             let mut produced = false;
             let mut restarted = false;
             let mut searched_plies: Vec<u32> = Vec::new();
-            for a in &acts {
+            for a in acts {
                 let mut f: BTreeMap<&'static str, Value> = BTreeMap::new();
                 f.insert("side", side_s.clone());
                 f.insert("engine", Value::Str(shown.as_str().into()));
@@ -530,12 +521,8 @@ pub fn align(
                         f.insert("pondering", Value::Bool(s.go.ponder));
                         f.insert("ponderhit", Value::Bool(s.ponderhit));
                         let fin = s.last_scored();
-                        let last_depth = s.infos.iter().rev().find_map(|i| i.depth);
-                        f.insert("depth", num(last_depth));
-                        f.insert(
-                            "seldepth",
-                            num(s.infos.iter().rev().find_map(|i| i.seldepth)),
-                        );
+                        f.insert("depth", num(s.infos.depth));
+                        f.insert("seldepth", num(s.infos.seldepth));
                         f.insert(
                             "score",
                             score_pawns(fin.and_then(|i| i.cp), fin.and_then(|i| i.mate)),
@@ -546,25 +533,15 @@ pub fn align(
                             fin.and_then(|i| i.bound.clone())
                                 .map_or(Value::None, |s| Value::Str(s.into())),
                         );
-                        f.insert("nodes", num(s.infos.iter().rev().find_map(|i| i.nodes)));
-                        f.insert("nps", num(s.infos.iter().rev().find_map(|i| i.nps)));
-                        f.insert("info_time", num(s.infos.iter().rev().find_map(|i| i.time)));
+                        f.insert("nodes", num(s.infos.nodes));
+                        f.insert("nps", num(s.infos.nps));
+                        f.insert("info_time", num(s.infos.time));
+                        f.insert("iterations", Value::Num(s.infos.iterations as f64));
                         f.insert(
-                            "iterations",
-                            Value::Num(s.infos.iter().filter(|i| i.depth.is_some()).count() as f64),
+                            "scored_iterations",
+                            Value::Num(s.infos.scored_iterations as f64),
                         );
-                        let scored: Vec<i64> = s
-                            .infos
-                            .iter()
-                            .filter(|i| i.cp.is_some() || i.mate.is_some())
-                            .filter_map(|i| i.depth)
-                            .collect();
-                        f.insert("scored_iterations", Value::Num(scored.len() as f64));
-                        let complete = match (scored.iter().min(), scored.iter().max()) {
-                            (Some(&lo), Some(&hi)) => (lo..=hi).all(|d| scored.contains(&d)),
-                            _ => false,
-                        };
-                        f.insert("depths_complete", Value::Bool(complete));
+                        f.insert("depths_complete", Value::Bool(s.infos.depths_complete()));
                         f.insert("go_wtime", num(s.go.wtime));
                         f.insert("go_btime", num(s.go.btime));
                         f.insert("go_winc", num(s.go.winc));

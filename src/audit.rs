@@ -6,7 +6,7 @@
 //! reported and the next file is read.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -152,16 +152,56 @@ pub fn add_hashed(into: &mut Vec<serde_json::Value>, entries: Vec<serde_json::Va
     }
 }
 
-/// Read an engine log file.
+/// Read an engine log file as it streams by: each line is folded into its
+/// engine's activities at once (see `engine::Reader`), so a log of any
+/// length is read in the memory its searches take. The text is read as
+/// `log_text` reads it: a byte-order mark dropped, UTF-16 refused, other
+/// bytes that are not UTF-8 replaced line by line (the same replacement as
+/// for the whole text: a line ending is never part of a UTF-8 sequence).
 pub fn read_engine_log(path: &Path) -> Result<crate::align::LoadedEngineLog, String> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
-    let text = log_text(&shown, &bytes, true)?;
+    let failed = |e: io::Error| format!("arbiter: {shown}: {e}");
+    let file = File::open(path).map_err(failed)?;
+    let mut input = BufReader::with_capacity(1 << 16, HashingReader::new(file));
+    if let Some(w) = crate::ingest::pgn::wide_encoding(input.fill_buf().map_err(failed)?) {
+        return Err(wide_error(&shown, w));
+    }
+    let mut reader = crate::ingest::engine::Reader::default();
+    let mut buf = Vec::new();
+    let (mut offset, mut line) = (0u64, 0u64);
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf).map_err(failed)? == 0 {
+            break;
+        }
+        let bytes = match line {
+            0 => buf.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&buf),
+            _ => &buf[..],
+        };
+        let raw = String::from_utf8_lossy(bytes);
+        let text = raw.trim_end_matches(['\n', '\r']);
+        line += 1;
+        let span = crate::span::Span {
+            offset,
+            len: text.len() as u64,
+            line,
+            column: 1,
+        };
+        offset += raw.len() as u64;
+        reader.line(span, text);
+    }
     Ok(crate::align::LoadedEngineLog {
         path: shown,
-        sha256: sha256_hex(&bytes),
-        log: crate::ingest::engine::parse(&text),
+        sha256: input.into_inner().finish().0,
+        log: reader.finish(),
     })
+}
+
+/// The error for a log in UTF-16 or UTF-32.
+fn wide_error(shown: &str, encoding: &str) -> String {
+    format!(
+        "arbiter: {shown}: line 1: the file is {encoding}; logs are read as UTF-8: convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
+    )
 }
 
 /// An operator log read from a file.
@@ -209,9 +249,7 @@ impl LoadedLog {
 /// their place (operator logs, written by people and tools).
 pub fn log_text(shown: &str, bytes: &[u8], lossy: bool) -> Result<String, String> {
     if let Some(w) = crate::ingest::pgn::wide_encoding(bytes) {
-        return Err(format!(
-            "arbiter: {shown}: line 1: the file is {w}; logs are read as UTF-8: convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
-        ));
+        return Err(wide_error(shown, w));
     }
     let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
@@ -231,6 +269,13 @@ pub fn log_text(shown: &str, bytes: &[u8], lossy: bool) -> Result<String, String
             ))
         }
     }
+}
+
+/// Hex SHA-256 of a file, read as it streams by.
+pub fn sha256_file(path: &Path) -> io::Result<String> {
+    let mut input = HashingReader::new(File::open(path)?);
+    io::copy(&mut input, &mut io::sink())?;
+    Ok(input.finish().0)
 }
 
 /// Hex SHA-256 of bytes.

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::audit::{Invocation, sha256_hex, syzygy_listing};
+use crate::audit::{Invocation, sha256_file, syzygy_listing};
 
 /// A report as read back.
 #[derive(Debug, Clone)]
@@ -104,7 +104,7 @@ pub fn check_hashes(report: &Report) -> (Vec<String>, bool) {
         let now = if kind == "syzygy-tables" {
             syzygy_listing(Path::new(&path)).map(|(_, h)| h)
         } else {
-            std::fs::read(&path).map(|b| sha256_hex(&b))
+            sha256_file(Path::new(&path))
         };
         match now {
             Ok(h) if h == want => lines.push(format!("  same     {kind} {path}")),

@@ -75,7 +75,7 @@ fn real_transcripts_align_with_their_game() {
         .filter(|a| matches!(a, arbiter::ingest::engine::Activity::Search(_)))
         .count();
     assert_eq!(searches, 20, "one search per Stockfish move");
-    for a in &acts {
+    for a in acts {
         if let arbiter::ingest::engine::Activity::Search(s) = a {
             assert!(s.bestmove.is_some() && !s.infos.is_empty() && s.go.wtime.is_some());
         }
@@ -129,7 +129,7 @@ fn timestamps_going_backwards() {
 }
 
 #[test]
-fn unknown_commands_are_kept_not_errors() {
+fn unknown_commands_are_read_not_errors() {
     let dir = tempfile::tempdir().unwrap();
     let src = std::fs::read_to_string(fixture("stockfish-vs-glaurung/engine.log")).unwrap();
     let mut lines: Vec<String> = src.lines().map(str::to_string).collect();
@@ -140,8 +140,7 @@ fn unknown_commands_are_kept_not_errors() {
     let log = arbiter::ingest::engine::parse(&text);
     assert!(log.errors.is_empty());
     assert!(
-        log.lines
-            .iter()
+        arbiter::ingest::engine::traffic(&text)
             .any(|l| l.text == "frobnicate the widget"
                 && l.msg == arbiter::ingest::engine::Msg::Other)
     );
@@ -163,7 +162,7 @@ fn two_engines_interleaved_in_one_file() {
     ] {
         let text =
             std::fs::read_to_string(fixture(&format!("stockfish-vs-glaurung/{file}"))).unwrap();
-        for l in arbiter::ingest::engine::parse(&text).lines {
+        for l in arbiter::ingest::engine::traffic(&text) {
             let d = match l.dir {
                 arbiter::ingest::engine::Dir::ToEngine => '>',
                 arbiter::ingest::engine::Dir::FromEngine => '<',
@@ -276,7 +275,7 @@ fn real_cutechess_debug_output_and_pgn() {
     );
     for e in &engines {
         let searches = arbiter::ingest::engine::activities(&log, e)
-            .into_iter()
+            .iter()
             .filter(|a| matches!(a, arbiter::ingest::engine::Activity::Search(s) if s.bestmove.is_some()))
             .count();
         assert_eq!(searches, 30, "{e}");
@@ -320,4 +319,49 @@ fn real_cutechess_debug_output_and_pgn() {
     assert_eq!(f["code"], "bestmove-differs", "{f}");
     assert!(f["message"].as_str().unwrap().contains("Glaurung(1)"));
     assert_eq!(f["evidence"][0]["span"]["line"], n as u64 + 1);
+}
+
+/// A log file is read as it streams by, line by line; what it gives is
+/// what reading the whole text gives: the same spans, activities, notes
+/// and errors, the byte-order mark dropped, CRLF and LF alike, a byte that
+/// is not UTF-8 replaced, a last line with no line ending read.
+#[test]
+fn streamed_engine_log_is_the_whole_text_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read(fixture("cutechess/debug.log")).unwrap();
+    let mut bytes = vec![0xEF, 0xBB, 0xBF];
+    for (i, line) in src.split_inclusive(|&b| b == b'\n').enumerate() {
+        match i % 3 {
+            0 => bytes.extend_from_slice(line),
+            1 => {
+                bytes.extend_from_slice(line.strip_suffix(b"\n").unwrap_or(line));
+                bytes.extend_from_slice(b"\r\n");
+            }
+            _ => {
+                bytes.extend_from_slice(b"Latin-1 \xe9t\xe9 note\n");
+                bytes.extend_from_slice(line);
+            }
+        }
+    }
+    bytes.extend_from_slice(b"12 <Stockfish(0): info depth 1\xff score cp 3");
+    let p = dir.path().join("engine.log");
+    std::fs::write(&p, &bytes).unwrap();
+    let streamed = arbiter::audit::read_engine_log(&p).unwrap();
+    let whole = arbiter::ingest::engine::parse(&String::from_utf8_lossy(&bytes[3..]));
+    assert_eq!(streamed.log, whole);
+    assert_eq!(streamed.sha256, arbiter::audit::sha256_hex(&bytes));
+    assert_eq!(whole.engines().len(), 2);
+    assert!(
+        whole
+            .notes
+            .iter()
+            .any(|(_, n)| n == "Latin-1 \u{fffd}t\u{fffd} note")
+    );
+    // a log in UTF-16 is refused with its name and the way to convert it
+    std::fs::write(&p, b"\xff\xfe1\x00 \x00>\x00").unwrap();
+    let e = arbiter::audit::read_engine_log(&p).unwrap_err();
+    assert!(
+        e.contains("engine.log: line 1: the file is UTF-16LE") && e.contains("iconv"),
+        "{e}"
+    );
 }

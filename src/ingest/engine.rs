@@ -12,7 +12,7 @@
 //! Every line keeps its span. A line that cannot be read is an error with
 //! its line number and what was expected; reading goes on.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::span::Span;
 
@@ -164,28 +164,47 @@ pub struct LogError {
     pub message: String,
 }
 
-/// A parsed engine log.
-#[derive(Debug, Clone, Default)]
+/// A parsed engine log, folded as it was read: each engine's activities
+/// (its searches with their `info` lines summed up, option settings,
+/// starts, exits), not its lines, so that memory grows with the searches
+/// and not with the length of the log.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct EngineLog {
-    pub lines: Vec<Line>,
+    /// Each engine in the log, in order of its first line.
+    pub engines: Vec<EngineActivity>,
     pub errors: Vec<LogError>,
     /// `# key: value` metadata (transcripts).
     pub meta: BTreeMap<String, String>,
     /// Lines of the log that are not engine traffic (cutechess's own
     /// messages), kept verbatim.
     pub notes: Vec<(Span, String)>,
+    /// Lines whose timestamp is earlier than the same engine's line before
+    /// them, in the order of the log.
+    pub backwards: Vec<Backwards>,
+}
+
+/// One engine's activities.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EngineActivity {
+    /// The engine's name as the log gives it (`Stockfish(0)`); empty when
+    /// the log holds one engine.
+    pub name: String,
+    pub activities: Vec<Activity>,
+}
+
+/// A timestamp earlier than the one before it (same engine).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Backwards {
+    /// The line with the earlier timestamp.
+    pub span: Span,
+    /// How much earlier, ms.
+    pub earlier_ms: i64,
 }
 
 impl EngineLog {
     /// The distinct engines in the log, in order of appearance.
     pub fn engines(&self) -> Vec<String> {
-        let mut v: Vec<String> = Vec::new();
-        for l in &self.lines {
-            if !v.contains(&l.engine) {
-                v.push(l.engine.clone());
-            }
-        }
-        v
+        self.engines.iter().map(|e| e.name.clone()).collect()
     }
 }
 
@@ -404,32 +423,95 @@ fn parse_info(w: &[&str]) -> Info {
     info
 }
 
-/// Parse a log, recognising cutechess debug output or a transcript line by
-/// line.
+/// Parse a log held in memory, recognising cutechess debug output or a
+/// transcript line by line.
 pub fn parse(text: &str) -> EngineLog {
-    let mut log = EngineLog::default();
+    let mut reader = Reader::default();
     for (span, line) in crate::span::lines_with_spans(text) {
+        reader.line(span, line);
+    }
+    reader.finish()
+}
+
+/// The traffic lines of a log, one by one (notes, metadata and unreadable
+/// lines left out): for tools that rewrite a log.
+pub fn traffic(text: &str) -> impl Iterator<Item = Line> + '_ {
+    crate::span::lines_with_spans(text).filter_map(|(span, line)| {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            return None;
+        }
+        parse_line(t, span).ok().flatten()
+    })
+}
+
+/// Reads a log one line at a time and folds each line into its engine's
+/// activities at once; nothing of a line is kept beyond what the
+/// activities hold. `parse` feeds it a text in memory, and the audit feeds
+/// it a file as it streams by.
+#[derive(Debug, Default)]
+pub struct Reader {
+    log: EngineLog,
+    tracks: Vec<Track>,
+}
+
+impl Reader {
+    /// One line of the log (without its line ending) and its span.
+    pub fn line(&mut self, span: Span, line: &str) {
         let t = line.trim();
         if t.is_empty() {
-            continue;
+            return;
         }
         if let Some(c) = t.strip_prefix('#') {
             if let Some((k, v)) = c.split_once(':') {
                 let k = k.trim();
                 if !k.is_empty() && k.len() < 40 && !k.contains(char::is_whitespace) {
-                    log.meta
+                    self.log
+                        .meta
                         .insert(k.to_ascii_lowercase(), v.trim().to_string());
                 }
             }
-            continue;
+            return;
         }
         match parse_line(t, span) {
-            Ok(Some(l)) => log.lines.push(l),
-            Ok(None) => log.notes.push((span, t.to_string())),
-            Err(message) => log.errors.push(LogError { span, message }),
+            Ok(Some(l)) => {
+                let at = match self.tracks.iter().position(|k| k.name == l.engine) {
+                    Some(at) => at,
+                    None => {
+                        self.tracks.push(Track::new(l.engine.clone()));
+                        self.tracks.len() - 1
+                    }
+                };
+                let track = &mut self.tracks[at];
+                if let Some(prev) = track.last_time
+                    && l.time < prev
+                {
+                    self.log.backwards.push(Backwards {
+                        span: l.span,
+                        earlier_ms: prev - l.time,
+                    });
+                }
+                track.last_time = Some(l.time);
+                track.take(l);
+            }
+            Ok(None) => self.log.notes.push((span, t.to_string())),
+            Err(message) => self.log.errors.push(LogError { span, message }),
         }
     }
-    log
+
+    /// The log read so far, each engine's last search closed.
+    pub fn finish(mut self) -> EngineLog {
+        for mut track in self.tracks {
+            if let Some(s) = track.current.take() {
+                track.out.push(Activity::Search(Box::new(s)));
+            }
+            self.log.engines.push(EngineActivity {
+                name: track.name,
+                activities: track.out,
+            });
+        }
+        self.log
+    }
 }
 
 /// One line: `Ok(None)` for a line that is not engine traffic (kept as a
@@ -518,8 +600,8 @@ pub struct Search {
     pub go: Go,
     /// The `go` line.
     pub started: Stamp,
-    /// Every `info` with a depth, in order.
-    pub infos: Vec<Info>,
+    /// Its `info` lines with a depth or a score, summed up.
+    pub infos: Infos,
     /// The move, the expected reply, and the `bestmove` line.
     pub bestmove: Option<(String, Option<String>, Stamp)>,
     /// The search was a ponder search (`go ponder`), and `ponderhit` came.
@@ -529,15 +611,74 @@ pub struct Search {
 impl Search {
     /// The last info with a score (the final evaluation).
     pub fn last_scored(&self) -> Option<&Info> {
-        self.infos
-            .iter()
-            .rev()
-            .find(|i| i.cp.is_some() || i.mate.is_some())
+        self.infos.last_scored.as_ref()
     }
 
     /// ms from `go` to `bestmove`.
     pub fn elapsed(&self) -> Option<i64> {
         self.bestmove.as_ref().map(|b| b.2.time - self.started.time)
+    }
+}
+
+/// What a search's `info` lines with a depth or a score said, summed up as
+/// they are read: the last value given for each field, the last scored
+/// line whole, and the depths that were scored.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Infos {
+    /// Lines summed up.
+    pub lines: u64,
+    /// Lines with a depth (the iterations the engine reported).
+    pub iterations: u64,
+    /// Lines with a score and a depth.
+    pub scored_iterations: u64,
+    /// The last depth, seldepth, nodes, nps and time given.
+    pub depth: Option<i64>,
+    pub seldepth: Option<i64>,
+    pub nodes: Option<i64>,
+    pub nps: Option<i64>,
+    pub time: Option<i64>,
+    /// The last line with a score (the final evaluation).
+    pub last_scored: Option<Info>,
+    /// The distinct depths of the lines with a score and a depth.
+    pub scored_depths: BTreeSet<i64>,
+}
+
+impl Infos {
+    pub fn is_empty(&self) -> bool {
+        self.lines == 0
+    }
+
+    fn push(&mut self, info: Info) {
+        self.lines += 1;
+        self.iterations += u64::from(info.depth.is_some());
+        let keep = |to: &mut Option<i64>, v: Option<i64>| {
+            if v.is_some() {
+                *to = v;
+            }
+        };
+        keep(&mut self.depth, info.depth);
+        keep(&mut self.seldepth, info.seldepth);
+        keep(&mut self.nodes, info.nodes);
+        keep(&mut self.nps, info.nps);
+        keep(&mut self.time, info.time);
+        if info.cp.is_some() || info.mate.is_some() {
+            if let Some(d) = info.depth {
+                self.scored_iterations += 1;
+                self.scored_depths.insert(d);
+            }
+            self.last_scored = Some(info);
+        }
+    }
+
+    /// Every depth from the lowest to the highest scored one was scored
+    /// (false when none was).
+    pub fn depths_complete(&self) -> bool {
+        match (self.scored_depths.first(), self.scored_depths.last()) {
+            (Some(&lo), Some(&hi)) => {
+                i128::from(hi) - i128::from(lo) + 1 == self.scored_depths.len() as i128
+            }
+            _ => false,
+        }
     }
 }
 
@@ -566,122 +707,144 @@ pub enum Activity {
     },
 }
 
-/// Group one engine's lines into activities. Lines of other engines are
-/// ignored (`engine` = the name in the log, `""` for a transcript).
-pub fn activities(log: &EngineLog, engine: &str) -> Vec<Activity> {
-    let mut out = Vec::new();
-    let mut position: (Option<String>, Vec<String>) = (None, Vec::new());
-    let mut current: Option<Search> = None;
-    // plies played so far as the engine knows them: the last position it
-    // was given, plus its own move once it answered
-    let mut known = 0usize;
-    // xboard: after `force` the engine only follows moves; otherwise a move
-    // sent to it starts its search (it answers with `move …`)
-    let mut force = false;
-    for l in log.lines.iter().filter(|l| l.engine == engine) {
-        match &l.msg {
-            Msg::Position { fen, moves } => {
-                position = (fen.clone(), moves.clone());
-                known = moves.len();
+/// One engine's activities so far, and the state its next line is read in.
+#[derive(Debug)]
+struct Track {
+    name: String,
+    last_time: Option<i64>,
+    out: Vec<Activity>,
+    /// The last position the engine was given: start FEN and moves.
+    position: (Option<String>, Vec<String>),
+    current: Option<Search>,
+    /// Plies played so far as the engine knows them: the last position it
+    /// was given, plus its own move once it answered.
+    known: usize,
+    /// xboard: after `force` the engine only follows moves; otherwise a
+    /// move sent to it starts its search (it answers with `move …`).
+    force: bool,
+}
+
+impl Track {
+    fn new(name: String) -> Self {
+        Track {
+            name,
+            last_time: None,
+            out: Vec::new(),
+            position: (None, Vec::new()),
+            current: None,
+            known: 0,
+            force: false,
+        }
+    }
+
+    fn search(&self, go: Go, l: &Line) -> Search {
+        Search {
+            engine: self.name.clone(),
+            fen: self.position.0.clone(),
+            moves: self.position.1.clone(),
+            go,
+            started: l.stamp(),
+            infos: Infos::default(),
+            bestmove: None,
+            ponderhit: false,
+        }
+    }
+
+    /// Fold one line of this engine into its activities.
+    fn take(&mut self, l: Line) {
+        match l.msg {
+            Msg::Position { ref fen, ref moves } => {
+                self.position = (fen.clone(), moves.clone());
+                self.known = moves.len();
             }
             Msg::XNew => {
-                position = (None, Vec::new());
-                force = false;
+                self.position = (None, Vec::new());
+                self.force = false;
             }
-            Msg::XForce => force = true,
-            Msg::XUserMove(m) => {
-                position.1.push(m.clone());
-                known = position.1.len();
-                if !force {
-                    if let Some(s) = current.take() {
-                        out.push(Activity::Search(Box::new(s)));
+            Msg::XForce => self.force = true,
+            Msg::XUserMove(ref m) => {
+                self.position.1.push(m.clone());
+                self.known = self.position.1.len();
+                if !self.force {
+                    if let Some(s) = self.current.take() {
+                        self.out.push(Activity::Search(Box::new(s)));
                     }
-                    current = Some(Search {
-                        engine: engine.to_string(),
-                        fen: position.0.clone(),
-                        moves: position.1.clone(),
-                        go: Go::default(),
-                        started: l.stamp(),
-                        infos: Vec::new(),
-                        bestmove: None,
-                        ponderhit: false,
-                    });
+                    self.current = Some(self.search(Go::default(), &l));
                 }
             }
-            Msg::NewGame => out.push(Activity::NewGame { stamp: l.stamp() }),
-            Msg::SetOption { name, value } => out.push(Activity::SetOption {
+            Msg::NewGame => self.out.push(Activity::NewGame { stamp: l.stamp() }),
+            Msg::SetOption {
+                ref name,
+                ref value,
+            } => self.out.push(Activity::SetOption {
                 name: name.clone(),
                 value: value.clone(),
                 stamp: l.stamp(),
-                plies: known.max(position.1.len()),
+                plies: self.known.max(self.position.1.len()),
             }),
-            Msg::Start(command) => out.push(Activity::Start {
+            Msg::Start(ref command) => self.out.push(Activity::Start {
                 command: command.clone(),
                 stamp: l.stamp(),
-                plies: known.max(position.1.len()),
+                plies: self.known.max(self.position.1.len()),
             }),
             Msg::Exit(code) => {
-                if let Some(s) = current.take() {
-                    out.push(Activity::Search(Box::new(s)));
+                if let Some(s) = self.current.take() {
+                    self.out.push(Activity::Search(Box::new(s)));
                 }
-                out.push(Activity::Exit {
-                    code: *code,
+                self.out.push(Activity::Exit {
+                    code,
                     stamp: l.stamp(),
-                    plies: known.max(position.1.len()),
+                    plies: self.known.max(self.position.1.len()),
                 });
             }
-            Msg::Go(g) => {
-                force = false;
-                if let Some(s) = current.take() {
-                    out.push(Activity::Search(Box::new(s)));
+            Msg::Go(ref g) => {
+                self.force = false;
+                if let Some(s) = self.current.take() {
+                    self.out.push(Activity::Search(Box::new(s)));
                 }
-                current = Some(Search {
-                    engine: engine.to_string(),
-                    fen: position.0.clone(),
-                    moves: position.1.clone(),
-                    go: g.clone(),
-                    started: l.stamp(),
-                    infos: Vec::new(),
-                    bestmove: None,
-                    ponderhit: false,
-                });
+                self.current = Some(self.search(g.clone(), &l));
             }
             Msg::PonderHit => {
-                if let Some(s) = current.as_mut() {
+                if let Some(s) = self.current.as_mut() {
                     s.ponderhit = true;
                 }
             }
             Msg::Info(info) => {
-                if let Some(s) = current.as_mut()
+                if let Some(s) = self.current.as_mut()
                     && (info.depth.is_some() || info.cp.is_some() || info.mate.is_some())
                 {
-                    s.infos.push(info.clone());
+                    s.infos.push(info);
                 }
             }
-            Msg::BestMove { mv, ponder } => {
-                if let Some(mut s) = current.take() {
+            Msg::BestMove { ref mv, ref ponder } => {
+                if let Some(mut s) = self.current.take() {
                     if !s.go.ponder {
-                        known = s.moves.len() + 1;
+                        self.known = s.moves.len() + 1;
                     }
                     s.bestmove = Some((mv.clone(), ponder.clone(), l.stamp()));
-                    out.push(Activity::Search(Box::new(s)));
+                    self.out.push(Activity::Search(Box::new(s)));
                 }
             }
-            Msg::XMove(mv) => {
-                if let Some(mut s) = current.take() {
+            Msg::XMove(ref mv) => {
+                if let Some(mut s) = self.current.take() {
                     s.bestmove = Some((mv.clone(), None, l.stamp()));
-                    out.push(Activity::Search(Box::new(s)));
+                    self.out.push(Activity::Search(Box::new(s)));
                 }
-                position.1.push(mv.clone());
-                known = position.1.len();
+                self.position.1.push(mv.clone());
+                self.known = self.position.1.len();
             }
             _ => {}
         }
     }
-    if let Some(s) = current.take() {
-        out.push(Activity::Search(Box::new(s)));
-    }
-    out
+}
+
+/// One engine's activities, in order (`engine` = the name in the log, `""`
+/// for a transcript); none for an engine not in the log.
+pub fn activities<'a>(log: &'a EngineLog, engine: &str) -> &'a [Activity] {
+    log.engines
+        .iter()
+        .find(|e| e.name == engine)
+        .map_or(&[], |e| e.activities.as_slice())
 }
 
 #[cfg(test)]
@@ -690,20 +853,21 @@ mod tests {
 
     #[test]
     fn cutechess_debug_lines() {
-        let log = parse(
-            "3 >stock1(0): uci\n98 <stock1(0): id name Stockfish 261014 64\n\
+        let text = "3 >stock1(0): uci\n98 <stock1(0): id name Stockfish 261014 64\n\
              120 >stock1(0): setoption name Hash value 128\n\
              200 >stock1(0): position startpos moves e2e4\n201 >stock1(0): go wtime 59000 btime 60000 winc 0 binc 0\n\
              250 <stock1(0): info depth 10 seldepth 14 score cp -25 upperbound nodes 12000 nps 240000 time 50 pv e7e5 g1f3\n\
              400 <stock1(0): bestmove e7e5 ponder g1f3\n\
-             Started game 1 of 2 (a vs b)\n",
-        );
+             Started game 1 of 2 (a vs b)\n";
+        let log = parse(text);
+        let lines: Vec<Line> = traffic(text).collect();
         assert!(log.errors.is_empty(), "{:?}", log.errors);
-        assert_eq!(log.lines.len(), 7);
+        assert_eq!(lines.len(), 7);
         assert_eq!(log.notes.len(), 1);
-        assert_eq!(log.lines[0].engine, "stock1(0)");
+        assert_eq!(log.engines(), vec!["stock1(0)"]);
+        assert_eq!(lines[0].engine, "stock1(0)");
         assert_eq!(
-            log.lines[2].msg,
+            lines[2].msg,
             Msg::SetOption {
                 name: "Hash".into(),
                 value: "128".into()
@@ -715,22 +879,24 @@ mod tests {
         };
         assert_eq!(s.moves, vec!["e2e4"]);
         assert_eq!(s.go.wtime, Some(59000));
-        assert_eq!(s.infos[0].cp, Some(-25));
-        assert_eq!(s.infos[0].bound.as_deref(), Some("upperbound"));
+        let fin = s.last_scored().unwrap();
+        assert_eq!(fin.cp, Some(-25));
+        assert_eq!(fin.bound.as_deref(), Some("upperbound"));
+        assert_eq!((s.infos.depth, s.infos.seldepth), (Some(10), Some(14)));
         assert_eq!(s.bestmove.as_ref().unwrap().0, "e7e5");
         assert_eq!(s.elapsed(), Some(199));
     }
 
     #[test]
     fn transcript_lines_and_errors() {
-        let log = parse(
-            "# engine: Stockfish 15.1\n2003-01-26T20:00:00.000Z > uci\n2003-01-26T20:00:00.010Z < uciok\n\
-             2003-01-26T20:00:01Z ! exit 139\n2003-01-26T20:00:02Z ? what\n2003-01-26T20:00:03Z\n",
-        );
+        let text = "# engine: Stockfish 15.1\n2003-01-26T20:00:00.000Z > uci\n2003-01-26T20:00:00.010Z < uciok\n\
+             2003-01-26T20:00:01Z ! exit 139\n2003-01-26T20:00:02Z ? what\n2003-01-26T20:00:03Z\n";
+        let log = parse(text);
+        let lines: Vec<Line> = traffic(text).collect();
         assert_eq!(log.meta["engine"], "Stockfish 15.1");
-        assert_eq!(log.lines.len(), 3);
-        assert!(log.lines[0].absolute);
-        assert_eq!(log.lines[2].msg, Msg::Exit(Some(139)));
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].absolute);
+        assert_eq!(lines[2].msg, Msg::Exit(Some(139)));
         assert_eq!(log.errors.len(), 2);
         assert_eq!(log.errors[0].span.line, 5);
         assert!(log.errors[0].message.contains("expected a direction"));
@@ -738,36 +904,80 @@ mod tests {
 
     #[test]
     fn xboard_traffic() {
-        let log = parse(
-            "0 >gnuchess(0): xboard\n1 >gnuchess(0): protover 2\n5 <gnuchess(0): feature myname=\"GNU Chess\" done=1\n\
+        let text = "0 >gnuchess(0): xboard\n1 >gnuchess(0): protover 2\n5 <gnuchess(0): feature myname=\"GNU Chess\" done=1\n\
              10 >gnuchess(0): new\n11 >gnuchess(0): time 6000\n11 >gnuchess(0): otim 6000\n12 >gnuchess(0): e2e4\n\
-             300 <gnuchess(0): 7 -25 120 45000 e7e5 g1f3\n400 <gnuchess(0): move e7e5\n",
-        );
+             300 <gnuchess(0): 7 -25 120 45000 e7e5 g1f3\n400 <gnuchess(0): move e7e5\n";
+        let log = parse(text);
+        let lines: Vec<Line> = traffic(text).collect();
         assert!(log.errors.is_empty(), "{:?}", log.errors);
         assert_eq!(
-            log.lines[4].msg,
+            lines[4].msg,
             Msg::XTime {
                 own: true,
                 cs: 6000
             }
         );
-        assert_eq!(log.lines[6].msg, Msg::XUserMove("e2e4".into()));
+        assert_eq!(lines[6].msg, Msg::XUserMove("e2e4".into()));
         let acts = activities(&log, "gnuchess(0)");
         // a move sent to an engine not in force mode starts its search
-        let [Activity::Search(s)] = acts.as_slice() else {
+        let [Activity::Search(s)] = acts else {
             panic!("{acts:?}")
         };
         assert_eq!(s.moves, vec!["e2e4"]);
         assert_eq!(s.bestmove.as_ref().unwrap().0, "e7e5");
-        assert_eq!(s.infos.len(), 1);
-        let Msg::Info(i) = &log.lines[7].msg else {
-            panic!("{:?}", log.lines[7].msg)
+        assert_eq!(s.infos.lines, 1);
+        let Msg::Info(i) = &lines[7].msg else {
+            panic!("{:?}", lines[7].msg)
         };
         assert_eq!(
             (i.depth, i.cp, i.time, i.nodes),
             (Some(7), Some(-25), Some(1200), Some(45000))
         );
-        assert_eq!(log.lines[8].msg, Msg::XMove("e7e5".into()));
+        assert_eq!(lines[8].msg, Msg::XMove("e7e5".into()));
+    }
+
+    #[test]
+    fn a_search_sums_up_its_info_lines() {
+        let text = "0 > position startpos\n1 > go movetime 100\n\
+             2 < info depth 1 seldepth 1 score cp 10 nodes 20 time 1 pv e2e4\n\
+             3 < info depth 2 score cp 12 nodes 80 pv d2d4\n\
+             4 < info depth 2 seldepth 5 nodes 150\n\
+             5 < info depth 4 score mate 3 lowerbound nodes 900 nps 9000 time 9 pv g1f3\n\
+             6 < info nodes 1000 nps 10000 string only counters\n\
+             9 < bestmove g1f3\n";
+        let log = parse(text);
+        let acts = activities(&log, "");
+        let [Activity::Search(s)] = acts else {
+            panic!("{acts:?}")
+        };
+        let i = &s.infos;
+        // the last line (no depth, no score) is not one of the search's lines
+        assert_eq!((i.lines, i.iterations, i.scored_iterations), (4, 4, 3));
+        assert_eq!(
+            (i.depth, i.seldepth, i.nodes, i.nps, i.time),
+            (Some(4), Some(5), Some(900), Some(9000), Some(9))
+        );
+        let fin = s.last_scored().unwrap();
+        assert_eq!(
+            (fin.mate, fin.cp, fin.pv.as_slice()),
+            (Some(3), None, &["g1f3".to_string()][..])
+        );
+        // depths 1, 2 and 4 were scored: 3 is missing
+        assert_eq!(
+            i.scored_depths.iter().copied().collect::<Vec<_>>(),
+            vec![1, 2, 4]
+        );
+        assert!(!i.depths_complete());
+        assert!(!Infos::default().depths_complete());
+        let backwards = parse("5 > uci\n3 > isready\n7 < readyok\n");
+        assert_eq!(backwards.backwards.len(), 1);
+        assert_eq!(
+            (
+                backwards.backwards[0].span.line,
+                backwards.backwards[0].earlier_ms
+            ),
+            (2, 2)
+        );
     }
 
     #[test]
