@@ -16,21 +16,43 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::findings::Evidence;
-use crate::ingest::pgn::{PgnGame, Tag};
+use crate::ingest::pgn::PgnGame;
 use crate::span::Span;
 use crate::standings;
 use crate::timeline::{ScopeKind, Value};
 
-/// What the event level keeps of one game: its header and where it is.
+/// The tags the event level reads of each game (the standings' among
+/// them). A game's other tags are read again from its file when they are
+/// needed (`GameInfo::header`), so that an archive's event does not keep
+/// every header in memory.
+pub const EVENT_TAGS: [&str; 9] = [
+    "Event",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "WhiteElo",
+    "BlackElo",
+    "TerminationDetails",
+];
+
+/// What the event level keeps of one game: the tags it reads and where the
+/// game is.
 #[derive(Debug, Clone)]
 pub struct GameInfo {
     pub file: String,
+    /// Where the game starts in its file: byte offset and 1-based line.
+    pub offset: u64,
     pub line: u64,
     /// The game's number in its file (1-based).
     pub game: usize,
     /// Its place in the whole input, for ordering.
     pub order: usize,
-    pub tags: Vec<Tag>,
+    /// The values of [`EVENT_TAGS`] (trimmed; empty when absent), one after
+    /// the other, and where each ends.
+    values: Box<str>,
+    ends: [u32; EVENT_TAGS.len()],
     /// The FEN tag and the moves recorded as book, when there are any.
     pub opening: Option<String>,
 }
@@ -60,36 +82,56 @@ impl GameInfo {
                     .to_string(),
             ),
         };
+        let mut values = String::new();
+        let mut ends = [0u32; EVENT_TAGS.len()];
+        for (end, name) in ends.iter_mut().zip(EVENT_TAGS) {
+            values.push_str(g.tag(name).map_or("", str::trim));
+            *end = u32::try_from(values.len()).unwrap_or(u32::MAX);
+        }
         GameInfo {
             file: file.to_string(),
+            offset: g.offset,
             line: g.line,
             game: g.index + 1,
             order,
-            tags: g.tags.clone(),
+            values: values.into_boxed_str(),
+            ends,
             opening,
         }
     }
 
+    /// The value of one of [`EVENT_TAGS`], trimmed; empty when the game has
+    /// no such tag. The other tags are not kept: asking for one is a
+    /// mistake in arbiter, which a test guards against.
     pub fn tag(&self, name: &str) -> &str {
-        self.tags
-            .iter()
-            .find(|t| t.name == name)
-            .map_or("", |t| t.value.trim())
+        let Some(i) = EVENT_TAGS.iter().position(|t| *t == name) else {
+            debug_assert!(false, "{name} is not one of the event tags");
+            return "";
+        };
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        self.values.get(start..self.ends[i] as usize).unwrap_or("")
     }
 
-    /// A game with these tags and no moves, to choose the ruleset's variant.
-    pub fn header(&self) -> PgnGame {
-        PgnGame {
+    /// The game's header (every tag, no moves), read again from its file,
+    /// to choose the ruleset's variant as the game's own audit does.
+    pub fn header(&self) -> Result<PgnGame, String> {
+        let tags = crate::ingest::pgn::read_tags_at(
+            std::path::Path::new(&self.file),
+            self.offset,
+            self.line,
+        )
+        .map_err(|e| format!("{}:{}: {e}", self.file, self.line))?;
+        Ok(PgnGame {
             index: self.game.saturating_sub(1),
             offset: 0,
             line: self.line,
-            tags: self.tags.clone(),
+            tags,
             preamble: Vec::new(),
             moves: Vec::new(),
             outcome: None,
             variations: 0,
             problems: Vec::new(),
-        }
+        })
     }
 
     fn evidence(&self, note: String) -> Evidence {
@@ -188,13 +230,15 @@ pub fn entrant_names<'a>(names: impl Iterator<Item = &'a str>) -> BTreeMap<Strin
         .collect()
 }
 
-/// Group games into events (by Event tag) and build each one's case file.
-/// Events are ordered by their earliest Date tag, then by input order.
-pub fn build(
+/// Group games into events (by Event tag) and build each one's case file,
+/// one event at a time as the iterator is read, so that only one event's
+/// items are in memory at once. Events are ordered by their earliest Date
+/// tag, then by input order.
+pub fn build<'a>(
     games: Vec<GameInfo>,
-    scoring: &[(String, f64)],
-    tiebreaks: &[String],
-) -> Vec<EventCase> {
+    scoring: &'a [(String, f64)],
+    tiebreaks: &'a [String],
+) -> impl Iterator<Item = EventCase> + 'a {
     let mut by_event: BTreeMap<String, Vec<GameInfo>> = BTreeMap::new();
     for g in games {
         by_event
@@ -231,7 +275,7 @@ pub fn build(
     events
         .into_iter()
         .enumerate()
-        .map(|(k, (name, mut gs))| {
+        .map(move |(k, (name, mut gs))| {
             gs.sort_by(|a, b| {
                 let ra = round_number(a.tag("Round"));
                 let rb = round_number(b.tag("Round"));
@@ -247,7 +291,6 @@ pub fn build(
                 .collect();
             case(name, gs, &later, scoring, tiebreaks)
         })
-        .collect()
 }
 
 /// "3.10" after "3.9".
@@ -817,5 +860,57 @@ mod tests {
         assert_eq!(round_number("3.1"), Some(3.0));
         assert_eq!(round_number("12"), Some(12.0));
         assert_eq!(round_number("?"), None);
+    }
+
+    /// A game keeps the event tags it has (empty for those it lacks), and
+    /// its whole header is read again from its file, with the same tags
+    /// the first reading found.
+    #[test]
+    fn a_game_keeps_its_event_tags_and_reads_its_header_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("two.pgn");
+        let text = "[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+                    [Event \" E \"]\n[Round \"2.1\"]\n[WhiteElo \"3400\"]\n[Variant \"x\"]\n[White \"B\"]\n\n1. d4 *\n";
+        std::fs::write(&p, text).unwrap();
+        let file = p.display().to_string();
+        let mut splitter = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(
+            std::fs::File::open(&p).unwrap(),
+        ));
+        let mut infos = Vec::new();
+        let mut games = Vec::new();
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            let g = crate::ingest::pgn::parse_game(&chunk);
+            infos.push(GameInfo::from_game(&file, infos.len(), &g));
+            games.push(g);
+        }
+        let [a, b] = infos.as_slice() else {
+            panic!("{infos:?}")
+        };
+        assert_eq!(
+            EVENT_TAGS.map(|t| a.tag(t)),
+            ["E", "", "", "A", "B", "1-0", "", "", ""]
+        );
+        assert_eq!(
+            EVENT_TAGS.map(|t| b.tag(t)),
+            ["E", "", "2.1", "B", "", "", "3400", "", ""]
+        );
+        for (info, game) in infos.iter().zip(&games) {
+            let h = info.header().unwrap();
+            let pairs = |tags: &[crate::ingest::pgn::Tag]| {
+                tags.iter()
+                    .map(|t| (t.name.clone(), t.value.clone(), t.span))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(pairs(&h.tags), pairs(&game.tags));
+            assert_eq!((h.line, h.index), (game.line, game.index));
+        }
+        assert_eq!(b.header().unwrap().tag("Variant"), Some("x"));
+        // the file changed under it: said, not a panic
+        std::fs::write(&p, "").unwrap();
+        let e = b.header().unwrap_err();
+        assert!(
+            e.contains("two.pgn") && e.contains("the file changed"),
+            "{e}"
+        );
     }
 }

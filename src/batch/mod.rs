@@ -14,9 +14,9 @@
 
 use std::io::BufReader;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::audit::{self, Config, HashingReader};
 use crate::findings::Finding;
@@ -35,35 +35,68 @@ pub struct BatchConfig {
     pub progress: bool,
 }
 
-/// What the batch keeps of one game.
-#[derive(Debug, Clone, Serialize)]
+/// What the batch keeps of one game. Its texts are shared with every
+/// other record that has the same (`Interner`): an archive repeats its
+/// file, event, players, results and terminations from game to game, so a
+/// record costs little more than its numbers and findings.
+#[derive(Debug, Clone)]
 pub struct GameRecord {
-    pub file: String,
+    pub file: Arc<str>,
     pub file_index: usize,
     pub game: usize,
-    pub event: String,
-    pub round: String,
-    pub white: String,
-    pub black: String,
-    pub result: String,
+    /// The tags, trimmed (empty when absent).
+    pub event: Arc<str>,
+    pub round: Arc<str>,
+    pub white: Arc<str>,
+    pub black: Arc<str>,
+    pub result: Arc<str>,
     pub plies: usize,
-    pub details: String,
-    pub computed_rule: String,
-    pub computed_result: String,
+    /// The TerminationDetails tag.
+    pub details: Arc<str>,
+    pub computed_rule: Arc<str>,
+    pub computed_result: Arc<str>,
     pub computed_ply: Option<u32>,
     pub findings: Vec<Finding>,
-    #[serde(skip)]
-    pub standing: crate::standings::Game,
     /// The replay stopped before the end of the record.
-    #[serde(skip)]
     pub incomplete: bool,
     /// The line the game starts on in its file.
-    #[serde(skip)]
     pub line: u64,
     /// Part of an event (not a case folder's game, a scenario with its own
     /// ruleset): its header went to the event-level rules.
-    #[serde(skip)]
     pub in_event: bool,
+}
+
+impl GameRecord {
+    /// The game as the standings see it.
+    pub fn standing(&self) -> crate::standings::Game {
+        crate::standings::Game::from_tags(&|k| {
+            match k {
+                "Event" => &self.event,
+                "Round" => &self.round,
+                "White" => &self.white,
+                "Black" => &self.black,
+                "Result" => &self.result,
+                "TerminationDetails" => &self.details,
+                _ => "",
+            }
+            .to_string()
+        })
+    }
+}
+
+/// One shared copy of each text the records hold.
+#[derive(Debug, Default)]
+struct Interner(std::collections::HashSet<Arc<str>>);
+
+impl Interner {
+    fn get(&mut self, s: &str) -> Arc<str> {
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = s.into();
+        self.0.insert(a.clone());
+        a
+    }
 }
 
 /// One event of the batch: its standings and what its event-level rules
@@ -108,39 +141,65 @@ impl Outcome {
     }
 }
 
-/// What the batch keeps of a game: its record, its header for the
-/// event-level rules when it is part of an event, and its JSON line as
-/// `audit --format json` writes it.
+/// What the batch keeps of a game: its record (its texts shared through
+/// `texts`), its header for the event-level rules when it is part of an
+/// event, and its JSON line as `audit --format json` writes it.
 fn record(
     file: &str,
     file_index: usize,
     g: audit::GameAudit,
     in_event: bool,
+    texts: &std::sync::Mutex<Interner>,
 ) -> (GameRecord, Option<crate::event::GameInfo>, String) {
-    let tag = |k: &str| g.game.tag(k).unwrap_or("").trim().to_string();
+    let tag = |k: &str| g.game.tag(k).unwrap_or("").trim();
     let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
     let json = crate::report::json::game_line(&g).to_string();
+    let [
+        file,
+        event,
+        round,
+        white,
+        black,
+        result,
+        details,
+        computed_rule,
+        computed_result,
+    ] = {
+        // a worker that panicked while holding the lock left it whole
+        let mut t = texts.lock().unwrap_or_else(|e| e.into_inner());
+        [
+            file,
+            tag("Event"),
+            tag("Round"),
+            tag("White"),
+            tag("Black"),
+            tag("Result"),
+            tag("TerminationDetails"),
+            computed.map_or("", |c| c.rule.as_str()),
+            computed.map_or("", |c| c.result.as_str()),
+        ]
+        .map(|s| t.get(s))
+    };
     let record = GameRecord {
         incomplete: g.replay.stop.is_some(),
-        file: file.to_string(),
+        file,
         file_index,
         game: g.game.index + 1,
-        event: tag("Event"),
-        round: tag("Round"),
-        white: tag("White"),
-        black: tag("Black"),
-        result: tag("Result"),
+        event,
+        round,
+        white,
+        black,
+        result,
         plies: g.replay.plies.len(),
-        details: tag("TerminationDetails"),
-        computed_rule: computed.map(|c| c.rule.clone()).unwrap_or_default(),
-        computed_result: computed.map(|c| c.result.clone()).unwrap_or_default(),
+        details,
+        computed_rule,
+        computed_result,
         computed_ply: computed.map(|c| c.ply),
-        standing: crate::standings::Game::from_pgn(&g.game),
         line: g.game.line,
         in_event,
         findings: g.findings,
     };
-    let info = in_event.then(|| crate::event::GameInfo::from_game(file, 0, &g.game));
+    let info = in_event.then(|| crate::event::GameInfo::from_game(&record.file, 0, &g.game));
     (record, info, json)
 }
 
@@ -261,6 +320,7 @@ pub fn run(
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     type Done = (GameRecord, Option<crate::event::GameInfo>, String);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<(u64, Done)>();
+    let texts = std::sync::Mutex::new(Interner::default());
     // the games and the headers of those in an event, in input order
     let mut games: Vec<GameRecord> = Vec::new();
     let mut infos: Vec<crate::event::GameInfo> = Vec::new();
@@ -282,6 +342,7 @@ pub fn run(
                                 configs[fi].as_ref().unwrap_or(&cfg.audit),
                             ),
                             configs[fi].is_none(),
+                            &texts,
                         );
                         // the receiver outlives the workers
                         let _ = done.send((seq, done_game));
@@ -386,7 +447,6 @@ fn events(infos: Vec<crate::event::GameInfo>, cfg: &BatchConfig) -> Vec<EventOut
         .unwrap_or_default();
     let detectors = crate::rules::eval::Detectors::default();
     crate::event::build(infos, &scoring, &tiebreaks)
-        .into_iter()
         .map(|case| {
             let mut out = EventOutcome {
                 variant: None,
@@ -395,36 +455,46 @@ fn events(infos: Vec<crate::event::GameInfo>, cfg: &BatchConfig) -> Vec<EventOut
                 skipped: None,
                 case,
             };
-            let Some(rs) = rs else {
-                out.skipped = Some("no ruleset".into());
-                return out;
-            };
-            if let Some((k, n)) = cfg.shard {
-                out.skipped = Some(format!(
-                    "shard {k}/{n} holds only part of the event; run the event-level rules on the whole archive"
-                ));
-                return out;
+            if let Err(why) = judge_event(&mut out, rs.map(|r| &**r), cfg, &detectors) {
+                out.skipped = Some(why);
             }
-            let header = out.case.games[0].header();
-            let replay = crate::replay::Replay::empty();
-            let tl = crate::timeline::Timeline::build(&header, &replay);
-            match crate::rules::eval::Program::for_game(rs, cfg.audit.variant.as_deref(), &tl) {
-                Ok(prog) => {
-                    out.variant = prog.variant.clone();
-                    let o = crate::rules::eval::run_event(&prog, &out.case, &detectors);
-                    out.findings = o
-                        .finding_items
-                        .iter()
-                        .zip(o.findings)
-                        .map(|(&i, f)| (out.case.about(i), f))
-                        .collect();
-                    out.indeterminate = o.indeterminate;
-                }
-                Err(e) => out.skipped = Some(e),
-            }
+            // the items are only for the rules (the findings already name
+            // what they are about): one event's at a time are kept
+            out.case.items = Vec::new();
             out
         })
         .collect()
+}
+
+/// Run the event-level rules on one event; `Err` says why they were not.
+fn judge_event(
+    out: &mut EventOutcome,
+    rs: Option<&crate::rules::analyzer::Ruleset>,
+    cfg: &BatchConfig,
+    detectors: &crate::rules::eval::Detectors,
+) -> Result<(), String> {
+    let rs = rs.ok_or("no ruleset")?;
+    if let Some((k, n)) = cfg.shard {
+        return Err(format!(
+            "shard {k}/{n} holds only part of the event; run the event-level rules on the whole archive"
+        ));
+    }
+    let header = out.case.games[0]
+        .header()
+        .map_err(|e| format!("its first game's header could not be read again: {e}"))?;
+    let replay = crate::replay::Replay::empty();
+    let tl = crate::timeline::Timeline::build(&header, &replay);
+    let prog = crate::rules::eval::Program::for_game(rs, cfg.audit.variant.as_deref(), &tl)?;
+    out.variant = prog.variant.clone();
+    let o = crate::rules::eval::run_event(&prog, &out.case, detectors);
+    out.findings = o
+        .finding_items
+        .iter()
+        .zip(o.findings)
+        .map(|(&i, f)| (out.case.about(i), f))
+        .collect();
+    out.indeterminate = o.indeterminate;
+    Ok(())
 }
 
 #[cfg(feature = "tables")]

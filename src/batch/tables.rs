@@ -24,17 +24,17 @@ fn pe(e: PolarsError) -> String {
 pub fn tables(o: &Outcome) -> Result<Tables, String> {
     let g = &o.games;
     let games = df!(
-        "file" => g.iter().map(|r| r.file.clone()).collect::<Vec<_>>(),
+        "file" => g.iter().map(|r| &*r.file).collect::<Vec<_>>(),
         "game" => g.iter().map(|r| r.game as u64).collect::<Vec<_>>(),
-        "event" => g.iter().map(|r| r.event.clone()).collect::<Vec<_>>(),
-        "round" => g.iter().map(|r| r.round.clone()).collect::<Vec<_>>(),
-        "white" => g.iter().map(|r| r.white.clone()).collect::<Vec<_>>(),
-        "black" => g.iter().map(|r| r.black.clone()).collect::<Vec<_>>(),
-        "result" => g.iter().map(|r| r.result.clone()).collect::<Vec<_>>(),
+        "event" => g.iter().map(|r| &*r.event).collect::<Vec<_>>(),
+        "round" => g.iter().map(|r| &*r.round).collect::<Vec<_>>(),
+        "white" => g.iter().map(|r| &*r.white).collect::<Vec<_>>(),
+        "black" => g.iter().map(|r| &*r.black).collect::<Vec<_>>(),
+        "result" => g.iter().map(|r| &*r.result).collect::<Vec<_>>(),
         "plies" => g.iter().map(|r| r.plies as u64).collect::<Vec<_>>(),
-        "termination_details" => g.iter().map(|r| r.details.clone()).collect::<Vec<_>>(),
-        "computed_rule" => g.iter().map(|r| r.computed_rule.clone()).collect::<Vec<_>>(),
-        "computed_result" => g.iter().map(|r| r.computed_result.clone()).collect::<Vec<_>>(),
+        "termination_details" => g.iter().map(|r| &*r.details).collect::<Vec<_>>(),
+        "computed_rule" => g.iter().map(|r| &*r.computed_rule).collect::<Vec<_>>(),
+        "computed_result" => g.iter().map(|r| &*r.computed_result).collect::<Vec<_>>(),
         "computed_ply" => g.iter().map(|r| r.computed_ply.map(u64::from)).collect::<Vec<_>>(),
         "errors" => g.iter().map(|r| r.findings.iter().filter(|f| f.severity == Severity::Error).count() as u64).collect::<Vec<_>>(),
         "warnings" => g.iter().map(|r| r.findings.iter().filter(|f| f.severity == Severity::Warning).count() as u64).collect::<Vec<_>>(),
@@ -66,12 +66,17 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
         for f in &r.findings {
             let ply = f.evidence.iter().find_map(|e| e.ply);
             let engine = match ply {
-                Some(p) if p % 2 == 1 => r.white.clone(),
-                Some(_) => r.black.clone(),
+                Some(p) if p % 2 == 1 => r.white.to_string(),
+                Some(_) => r.black.to_string(),
                 None => format!("{} / {}", r.white, r.black),
             };
             push(
-                [r.file.clone(), r.event.clone(), r.round.clone(), engine],
+                [
+                    r.file.to_string(),
+                    r.event.to_string(),
+                    r.round.to_string(),
+                    engine,
+                ],
                 f,
             );
             ply_col.push(ply.map(u64::from));
@@ -98,7 +103,7 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
                 o.games
                     .iter()
                     .find(|g| {
-                        g.in_event && Some(g.line) == line && at.is_some_and(|a| a.path == g.file)
+                        g.in_event && Some(g.line) == line && at.is_some_and(|a| *a.path == *g.file)
                     })
                     .map(|g| g.game as u64),
             );
@@ -165,8 +170,8 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
         })
         .collect();
     let adjudication = df!(
-        "computed_rule" => g.iter().map(|r| r.computed_rule.clone()).collect::<Vec<_>>(),
-        "termination_details" => g.iter().map(|r| r.details.clone()).collect::<Vec<_>>(),
+        "computed_rule" => g.iter().map(|r| &*r.computed_rule).collect::<Vec<_>>(),
+        "termination_details" => g.iter().map(|r| &*r.details).collect::<Vec<_>>(),
         "agreement" => agreement,
     )
     .map_err(pe)?
@@ -191,10 +196,10 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
         .filter(|(_, f)| is_clock(&f.code))
         .collect();
     let clock_anomalies = df!(
-        "file" => rows.iter().map(|(r, _)| r.file.clone()).collect::<Vec<_>>(),
+        "file" => rows.iter().map(|(r, _)| &*r.file).collect::<Vec<_>>(),
         "game" => rows.iter().map(|(r, _)| r.game as u64).collect::<Vec<_>>(),
-        "event" => rows.iter().map(|(r, _)| r.event.clone()).collect::<Vec<_>>(),
-        "round" => rows.iter().map(|(r, _)| r.round.clone()).collect::<Vec<_>>(),
+        "event" => rows.iter().map(|(r, _)| &*r.event).collect::<Vec<_>>(),
+        "round" => rows.iter().map(|(r, _)| &*r.round).collect::<Vec<_>>(),
         "ply" => rows.iter().map(|(_, f)| f.evidence.iter().find_map(|e| e.ply).map(u64::from)).collect::<Vec<_>>(),
         "code" => rows.iter().map(|(_, f)| f.code.clone()).collect::<Vec<_>>(),
         "severity" => rows.iter().map(|(_, f)| f.severity.as_str().to_string()).collect::<Vec<_>>(),
@@ -399,10 +404,7 @@ pub fn summaries(
     h.push_str("<h2>Pairings</h2><ul>");
     let mut by_event: BTreeMap<&str, Vec<crate::standings::Game>> = BTreeMap::new();
     for g in &o.games {
-        by_event
-            .entry(g.event.as_str())
-            .or_default()
-            .push(g.standing.clone());
+        by_event.entry(&g.event).or_default().push(g.standing());
     }
     for (event, list) in &by_event {
         let bad = crate::standings::unbalanced_pairs(list);

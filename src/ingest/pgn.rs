@@ -405,6 +405,24 @@ pub fn decode_text(bytes: &[u8]) -> (String, bool) {
     }
 }
 
+/// The tags of the game whose chunk starts at byte `offset`, line `line`
+/// of a file (as [`GameChunk`] gave them), read again from the file.
+pub fn read_tags_at(path: &std::path::Path, offset: u64, line: u64) -> io::Result<Vec<Tag>> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = std::fs::File::open(path)?;
+    file.seek(SeekFrom::Start(offset))?;
+    let mut splitter = GameSplitter::new(io::BufReader::new(file));
+    let Some(mut chunk) = splitter.next_chunk()? else {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!("no game at byte {offset} any more: the file changed"),
+        ));
+    };
+    chunk.offset = offset;
+    chunk.line = line;
+    Ok(parse_game(&chunk).tags)
+}
+
 /// Read one game chunk.
 pub fn parse_game(chunk: &GameChunk) -> PgnGame {
     let mut game = PgnGame {
