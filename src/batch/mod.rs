@@ -103,7 +103,10 @@ impl Interner {
 /// found.
 #[derive(Debug, Clone)]
 pub struct EventOutcome {
+    /// The event's case file, its games and items dropped once the rules
+    /// have run (`games` keeps their number).
     pub case: crate::event::EventCase,
+    pub games: usize,
     pub variant: Option<String>,
     /// `(who, finding)`: the entrant, pair or game the finding is about.
     pub findings: Vec<(String, Finding)>,
@@ -410,7 +413,7 @@ pub fn jsonl_tail(outcome: &Outcome, cfg: &Config) -> String {
         let line = json!({
             "type": "event",
             "event": e.case.name,
-            "games": e.case.games.len(),
+            "games": e.games,
             "variant": e.variant,
             "skipped": e.skipped,
             "findings": e.findings.iter().map(|(about, f)| {
@@ -449,6 +452,7 @@ fn events(infos: Vec<crate::event::GameInfo>, cfg: &BatchConfig) -> Vec<EventOut
     crate::event::build(infos, &scoring, &tiebreaks)
         .map(|case| {
             let mut out = EventOutcome {
+                games: case.games.len(),
                 variant: None,
                 findings: Vec::new(),
                 indeterminate: Vec::new(),
@@ -458,9 +462,11 @@ fn events(infos: Vec<crate::event::GameInfo>, cfg: &BatchConfig) -> Vec<EventOut
             if let Err(why) = judge_event(&mut out, rs.map(|r| &**r), cfg, &detectors) {
                 out.skipped = Some(why);
             }
-            // the items are only for the rules (the findings already name
-            // what they are about): one event's at a time are kept
+            // the games and items are only for the rules (the findings
+            // already name what they are about): one event's at a time
+            // are kept
             out.case.items = Vec::new();
+            out.case.games = Vec::new();
             out
         })
         .collect()

@@ -434,7 +434,7 @@ pub fn summaries(
             (None, v) => format!(
                 "{} ({} games{}): {} finding{}",
                 e.case.name,
-                e.case.games.len(),
+                e.games,
                 v.as_ref()
                     .map(|v| format!(", variant {v}"))
                     .unwrap_or_default(),
