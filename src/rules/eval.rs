@@ -474,35 +474,26 @@ impl Ctx<'_, '_> {
                 Some(tl) => tl.field(self.i, *k, f),
                 None => Value::None,
             },
-            CExpr::Unary(op, a) => {
-                let v = self.eval(a);
-                match (op, v) {
-                    (_, Value::Unknown) => Value::Unknown,
-                    (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
-                    (UnOp::Not, _) => Value::Bool(true),
-                    (UnOp::Neg, Value::Num(n)) => Value::Num(-n),
-                    (UnOp::Neg, _) => Value::None,
-                }
+            // arithmetic, comparisons and logic go through `num` and
+            // `truth`, which make no `Value` on the way
+            CExpr::Unary(UnOp::Neg, _)
+            | CExpr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => {
+                self.num(e).value()
             }
+            CExpr::Unary(UnOp::Not, _)
+            | CExpr::Binary(
+                BinOp::And | BinOp::Or | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+                ..,
+            )
+            | CExpr::Short(..) => self.truth(e).value(),
             CExpr::Binary(op, a, b) => {
                 let x = self.eval(a);
                 let y = self.eval(b);
                 binary(*op, x, y)
             }
-            CExpr::Short(op, a, b) => {
-                let x = self.eval(a);
-                match (op, &x) {
-                    (BinOp::And, Value::Bool(false)) => x,
-                    (BinOp::Or, Value::Bool(true)) => x,
-                    _ => {
-                        let y = self.eval(b);
-                        binary(*op, x, y)
-                    }
-                }
-            }
-            CExpr::If(c, a, b) => match self.eval(c) {
-                Value::Bool(true) => self.eval(a),
-                Value::Unknown => Value::Unknown,
+            CExpr::If(c, a, b) => match self.truth(c) {
+                Truth::True => self.eval(a),
+                Truth::Unknown => Value::Unknown,
                 _ => self.eval(b),
             },
             CExpr::List(l) => Value::List(l.iter().map(|x| self.eval(x)).collect()),
@@ -539,6 +530,93 @@ impl Ctx<'_, '_> {
                     self.detect(*d, &all)
                 }
             }
+        }
+    }
+
+    /// An expression as arithmetic and comparisons read it: the same as
+    /// `eval` followed by [`Num::of`], without making a `Value` for the
+    /// arithmetic inside it.
+    fn num(&mut self, e: &CExpr) -> Num {
+        match e {
+            CExpr::Lit(v) => Num::of(v),
+            CExpr::Const(i) => self.run.consts.get(*i).map_or(Num::Other, Num::of),
+            CExpr::Let(i) => self.lets.get(*i).map_or(Num::Other, Num::of),
+            CExpr::Stateful(s) => self
+                .slots
+                .get(s.slot)
+                .map_or(Num::Other, |sl| Num::of(&sl.current)),
+            CExpr::Unary(UnOp::Neg, a) => match self.num(a) {
+                Num::Is(n) => Num::Is(-n),
+                other => other,
+            },
+            CExpr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
+                let x = self.num(a);
+                let y = self.num(b);
+                match (x, y) {
+                    (Num::Unknown, _) | (_, Num::Unknown) => Num::Unknown,
+                    (Num::Is(a), Num::Is(b)) => {
+                        let r = match op {
+                            BinOp::Add => a + b,
+                            BinOp::Sub => a - b,
+                            BinOp::Mul => a * b,
+                            _ if b == 0.0 => return Num::Other,
+                            _ => a / b,
+                        };
+                        if r.is_finite() {
+                            Num::Is(r)
+                        } else {
+                            Num::Other
+                        }
+                    }
+                    _ => Num::Other,
+                }
+            }
+            _ => Num::of(&self.eval(e)),
+        }
+    }
+
+    /// An expression as logic reads it: the same as `eval` followed by
+    /// [`Truth::of`], without making a `Value` for the comparisons and
+    /// logic inside it.
+    fn truth(&mut self, e: &CExpr) -> Truth {
+        match e {
+            CExpr::Lit(v) => Truth::of(v),
+            CExpr::Let(i) => self.lets.get(*i).map_or(Truth::Other, Truth::of),
+            CExpr::Switch(i) => Truth::from(self.switches.get(*i).copied().unwrap_or(false)),
+            CExpr::Unary(UnOp::Not, a) => match self.truth(a) {
+                Truth::Unknown => Truth::Unknown,
+                Truth::True => Truth::False,
+                _ => Truth::True,
+            },
+            CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+                let x = self.num(a);
+                let y = self.num(b);
+                match (x, y) {
+                    (Num::Unknown, _) | (_, Num::Unknown) => Truth::Unknown,
+                    (Num::Is(a), Num::Is(b)) => Truth::from(match op {
+                        BinOp::Lt => a < b,
+                        BinOp::Le => a <= b,
+                        BinOp::Gt => a > b,
+                        _ => a >= b,
+                    }),
+                    _ => Truth::False,
+                }
+            }
+            CExpr::Binary(BinOp::And, a, b) => {
+                let x = self.truth(a);
+                x.and(self.truth(b))
+            }
+            CExpr::Binary(BinOp::Or, a, b) => {
+                let x = self.truth(a);
+                x.or(self.truth(b))
+            }
+            CExpr::Short(op, a, b) => match (op, self.truth(a)) {
+                (BinOp::And, Truth::False) => Truth::False,
+                (BinOp::Or, Truth::True) => Truth::True,
+                (BinOp::And, x) => x.and(self.truth(b)),
+                (_, x) => x.or(self.truth(b)),
+            },
+            _ => Truth::of(&self.eval(e)),
         }
     }
 
@@ -925,6 +1003,87 @@ impl Ctx<'_, '_> {
     }
 }
 
+/// A value as arithmetic and comparisons see it: a number, `unknown` (a
+/// detector could not decide), or anything else (none, text, a boolean, a
+/// list), which makes arithmetic `none` and a comparison false.
+#[derive(Debug, Clone, Copy)]
+enum Num {
+    Is(f64),
+    Unknown,
+    Other,
+}
+
+impl Num {
+    fn of(v: &Value) -> Num {
+        match v {
+            Value::Num(n) => Num::Is(*n),
+            Value::Unknown => Num::Unknown,
+            _ => Num::Other,
+        }
+    }
+
+    fn value(self) -> Value {
+        match self {
+            Num::Is(n) => Value::Num(n),
+            Num::Unknown => Value::Unknown,
+            Num::Other => Value::None,
+        }
+    }
+}
+
+/// A value as logic sees it: true, false, `unknown`, or anything else
+/// (which `and` and `or` read as false, and `not` makes true).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Truth {
+    True,
+    False,
+    Unknown,
+    Other,
+}
+
+impl Truth {
+    fn of(v: &Value) -> Truth {
+        match v {
+            Value::Bool(b) => Truth::from(*b),
+            Value::Unknown => Truth::Unknown,
+            _ => Truth::Other,
+        }
+    }
+
+    fn and(self, y: Truth) -> Truth {
+        match (self, y) {
+            (Truth::False, _) | (_, Truth::False) => Truth::False,
+            (Truth::Unknown, _) | (_, Truth::Unknown) => Truth::Unknown,
+            (Truth::True, Truth::True) => Truth::True,
+            _ => Truth::False,
+        }
+    }
+
+    fn or(self, y: Truth) -> Truth {
+        match (self, y) {
+            (Truth::True, _) | (_, Truth::True) => Truth::True,
+            (Truth::Unknown, _) | (_, Truth::Unknown) => Truth::Unknown,
+            _ => Truth::False,
+        }
+    }
+
+    /// The value `and`, `or`, `not` and the comparisons make: a boolean
+    /// or `unknown` (`Other` is never their result).
+    fn value(self) -> Value {
+        match self {
+            Truth::True => Value::Bool(true),
+            Truth::Unknown => Value::Unknown,
+            Truth::False | Truth::Other => Value::Bool(false),
+        }
+    }
+}
+
+impl From<bool> for Truth {
+    fn from(b: bool) -> Truth {
+        if b { Truth::True } else { Truth::False }
+    }
+}
+
 fn binary(op: BinOp, x: Value, y: Value) -> Value {
     use Value::*;
     match op {
@@ -939,7 +1098,7 @@ fn binary(op: BinOp, x: Value, y: Value) -> Value {
             (Unknown, _) | (_, Unknown) => Unknown,
             _ => Bool(false),
         },
-        _ if x == Unknown || y == Unknown => Unknown,
+        _ if matches!(x, Unknown) || matches!(y, Unknown) => Unknown,
         BinOp::Eq => Bool(x == y),
         BinOp::Ne => Bool(x != y),
         BinOp::In => match y {
