@@ -545,31 +545,10 @@ impl Ctx<'_, '_> {
                 .slots
                 .get(s.slot)
                 .map_or(Num::Other, |sl| Num::of(&sl.current)),
-            CExpr::Unary(UnOp::Neg, a) => match self.num(a) {
-                Num::Is(n) => Num::Is(-n),
-                other => other,
-            },
+            CExpr::Unary(UnOp::Neg, a) => self.num(a).neg(),
             CExpr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
                 let x = self.num(a);
-                let y = self.num(b);
-                match (x, y) {
-                    (Num::Unknown, _) | (_, Num::Unknown) => Num::Unknown,
-                    (Num::Is(a), Num::Is(b)) => {
-                        let r = match op {
-                            BinOp::Add => a + b,
-                            BinOp::Sub => a - b,
-                            BinOp::Mul => a * b,
-                            _ if b == 0.0 => return Num::Other,
-                            _ => a / b,
-                        };
-                        if r.is_finite() {
-                            Num::Is(r)
-                        } else {
-                            Num::Other
-                        }
-                    }
-                    _ => Num::Other,
-                }
+                x.arith(*op, self.num(b))
             }
             _ => Num::of(&self.eval(e)),
         }
@@ -583,24 +562,10 @@ impl Ctx<'_, '_> {
             CExpr::Lit(v) => Truth::of(v),
             CExpr::Let(i) => self.lets.get(*i).map_or(Truth::Other, Truth::of),
             CExpr::Switch(i) => Truth::from(self.switches.get(*i).copied().unwrap_or(false)),
-            CExpr::Unary(UnOp::Not, a) => match self.truth(a) {
-                Truth::Unknown => Truth::Unknown,
-                Truth::True => Truth::False,
-                _ => Truth::True,
-            },
+            CExpr::Unary(UnOp::Not, a) => self.truth(a).not(),
             CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
                 let x = self.num(a);
-                let y = self.num(b);
-                match (x, y) {
-                    (Num::Unknown, _) | (_, Num::Unknown) => Truth::Unknown,
-                    (Num::Is(a), Num::Is(b)) => Truth::from(match op {
-                        BinOp::Lt => a < b,
-                        BinOp::Le => a <= b,
-                        BinOp::Gt => a > b,
-                        _ => a >= b,
-                    }),
-                    _ => Truth::False,
-                }
+                x.compare(*op, self.num(b))
             }
             CExpr::Binary(BinOp::And, a, b) => {
                 let x = self.truth(a);
@@ -1022,6 +987,51 @@ impl Num {
         }
     }
 
+    fn neg(self) -> Num {
+        match self {
+            Num::Is(n) => Num::Is(-n),
+            other => other,
+        }
+    }
+
+    /// `+ - * /`: `unknown` if either side is, a finite number, or none
+    /// (not numbers, a division by zero, an overflow).
+    fn arith(self, op: BinOp, y: Num) -> Num {
+        match (self, y) {
+            (Num::Unknown, _) | (_, Num::Unknown) => Num::Unknown,
+            (Num::Is(a), Num::Is(b)) => {
+                let r = match op {
+                    BinOp::Add => a + b,
+                    BinOp::Sub => a - b,
+                    BinOp::Mul => a * b,
+                    _ if b == 0.0 => return Num::Other,
+                    _ => a / b,
+                };
+                if r.is_finite() {
+                    Num::Is(r)
+                } else {
+                    Num::Other
+                }
+            }
+            _ => Num::Other,
+        }
+    }
+
+    /// `< <= > >=`: `unknown` if either side is, false unless both are
+    /// numbers.
+    fn compare(self, op: BinOp, y: Num) -> Truth {
+        match (self, y) {
+            (Num::Unknown, _) | (_, Num::Unknown) => Truth::Unknown,
+            (Num::Is(a), Num::Is(b)) => Truth::from(match op {
+                BinOp::Lt => a < b,
+                BinOp::Le => a <= b,
+                BinOp::Gt => a > b,
+                _ => a >= b,
+            }),
+            _ => Truth::False,
+        }
+    }
+
     fn value(self) -> Value {
         match self {
             Num::Is(n) => Value::Num(n),
@@ -1047,6 +1057,14 @@ impl Truth {
             Value::Bool(b) => Truth::from(*b),
             Value::Unknown => Truth::Unknown,
             _ => Truth::Other,
+        }
+    }
+
+    fn not(self) -> Truth {
+        match self {
+            Truth::Unknown => Truth::Unknown,
+            Truth::True => Truth::False,
+            _ => Truth::True,
         }
     }
 
@@ -1743,4 +1761,68 @@ fn render(parts: &[CTemplatePart], ctx: &mut Ctx<'_, '_>) -> String {
             CTemplatePart::Expr(e) => ctx.eval(e).display(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The unboxed paths give what `binary` gives on values, for every
+    /// operator they take and every kind of value on either side; `not`
+    /// and `-` as the language defines them.
+    #[test]
+    fn unboxed_logic_and_arithmetic_agree_with_values() {
+        let values = [
+            Value::Num(2.0),
+            Value::Num(-3.5),
+            Value::Num(0.0),
+            Value::Num(f64::MAX),
+            Value::Bool(true),
+            Value::Bool(false),
+            Value::Str("x".into()),
+            Value::List(vec![Value::Num(2.0)]),
+            Value::None,
+            Value::Unknown,
+        ];
+        for x in &values {
+            for y in &values {
+                for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div] {
+                    let want = binary(op, x.clone(), y.clone());
+                    assert_eq!(
+                        Num::of(x).arith(op, Num::of(y)).value(),
+                        want,
+                        "{x:?} {op:?} {y:?}"
+                    );
+                }
+                for op in [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge] {
+                    let want = binary(op, x.clone(), y.clone());
+                    assert_eq!(
+                        Num::of(x).compare(op, Num::of(y)).value(),
+                        want,
+                        "{x:?} {op:?} {y:?}"
+                    );
+                }
+                let and = binary(BinOp::And, x.clone(), y.clone());
+                assert_eq!(
+                    Truth::of(x).and(Truth::of(y)).value(),
+                    and,
+                    "{x:?} and {y:?}"
+                );
+                let or = binary(BinOp::Or, x.clone(), y.clone());
+                assert_eq!(Truth::of(x).or(Truth::of(y)).value(), or, "{x:?} or {y:?}");
+            }
+            let not = match x {
+                Value::Unknown => Value::Unknown,
+                Value::Bool(b) => Value::Bool(!b),
+                _ => Value::Bool(true),
+            };
+            assert_eq!(Truth::of(x).not().value(), not, "not {x:?}");
+            let neg = match x {
+                Value::Unknown => Value::Unknown,
+                Value::Num(n) => Value::Num(-n),
+                _ => Value::None,
+            };
+            assert_eq!(Num::of(x).neg().value(), neg, "- {x:?}");
+        }
+    }
 }
