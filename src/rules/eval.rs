@@ -546,6 +546,19 @@ impl Ctx<'_, '_> {
                 .get(s.slot)
                 .map_or(Num::Other, |sl| Num::of(&sl.current)),
             CExpr::Unary(UnOp::Neg, a) => self.num(a).neg(),
+            CExpr::If(c, a, b) => match self.truth(c) {
+                Truth::True => self.num(a),
+                Truth::Unknown => Num::Unknown,
+                _ => self.num(b),
+            },
+            CExpr::Call(
+                f @ (Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Round),
+                args,
+            ) if args.len() == 1 => self.num(&args[0]).call1(*f),
+            CExpr::Call(f @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => {
+                let x = self.num(&args[0]);
+                x.call2(*f, self.num(&args[1]))
+            }
             CExpr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
                 let x = self.num(a);
                 x.arith(*op, self.num(b))
@@ -563,6 +576,11 @@ impl Ctx<'_, '_> {
             CExpr::Let(i) => self.lets.get(*i).map_or(Truth::Other, Truth::of),
             CExpr::Switch(i) => Truth::from(self.switches.get(*i).copied().unwrap_or(false)),
             CExpr::Unary(UnOp::Not, a) => self.truth(a).not(),
+            CExpr::If(c, a, b) => match self.truth(c) {
+                Truth::True => self.truth(a),
+                Truth::Unknown => Truth::Unknown,
+                _ => self.truth(b),
+            },
             CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
                 let x = self.num(a);
                 x.compare(*op, self.num(b))
@@ -1013,6 +1031,33 @@ impl Num {
                     Num::Other
                 }
             }
+            _ => Num::Other,
+        }
+    }
+
+    /// `abs`, `floor`, `ceil`, `round` (the others give none).
+    fn call1(self, f: Builtin) -> Num {
+        match self {
+            Num::Is(x) => match f {
+                Builtin::Abs => Num::Is(x.abs()),
+                Builtin::Floor => Num::Is(x.floor()),
+                Builtin::Ceil => Num::Is(x.ceil()),
+                Builtin::Round => Num::Is(x.round()),
+                _ => Num::Other,
+            },
+            other => other,
+        }
+    }
+
+    /// `min`, `max` (the others give none).
+    fn call2(self, f: Builtin, y: Num) -> Num {
+        match (self, y) {
+            (Num::Unknown, _) | (_, Num::Unknown) => Num::Unknown,
+            (Num::Is(a), Num::Is(b)) => match f {
+                Builtin::Min => Num::Is(a.min(b)),
+                Builtin::Max => Num::Is(a.max(b)),
+                _ => Num::Other,
+            },
             _ => Num::Other,
         }
     }
@@ -1767,9 +1812,9 @@ fn render(parts: &[CTemplatePart], ctx: &mut Ctx<'_, '_>) -> String {
 mod tests {
     use super::*;
 
-    /// The unboxed paths give what `binary` gives on values, for every
-    /// operator they take and every kind of value on either side; `not`
-    /// and `-` as the language defines them.
+    /// The unboxed paths give what `binary` and `builtin` give on values,
+    /// for every operator and numeric builtin they take and every kind of
+    /// value on either side; `not` and `-` as the language defines them.
     #[test]
     fn unboxed_logic_and_arithmetic_agree_with_values() {
         let values = [
@@ -1784,6 +1829,29 @@ mod tests {
             Value::None,
             Value::Unknown,
         ];
+        let detectors = Detectors::default();
+        let cache = DetectorCache::default();
+        let run = Run {
+            tl: None,
+            scope: None,
+            consts: &[],
+            detectors: &detectors,
+            clock: &[],
+            time_control: None,
+            cache: &cache,
+            game: &[],
+        };
+        let (mut notes, mut evidence) = (Vec::new(), Vec::new());
+        let mut ctx = Ctx {
+            run: &run,
+            i: 0,
+            switches: &[],
+            lets: &[],
+            slots: &mut [],
+            notes: &mut notes,
+            evidence: &mut evidence,
+            facts: None,
+        };
         for x in &values {
             for y in &values {
                 for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div] {
@@ -1810,6 +1878,14 @@ mod tests {
                 );
                 let or = binary(BinOp::Or, x.clone(), y.clone());
                 assert_eq!(Truth::of(x).or(Truth::of(y)).value(), or, "{x:?} or {y:?}");
+                for f in [Builtin::Min, Builtin::Max] {
+                    let want = ctx.builtin(f, [x.clone(), y.clone()]);
+                    assert_eq!(
+                        Num::of(x).call2(f, Num::of(y)).value(),
+                        want,
+                        "{f:?}({x:?}, {y:?})"
+                    );
+                }
             }
             let not = match x {
                 Value::Unknown => Value::Unknown,
@@ -1823,6 +1899,10 @@ mod tests {
                 _ => Value::None,
             };
             assert_eq!(Num::of(x).neg().value(), neg, "- {x:?}");
+            for f in [Builtin::Abs, Builtin::Floor, Builtin::Ceil, Builtin::Round] {
+                let want = ctx.builtin(f, [x.clone(), Value::None]);
+                assert_eq!(Num::of(x).call1(f).value(), want, "{f:?}({x:?})");
+            }
         }
     }
 }
