@@ -302,6 +302,41 @@ struct Calls<'r> {
     rules: Vec<Vec<&'r Stateful>>,
 }
 
+/// The `let`s and rules each kind of event triggers, in the ruleset's
+/// order: a `let` on that kind, a `forbid` or `require` on it, and every
+/// adjudication on a move. Listed the first time a kind is met, so that an
+/// event visits only its own.
+#[derive(Default)]
+struct Triggered {
+    by_kind: Vec<(Kind, Vec<usize>, Vec<usize>)>,
+}
+
+impl Triggered {
+    /// The indices of the `let`s and of the rules that events of `kind`
+    /// trigger.
+    fn of(&mut self, rs: &Ruleset, kind: Kind) -> (&[usize], &[usize]) {
+        let at = match self.by_kind.iter().position(|(k, ..)| *k == kind) {
+            Some(at) => at,
+            None => {
+                let lets = (0..rs.lets.len())
+                    .filter(|&j| rs.lets[j].on == kind)
+                    .collect();
+                let rules = (0..rs.rules.len())
+                    .filter(|&r| match &rs.rules[r].check {
+                        Check::Manual(_) => false,
+                        Check::Adjudicate { .. } => kind == Kind::Move,
+                        Check::Forbid { on, .. } | Check::Require { on, .. } => *on == kind,
+                    })
+                    .collect();
+                self.by_kind.push((kind, lets, rules));
+                self.by_kind.len() - 1
+            }
+        };
+        let (_, lets, rules) = &self.by_kind[at];
+        (lets, rules)
+    }
+}
+
 impl<'r> Calls<'r> {
     fn of(rs: &'r Ruleset) -> Calls<'r> {
         let lets = rs
@@ -1387,16 +1422,16 @@ pub fn run_switched(
         };
     }
     let calls = Calls::of(rs);
+    let mut triggered = Triggered::default();
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
         let facts = match &ev.data {
             Data::Move(p) => Some(tl.move_facts(p)),
             _ => None,
         };
-        for (j, l) in rs.lets.iter().enumerate() {
-            if l.on != ev.kind {
-                continue;
-            }
+        let (on_lets, on_rules) = triggered.of(rs, ev.kind);
+        for &j in on_lets {
+            let l = &rs.lets[j];
             let mut ctx = ctx!(i, facts);
             ctx.advance(&calls.lets[j]);
             let v = ctx.eval(&l.expr);
@@ -1422,7 +1457,8 @@ pub fn run_switched(
         }
         notes.clear();
         evidence.clear();
-        for (ri, rule) in rs.rules.iter().enumerate() {
+        for &ri in on_rules {
+            let rule = &rs.rules[ri];
             let mut ctx = ctx!(i, facts);
             match &rule.check {
                 Check::Manual(_) => {}
@@ -1431,9 +1467,6 @@ pub fn run_switched(
                     records,
                     when,
                 } => {
-                    if ev.kind != Kind::Move {
-                        continue;
-                    }
                     ctx.advance(&calls.rules[ri]);
                     let fired = ctx.eval(when);
                     let open = out.computed.is_none() && undecided_from.is_none();
@@ -1475,7 +1508,6 @@ pub fn run_switched(
                     }
                     fired_at[ri] = fired;
                 }
-                Check::Forbid { on, .. } | Check::Require { on, .. } if *on != ev.kind => {}
                 Check::Forbid { .. } | Check::Require { .. } => {
                     ctx.advance(&calls.rules[ri]);
                     match verdict(&rule.check, &mut ctx) {
