@@ -517,7 +517,14 @@ impl Ctx<'_, '_> {
             }
             CExpr::Unary(UnOp::Not, _)
             | CExpr::Binary(
-                BinOp::And | BinOp::Or | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+                BinOp::And
+                | BinOp::Or
+                | BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge,
                 ..,
             )
             | CExpr::Short(..) => self.truth(e).value(),
@@ -619,6 +626,31 @@ impl Ctx<'_, '_> {
             CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
                 let x = self.num(a);
                 x.compare(*op, self.num(b))
+            }
+            CExpr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let same = match (&**a, &**b, &self.facts) {
+                    // a field of the move against a literal (`move.side ==
+                    // white`): compared in place
+                    (CExpr::Move(f, _), CExpr::Lit(l), Some(m))
+                    | (CExpr::Lit(l), CExpr::Move(f, _), Some(m))
+                        if !matches!(f, MoveField::Clock(_)) =>
+                    {
+                        let v = m.get(*f);
+                        if matches!(v, Value::Unknown) || matches!(l, Value::Unknown) {
+                            return Truth::Unknown;
+                        }
+                        v == *l
+                    }
+                    _ => {
+                        let x = self.eval(a);
+                        let y = self.eval(b);
+                        if matches!(x, Value::Unknown) || matches!(y, Value::Unknown) {
+                            return Truth::Unknown;
+                        }
+                        x == y
+                    }
+                };
+                Truth::from(same == (*op == BinOp::Eq))
             }
             CExpr::Binary(BinOp::And, a, b) => {
                 let x = self.truth(a);
@@ -1901,6 +1933,30 @@ mod tests {
                         want,
                         "{x:?} {op:?} {y:?}"
                     );
+                }
+                // and the whole path, eval through num and truth
+                for op in [
+                    BinOp::Or,
+                    BinOp::And,
+                    BinOp::Eq,
+                    BinOp::Ne,
+                    BinOp::Lt,
+                    BinOp::Le,
+                    BinOp::Gt,
+                    BinOp::Ge,
+                    BinOp::In,
+                    BinOp::Add,
+                    BinOp::Sub,
+                    BinOp::Mul,
+                    BinOp::Div,
+                ] {
+                    let e = CExpr::Binary(
+                        op,
+                        Box::new(CExpr::Lit(x.clone())),
+                        Box::new(CExpr::Lit(y.clone())),
+                    );
+                    let want = binary(op, x.clone(), y.clone());
+                    assert_eq!(ctx.eval(&e), want, "eval {x:?} {op:?} {y:?}");
                 }
                 let and = binary(BinOp::And, x.clone(), y.clone());
                 assert_eq!(
