@@ -1626,7 +1626,7 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
             }
             Ok((
                 g.game.tag("FEN").map(str::to_string),
-                g.replay.plies.iter().map(|p| p.uci.clone()).collect(),
+                g.replay.plies.iter().map(|p| p.uci.to_string()).collect(),
             ))
         };
     let opening = match &a.opening {

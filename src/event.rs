@@ -68,7 +68,7 @@ impl GameInfo {
             if !is_book {
                 break;
             }
-            book.push(m.written.clone());
+            book.push(m.written.to_string());
         }
         let fen = g.tag("FEN").map(str::trim).filter(|f| !f.is_empty());
         let opening = match (fen, book.is_empty()) {

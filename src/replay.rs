@@ -20,8 +20,10 @@ pub struct Ply {
     pub move_number: u32,
     pub side: Color,
     /// SAN as shakmaty writes it (canonical), with check suffix.
-    pub san: String,
-    pub uci: String,
+    /// Inline: a SAN or UCI move is never longer than 24 bytes, so a ply
+    /// allocates no string for them.
+    pub san: compact_str::CompactString,
+    pub uci: compact_str::CompactString,
     /// Index into `PgnGame::moves`.
     pub move_index: usize,
     /// Position after the move.
@@ -279,8 +281,8 @@ pub fn replay(game: &PgnGame) -> Replay {
             ply,
             move_number,
             side,
-            san: san.to_string(),
-            uci: m.to_uci(mode).to_string(),
+            san: compact_str::format_compact!("{san}"),
+            uci: compact_str::format_compact!("{}", m.to_uci(mode)),
             move_index: i,
             halfmove_clock: pos.halfmoves(),
             repetition,

@@ -438,7 +438,7 @@ pub fn tally(
                     None => {
                         t.unexplained += 1;
                         // the position after the move, with the move, names the pair
-                        let key = (name.to_string(), ply.fen(), ply.uci.clone());
+                        let key = (name.to_string(), ply.fen(), ply.uci.to_string());
                         let n = seen.entry(key).or_default();
                         *n += 1;
                         if *n == 2 {

@@ -326,8 +326,9 @@ pub struct Comment {
 #[derive(Debug, Clone)]
 pub struct PgnMove {
     pub san: SanPlus,
-    /// The move token exactly as written.
-    pub written: String,
+    /// The move token exactly as written (inline up to 24 bytes: no
+    /// allocation for a move).
+    pub written: compact_str::CompactString,
     pub span: Option<Span>,
     /// Comments that follow the move (before the next move).
     pub comments: Vec<Comment>,
@@ -862,10 +863,10 @@ impl Visitor for GameVisitor<'_, '_> {
     fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
         let (written, span) = match self.seek(Tok::San) {
             Some((s, e)) => {
-                let w = String::from_utf8_lossy(&self.chunk[s..e]).into_owned();
+                let w = compact_str::CompactString::from_utf8_lossy(&self.chunk[s..e]);
                 (w, Some(self.index.span(s, e - s)))
             }
-            None => (san.to_string(), None),
+            None => (compact_str::format_compact!("{san}"), None),
         };
         self.game.moves.push(PgnMove {
             san,

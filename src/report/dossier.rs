@@ -97,7 +97,14 @@ pub fn view(g: &GameAudit, bands: &[(f64, &'static str)]) -> GameView {
             .iter()
             .map(|p| {
                 let (from, to) = uci_squares(&p.uci);
-                (p.ply, p.san.clone(), p.side.is_white(), p.fen(), from, to)
+                (
+                    p.ply,
+                    p.san.to_string(),
+                    p.side.is_white(),
+                    p.fen(),
+                    from,
+                    to,
+                )
             })
             .collect()
     } else {

@@ -85,7 +85,7 @@ pub fn choices(game: &crate::ingest::pgn::PgnGame, replay: &crate::replay::Repla
         out.push(Choice {
             engine: engine.clone(),
             key: key(before),
-            uci: p.uci.clone(),
+            uci: p.uci.to_string(),
             played: true,
             weight: weight(before),
             score,
