@@ -1278,10 +1278,10 @@ impl MoveFacts<'_> {
             MoveField::Clk => self.ann(|a| a.clk),
             MoveField::Emt => self.ann(|a| a.emt),
             MoveField::Pv => tcec
-                .and_then(|t| t.pv.clone())
+                .and_then(|t| t.pv.as_deref())
                 .map_or(Value::None, |s| Value::Str(s.into())),
             MoveField::Ponder => tcec
-                .and_then(|t| t.pd.clone())
+                .and_then(|t| t.pd.as_deref())
                 .map_or(Value::None, |s| Value::Str(s.into())),
             MoveField::Tbhits => opt_num(tcec.and_then(|t| t.tb.flatten()).map(|x| x as f64)),
             MoveField::Hashfull => opt_num(tcec.and_then(|t| t.h)),

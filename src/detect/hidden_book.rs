@@ -221,7 +221,7 @@ fn predicted(tl: &Timeline<'_>, i: usize) -> (Option<String>, Vec<String>) {
     };
     let mv = &tl.game.moves[prev.move_index];
     let t = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
-    let pd = t.and_then(|t| t.pd.clone());
+    let pd = t.and_then(|t| t.pd.as_deref()).map(str::to_string);
     let pv: Vec<String> = t
         .and_then(|t| t.pv.as_deref())
         .map(|pv| pv.split_whitespace().map(str::to_string).collect())

@@ -147,7 +147,7 @@ pub struct TcecMove {
     pub sd: Option<u32>,
     /// Ponder move the engine expected (SAN).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pd: Option<String>,
+    pub pd: Option<compact_str::CompactString>,
     /// Move time, ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mt: Option<i64>,
@@ -501,7 +501,7 @@ fn parse_tcec(s: &str, problems: &mut Vec<String>, text: &mut String) -> TcecMov
                     .map_err(|_| bad("a selective depth (integer)"))
                     .ok()
             }
-            "pd" => m.pd = Some(value.to_string()),
+            "pd" => m.pd = Some(value.into()),
             "mt" => {
                 m.mt = value
                     .parse::<i64>()
