@@ -331,7 +331,7 @@ pub struct PgnMove {
     pub written: compact_str::CompactString,
     pub span: Option<Span>,
     /// Comments that follow the move (before the next move).
-    pub comments: Vec<Comment>,
+    pub comments: smallvec::SmallVec<[Comment; 1]>,
     pub nags: Vec<u8>,
 }
 
@@ -872,7 +872,7 @@ impl Visitor for GameVisitor<'_, '_> {
             san,
             written,
             span,
-            comments: Vec::new(),
+            comments: smallvec::SmallVec::new(),
             nags: Vec::new(),
         });
         ControlFlow::Continue(())
