@@ -316,9 +316,9 @@ pub struct Tag {
 /// A comment and what arbiter understood of it.
 #[derive(Debug, Clone)]
 pub struct Comment {
-    /// The span of the whole `{…}`.
+    /// The span of the whole `{…}`: the text is read from the file there.
     pub span: Span,
-    pub text: String,
+    /// What the comment says, typed (its plain text in `annotations.text`).
     pub annotations: Annotations,
 }
 
@@ -901,16 +901,16 @@ impl Visitor for GameVisitor<'_, '_> {
             },
         };
         let span = self.index.span(start, end - start);
-        let text = self.decode(body, "comment", span);
-        let annotations = parse_comment(&text);
+        // typed from the reader's bytes: the text itself is not kept (its
+        // span is), so a comment in UTF-8 is not copied
+        let annotations = match std::str::from_utf8(body) {
+            Ok(text) => parse_comment(text),
+            Err(_) => parse_comment(&self.decode(body, "comment", span)),
+        };
         for p in &annotations.problems {
             self.problem(ProblemKind::Annotation, p.clone(), Some(span));
         }
-        let c = Comment {
-            span,
-            text,
-            annotations,
-        };
+        let c = Comment { span, annotations };
         match self.game.moves.last_mut() {
             Some(m) => m.comments.push(c),
             None => self.game.preamble.push(c),
