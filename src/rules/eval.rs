@@ -509,8 +509,8 @@ impl Ctx<'_, '_> {
                 Some(tl) => tl.field(self.i, *k, f),
                 None => Value::None,
             },
-            // arithmetic, comparisons and logic go through `num` and
-            // `truth`, which make no `Value` on the way
+            // every operator goes through `num` or `truth`, which make no
+            // `Value` on the way (each handles every operator sent to it)
             CExpr::Unary(UnOp::Neg, _)
             | CExpr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => {
                 self.num(e).value()
@@ -521,6 +521,7 @@ impl Ctx<'_, '_> {
                 | BinOp::Or
                 | BinOp::Eq
                 | BinOp::Ne
+                | BinOp::In
                 | BinOp::Lt
                 | BinOp::Le
                 | BinOp::Gt
@@ -528,11 +529,6 @@ impl Ctx<'_, '_> {
                 ..,
             )
             | CExpr::Short(..) => self.truth(e).value(),
-            CExpr::Binary(op, a, b) => {
-                let x = self.eval(a);
-                let y = self.eval(b);
-                binary(*op, x, y)
-            }
             CExpr::If(c, a, b) => match self.truth(c) {
                 Truth::True => self.eval(a),
                 Truth::Unknown => Value::Unknown,
@@ -652,6 +648,14 @@ impl Ctx<'_, '_> {
                 };
                 Truth::from(same == (*op == BinOp::Eq))
             }
+            CExpr::Binary(BinOp::In, a, b) => {
+                let x = self.eval(a);
+                match (x, self.eval(b)) {
+                    (Value::Unknown, _) | (_, Value::Unknown) => Truth::Unknown,
+                    (x, Value::List(items)) => Truth::from(items.contains(&x)),
+                    _ => Truth::False,
+                }
+            }
             CExpr::Binary(BinOp::And, a, b) => {
                 let x = self.truth(a);
                 x.and(self.truth(b))
@@ -740,19 +744,15 @@ impl Ctx<'_, '_> {
         if v.contains(&Value::Unknown) {
             return Value::Unknown;
         }
-        let n = |i: usize| num(&v[i]);
         let s = |i: usize| match &v[i] {
             Value::Str(s) => Some(s.as_str()),
             _ => None,
         };
-        let numv = |x: Option<f64>| x.map_or(Value::None, Value::Num);
         match f {
-            Builtin::Abs => numv(n(0).map(f64::abs)),
-            Builtin::Floor => numv(n(0).map(f64::floor)),
-            Builtin::Ceil => numv(n(0).map(f64::ceil)),
-            Builtin::Round => numv(n(0).map(f64::round)),
-            Builtin::Min => numv(n(0).zip(n(1)).map(|(a, b)| a.min(b))),
-            Builtin::Max => numv(n(0).zip(n(1)).map(|(a, b)| a.max(b))),
+            Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Round => {
+                Num::of(&v[0]).call1(f).value()
+            }
+            Builtin::Min | Builtin::Max => Num::of(&v[0]).call2(f, Num::of(&v[1])).value(),
             Builtin::Lower => s(0).map_or(Value::None, |x| Value::Str(x.to_lowercase().into())),
             Builtin::Contains => match (&v[0], s(1)) {
                 (Value::Str(a), Some(b)) => Value::Bool(a.contains(b)),
@@ -1211,52 +1211,6 @@ impl Truth {
 impl From<bool> for Truth {
     fn from(b: bool) -> Truth {
         if b { Truth::True } else { Truth::False }
-    }
-}
-
-fn binary(op: BinOp, x: Value, y: Value) -> Value {
-    use Value::*;
-    match op {
-        BinOp::And => match (&x, &y) {
-            (Bool(false), _) | (_, Bool(false)) => Bool(false),
-            (Unknown, _) | (_, Unknown) => Unknown,
-            (Bool(true), Bool(true)) => Bool(true),
-            _ => Bool(false),
-        },
-        BinOp::Or => match (&x, &y) {
-            (Bool(true), _) | (_, Bool(true)) => Bool(true),
-            (Unknown, _) | (_, Unknown) => Unknown,
-            _ => Bool(false),
-        },
-        _ if matches!(x, Unknown) || matches!(y, Unknown) => Unknown,
-        BinOp::Eq => Bool(x == y),
-        BinOp::Ne => Bool(x != y),
-        BinOp::In => match y {
-            List(l) => Bool(l.contains(&x)),
-            _ => Bool(false),
-        },
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => match (x, y) {
-            (Num(a), Num(b)) => Bool(match op {
-                BinOp::Lt => a < b,
-                BinOp::Le => a <= b,
-                BinOp::Gt => a > b,
-                _ => a >= b,
-            }),
-            _ => Bool(false),
-        },
-        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => match (x, y) {
-            (Num(a), Num(b)) => {
-                let r = match op {
-                    BinOp::Add => a + b,
-                    BinOp::Sub => a - b,
-                    BinOp::Mul => a * b,
-                    _ if b == 0.0 => return None,
-                    _ => a / b,
-                };
-                if r.is_finite() { Num(r) } else { None }
-            }
-            _ => None,
-        },
     }
 }
 
@@ -1876,9 +1830,87 @@ fn render(parts: &[CTemplatePart], ctx: &mut Ctx<'_, '_>) -> String {
 mod tests {
     use super::*;
 
-    /// The unboxed paths give what `binary` and `builtin` give on values,
-    /// for every operator and numeric builtin they take and every kind of
-    /// value on either side; `not` and `-` as the language defines them.
+    /// The operators as the language defines them on values: what the
+    /// unboxed paths must give.
+    fn binary(op: BinOp, x: Value, y: Value) -> Value {
+        use Value::*;
+        match op {
+            BinOp::And => match (&x, &y) {
+                (Bool(false), _) | (_, Bool(false)) => Bool(false),
+                (Unknown, _) | (_, Unknown) => Unknown,
+                (Bool(true), Bool(true)) => Bool(true),
+                _ => Bool(false),
+            },
+            BinOp::Or => match (&x, &y) {
+                (Bool(true), _) | (_, Bool(true)) => Bool(true),
+                (Unknown, _) | (_, Unknown) => Unknown,
+                _ => Bool(false),
+            },
+            _ if matches!(x, Unknown) || matches!(y, Unknown) => Unknown,
+            BinOp::Eq => Bool(x == y),
+            BinOp::Ne => Bool(x != y),
+            BinOp::In => match y {
+                List(l) => Bool(l.contains(&x)),
+                _ => Bool(false),
+            },
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => match (x, y) {
+                (Num(a), Num(b)) => Bool(match op {
+                    BinOp::Lt => a < b,
+                    BinOp::Le => a <= b,
+                    BinOp::Gt => a > b,
+                    _ => a >= b,
+                }),
+                _ => Bool(false),
+            },
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => match (x, y) {
+                (Num(a), Num(b)) => {
+                    let r = match op {
+                        BinOp::Add => a + b,
+                        BinOp::Sub => a - b,
+                        BinOp::Mul => a * b,
+                        _ if b == 0.0 => return None,
+                        _ => a / b,
+                    };
+                    if r.is_finite() { Num(r) } else { None }
+                }
+                _ => None,
+            },
+        }
+    }
+
+    /// `abs`, `floor`, `ceil`, `round`, `min` and `max` as the language
+    /// defines them on values (`unknown` if an argument is, none unless
+    /// every argument is a number).
+    fn builtin_on_values(f: Builtin, x: &Value, y: &Value) -> Value {
+        if matches!(x, Value::Unknown) || matches!(y, Value::Unknown) {
+            return Value::Unknown;
+        }
+        let one: fn(f64) -> f64 = match f {
+            Builtin::Abs => f64::abs,
+            Builtin::Floor => f64::floor,
+            Builtin::Ceil => f64::ceil,
+            Builtin::Round => f64::round,
+            _ => {
+                return match (x, y) {
+                    (Value::Num(a), Value::Num(b)) => Value::Num(if f == Builtin::Min {
+                        a.min(*b)
+                    } else {
+                        a.max(*b)
+                    }),
+                    _ => Value::None,
+                };
+            }
+        };
+        match x {
+            Value::Num(a) => Value::Num(one(*a)),
+            _ => Value::None,
+        }
+    }
+
+    /// The unboxed paths, and `eval` and `builtin` through them, give what
+    /// the language defines on values (`binary`, `builtin_on_values`), for
+    /// every operator and numeric builtin and every kind of value on either
+    /// side; `not` and `-` likewise.
     #[test]
     fn unboxed_logic_and_arithmetic_agree_with_values() {
         let values = [
@@ -1967,12 +1999,14 @@ mod tests {
                 let or = binary(BinOp::Or, x.clone(), y.clone());
                 assert_eq!(Truth::of(x).or(Truth::of(y)).value(), or, "{x:?} or {y:?}");
                 for f in [Builtin::Min, Builtin::Max] {
-                    let want = ctx.builtin(f, [x.clone(), y.clone()]);
+                    let want = builtin_on_values(f, x, y);
                     assert_eq!(
                         Num::of(x).call2(f, Num::of(y)).value(),
                         want,
                         "{f:?}({x:?}, {y:?})"
                     );
+                    let got = ctx.builtin(f, [x.clone(), y.clone()]);
+                    assert_eq!(got, want, "builtin {f:?}({x:?}, {y:?})");
                 }
             }
             let not = match x {
@@ -1988,8 +2022,10 @@ mod tests {
             };
             assert_eq!(Num::of(x).neg().value(), neg, "- {x:?}");
             for f in [Builtin::Abs, Builtin::Floor, Builtin::Ceil, Builtin::Round] {
-                let want = ctx.builtin(f, [x.clone(), Value::None]);
+                let want = builtin_on_values(f, x, &Value::None);
                 assert_eq!(Num::of(x).call1(f).value(), want, "{f:?}({x:?})");
+                let got = ctx.builtin(f, [x.clone(), Value::None]);
+                assert_eq!(got, want, "builtin {f:?}({x:?})");
             }
         }
     }
