@@ -154,9 +154,9 @@ pub fn add_hashed(into: &mut Vec<serde_json::Value>, entries: Vec<serde_json::Va
 
 /// Read an engine log file as it streams by: each line is folded into its
 /// engine's activities at once (see `engine::Reader`), so a log of any
-/// length is read in the memory its searches take. The text is read as
-/// `log_text` reads it: a byte-order mark dropped, UTF-16 refused, other
-/// bytes that are not UTF-8 replaced line by line (the same replacement as
+/// length is read in the memory its searches take. A byte-order mark is
+/// dropped and UTF-16 refused, as for operator logs (`log_text`); bytes
+/// that are not UTF-8 are replaced line by line (the same replacement as
 /// for the whole text: a line ending is never part of a UTF-8 sequence).
 pub fn read_engine_log(path: &Path) -> Result<crate::align::LoadedEngineLog, String> {
     let shown = path.display().to_string();
@@ -168,26 +168,21 @@ pub fn read_engine_log(path: &Path) -> Result<crate::align::LoadedEngineLog, Str
     }
     let mut reader = crate::ingest::engine::Reader::default();
     let mut buf = Vec::new();
-    let (mut offset, mut line) = (0u64, 0u64);
+    let mut spans = crate::span::LineSpans::default();
+    let mut first = true;
     loop {
         buf.clear();
         if input.read_until(b'\n', &mut buf).map_err(failed)? == 0 {
             break;
         }
-        let bytes = match line {
-            0 => buf.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&buf),
-            _ => &buf[..],
+        let bytes = if first {
+            buf.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&buf)
+        } else {
+            &buf[..]
         };
+        first = false;
         let raw = String::from_utf8_lossy(bytes);
-        let text = raw.trim_end_matches(['\n', '\r']);
-        line += 1;
-        let span = crate::span::Span {
-            offset,
-            len: text.len() as u64,
-            line,
-            column: 1,
-        };
-        offset += raw.len() as u64;
+        let (span, text) = spans.next(&raw);
         reader.line(span, text);
     }
     Ok(crate::align::LoadedEngineLog {
@@ -218,7 +213,7 @@ impl LoadedLog {
     pub fn read(path: &Path) -> Result<LoadedLog, String> {
         let shown = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
-        let text = log_text(&shown, &bytes, false)?;
+        let text = log_text(&shown, &bytes)?;
         let mut log = crate::ingest::operator::parse(&text);
         for e in &mut log.events {
             e.source = shown.clone();
@@ -243,18 +238,18 @@ impl LoadedLog {
     }
 }
 
-/// A log's text: UTF-8 without a byte-order mark. UTF-16 is refused with
-/// the way to convert it; other bytes that are not UTF-8 are replaced
-/// (`lossy`, engine logs: an engine may print anything) or refused with
-/// their place (operator logs, written by people and tools).
-pub fn log_text(shown: &str, bytes: &[u8], lossy: bool) -> Result<String, String> {
+/// An operator log's text: UTF-8 without a byte-order mark. UTF-16 is
+/// refused with the way to convert it, and other bytes that are not UTF-8
+/// with their place (the log is written by people and tools). Engine logs,
+/// where an engine may print anything, are read by `read_engine_log`,
+/// which replaces such bytes.
+pub fn log_text(shown: &str, bytes: &[u8]) -> Result<String, String> {
     if let Some(w) = crate::ingest::pgn::wide_encoding(bytes) {
         return Err(wide_error(shown, w));
     }
     let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(t) => Ok(t.to_string()),
-        Err(_) if lossy => Ok(String::from_utf8_lossy(bytes).into_owned()),
         Err(e) => {
             let at = e.valid_up_to();
             let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();

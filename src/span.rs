@@ -71,21 +71,37 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// Spans for the lines of a text given one after another, each with its
+/// line ending: a text in memory (`lines_with_spans`) and a file read line
+/// by line are numbered alike.
+#[derive(Debug, Default)]
+pub struct LineSpans {
+    offset: u64,
+    line: u64,
+}
+
+impl LineSpans {
+    /// The next line without its line ending, and its span: byte offset,
+    /// length, 1-based line number, column 1.
+    pub fn next<'a>(&mut self, raw: &'a str) -> (Span, &'a str) {
+        let text = raw.trim_end_matches(['\n', '\r']);
+        self.line += 1;
+        let span = Span {
+            offset: self.offset,
+            len: text.len() as u64,
+            line: self.line,
+            column: 1,
+        };
+        self.offset += raw.len() as u64;
+        (span, text)
+    }
+}
+
 /// The lines of a text (without their line ending), each with its span:
 /// byte offset, length, 1-based line number, column 1.
 pub fn lines_with_spans(text: &str) -> impl Iterator<Item = (Span, &str)> {
-    let mut offset = 0u64;
-    text.split_inclusive('\n').enumerate().map(move |(i, raw)| {
-        let line = raw.trim_end_matches(['\n', '\r']);
-        let span = Span {
-            offset,
-            len: line.len() as u64,
-            line: i as u64 + 1,
-            column: 1,
-        };
-        offset += raw.len() as u64;
-        (span, line)
-    })
+    let mut spans = LineSpans::default();
+    text.split_inclusive('\n').map(move |raw| spans.next(raw))
 }
 
 #[cfg(test)]
