@@ -104,7 +104,8 @@ pub struct Material {
 impl Material {
     fn parse(s: &str) -> Result<Material, String> {
         let err = || format!("expected five signed counts like +0-1+0+0+0, found {s:?}");
-        let mut vals = Vec::with_capacity(5);
+        let mut vals = [0i32; 5];
+        let mut n = 0;
         let b = s.as_bytes();
         let mut i = 0;
         while i < b.len() {
@@ -118,18 +119,23 @@ impl Material {
             while i < b.len() && b[i].is_ascii_digit() {
                 i += 1;
             }
-            let n: i32 = s[start..i].parse().map_err(|_| err())?;
-            vals.push(if neg { -n } else { n });
+            let v: i32 = s[start..i].parse().map_err(|_| err())?;
+            if n == 5 {
+                return Err(err());
+            }
+            vals[n] = if neg { -v } else { v };
+            n += 1;
         }
-        if vals.len() != 5 {
+        if n != 5 {
             return Err(err());
         }
+        let [pawns, knights, bishops, rooks, queens] = vals;
         Ok(Material {
-            pawns: vals[0],
-            knights: vals[1],
-            bishops: vals[2],
-            rooks: vals[3],
-            queens: vals[4],
+            pawns,
+            knights,
+            bishops,
+            rooks,
+            queens,
         })
     }
 }
@@ -299,31 +305,41 @@ const TCEC_KEYS: &[&str] = &[
 /// Parse one comment's text.
 pub fn parse_comment(raw: &str) -> Annotations {
     let mut ann = Annotations::default();
+    parse_comment_into(raw, &mut ann);
+    ann
+}
+
+/// Parse one comment's text into `ann`, which must be empty (the reader
+/// types a comment where it is stored: an `Annotations` is about 500 bytes,
+/// and each move of one by value copies them).
+pub fn parse_comment_into(raw: &str, ann: &mut Annotations) {
     // most comments hold no `[%…]` command: then nothing is copied
     let extracted;
-    let rest = if memchr::memmem::find(raw.as_bytes(), b"[%").is_some() {
-        extracted = extract_commands(raw, &mut ann);
+    let rest = if memchr::memchr_iter(b'[', raw.as_bytes())
+        .any(|i| raw.as_bytes().get(i + 1) == Some(&b'%'))
+    {
+        extracted = extract_commands(raw, ann);
         extracted.trim()
     } else {
-        raw.trim()
+        trim(raw)
     };
     if rest.is_empty() {
-        return ann;
+        return;
     }
     if rest.starts_with("WhiteEngineOptions:") || rest.starts_with("BlackEngineOptions:") {
         ann.engine_options = Some(parse_engine_options(rest));
-        return ann;
+        return;
     }
     if looks_like_tcec(rest) {
-        ann.tcec = Some(parse_tcec(rest, &mut ann.problems, &mut ann.text));
-        return ann;
+        let t = ann.tcec.insert(TcecMove::default());
+        parse_tcec(rest, t, &mut ann.problems, &mut ann.text);
+        return;
     }
     if let Some(cc) = parse_cutechess(rest) {
         ann.cutechess = Some(cc);
-        return ann;
+        return;
     }
     ann.text = rest.to_string();
-    ann
 }
 
 /// Remove `[%cmd args]` groups, typing the ones arbiter knows. Returns the
@@ -430,6 +446,7 @@ pub fn parse_clock(s: &str) -> Option<i64> {
 
 /// `str::trim`, with a fast path for the ASCII white space of machine-written
 /// comments (Unicode white space at either end falls back to `str::trim`).
+#[inline]
 fn trim(s: &str) -> &str {
     let b = s.as_bytes();
     let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
@@ -449,6 +466,7 @@ fn trim(s: &str) -> &str {
 }
 
 /// The comma-separated items of a comment, each trimmed.
+#[inline]
 fn items(s: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
     let mut commas = memchr::memchr_iter(b',', s.as_bytes()).chain(std::iter::once(s.len()));
@@ -461,8 +479,10 @@ fn items(s: &str) -> impl Iterator<Item = &str> {
 }
 
 /// A `key=value` item split at its first `=`, both sides trimmed.
+#[inline]
 fn key_value(item: &str) -> Option<(&str, &str)> {
-    let eq = memchr::memchr(b'=', item.as_bytes())?;
+    // keys are short: a loop finds the `=` sooner than memchr's set-up
+    let eq = item.bytes().position(|c| c == b'=')?;
     Some((trim(&item[..eq]), trim(&item[eq + 1..])))
 }
 
@@ -477,8 +497,7 @@ fn looks_like_tcec(s: &str) -> bool {
     }
 }
 
-fn parse_tcec(s: &str, problems: &mut Vec<String>, text: &mut String) -> TcecMove {
-    let mut m = TcecMove::default();
+fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut String) {
     let mut unknown_text: Vec<&str> = Vec::new();
     for item in items(s) {
         if item.is_empty() {
@@ -494,49 +513,39 @@ fn parse_tcec(s: &str, problems: &mut Vec<String>, text: &mut String) -> TcecMov
         };
         let mut bad = |what: &str| problems.push(format!("{key}={value}: expected {what}"));
         match key {
-            "d" => m.d = value.parse().map_err(|_| bad("a depth (integer)")).ok(),
+            "d" => m.d = int(value).map_err(|_| bad("a depth (integer)")).ok(),
             "sd" => {
-                m.sd = value
-                    .parse()
+                m.sd = int(value)
                     .map_err(|_| bad("a selective depth (integer)"))
                     .ok()
             }
             "pd" => m.pd = Some(value.into()),
             "mt" => {
-                m.mt = value
-                    .parse::<i64>()
+                m.mt = int::<i64>(value)
                     .ok()
                     .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
                     .ok_or_else(|| bad("milliseconds (an integer of at most 10^12)"))
                     .ok()
             }
             "tl" => {
-                m.tl = value
-                    .parse::<i64>()
+                m.tl = int::<i64>(value)
                     .ok()
                     .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
                     .ok_or_else(|| bad("milliseconds (an integer of at most 10^12)"))
                     .ok()
             }
             "s" => {
-                m.s = value
-                    .parse()
+                m.s = int(value)
                     .map_err(|_| bad("nodes per second (integer)"))
                     .ok()
             }
-            "n" => {
-                m.n = value
-                    .parse()
-                    .map_err(|_| bad("a node count (integer)"))
-                    .ok()
-            }
+            "n" => m.n = int(value).map_err(|_| bad("a node count (integer)")).ok(),
             "pv" => m.pv = Some(value.to_string()),
             "tb" => {
                 m.tb = if value == "null" {
                     Some(None)
                 } else {
-                    value
-                        .parse()
+                    int(value)
                         .map(Some)
                         .map_err(|_| bad("a tablebase hit count or null"))
                         .ok()
@@ -548,9 +557,9 @@ fn parse_tcec(s: &str, problems: &mut Vec<String>, text: &mut String) -> TcecMov
                 Ok(sc) => m.wv = Some(sc),
                 Err(e) => problems.push(format!("wv={value}: {e}")),
             },
-            "R50" => m.r50 = value.parse().map_err(|_| bad("an integer")).ok(),
-            "Rd" => m.rd = value.parse().map_err(|_| bad("an integer")).ok(),
-            "Rr" => m.rr = value.parse().map_err(|_| bad("an integer")).ok(),
+            "R50" => m.r50 = int(value).map_err(|_| bad("an integer")).ok(),
+            "Rd" => m.rd = int(value).map_err(|_| bad("an integer")).ok(),
+            "Rr" => m.rr = int(value).map_err(|_| bad("an integer")).ok(),
             "mb" => match Material::parse(value) {
                 Ok(mb) => m.mb = Some(mb),
                 Err(e) => problems.push(format!("mb={value}: {e}")),
@@ -561,12 +570,103 @@ fn parse_tcec(s: &str, problems: &mut Vec<String>, text: &mut String) -> TcecMov
     if !unknown_text.is_empty() {
         *text = unknown_text.join(", ");
     }
-    m
 }
 
 fn parse_f64(s: &str) -> Result<f64, ()> {
+    if let Some(v) = fast_f64(s.as_bytes()) {
+        return Ok(v);
+    }
     let v: f64 = s.parse().map_err(|_| ())?;
     if v.is_finite() { Ok(v) } else { Err(()) }
+}
+
+/// `12`, `0.5`, `99.25` (digits with at most one point, at most 15 digits
+/// in all) as `str::parse::<f64>` reads them, without its general
+/// algorithm: the digits as an integer are exact in an f64, so are the
+/// powers of ten up to 10^15, and IEEE division rounds correctly, so
+/// `m / 10^k` is the nearest f64 to the decimal. `None` for any other
+/// form (the caller then uses `str::parse`).
+fn fast_f64(b: &[u8]) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    if b.is_empty() || b.len() > 16 {
+        return None;
+    }
+    let mut m: u64 = 0;
+    let mut digits = 0;
+    let mut point: Option<usize> = None;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => {
+                m = m * 10 + u64::from(c - b'0');
+                digits += 1;
+            }
+            b'.' if point.is_none() => point = Some(i),
+            _ => return None,
+        }
+    }
+    if digits == 0 || digits > 15 {
+        return None;
+    }
+    let frac = point.map_or(0, |p| b.len() - p - 1);
+    Some(m as f64 / POW10[frac])
+}
+
+/// An integer as `str::parse` reads it: digits (a sign where the type has
+/// one) go through a loop without `str::parse`'s generality; any other form,
+/// and any value that may not fit, through `str::parse` itself, so the
+/// result and the error are always its own.
+trait FastInt: Sized + std::str::FromStr {
+    fn from_i64(v: i64) -> Option<Self>;
+    const SIGNED: bool;
+}
+
+impl FastInt for u32 {
+    fn from_i64(v: i64) -> Option<u32> {
+        u32::try_from(v).ok()
+    }
+    const SIGNED: bool = false;
+}
+
+impl FastInt for i32 {
+    fn from_i64(v: i64) -> Option<i32> {
+        i32::try_from(v).ok()
+    }
+    const SIGNED: bool = true;
+}
+
+impl FastInt for i64 {
+    fn from_i64(v: i64) -> Option<i64> {
+        Some(v)
+    }
+    const SIGNED: bool = true;
+}
+
+impl FastInt for u64 {
+    fn from_i64(v: i64) -> Option<u64> {
+        u64::try_from(v).ok()
+    }
+    const SIGNED: bool = false;
+}
+
+fn int<T: FastInt>(s: &str) -> Result<T, T::Err> {
+    let b = s.as_bytes();
+    let (neg, digits) = match b.first() {
+        Some(b'-') if T::SIGNED => (true, &b[1..]),
+        _ => (false, b),
+    };
+    // up to 18 digits cannot overflow an i64
+    if !digits.is_empty() && digits.len() <= 18 && digits.iter().all(u8::is_ascii_digit) {
+        let mut v: i64 = 0;
+        for &c in digits {
+            v = v * 10 + i64::from(c - b'0');
+        }
+        if let Some(x) = T::from_i64(if neg { -v } else { v }) {
+            return Ok(x);
+        }
+    }
+    s.parse()
 }
 
 fn parse_engine_options(s: &str) -> EngineOptions {
@@ -633,6 +733,94 @@ fn parse_cutechess(s: &str) -> Option<CutechessMove> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Texts of numbers and near-numbers: every length of digits up to
+    /// 21, with and without a sign, a point at each place, and junk.
+    fn number_texts() -> Vec<String> {
+        let mut out: Vec<String> = [
+            "",
+            "-",
+            "+",
+            ".",
+            "-.",
+            "0",
+            "-0",
+            "+0",
+            "00",
+            "1.",
+            ".5",
+            "1.2.3",
+            "1e5",
+            "inf",
+            "NaN",
+            " 1",
+            "1 ",
+            "1_0",
+            "٣",
+            "4294967295",
+            "4294967296",
+            "2147483647",
+            "2147483648",
+            "-2147483648",
+            "-2147483649",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "999999999999999",
+            "9999999999999999",
+            "0.1",
+            "0.3",
+            "99.9",
+            "100.0",
+            "12.345678901234",
+            "1234567890.12345",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let digits = "98765432109876543210987";
+        for n in 1..=21 {
+            let d = &digits[..n];
+            for sign in ["", "-", "+"] {
+                out.push(format!("{sign}{d}"));
+                for p in 0..=n {
+                    out.push(format!("{sign}{}.{}", &d[..p], &d[p..]));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_fast_integers_are_str_parse() {
+        fn same<T: FastInt + PartialEq + std::fmt::Debug>(s: &str)
+        where
+            T::Err: PartialEq + std::fmt::Debug,
+        {
+            assert_eq!(int::<T>(s), s.parse::<T>(), "{s:?}");
+        }
+        for s in number_texts() {
+            same::<u32>(&s);
+            same::<i32>(&s);
+            same::<u64>(&s);
+            same::<i64>(&s);
+        }
+    }
+
+    #[test]
+    fn the_fast_decimals_are_str_parse() {
+        let mut fast = 0;
+        for s in number_texts() {
+            let std = s.parse::<f64>().ok().filter(|v| v.is_finite());
+            let ours = parse_f64(&s).ok();
+            assert_eq!(ours.map(f64::to_bits), std.map(f64::to_bits), "{s:?}");
+            fast += usize::from(fast_f64(s.as_bytes()).is_some());
+        }
+        // the fast path is taken, not only the fallback
+        assert!(fast > 100, "{fast}");
+    }
 
     #[test]
     fn the_fast_trim_is_str_trim() {

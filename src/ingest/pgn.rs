@@ -19,7 +19,7 @@ use std::rc::Rc;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 
-use super::annotations::{Annotations, parse_comment};
+use super::annotations::{Annotations, parse_comment_into};
 use crate::span::{LineIndex, Span};
 
 /// Games longer than this are reported and skipped, so that one corrupt game
@@ -903,17 +903,37 @@ impl Visitor for GameVisitor<'_, '_> {
         let span = self.index.span(start, end - start);
         // typed from the reader's bytes: the text itself is not kept (its
         // span is), so a comment in UTF-8 is not copied
-        let annotations = match std::str::from_utf8(body) {
-            Ok(text) => parse_comment(text),
-            Err(_) => parse_comment(&self.decode(body, "comment", span)),
+        let decoded = match std::str::from_utf8(body) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => std::borrow::Cow::Owned(self.decode(body, "comment", span)),
         };
-        for p in &annotations.problems {
-            self.problem(ProblemKind::Annotation, p.clone(), Some(span));
-        }
-        let c = Comment { span, annotations };
-        match self.game.moves.last_mut() {
-            Some(m) => m.comments.push(c),
-            None => self.game.preamble.push(c),
+        // typed where it is stored, not moved there
+        let c = Comment {
+            span,
+            annotations: Annotations::default(),
+        };
+        let game = &mut self.game;
+        let before_move = game.moves.len();
+        let list = match game.moves.last_mut() {
+            Some(m) => {
+                m.comments.push(c);
+                &mut m.comments[..]
+            }
+            None => {
+                game.preamble.push(c);
+                &mut game.preamble[..]
+            }
+        };
+        if let Some(stored) = list.last_mut() {
+            parse_comment_into(&decoded, &mut stored.annotations);
+            for p in &stored.annotations.problems {
+                game.problems.push(PgnProblem {
+                    kind: ProblemKind::Annotation,
+                    message: p.clone(),
+                    span: Some(span),
+                    before_move,
+                });
+            }
         }
         ControlFlow::Continue(())
     }

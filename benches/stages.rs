@@ -1,0 +1,157 @@
+//! Where the time of the audit without a ruleset goes, stage by stage, on
+//! one thread: splitting the file into games, reading each game (the PGN
+//! reader, the spans, and typing every comment), typing the comments alone,
+//! replaying, the built-in checks, and the game's JSON line.
+//!
+//! ```sh
+//! cargo bench --bench stages                 # S15 under ARBITER_CORPUS, else the samples
+//! cargo bench --bench stages -- FILE.pgn…    # other games
+//! cargo bench --bench stages -- --only=replay # the stages whose name holds "replay"
+//! ```
+//!
+//! Each stage runs over every game of the inputs, already in memory, five
+//! times; the best run is printed, in MB/s of the input's bytes and in ns
+//! per ply. The figures are the issue-15 budget: without a ruleset the
+//! whole audit should read 300 MB/s on one thread.
+
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use arbiter::audit::{Config, audit_game};
+use arbiter::ingest::annotations::parse_comment;
+use arbiter::ingest::pgn::{GameChunk, GameSplitter, parse_game};
+
+fn inputs() -> Vec<PathBuf> {
+    let given: Vec<PathBuf> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .collect();
+    if !given.is_empty() {
+        return given;
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if let Some(c) = std::env::var_os("ARBITER_CORPUS") {
+        let dir = Path::new(&c).join("tcec-s15");
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+            .collect();
+        v.sort();
+        return v;
+    }
+    eprintln!("ARBITER_CORPUS is not set: timing samples/tcec-style.pgn");
+    vec![here.join("samples/tcec-style.pgn")]
+}
+
+/// The comments of a chunk (the text between `{` and `}`), in order.
+fn comments(chunk: &GameChunk) -> Vec<String> {
+    let text = String::from_utf8_lossy(&chunk.bytes);
+    let mut out = Vec::new();
+    let mut rest = &*text;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        out.push(rest[open + 1..open + close].to_string());
+        rest = &rest[open + close + 1..];
+    }
+    out
+}
+
+/// The best of five runs of `f`, in seconds.
+fn best(f: &mut dyn FnMut()) -> f64 {
+    (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    let files = inputs();
+    let mut bytes = Vec::new();
+    for f in &files {
+        bytes.extend(std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display())));
+        bytes.push(b'\n');
+    }
+    let split = || {
+        let mut s = GameSplitter::new(BufReader::new(&bytes[..]));
+        let mut v = Vec::new();
+        while let Some(c) = s.next_chunk().expect("in memory") {
+            v.push(c);
+        }
+        v
+    };
+    let chunks = split();
+    let texts: Vec<String> = chunks.iter().flat_map(comments).collect();
+    let games: Vec<_> = chunks.iter().map(parse_game).collect();
+    let config = Config::default();
+    let plies: usize = games
+        .iter()
+        .map(|g| arbiter::replay::replay(g).plies.len())
+        .sum();
+    let mb = bytes.len() as f64 / 1e6;
+    println!(
+        "{} files, {} games, {plies} plies, {} comments, {mb:.1} MB; best of 5 runs, one thread",
+        files.len(),
+        chunks.len(),
+        texts.len()
+    );
+    let only: Option<String> =
+        std::env::args().find_map(|a| a.strip_prefix("--only=").map(str::to_string));
+    let wanted = |name: &str| only.as_ref().is_none_or(|o| name.contains(o.as_str()));
+    let row = |name: &str, f: &mut dyn FnMut()| {
+        if !wanted(name) {
+            return;
+        }
+        let secs = best(f);
+        println!(
+            "{name:<40} {:>8.1} ms {:>8.1} MB/s {:>8.0} ns/ply",
+            secs * 1e3,
+            mb / secs,
+            secs * 1e9 / plies as f64
+        )
+    };
+    row("split into games", &mut || {
+        std::hint::black_box(split());
+    });
+    row("read games (reader, spans, comments)", &mut || {
+        for c in &chunks {
+            std::hint::black_box(parse_game(c));
+        }
+    });
+    row("type comments alone", &mut || {
+        for t in &texts {
+            std::hint::black_box(parse_comment(t));
+        }
+    });
+    row("replay", &mut || {
+        for g in &games {
+            std::hint::black_box(arbiter::replay::replay(g));
+        }
+    });
+    row("replay and built-in checks (audit_game)", &mut || {
+        for g in &games {
+            std::hint::black_box(audit_game("bench", g.clone(), &config));
+        }
+    });
+    let audits: Vec<_> = games
+        .iter()
+        .map(|g| audit_game("bench", g.clone(), &config))
+        .collect();
+    row("JSON line", &mut || {
+        for a in &audits {
+            std::hint::black_box(arbiter::report::json::game_line(a).to_string());
+        }
+    });
+    row("clone a read game (subtract from audit_game)", &mut || {
+        for g in &games {
+            std::hint::black_box(g.clone());
+        }
+    });
+}
