@@ -206,15 +206,24 @@ pub fn replay(game: &PgnGame) -> Replay {
     };
     let mut pos = start;
     let mut history: Vec<u64> = vec![hash(&pos)];
+    // The SAN of the last ply played, without its suffix: whether it is
+    // mate (and whether a position is stalemate) needs to know whether the
+    // side to move has a legal move. When the next recorded move is legal,
+    // it has one, and no move generation is needed; only the last position
+    // (and one before a move that is not legal) is asked.
+    let mut last_san: Option<San> = None;
+    let mut text: Vec<u8> = Vec::with_capacity(16);
     for (i, mv) in game.moves.iter().enumerate() {
         let ply = first_ply + i as u32;
         if let Some(p) = cut.filter(|p| p.before_move == i) {
+            settle(&mut out, game, last_san.take(), None, &mut text);
             out.stop = Some(cut_stop(p));
             return out;
         }
         let m = match mv.san.san.to_move(&pos) {
             Ok(m) => m,
             Err(e) => {
+                settle(&mut out, game, last_san.take(), None, &mut text);
                 let side = if pos.turn() == Color::White {
                     "White"
                 } else {
@@ -238,6 +247,8 @@ pub fn replay(game: &PgnGame) -> Replay {
                 return out;
             }
         };
+        // m is legal here: the position before it has a legal move
+        settle(&mut out, game, last_san.take(), Some(false), &mut text);
         let before_rights = pos.castles().castling_rights();
         let pieces_before = pos.board().occupied().count();
         let side = pos.turn();
@@ -257,32 +268,15 @@ pub fn replay(game: &PgnGame) -> Replay {
         }
         history.push(h);
         let repetition = history.iter().filter(|&&x| x == h).count() as u32;
-        let legal_empty = pos.legal_moves().is_empty();
-        let check = pos.is_check();
-        let checkmate = check && legal_empty;
-        // the suffix as shakmaty writes it (mate: in check with no legal
-        // move), from the one legal-move generation this ply makes
-        let san = SanPlus {
-            san,
-            suffix: if checkmate {
-                Some(Suffix::Checkmate)
-            } else if check {
-                Some(Suffix::Check)
-            } else {
-                None
-            },
-        };
-        let suffix_wrong = match mv.san.suffix {
-            Some(Suffix::Checkmate) => !checkmate,
-            Some(Suffix::Check) => !check,
-            None => false,
-        };
+        text.clear();
+        m.to_uci(mode).append_ascii_to(&mut text);
         out.plies.push(Ply {
             ply,
             move_number,
             side,
-            san: compact_str::format_compact!("{san}"),
-            uci: compact_str::format_compact!("{}", m.to_uci(mode)),
+            // the SAN is written once its suffix is known (settle)
+            san: compact_str::CompactString::default(),
+            uci: ascii(&text),
             move_index: i,
             halfmove_clock: pos.halfmoves(),
             repetition,
@@ -293,20 +287,63 @@ pub fn replay(game: &PgnGame) -> Replay {
             castling,
             rook_castling_lost,
             pieces: pos.board().occupied().count() as u32,
-            check,
-            checkmate,
-            suffix_wrong,
-            stalemate: !check && legal_empty,
+            check: pos.is_check(),
+            checkmate: false,
+            suffix_wrong: false,
+            stalemate: false,
             insufficient_material: pos.is_insufficient_material(),
             span: mv.span,
             position: pos.clone(),
         });
+        last_san = Some(san);
     }
+    settle(&mut out, game, last_san.take(), None, &mut text);
     if let Some(p) = cut {
         // the problem lies after the last move
         out.stop = Some(cut_stop(p));
     }
     out
+}
+
+/// Complete the last ply played (its SAN `san`, without suffix): mate,
+/// stalemate, the SAN with the suffix shakmaty writes (mate: in check with
+/// no legal move), and whether the recorded suffix says otherwise.
+/// `no_legal_move` is known (`Some(false)`) when a legal move was played
+/// from the position after it; otherwise the moves are generated.
+fn settle(
+    out: &mut Replay,
+    game: &PgnGame,
+    san: Option<San>,
+    no_legal_move: Option<bool>,
+    text: &mut Vec<u8>,
+) {
+    let (Some(san), Some(p)) = (san, out.plies.last_mut()) else {
+        return;
+    };
+    let legal_empty = no_legal_move.unwrap_or_else(|| p.position.legal_moves().is_empty());
+    let check = p.check;
+    p.checkmate = check && legal_empty;
+    p.stalemate = !check && legal_empty;
+    let suffix = if p.checkmate {
+        Some(Suffix::Checkmate)
+    } else if check {
+        Some(Suffix::Check)
+    } else {
+        None
+    };
+    text.clear();
+    SanPlus { san, suffix }.append_ascii_to(text);
+    p.san = ascii(text);
+    p.suffix_wrong = match game.moves[p.move_index].san.suffix {
+        Some(Suffix::Checkmate) => !p.checkmate,
+        Some(Suffix::Check) => !check,
+        None => false,
+    };
+}
+
+/// Text shakmaty wrote (ASCII) as a string held inline.
+fn ascii(text: &[u8]) -> compact_str::CompactString {
+    compact_str::CompactString::from_utf8_lossy(text)
 }
 
 fn hash(pos: &Chess) -> u64 {
@@ -316,4 +353,85 @@ fn hash(pos: &Chess) -> u64 {
 /// FEN of a position (en passant square only when a capture is legal).
 pub fn fen_of(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::pgn::{GameSplitter, parse_game};
+
+    fn replayed(pgn: &str) -> (PgnGame, Replay) {
+        let mut s = GameSplitter::new(std::io::BufReader::new(pgn.as_bytes()));
+        let game = parse_game(&s.next_chunk().unwrap().unwrap());
+        let r = replay(&game);
+        (game, r)
+    }
+
+    /// Each ply's mate, stalemate, SAN and suffix check, as shakmaty
+    /// answers them from the position itself (the replay asks for the
+    /// legal moves only where the next recorded move does not show one).
+    fn settled_as_shakmaty_says(pgn: &str) -> Replay {
+        let (game, r) = replayed(pgn);
+        let mut before = r.start.clone();
+        for p in &r.plies {
+            let pos = &p.position;
+            assert_eq!(p.checkmate, pos.is_checkmate(), "ply {}", p.ply);
+            assert_eq!(p.stalemate, pos.is_stalemate(), "ply {}", p.ply);
+            assert_eq!(p.check, pos.is_check(), "ply {}", p.ply);
+            let m = game.moves[p.move_index].san.san.to_move(&before).unwrap();
+            let written = SanPlus::from_move(before.clone(), m).to_string();
+            assert_eq!(p.san, written, "ply {}", p.ply);
+            assert_eq!(p.uci, m.to_uci(r.castling_mode).to_string());
+            let suffix = game.moves[p.move_index].san.suffix;
+            let wrong = match suffix {
+                Some(Suffix::Checkmate) => !pos.is_checkmate(),
+                Some(Suffix::Check) => !pos.is_check(),
+                None => false,
+            };
+            assert_eq!(p.suffix_wrong, wrong, "ply {}", p.ply);
+            before = pos.clone();
+        }
+        r
+    }
+
+    #[test]
+    fn mate_at_the_end() {
+        let r = settled_as_shakmaty_says("1. f3 e5 2. g4 Qh4# 0-1\n");
+        assert!(r.plies[3].checkmate && r.plies[3].san == "Qh4#");
+        assert!(r.stop.is_none());
+    }
+
+    #[test]
+    fn mate_written_as_check_and_check_written_as_mate() {
+        // `+` on a mate is not wrong (it is check); `#` on a check is
+        let r = settled_as_shakmaty_says("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ 1-0\n");
+        assert!(r.plies[6].checkmate && !r.plies[6].suffix_wrong);
+        assert_eq!(r.plies[6].san, "Qxf7#");
+        let r = settled_as_shakmaty_says("1. e4 f5 2. Qh5# g6 *\n");
+        assert!(r.plies[2].check && !r.plies[2].checkmate && r.plies[2].suffix_wrong);
+    }
+
+    #[test]
+    fn a_move_after_mate_stops_the_replay_and_the_mate_stays() {
+        let r = settled_as_shakmaty_says("1. f3 e5 2. g4 Qh4 3. a3 *\n");
+        assert_eq!(r.plies.len(), 4);
+        assert!(r.plies[3].checkmate && r.plies[3].san == "Qh4#");
+        assert_eq!(r.stop.as_ref().map(|s| s.code), Some("illegal-move"));
+    }
+
+    #[test]
+    fn stalemate_at_the_end_and_before_a_move() {
+        let fen = "[FEN \"k7/8/8/2Q5/8/8/8/7K w - - 0 1\"]\n[SetUp \"1\"]\n\n";
+        let r = settled_as_shakmaty_says(&format!("{fen}1. Qb6 1/2-1/2\n"));
+        assert!(r.plies.last().unwrap().stalemate);
+        let r = settled_as_shakmaty_says(&format!("{fen}1. Qb6 Kb8 *\n"));
+        assert!(r.plies[0].stalemate);
+        assert_eq!(r.stop.as_ref().map(|s| s.code), Some("illegal-move"));
+    }
+
+    #[test]
+    fn a_cut_game_settles_its_last_ply() {
+        let r = settled_as_shakmaty_says("1. f3 e5 2. g4 Qh4# zz 0-1\n");
+        assert!(r.plies.last().unwrap().checkmate);
+    }
 }
