@@ -106,6 +106,37 @@ fn a_flipped_switch_computes_what_a_second_evaluation_computes() {
     }
 }
 
+/// A switch whose effect comes and goes: the counter it feeds differs from
+/// the real pass's after a capture and is the same again after a pawn move
+/// (the one pass evaluates the flipped counter only while it differs, and
+/// takes the real pass's state when it starts to).
+const COMES_AND_GOES: &str = r#"
+ruleset planted "Planted switch" { regulation "none" }
+switch captures_reset = true "a capture resets the count"
+let zero on move = move.pawn_move or (captures_reset and move.capture)
+let quiet on move = streak(true, reset: zero)
+let quiet_per_side on move = count(not zero, per: move.side, reset: zero)
+rule planted.quiet "Quiet" {
+  cite "1" "quiet"
+  message "quiet for {quiet} plies"
+  adjudicate draw records "Quiet" when quiet >= 9 and quiet_per_side >= 4
+}
+"#;
+
+#[test]
+fn a_switch_whose_effect_comes_and_goes_computes_what_a_second_evaluation_computes() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let planted = compile("planted.rules", COMES_AND_GOES).unwrap();
+    let samples = here.join("samples/tcec-style.pgn");
+    let (games, changed) = compare(&planted, &samples);
+    assert!(games > 0);
+    assert!(
+        changed > 0,
+        "the planted switch changes some outcome in {}",
+        samples.display()
+    );
+}
+
 #[test]
 fn on_s15_every_flipped_switch_matches_a_second_evaluation() {
     let Some(dir) = super::tcec_s15() else {

@@ -213,7 +213,7 @@ pub struct Outcome {
     pub finding_items: Vec<usize>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 struct Slot {
     value: Value,
     keyed: BTreeMap<String, Value>,
@@ -1291,12 +1291,70 @@ impl Depends {
 /// the switch are evaluated again, with their own state; every other value
 /// is the real evaluation's.
 struct Shadow {
+    /// The switch it flips.
+    flipped: usize,
     depends: Depends,
     switches: Vec<bool>,
     lets: Vec<Value>,
     slots: Vec<Slot>,
+    /// The `let`s whose stateful calls' state is the shadow's own (it
+    /// differs from the real pass's); the state of the others has followed
+    /// the real pass's, and is copied from it when the shadow needs it.
+    own: Vec<bool>,
     computed: Option<Computed>,
     undecided_from: Option<u32>,
+}
+
+/// What a `let`'s expression reads directly: the `let`s and the switches.
+struct Inputs {
+    lets: Vec<usize>,
+    switches: Vec<usize>,
+}
+
+impl Inputs {
+    fn of<'e>(exprs: impl IntoIterator<Item = &'e CExpr>) -> Inputs {
+        fn walk(e: &CExpr, out: &mut Inputs) {
+            match e {
+                CExpr::Let(l) => out.lets.push(*l),
+                CExpr::Switch(s) => out.switches.push(*s),
+                _ => e.each_child(&mut |x| walk(x, out)),
+            }
+        }
+        let mut out = Inputs {
+            lets: Vec::new(),
+            switches: Vec::new(),
+        };
+        for e in exprs {
+            walk(e, &mut out);
+        }
+        out.lets.sort_unstable();
+        out.lets.dedup();
+        out
+    }
+
+    /// Whether an expression with these inputs can give `sh` another value
+    /// than the real pass (`lets`) at the current event, its state aside.
+    fn differ(&self, sh: &Shadow, lets: &[Value]) -> bool {
+        self.switches.contains(&sh.flipped) || self.lets.iter().any(|&r| sh.lets[r] != lets[r])
+    }
+}
+
+/// What an adjudication evaluates: its condition, result, record and
+/// message.
+fn adjudication_inputs(rule: &RuleDef) -> Inputs {
+    match &rule.check {
+        Check::Adjudicate {
+            result,
+            records,
+            when,
+        } => Inputs::of([when, result].into_iter().chain(records.as_ref()).chain(
+            rule.message.iter().flatten().filter_map(|p| match p {
+                CTemplatePart::Expr(e) => Some(e),
+                CTemplatePart::Text(_) => None,
+            }),
+        )),
+        _ => Inputs::of([]),
+    }
 }
 
 /// The adjudication computed at a move where `rule` fired, evaluated in
@@ -1354,10 +1412,12 @@ pub fn run_switched(
             let mut switches = prog.switches.clone();
             switches[s] = !switches[s];
             Shadow {
+                flipped: s,
                 depends: Depends::on(rs, s),
                 switches,
                 lets: lets.clone(),
                 slots: slots.clone(),
+                own: vec![false; rs.lets.len()],
                 computed: None,
                 undecided_from: None,
             }
@@ -1408,6 +1468,10 @@ pub fn run_switched(
         };
     }
     let calls = Calls::of(rs);
+    let inputs: Vec<Inputs> = rs.lets.iter().map(|l| Inputs::of([&l.expr])).collect();
+    let rule_inputs: Vec<Inputs> = rs.rules.iter().map(adjudication_inputs).collect();
+    // which shadows evaluate the current `let`
+    let mut evaluate: Vec<bool> = vec![false; shadows.len()];
     let mut triggered = Triggered::default();
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
@@ -1418,12 +1482,27 @@ pub fn run_switched(
         let (on_lets, on_rules) = triggered.of(rs, ev.kind);
         for &j in on_lets {
             let l = &rs.lets[j];
+            // A shadow evaluates the `let` only where its value can differ
+            // from the real pass's: it reads the flipped switch, or a `let`
+            // whose shadow value differs now, or its state is the shadow's
+            // own. Otherwise it has the real value, and its state (left
+            // as it was) is copied from the real pass's, before this
+            // event advances it, once the shadow needs it.
+            for (k, sh) in shadows.iter_mut().enumerate() {
+                let must = sh.depends.lets[j] && (sh.own[j] || inputs[j].differ(sh, &lets));
+                evaluate[k] = must;
+                if must && !sh.own[j] {
+                    for c in &calls.lets[j] {
+                        sh.slots[c.slot].clone_from(&slots[c.slot]);
+                    }
+                }
+            }
             let mut ctx = ctx!(i, facts);
             ctx.advance(&calls.lets[j]);
             let v = ctx.eval(&l.expr);
             lets[j] = v;
-            for sh in &mut shadows {
-                if sh.depends.lets[j] {
+            for (k, sh) in shadows.iter_mut().enumerate() {
+                if evaluate[k] {
                     let mut c = ctx!(
                         i,
                         facts,
@@ -1436,8 +1515,13 @@ pub fn run_switched(
                     c.advance(&calls.lets[j]);
                     let v = c.eval(&l.expr);
                     sh.lets[j] = v;
+                    // its state is its own while it differs from the real
+                    // pass's
+                    sh.own[j] = calls.lets[j]
+                        .iter()
+                        .any(|c| sh.slots[c.slot] != slots[c.slot]);
                 } else {
-                    sh.lets[j] = lets[j].clone();
+                    sh.lets[j].clone_from(&lets[j]);
                 }
             }
         }
@@ -1521,7 +1605,11 @@ pub fn run_switched(
                     else {
                         continue;
                     };
-                    let own = sh.depends.rules[ri];
+                    // evaluated again only where it can differ (as for
+                    // the `let`s above); one with stateful calls of its own
+                    // on every move, to keep their state
+                    let own = sh.depends.rules[ri]
+                        && (!calls.rules[ri].is_empty() || rule_inputs[ri].differ(sh, &lets));
                     let mut c = if own {
                         ctx!(
                             i,
