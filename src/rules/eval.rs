@@ -1244,45 +1244,26 @@ struct Depends {
     rules: Vec<bool>,
 }
 
-fn reads(e: &CExpr, switch: usize, lets: &[bool]) -> bool {
-    match e {
-        CExpr::Switch(s) => *s == switch,
-        CExpr::Let(l) => lets.get(*l).copied().unwrap_or(false),
-        _ => {
-            let mut any = false;
-            e.each_child(&mut |x| any = any || reads(x, switch, lets));
-            any
-        }
-    }
-}
-
 impl Depends {
-    fn on(rs: &Ruleset, switch: usize) -> Depends {
-        let mut lets = vec![false; rs.lets.len()];
-        for j in 0..rs.lets.len() {
-            lets[j] = reads(&rs.lets[j].expr, switch, &lets);
+    /// From what each `let` and adjudication reads directly (`lets`,
+    /// `rules`: [`Inputs`]), which of them read `switch`, directly or
+    /// through earlier `let`s.
+    fn on(lets: &[Inputs], rules: &[Inputs], switch: usize) -> Depends {
+        let mut depends = vec![false; lets.len()];
+        let reads = |i: &Inputs, depends: &[bool]| {
+            i.switches.contains(&switch)
+                || i.lets
+                    .iter()
+                    .any(|&l| depends.get(l).copied().unwrap_or(false))
+        };
+        for j in 0..lets.len() {
+            depends[j] = reads(&lets[j], &depends);
         }
-        let rules = rs
-            .rules
-            .iter()
-            .map(|r| match &r.check {
-                Check::Adjudicate {
-                    result,
-                    records,
-                    when,
-                } => {
-                    reads(when, switch, &lets)
-                        || reads(result, switch, &lets)
-                        || records.as_ref().is_some_and(|e| reads(e, switch, &lets))
-                        || r.message.iter().flatten().any(|p| match p {
-                            CTemplatePart::Expr(e) => reads(e, switch, &lets),
-                            CTemplatePart::Text(_) => false,
-                        })
-                }
-                _ => false,
-            })
-            .collect();
-        Depends { lets, rules }
+        let rules = rules.iter().map(|r| reads(r, &depends)).collect();
+        Depends {
+            lets: depends,
+            rules,
+        }
     }
 }
 
@@ -1305,7 +1286,8 @@ struct Shadow {
     undecided_from: Option<u32>,
 }
 
-/// What a `let`'s expression reads directly: the `let`s and the switches.
+/// What a `let` or an adjudication reads directly: the `let`s and the
+/// switches.
 struct Inputs {
     lets: Vec<usize>,
     switches: Vec<usize>,
@@ -1406,6 +1388,9 @@ pub fn run_switched(
     };
     let cache = DetectorCache::default();
     let mut evidence: Vec<(String, Option<Evidence>)> = Vec::new();
+    // what each `let` and adjudication reads directly
+    let inputs: Vec<Inputs> = rs.lets.iter().map(|l| Inputs::of([&l.expr])).collect();
+    let rule_inputs: Vec<Inputs> = rs.rules.iter().map(adjudication_inputs).collect();
     let mut shadows: Vec<Shadow> = flipped
         .iter()
         .map(|&s| {
@@ -1413,7 +1398,7 @@ pub fn run_switched(
             switches[s] = !switches[s];
             Shadow {
                 flipped: s,
-                depends: Depends::on(rs, s),
+                depends: Depends::on(&inputs, &rule_inputs, s),
                 switches,
                 lets: lets.clone(),
                 slots: slots.clone(),
@@ -1468,8 +1453,6 @@ pub fn run_switched(
         };
     }
     let calls = Calls::of(rs);
-    let inputs: Vec<Inputs> = rs.lets.iter().map(|l| Inputs::of([&l.expr])).collect();
-    let rule_inputs: Vec<Inputs> = rs.rules.iter().map(adjudication_inputs).collect();
     // which shadows evaluate the current `let`
     let mut evaluate: Vec<bool> = vec![false; shadows.len()];
     let mut triggered = Triggered::default();
