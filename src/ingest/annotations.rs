@@ -319,7 +319,7 @@ pub fn parse_comment_into(raw: &str, ann: &mut Annotations) {
         .any(|i| raw.as_bytes().get(i + 1) == Some(&b'%'))
     {
         extracted = extract_commands(raw, ann);
-        extracted.trim()
+        trim(&extracted)
     } else {
         trim(raw)
     };
@@ -617,43 +617,11 @@ fn fast_f64(b: &[u8]) -> Option<f64> {
 /// one) go through a loop without `str::parse`'s generality; any other form,
 /// and any value that may not fit, through `str::parse` itself, so the
 /// result and the error are always its own.
-trait FastInt: Sized + std::str::FromStr {
-    fn from_i64(v: i64) -> Option<Self>;
-    const SIGNED: bool;
-}
-
-impl FastInt for u32 {
-    fn from_i64(v: i64) -> Option<u32> {
-        u32::try_from(v).ok()
-    }
-    const SIGNED: bool = false;
-}
-
-impl FastInt for i32 {
-    fn from_i64(v: i64) -> Option<i32> {
-        i32::try_from(v).ok()
-    }
-    const SIGNED: bool = true;
-}
-
-impl FastInt for i64 {
-    fn from_i64(v: i64) -> Option<i64> {
-        Some(v)
-    }
-    const SIGNED: bool = true;
-}
-
-impl FastInt for u64 {
-    fn from_i64(v: i64) -> Option<u64> {
-        u64::try_from(v).ok()
-    }
-    const SIGNED: bool = false;
-}
-
-fn int<T: FastInt>(s: &str) -> Result<T, T::Err> {
+fn int<T: TryFrom<i64> + std::str::FromStr>(s: &str) -> Result<T, T::Err> {
+    let signed = T::try_from(-1).is_ok();
     let b = s.as_bytes();
     let (neg, digits) = match b.first() {
-        Some(b'-') if T::SIGNED => (true, &b[1..]),
+        Some(b'-') if signed => (true, &b[1..]),
         _ => (false, b),
     };
     // up to 18 digits cannot overflow an i64
@@ -662,7 +630,7 @@ fn int<T: FastInt>(s: &str) -> Result<T, T::Err> {
         for &c in digits {
             v = v * 10 + i64::from(c - b'0');
         }
-        if let Some(x) = T::from_i64(if neg { -v } else { v }) {
+        if let Ok(x) = T::try_from(if neg { -v } else { v }) {
             return Ok(x);
         }
     }
@@ -795,9 +763,9 @@ mod tests {
 
     #[test]
     fn the_fast_integers_are_str_parse() {
-        fn same<T: FastInt + PartialEq + std::fmt::Debug>(s: &str)
+        fn same<T: TryFrom<i64> + std::str::FromStr + PartialEq + std::fmt::Debug>(s: &str)
         where
-            T::Err: PartialEq + std::fmt::Debug,
+            <T as std::str::FromStr>::Err: PartialEq + std::fmt::Debug,
         {
             assert_eq!(int::<T>(s), s.parse::<T>(), "{s:?}");
         }
