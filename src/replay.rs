@@ -216,14 +216,14 @@ pub fn replay(game: &PgnGame) -> Replay {
     for (i, mv) in game.moves.iter().enumerate() {
         let ply = first_ply + i as u32;
         if let Some(p) = cut.filter(|p| p.before_move == i) {
-            settle(&mut out, game, last_san.take(), None, &mut text);
+            settle(&mut out, game, last_san.take(), false, &mut text);
             out.stop = Some(cut_stop(p));
             return out;
         }
         let m = match mv.san.san.to_move(&pos) {
             Ok(m) => m,
             Err(e) => {
-                settle(&mut out, game, last_san.take(), None, &mut text);
+                settle(&mut out, game, last_san.take(), false, &mut text);
                 let side = if pos.turn() == Color::White {
                     "White"
                 } else {
@@ -248,7 +248,7 @@ pub fn replay(game: &PgnGame) -> Replay {
             }
         };
         // m is legal here: the position before it has a legal move
-        settle(&mut out, game, last_san.take(), Some(false), &mut text);
+        settle(&mut out, game, last_san.take(), true, &mut text);
         let before_rights = pos.castles().castling_rights();
         let pieces_before = pos.board().occupied().count();
         let side = pos.turn();
@@ -297,7 +297,7 @@ pub fn replay(game: &PgnGame) -> Replay {
         });
         last_san = Some(san);
     }
-    settle(&mut out, game, last_san.take(), None, &mut text);
+    settle(&mut out, game, last_san.take(), false, &mut text);
     if let Some(p) = cut {
         // the problem lies after the last move
         out.stop = Some(cut_stop(p));
@@ -308,19 +308,19 @@ pub fn replay(game: &PgnGame) -> Replay {
 /// Complete the last ply played (its SAN `san`, without suffix): mate,
 /// stalemate, the SAN with the suffix shakmaty writes (mate: in check with
 /// no legal move), and whether the recorded suffix says otherwise.
-/// `no_legal_move` is known (`Some(false)`) when a legal move was played
-/// from the position after it; otherwise the moves are generated.
+/// `a_move_followed` when a legal move was played from the position after
+/// it (then it has one); otherwise its legal moves are generated.
 fn settle(
     out: &mut Replay,
     game: &PgnGame,
     san: Option<San>,
-    no_legal_move: Option<bool>,
+    a_move_followed: bool,
     text: &mut Vec<u8>,
 ) {
     let (Some(san), Some(p)) = (san, out.plies.last_mut()) else {
         return;
     };
-    let legal_empty = no_legal_move.unwrap_or_else(|| p.position.legal_moves().is_empty());
+    let legal_empty = !a_move_followed && p.position.legal_moves().is_empty();
     let check = p.check;
     p.checkmate = check && legal_empty;
     p.stalemate = !check && legal_empty;
