@@ -14,6 +14,8 @@
 //! per game and per ply; the target (issue 15) is zero per ply in the
 //! steady state.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -22,30 +24,6 @@ use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
 #[global_allocator]
 static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
-
-fn inputs() -> Vec<PathBuf> {
-    let given: Vec<PathBuf> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .collect();
-    if !given.is_empty() {
-        return given;
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if let Some(c) = std::env::var_os("ARBITER_CORPUS") {
-        let dir = Path::new(&c).join("tcec-s15");
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-            .collect();
-        v.sort();
-        return v;
-    }
-    eprintln!("ARBITER_CORPUS is not set: counting on samples/tcec-style.pgn");
-    vec![here.join("samples/tcec-style.pgn")]
-}
 
 /// Audit every input; returns (games, plies).
 fn audit_all(files: &[PathBuf], config: &Config) -> (u64, u64) {
@@ -77,7 +55,7 @@ fn count(name: &str, files: &[PathBuf], config: &Config) {
 }
 
 fn main() {
-    let files = inputs();
+    let files = common::inputs("counting on");
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let rules = here.join("rulesets/tcec-s15.rules");
     let rs = Config::load_ruleset(&rules).unwrap_or_else(|e| panic!("{e}"));

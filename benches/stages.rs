@@ -14,37 +14,14 @@
 //! per ply. The figures are the issue-15 budget: without a ruleset the
 //! whole audit should read 300 MB/s on one thread.
 
+mod common;
+
 use std::io::BufReader;
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use arbiter::audit::{Config, audit_game};
 use arbiter::ingest::annotations::parse_comment;
 use arbiter::ingest::pgn::{GameChunk, GameSplitter, parse_game};
-
-fn inputs() -> Vec<PathBuf> {
-    let given: Vec<PathBuf> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .collect();
-    if !given.is_empty() {
-        return given;
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if let Some(c) = std::env::var_os("ARBITER_CORPUS") {
-        let dir = Path::new(&c).join("tcec-s15");
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-            .collect();
-        v.sort();
-        return v;
-    }
-    eprintln!("ARBITER_CORPUS is not set: timing samples/tcec-style.pgn");
-    vec![here.join("samples/tcec-style.pgn")]
-}
 
 /// The comments of a chunk (the text between `{` and `}`), in order.
 fn comments(chunk: &GameChunk) -> Vec<String> {
@@ -73,7 +50,7 @@ fn best(f: &mut dyn FnMut()) -> f64 {
 }
 
 fn main() {
-    let files = inputs();
+    let files = common::inputs("timing");
     let mut bytes = Vec::new();
     for f in &files {
         bytes.extend(std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display())));
