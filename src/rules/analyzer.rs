@@ -295,6 +295,8 @@ pub struct Ruleset {
     pub variants: Vec<VariantDef>,
     pub rules: Vec<RuleDef>,
     pub slots: usize,
+    /// The constants and switches marked `fit`, in the file's order.
+    pub fits: Vec<FitDef>,
 }
 
 impl Ruleset {
@@ -374,6 +376,27 @@ struct Analyzer<'a> {
     scope: Option<Kind>,
     /// Whether stateful calls are allowed here.
     stateful_ok: bool,
+    fits: Vec<FitDef>,
+}
+
+/// The most values a `fit` clause may give one constant.
+pub const FIT_MAX_VALUES: usize = 1000;
+
+/// What `arbiter rules fit` may change: a constant or a switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FitTarget {
+    Const(usize),
+    Switch(usize),
+}
+
+/// A constant or switch marked `fit`, with the values the fit tries (a
+/// switch: both), in order.
+#[derive(Debug, Clone)]
+pub struct FitDef {
+    pub target: FitTarget,
+    pub grid: Vec<Value>,
+    pub line: usize,
+    pub column: usize,
 }
 
 fn names(map: &HashMap<String, usize>) -> Vec<&str> {
@@ -396,6 +419,7 @@ impl<'a> Analyzer<'a> {
             slots: 0,
             scope: None,
             stateful_ok: false,
+            fits: Vec::new(),
         }
     }
 
@@ -447,15 +471,37 @@ impl<'a> Analyzer<'a> {
                     }
                     meta = Some(m);
                 }
-                Item::Const(name, e) => {
+                Item::Const(name, e, fit) => {
                     self.taken(&name)?;
                     let c = self.constant(&e)?;
-                    self.const_index
-                        .insert(name.text.clone(), self.consts.len());
+                    let index = self.consts.len();
+                    self.const_index.insert(name.text.clone(), index);
                     self.consts.push((name.text, c));
+                    if let Some((pos, grid)) = fit {
+                        let grid = self.fit_grid(index, &e, pos, &grid)?;
+                        self.fits.push(FitDef {
+                            target: FitTarget::Const(index),
+                            grid,
+                            line: pos.line,
+                            column: pos.column,
+                        });
+                    }
                 }
-                Item::Switch { name, default, doc } => {
+                Item::Switch {
+                    name,
+                    default,
+                    doc,
+                    fit,
+                } => {
                     self.taken(&name)?;
+                    if let Some(pos) = fit {
+                        self.fits.push(FitDef {
+                            target: FitTarget::Switch(self.switches.len()),
+                            grid: vec![Value::Bool(default), Value::Bool(!default)],
+                            line: pos.line,
+                            column: pos.column,
+                        });
+                    }
                     self.switch_index
                         .insert(name.text.clone(), self.switches.len());
                     self.switches.push(Switch {
@@ -685,7 +731,100 @@ impl<'a> Analyzer<'a> {
             variants,
             rules,
             slots: self.slots,
+            fits: self.fits,
         })
+    }
+
+    /// The values of a constant's `fit` clause: constants of the same type
+    /// as the constant's own value, at most [`FIT_MAX_VALUES`], each once.
+    fn fit_grid(
+        &mut self,
+        index: usize,
+        value: &ast::Expr,
+        at: Pos,
+        grid: &ast::FitGrid,
+    ) -> Result<Vec<Value>, RuleError> {
+        let values = super::eval::const_values(&self.consts, &[]);
+        let own = values.get(index).cloned().unwrap_or_default();
+        let eval = |this: &mut Self, e: &ast::Expr| -> Result<Value, RuleError> {
+            let c = this.constant(e)?;
+            Ok(super::eval::eval_const(&c, &values))
+        };
+        let out: Vec<Value> = match grid {
+            ast::FitGrid::List(items) => {
+                let mut out = Vec::new();
+                for e in items {
+                    let v = eval(self, e)?;
+                    if v.type_name() != own.type_name() {
+                        return Err(RuleError::new(
+                            e.pos,
+                            format!(
+                                "a fit value must be a {} like the constant's own value, not a {}",
+                                own.type_name(),
+                                v.type_name()
+                            ),
+                        ));
+                    }
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
+                }
+                out
+            }
+            ast::FitGrid::Range { from, to, step } => {
+                let num = |this: &mut Self, e: &ast::Expr, what: &str| match eval(this, e)? {
+                    Value::Num(n) => Ok(n),
+                    v => Err(RuleError::new(
+                        e.pos,
+                        format!("the fit's {what} must be a number, not a {}", v.type_name()),
+                    )),
+                };
+                let (a, b, s) = (
+                    num(self, from, "start")?,
+                    num(self, to, "end")?,
+                    num(self, step, "step")?,
+                );
+                if !matches!(own, Value::Num(_)) {
+                    return Err(RuleError::new(
+                        value.pos,
+                        format!(
+                            "a range `fit … to … step …` needs a number; this constant is a {} (give a list: `fit [\"a\", \"b\"]`)",
+                            own.type_name()
+                        ),
+                    ));
+                }
+                if s <= 0.0 || b < a {
+                    return Err(RuleError::new(
+                        step.pos,
+                        "a fit's step must be above 0, and its end at or after its start",
+                    ));
+                }
+                let count = ((b - a) / s + 1e-9).floor() + 1.0;
+                if count > FIT_MAX_VALUES as f64 {
+                    return Err(RuleError::new(
+                        step.pos,
+                        format!(
+                            "this fit gives {count} values; at most {FIT_MAX_VALUES} (a larger step)"
+                        ),
+                    ));
+                }
+                // each value rounded to 9 decimals, so that 0 to 0.2 step
+                // 0.01 gives 0.07 and not 0.07000000000000001
+                (0..count as usize)
+                    .map(|k| Value::Num(((a + k as f64 * s) * 1e9).round() / 1e9))
+                    .collect()
+            }
+        };
+        if out.is_empty() {
+            return Err(RuleError::new(at, "a fit needs at least one value"));
+        }
+        if out.len() > FIT_MAX_VALUES {
+            return Err(RuleError::new(
+                at,
+                format!("a fit may give at most {FIT_MAX_VALUES} values"),
+            ));
+        }
+        Ok(out)
     }
 
     fn constant(&mut self, e: &ast::Expr) -> Result<CExpr, RuleError> {

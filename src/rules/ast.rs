@@ -174,14 +174,26 @@ pub struct Meta {
     pub time_control: Option<Name>,
 }
 
+/// The values `arbiter rules fit` may try for a constant: `fit FROM to TO
+/// step STEP`, or `fit [A, B, …]`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FitGrid {
+    Range { from: Expr, to: Expr, step: Expr },
+    List(Vec<Expr>),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
     Ruleset(Meta),
-    Const(Name, Expr),
+    /// A constant, and the `fit` clause that marks it as fittable (the
+    /// position is the word `fit`'s).
+    Const(Name, Expr, Option<(Pos, FitGrid)>),
     Switch {
         name: Name,
         default: bool,
         doc: String,
+        /// The word `fit`, where the switch may be fitted.
+        fit: Option<Pos>,
     },
     Let {
         name: Name,

@@ -198,15 +198,31 @@ impl Parser<'_> {
                 let name = self.expect_ident("a constant name")?;
                 self.expect(Tok::Assign)?;
                 let e = self.expr()?;
-                Ok(Item::Const(name, e))
+                let fit = if self.is_ident("fit") {
+                    let pos = self.bump().pos;
+                    Some((pos, self.fit_grid()?))
+                } else {
+                    None
+                };
+                Ok(Item::Const(name, e, fit))
             }
             "switch" => {
                 self.bump();
                 let name = self.expect_ident("a switch name")?;
                 self.expect(Tok::Assign)?;
                 let default = self.bool_literal()?;
+                let fit = if self.is_ident("fit") {
+                    Some(self.bump().pos)
+                } else {
+                    None
+                };
                 let (doc, _) = self.expect_string("a string saying what the switch changes")?;
-                Ok(Item::Switch { name, default, doc })
+                Ok(Item::Switch {
+                    name,
+                    default,
+                    doc,
+                    fit,
+                })
             }
             "let" => {
                 self.bump();
@@ -231,6 +247,29 @@ impl Parser<'_> {
                 Err(RuleError::new(t.pos, format!("unknown declaration `{word}`")).help(help))
             }
         }
+    }
+
+    /// The values after `fit`: `FROM to TO step STEP`, or a list `[A, B, …]`.
+    fn fit_grid(&mut self) -> Result<FitGrid, RuleError> {
+        if self.peek().tok == Tok::LBracket {
+            self.bump();
+            let mut items = Vec::new();
+            while self.peek().tok != Tok::RBracket {
+                items.push(self.expr()?);
+                if self.peek().tok != Tok::Comma {
+                    break;
+                }
+                self.bump();
+            }
+            self.expect(Tok::RBracket)?;
+            return Ok(FitGrid::List(items));
+        }
+        let from = self.expr()?;
+        self.expect_word("to")?;
+        let to = self.expr()?;
+        self.expect_word("step")?;
+        let step = self.expr()?;
+        Ok(FitGrid::Range { from, to, step })
     }
 
     fn bool_literal(&mut self) -> Result<bool, RuleError> {
