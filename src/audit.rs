@@ -59,6 +59,9 @@ pub struct Config {
     /// How the audit was asked for, as given, so that `arbiter verify` can
     /// run it again.
     pub invocation: Option<Invocation>,
+    /// With `--fit`: each file's fitted values, by its path as shown, and
+    /// the finding that names their departures from the text.
+    pub fitted: std::collections::BTreeMap<String, crate::rules::fit::FileFit>,
 }
 
 /// The inputs and options of an audit, paths as given on the command line
@@ -75,6 +78,9 @@ pub struct Invocation {
     /// Set when the report is `arbiter batch`'s, not `audit`'s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<BatchInvocation>,
+    /// `--fit`: each file judged under its fitted values.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fit: bool,
 }
 
 /// What `arbiter batch` adds to an invocation. The thread count is not
@@ -389,10 +395,12 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         .ruleset
         .as_ref()
         .map(|_| Timeline::with_logs(&game, &replay, &ops, &eng_events));
+    let fitted = config.fitted.get(path);
     let judgement = config.ruleset.as_ref().zip(tl.as_ref()).map(|(rs, tl)| {
         match judge(
             rs,
             config.variant.as_deref(),
+            fitted.map(|f| &f.overrides),
             tl,
             &config.detectors,
             path,
@@ -413,20 +421,29 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         }
     });
     let clocks = match (&config.ruleset, &tl) {
-        (Some(rs), Some(tl)) if config.clocks => {
-            crate::rules::eval::Program::for_game(rs, config.variant.as_deref(), tl)
-                .ok()
-                .and_then(|p| p.time_control)
-                .map(|tc| GameClocks {
-                    time_control: tc.clone(),
-                    plies: crate::clock::reconstruct(tc, tl),
-                })
-        }
+        (Some(rs), Some(tl)) if config.clocks => crate::rules::eval::Program::for_game_with(
+            rs,
+            config.variant.as_deref(),
+            tl,
+            &fitted.map(|f| f.overrides.clone()).unwrap_or_default(),
+        )
+        .ok()
+        .and_then(|p| p.time_control)
+        .map(|tc| GameClocks {
+            time_control: tc.clone(),
+            plies: crate::clock::reconstruct(tc, tl),
+        }),
         _ => None,
     };
     drop(tl);
     if let Some(j) = &judgement {
         findings.extend(j.findings.iter().cloned());
+    }
+    // the file's fit, once, on its first game
+    if let Some(f) = fitted.and_then(|f| f.finding.as_ref())
+        && game.index == 0
+    {
+        findings.push(f.clone());
     }
     crate::findings::sort_findings(&mut findings);
     GameAudit {

@@ -284,6 +284,12 @@ pub struct RulesArgs {
     /// (else the first game).
     #[arg(long = "engine-log")]
     pub engine_logs: Vec<PathBuf>,
+    /// Judge each file under the values `arbiter rules fit` finds for it
+    /// (the ruleset's `fit` constants and switches); each departure from
+    /// the text is reported as a `rules-fit` finding on the file's first
+    /// game.
+    #[arg(long, requires = "rules")]
+    pub fit: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -300,6 +306,39 @@ pub enum RulesCommand {
         #[arg(long)]
         rules: Option<PathBuf>,
     },
+    /// Recover the values an archive's software really ran: search the
+    /// ruleset's `fit` constants and switches for those that best
+    /// reproduce the recorded counters and terminations, per file (or per
+    /// event), beside the text's values. Exits 1 where a fit departs from
+    /// the text.
+    Fit {
+        /// PGN files, or folders searched for them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The ruleset, with `fit` clauses.
+        #[arg(long)]
+        rules: PathBuf,
+        /// Fit each input file, or each event (the `Event` tag, across
+        /// files).
+        #[arg(long, value_enum, default_value_t = FitPer::File)]
+        per: FitPer,
+        /// Force one variant of the ruleset (default: each game's own).
+        #[arg(long)]
+        variant: Option<String>,
+        /// A folder of Syzygy tables, for the tablebase adjudication.
+        #[arg(long)]
+        syzygy: Option<PathBuf>,
+        /// `text`, or `json` (one object per group).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+/// What `arbiter rules fit` fits as one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FitPer {
+    File,
+    Event,
 }
 
 /// Exit status.
@@ -324,7 +363,12 @@ pub fn run(cli: Cli) -> i32 {
             charts,
             out: dir,
             rules,
-        } => match config(&rules, false) {
+        } => match config(&rules, false).and_then(|mut cfg| {
+            if rules.fit {
+                cfg.fitted = crate::rules::fit::fit_files(&paths, &cfg)?;
+            }
+            Ok(cfg)
+        }) {
             Ok(_) if matches!(format, Format::Html | Format::Md) && dir.is_none() => {
                 say!("arbiter audit: --format html and md write a dossier: give --out DIR");
                 FAILURE
@@ -374,6 +418,9 @@ pub fn run(cli: Cli) -> i32 {
             threads,
             rules,
         } => match config(&rules, false).and_then(|mut cfg| {
+            if rules.fit {
+                cfg.fitted = crate::rules::fit::fit_files(&paths, &cfg)?;
+            }
             let mut inv = invocation(&paths, &rules);
             inv.batch = Some(audit::BatchInvocation {
                 shard: shard.clone(),
@@ -1091,9 +1138,13 @@ fn verify(
         similarity: inv.similarity.as_ref().map(PathBuf::from),
         operator_logs: inv.operator_logs.iter().map(PathBuf::from).collect(),
         engine_logs: inv.engine_logs.iter().map(PathBuf::from).collect(),
+        fit: inv.fit,
     };
     let paths: Vec<PathBuf> = inv.paths.iter().map(PathBuf::from).collect();
     let mut cfg = config(&args, false)?;
+    if args.fit {
+        cfg.fitted = crate::rules::fit::fit_files(&paths, &cfg)?;
+    }
     cfg.invocation = Some(inv.clone());
     let mut differences = Vec::new();
     let mut compared = Vec::new();
@@ -1181,6 +1232,7 @@ fn invocation(paths: &[PathBuf], args: &RulesArgs) -> audit::Invocation {
         operator_logs: args.operator_logs.iter().map(shown).collect(),
         engine_logs: args.engine_logs.iter().map(shown).collect(),
         batch: None,
+        fit: args.fit,
     }
 }
 

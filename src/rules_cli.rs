@@ -32,6 +32,22 @@ pub fn run(cmd: RulesCommand, out: &mut impl Write) -> i32 {
         }),
         RulesCommand::List { file } => load(&file).map(|(rs, _)| list(&rs)),
         RulesCommand::Explain { id, rules } => explain(&id, rules.as_deref()),
+        RulesCommand::Fit {
+            paths,
+            rules,
+            per,
+            variant,
+            syzygy,
+            format,
+        } => {
+            return match fit(&paths, &rules, per, variant.as_deref(), syzygy.as_deref(), format, out) {
+                Ok(code) => code,
+                Err(e) => {
+                    say!("arbiter rules fit: {e}");
+                    FAILURE
+                }
+            };
+        }
     };
     match r {
         Ok(text) => match writeln!(out, "{text}") {
@@ -116,4 +132,192 @@ fn explain(id: &str, rules: Option<&Path>) -> Result<String, String> {
                 .join(", ")
         }
     ))
+}
+
+/// `arbiter rules fit`: read and replay every game once, fit each group,
+/// print the report. A file that cannot be read is reported and the others
+/// are fitted; a group that cannot be fitted likewise.
+fn fit(
+    paths: &[PathBuf],
+    rules: &Path,
+    per: crate::cli::FitPer,
+    variant: Option<&str>,
+    syzygy: Option<&Path>,
+    format: crate::cli::Format,
+    out: &mut impl Write,
+) -> Result<i32, String> {
+    use crate::rules::fit::{Game, fit_group, read_games};
+    if !matches!(format, crate::cli::Format::Text | crate::cli::Format::Json) {
+        return Err("--format takes text or json".into());
+    }
+    let (rs, _) = load(rules)?;
+    if rs.fits.is_empty() {
+        return Err(format!(
+            "{}: no constant or switch is marked `fit` (docs/rules-language.md, Fitting)",
+            rules.display()
+        ));
+    }
+    if let Some(v) = variant {
+        crate::rules::eval::Program::new(&rs, Some(v))?;
+    }
+    let detectors = match syzygy {
+        Some(dir) => crate::rules::eval::Detectors::with_syzygy(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?,
+        None => crate::rules::eval::Detectors::default(),
+    };
+    let mut failed = false;
+    let mut games: Vec<Game> = Vec::new();
+    for input in crate::audit::expand_inputs(paths) {
+        let path = match input {
+            Ok(crate::audit::Input::Pgn(p)) => p,
+            Ok(crate::audit::Input::Case(dir)) => {
+                say!(
+                    "arbiter rules fit: {}: a case folder is one game with its logs, not an archive; skipped",
+                    dir.display()
+                );
+                continue;
+            }
+            Err((p, e)) => {
+                say!("arbiter rules fit: {}: {e}", p.display());
+                failed = true;
+                continue;
+            }
+        };
+        match read_games(&path) {
+            Ok(g) => games.extend(g),
+            Err(e) => {
+                say!("arbiter rules fit: {}: {e}", path.display());
+                failed = true;
+            }
+        }
+    }
+    // the groups, in the order their first game was read
+    let mut groups: Vec<(String, Vec<&Game>)> = Vec::new();
+    for g in &games {
+        let key = match per {
+            crate::cli::FitPer::File => g.path.clone(),
+            crate::cli::FitPer::Event => g.pgn.tag("Event").unwrap_or("").trim().to_string(),
+        };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, list)) => list.push(g),
+            None => groups.push((key, vec![g])),
+        }
+    }
+    if groups.is_empty() {
+        return Err("no game to fit".into());
+    }
+    let mut departs = false;
+    for (key, list) in &groups {
+        let started = std::time::Instant::now();
+        match fit_group(&rs, key, list, variant, &detectors) {
+            Ok(f) => {
+                departs |= f.departs();
+                let text = match format {
+                    crate::cli::Format::Json => {
+                        serde_json::to_string(&f).map_err(|e| e.to_string())?
+                    }
+                    _ => fit_text(&f, started.elapsed()),
+                };
+                writeln!(out, "{text}").map_err(|e| e.to_string())?;
+            }
+            Err(e) => {
+                say!("arbiter rules fit: {key}: {e}");
+                failed = true;
+            }
+        }
+    }
+    Ok(if failed {
+        FAILURE
+    } else if departs {
+        crate::cli::VIOLATIONS
+    } else {
+        CLEAN
+    })
+}
+
+fn pct(a: u64, of: u64) -> String {
+    if of == 0 {
+        "none recorded".into()
+    } else {
+        format!("{a} of {of} ({:.2}%)", 100.0 * a as f64 / of as f64)
+    }
+}
+
+/// The report of one group, as text.
+fn fit_text(f: &crate::rules::fit::GroupFit, took: std::time::Duration) -> String {
+    let mut s = format!(
+        "{}: {} games{}; {} points evaluated in {:.1} s\n",
+        f.group,
+        f.games,
+        f.variant
+            .as_ref()
+            .map_or(String::new(), |v| format!(", variant {v}")),
+        f.evaluations,
+        took.as_secs_f64()
+    );
+    for x in &f.fits {
+        let verdict = if x.fitted == x.text {
+            "as the text".to_string()
+        } else {
+            format!("DEPARTS from the text's {}", x.text)
+        };
+        s.push_str(&format!(
+            "  {} {} (line {}): text {}, fitted {} ({verdict}; {} values tried)",
+            x.kind, x.name, x.line, x.text, x.fitted, x.tried
+        ));
+        if x.equally_good.len() > 1 {
+            s.push_str(&format!(
+                "; FLAT: {} values reproduce the record equally ({}), the data cannot decide between them",
+                x.equally_good.len(),
+                x.equally_good.join(", ")
+            ));
+        }
+        s.push('\n');
+    }
+    for (what, a) in [("text", &f.under_text), ("fit", &f.under_fit)] {
+        s.push_str(&format!(
+            "  under the {what}: counters {}; terminations {}\n",
+            pct(a.counters, a.counters_of),
+            pct(a.terminations, a.terminations_of)
+        ));
+    }
+    if f.decided.is_empty() {
+        s.push_str("  games whose end the difference decides: none\n");
+    } else {
+        s.push_str(&format!(
+            "  games whose end the difference decides: {}\n",
+            f.decided.len()
+        ));
+        for d in &f.decided {
+            s.push_str(&format!(
+                "    {} round {} {} - {} ({}, {:?}, {} plies): text: {} ({}); fit: {} ({})\n",
+                d.path,
+                d.round,
+                d.white,
+                d.black,
+                d.result,
+                d.termination,
+                d.plies,
+                d.under_text,
+                if d.text_agrees {
+                    "agrees with the record"
+                } else {
+                    "disagrees"
+                },
+                d.under_fit,
+                if d.fit_agrees {
+                    "agrees with the record"
+                } else {
+                    "disagrees"
+                },
+            ));
+        }
+    }
+    if let Some(b) = &f.variant_block {
+        s.push_str("  variant to paste into the ruleset (use it with --variant):\n");
+        for l in b.lines() {
+            s.push_str(&format!("    {l}\n"));
+        }
+    }
+    s
 }

@@ -10,6 +10,7 @@ mod corpus;
 mod crosscheck;
 mod dossier;
 mod events;
+mod fit;
 mod golden;
 mod identical;
 mod injection;

@@ -115,9 +115,27 @@ pub struct Program<'r> {
     pub time_control: Option<&'r TimeControlDef>,
 }
 
+/// Values given to constants and switches over the ruleset's and its
+/// variant's (what `arbiter rules fit` tries): `(index, value)`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overrides {
+    pub consts: Vec<(usize, Value)>,
+    pub switches: Vec<(usize, bool)>,
+}
+
 impl<'r> Program<'r> {
     /// The base ruleset, or one variant of it (with its ancestors).
     pub fn new(rs: &'r Ruleset, variant: Option<&str>) -> Result<Program<'r>, String> {
+        Program::with(rs, variant, &Overrides::default())
+    }
+
+    /// [`Program::new`], then `over` over the variant's values (a constant
+    /// given a value there also changes the constants computed from it).
+    pub fn with(
+        rs: &'r Ruleset,
+        variant: Option<&str>,
+        over: &Overrides,
+    ) -> Result<Program<'r>, String> {
         let mut overrides = Vec::new();
         let mut switches: Vec<bool> = rs.switches.iter().map(|s| s.default).collect();
         let mut tc = rs.time_control.clone();
@@ -146,6 +164,14 @@ impl<'r> Program<'r> {
                 }
             }
         }
+        for (i, v) in &over.consts {
+            overrides.push((*i, CExpr::Lit(v.clone())));
+        }
+        for &(s, b) in &over.switches {
+            if let Some(at) = switches.get_mut(s) {
+                *at = b;
+            }
+        }
         Ok(Program {
             ruleset: rs,
             variant: variant.map(str::to_string),
@@ -162,18 +188,32 @@ impl<'r> Program<'r> {
         forced: Option<&str>,
         tl: &Timeline<'_>,
     ) -> Result<Program<'r>, String> {
+        Program::for_game_with(rs, forced, tl, &Overrides::default())
+    }
+
+    /// [`Program::for_game`] with `over` (the variant is chosen by the
+    /// ruleset's own values).
+    pub fn for_game_with(
+        rs: &'r Ruleset,
+        forced: Option<&str>,
+        tl: &Timeline<'_>,
+        over: &Overrides,
+    ) -> Result<Program<'r>, String> {
         if forced.is_some() {
-            return Program::new(rs, forced);
+            return Program::with(rs, forced, over);
         }
         let base = Program::new(rs, None)?;
         for v in &rs.variants {
             if let Some(a) = &v.applies
                 && eval_stateless(Some(tl), 0, &base.consts, &base.switches, a) == Value::Bool(true)
             {
-                return Program::new(rs, Some(&v.name));
+                return Program::with(rs, Some(&v.name), over);
             }
         }
-        Ok(base)
+        if *over == Overrides::default() {
+            return Ok(base);
+        }
+        Program::with(rs, None, over)
     }
 }
 

@@ -25,12 +25,14 @@ fn tc_name(p: &Program<'_>) -> String {
 pub fn judge(
     rs: &Ruleset,
     forced_variant: Option<&str>,
+    fitted: Option<&super::eval::Overrides>,
     tl: &Timeline<'_>,
     detectors: &Detectors,
     path: &str,
     trace: bool,
 ) -> Result<Judgement, String> {
-    let prog = Program::for_game(rs, forced_variant, tl)?;
+    let prog =
+        Program::for_game_with(rs, forced_variant, tl, &fitted.cloned().unwrap_or_default())?;
     // the game, and beside it in the same pass the adjudication each switch
     // flipped would compute
     let every: Vec<usize> = (0..rs.switches.len()).collect();
@@ -107,6 +109,19 @@ pub fn judge(
         findings,
         trace: outcome.trace,
     })
+}
+
+/// What the record and the rules say of the game's end: the findings of
+/// [`compare`] (none where the computed adjudication is the recorded one).
+pub fn termination_findings(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    outcome: &Outcome,
+    path: &str,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    compare(prog, tl, outcome, path, &mut out);
+    out
 }
 
 /// Compare the computed adjudication with the recorded termination.

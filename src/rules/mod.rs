@@ -7,6 +7,7 @@ pub mod analyzer;
 pub mod ast;
 pub mod error;
 pub mod eval;
+pub mod fit;
 pub mod judge;
 pub mod lexer;
 pub mod parser;

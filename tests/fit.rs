@@ -1,0 +1,297 @@
+//! `arbiter rules fit`: the `fit` clause (its diagnostics at exact
+//! positions), the values it recovers from archives made with planted
+//! parameters (`scripts/make_fit_archive.py`, `tests/fixtures/fit/`), the
+//! flat optimum it reports where the data cannot decide, the variant block
+//! it writes (which the ruleset accepts), and on the real S15 archive the
+//! text's own values.
+
+use std::path::{Path, PathBuf};
+
+use arbiter::rules::analyzer::{FitTarget, compile};
+use arbiter::timeline::Value;
+
+use super::{arbiter, arbiter_in, tcec_s15};
+
+const HEAD: &str = "ruleset t \"T\" { regulation \"r\" }\n";
+
+fn fit_error(body: &str) -> (usize, usize, String) {
+    let src = format!("{HEAD}{body}");
+    let e = compile("t.rules", &src).expect_err("must not compile");
+    (e.pos.line, e.pos.column, e.message)
+}
+
+#[test]
+fn a_fit_range_gives_each_value_once_and_exactly() {
+    let rs = compile(
+        "t.rules",
+        &format!(
+            "{HEAD}const a = 0.08 fit 0 to 0.2 step 0.01\nconst b = 10 fit [6, 8, 10, 8]\nconst c = 30m fit 25m to 35m step 5m\nswitch s = false fit \"doc\"\nconst d = 1\n"
+        ),
+    )
+    .unwrap();
+    assert_eq!(rs.fits.len(), 4, "a, b, c and s are marked; d is not");
+    let a = &rs.fits[0];
+    assert_eq!(a.target, FitTarget::Const(0));
+    assert_eq!(a.grid.len(), 21);
+    assert_eq!(
+        a.grid[7],
+        Value::Num(0.07),
+        "rounded, not 0.07000000000000001"
+    );
+    assert_eq!(a.grid[20], Value::Num(0.2));
+    assert_eq!((a.line, a.column), (2, 16), "the position of `fit`");
+    assert_eq!(
+        rs.fits[1].grid,
+        vec![Value::Num(6.0), Value::Num(8.0), Value::Num(10.0)],
+        "each value once, in order"
+    );
+    assert_eq!(
+        rs.fits[2].grid,
+        vec![
+            Value::Num(1_500_000.0),
+            Value::Num(1_800_000.0),
+            Value::Num(2_100_000.0)
+        ],
+        "durations in milliseconds"
+    );
+    assert_eq!(rs.fits[3].target, FitTarget::Switch(0));
+    assert_eq!(
+        rs.fits[3].grid,
+        vec![Value::Bool(false), Value::Bool(true)],
+        "a switch: its default, then the other"
+    );
+}
+
+#[test]
+fn a_bad_fit_is_reported_where_it_is() {
+    let (l, c, m) = fit_error("const a = 1 fit 0 to 2 step 0\n");
+    assert_eq!((l, c), (2, 29), "{m}");
+    assert!(m.contains("step must be above 0"), "{m}");
+    let (l, c, m) = fit_error("const a = 1 fit 5 to 2 step 1\n");
+    assert_eq!((l, c), (2, 29), "{m}");
+    assert!(m.contains("end at or after its start"), "{m}");
+    let (l, c, m) = fit_error("const a = 1 fit [1, \"two\"]\n");
+    assert_eq!((l, c), (2, 21), "{m}");
+    assert!(m.contains("must be a number"), "{m}");
+    let (l, c, m) = fit_error("const a = 1 fit 0 to 5000 step 1\n");
+    assert_eq!((l, c), (2, 32), "{m}");
+    assert!(m.contains("at most 1000"), "{m}");
+    let (l, _, m) = fit_error("const a = \"x\" fit 0 to 2 step 1\n");
+    assert_eq!(l, 2);
+    assert!(m.contains("needs a number"), "{m}");
+    let (l, c, m) = fit_error("const a = 1 fit 0 2 step 1\n");
+    assert_eq!((l, c), (2, 19), "{m}");
+    assert!(m.contains("`to`"), "{m}");
+    let (l, _, m) = fit_error("const a = 1 fit []\n");
+    assert_eq!(l, 2);
+    assert!(m.contains("at least one value"), "{m}");
+}
+
+#[test]
+fn a_ruleset_without_fit_clauses_is_refused() {
+    let o = arbiter(&[
+        "rules",
+        "fit",
+        "samples/tcec-style.pgn",
+        "--rules",
+        "rulesets/icga-2008.rules",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no constant or switch is marked `fit`"),
+        "{err}"
+    );
+}
+
+/// `rules fit … --format json`: (exit code, one object per group).
+fn fit_json(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<serde_json::Value>) {
+    let mut all = vec!["rules", "fit", "--format", "json"];
+    all.extend_from_slice(args);
+    let o = arbiter_in(dir, &all);
+    let groups = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    (o.status.code(), groups)
+}
+
+/// The fitted value of `name` in a group, and the values as good as it.
+fn fitted<'g>(group: &'g serde_json::Value, name: &str) -> (&'g str, &'g str, Vec<&'g str>) {
+    let f = group["fits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == name)
+        .unwrap_or_else(|| panic!("no fit {name}"));
+    (
+        f["text"].as_str().unwrap(),
+        f["fitted"].as_str().unwrap(),
+        f["equally_good"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect(),
+    )
+}
+
+fn here() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The planted values of `tests/fixtures/fit/planted.pgn` (its README and
+/// the generator's command line there).
+const PLANTED: [(&str, &str); 7] = [
+    ("draw_eval", "0.05"),
+    ("draw_plies", "8"),
+    ("draw_from_move", "40"),
+    ("win_eval", "6.5"),
+    ("win_plies", "8"),
+    ("rook_castling_resets", "false"),
+    ("searchless_resets", "false"),
+];
+
+#[test]
+fn the_fit_recovers_every_planted_value_and_writes_a_variant_the_ruleset_accepts() {
+    let dir = here();
+    let (code, groups) = fit_json(
+        &dir,
+        &[
+            "tests/fixtures/fit/planted.pgn",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+        ],
+    );
+    assert_eq!(code, Some(1), "the fit departs from the text");
+    let g = &groups[0];
+    for (name, planted) in PLANTED {
+        let (_, got, equal) = fitted(g, name);
+        assert_eq!(got, planted, "{name}");
+        assert_eq!(equal, vec![planted], "{name} is decided, not flat");
+    }
+    let fit = &g["under_fit"];
+    assert_eq!(
+        fit["counters"], fit["counters_of"],
+        "every counter reproduced"
+    );
+    assert_eq!(
+        fit["terminations"], fit["terminations_of"],
+        "every end reproduced"
+    );
+    let text = &g["under_text"];
+    assert!(
+        text["counters"].as_u64() < text["counters_of"].as_u64(),
+        "the text's values do not reproduce the planted counters"
+    );
+    assert!(
+        !g["decided"].as_array().unwrap().is_empty(),
+        "some game ends otherwise under the text"
+    );
+    // the block, pasted into the ruleset, compiles, and the fit forced to
+    // it departs from nothing
+    let block = g["variant_block"].as_str().expect("a variant block");
+    let src = std::fs::read_to_string(dir.join("rulesets/tcec-s15.rules")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let rules = tmp.path().join("fitted.rules");
+    std::fs::write(&rules, format!("{src}\n{block}\n")).unwrap();
+    compile("fitted.rules", &format!("{src}\n{block}\n")).expect("the block compiles");
+    let name = block
+        .split_whitespace()
+        .nth(1)
+        .expect("variant NAME")
+        .to_string();
+    let (code, again) = fit_json(
+        &dir,
+        &[
+            "tests/fixtures/fit/planted.pgn",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--variant",
+            &name,
+        ],
+    );
+    assert_eq!(
+        code,
+        Some(0),
+        "under the fitted variant, the text is the fit"
+    );
+    for (n, planted) in PLANTED {
+        let (text, got, _) = fitted(&again[0], n);
+        assert_eq!((text, got), (planted, planted), "{n}");
+    }
+}
+
+#[test]
+fn an_archive_at_the_text_values_fits_the_text() {
+    let (code, groups) = fit_json(
+        &here(),
+        &[
+            "tests/fixtures/fit/text.pgn",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+        ],
+    );
+    assert_eq!(code, Some(0));
+    for f in groups[0]["fits"].as_array().unwrap() {
+        assert_eq!(f["fitted"], f["text"], "{f}");
+    }
+    assert!(groups[0]["variant_block"].is_null());
+}
+
+#[test]
+fn where_the_data_cannot_decide_the_fit_says_so() {
+    let (_, groups) = fit_json(
+        &here(),
+        &[
+            "tests/fixtures/fit/flat.pgn",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+        ],
+    );
+    for name in ["rook_castling_resets", "searchless_resets"] {
+        let (text, got, equal) = fitted(&groups[0], name);
+        assert_eq!(got, text, "{name}: a flat optimum keeps the text's value");
+        assert_eq!(equal.len(), 2, "{name}: both values reported as equal");
+    }
+    let o = arbiter(&[
+        "rules",
+        "fit",
+        "tests/fixtures/fit/flat.pgn",
+        "--rules",
+        "rulesets/tcec-s15.rules",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("FLAT: 2 values reproduce the record equally (true, false)"),
+        "{text}"
+    );
+}
+
+/// On the real S15 archive the fit gives the text's values (each file; the
+/// switch the data cannot decide is reported flat, with the text's value).
+#[test]
+fn on_s15_the_fit_is_the_text() {
+    let Some(s15) = tcec_s15() else { return };
+    let mut args = vec![
+        s15.to_str().unwrap().to_string(),
+        "--rules".into(),
+        "rulesets/tcec-s15.rules".into(),
+    ];
+    if let Some(tb) = std::env::var_os("ARBITER_SYZYGY") {
+        args.push("--syzygy".into());
+        args.push(tb.to_string_lossy().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, groups) = fit_json(&here(), &args);
+    assert_eq!(code, Some(0), "no file departs from the text");
+    assert_eq!(groups.len(), 5, "one fit per division file");
+    for g in &groups {
+        for f in g["fits"].as_array().unwrap() {
+            assert_eq!(f["fitted"], f["text"], "{}: {f}", g["group"]);
+        }
+        let t = &g["under_text"];
+        assert_eq!(t["terminations"], t["terminations_of"], "{}", g["group"]);
+        assert!(t["counters_of"].as_u64().unwrap() > 8000, "{}", g["group"]);
+    }
+}
