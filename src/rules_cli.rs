@@ -207,16 +207,28 @@ fn fit(
         return Err("no game to fit".into());
     }
     let mut departs = false;
-    for (key, list) in &groups {
-        let started = std::time::Instant::now();
-        match fit_group(&rs, key, list, variant, &detectors) {
+    // the groups fitted in parallel, reported in their order
+    use rayon::prelude::*;
+    let fits: Vec<(
+        Result<crate::rules::fit::GroupFit, String>,
+        std::time::Duration,
+    )> = groups
+        .par_iter()
+        .map(|(key, list)| {
+            let started = std::time::Instant::now();
+            let r = fit_group(&rs, key, list, variant, &detectors);
+            (r, started.elapsed())
+        })
+        .collect();
+    for ((key, _), (fitted, took)) in groups.iter().zip(fits) {
+        match fitted {
             Ok(f) => {
                 departs |= f.departs();
                 let text = match format {
                     crate::cli::Format::Json => {
                         serde_json::to_string(&f).map_err(|e| e.to_string())?
                     }
-                    _ => fit_text(&f, started.elapsed()),
+                    _ => fit_text(&f, took),
                 };
                 writeln!(out, "{text}").map_err(|e| e.to_string())?;
             }

@@ -295,3 +295,71 @@ fn on_s15_the_fit_is_the_text() {
         assert!(t["counters_of"].as_u64().unwrap() > 8000, "{}", g["group"]);
     }
 }
+
+/// `audit --fit`: each file judged under its fitted values; one `rules-fit`
+/// finding, on the file's first game, names each departure; the report
+/// records `--fit`, and `verify` reproduces it.
+#[test]
+fn audit_with_fit_judges_the_file_under_its_fit_and_says_so_once() {
+    let counters_and_ends = |lines: &[serde_json::Value]| {
+        lines
+            .iter()
+            .filter(|l| l["type"] == "game")
+            .flat_map(|l| l["findings"].as_array().unwrap())
+            .filter(|f| {
+                let c = f["code"].as_str().unwrap();
+                c.ends_with("-counter") || c.starts_with("adjudication-")
+            })
+            .count()
+    };
+    let args = [
+        "audit",
+        "tests/fixtures/fit/planted.pgn",
+        "--rules",
+        "rulesets/tcec-s15.rules",
+        "--format",
+        "json",
+    ];
+    let text = super::json_lines(&arbiter(&args));
+    assert!(
+        counters_and_ends(&text) > 0,
+        "the text's values disagree with the record"
+    );
+    let mut with_fit = args.to_vec();
+    with_fit.push("--fit");
+    let o = arbiter(&with_fit);
+    let lines = super::json_lines(&o);
+    assert_eq!(
+        counters_and_ends(&lines),
+        0,
+        "the fitted values reproduce the record"
+    );
+    let fits: Vec<(usize, &serde_json::Value)> = lines
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| {
+            l["findings"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|f| f["code"] == "rules-fit")
+                .map(move |f| (i, f))
+        })
+        .collect();
+    assert_eq!(fits.len(), 1, "one rules-fit finding for the file");
+    let (at, f) = fits[0];
+    assert_eq!(at, 0, "on the file's first game");
+    let m = f["message"].as_str().unwrap();
+    for (name, planted) in PLANTED {
+        assert!(m.contains(&format!("{name} = {planted}")), "{name}: {m}");
+    }
+    assert!(m.contains("Agreement under the text"), "{m}");
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["invocation"]["fit"], true);
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.jsonl");
+    std::fs::write(&report, &o.stdout).unwrap();
+    let v = arbiter(&["verify", report.to_str().unwrap()]);
+    let out = super::stdout(&v);
+    assert!(out.contains("verdict: reproduced"), "{out}");
+}

@@ -68,6 +68,7 @@ pub struct Fitted {
     pub name: String,
     /// Where the `fit` clause is, in the ruleset.
     pub line: usize,
+    pub column: usize,
     pub text: String,
     pub fitted: String,
     /// The values tried.
@@ -400,6 +401,7 @@ pub fn fit_group(
                 kind,
                 name,
                 line: f.line,
+                column: f.column,
                 text: literal(&text[k]),
                 fitted: literal(&cur[k]),
                 tried,
@@ -582,14 +584,21 @@ fn departure_finding(rs: &Ruleset, fit: &GroupFit) -> Finding {
             fit.decided.len()
         ),
     );
+    f.evidence.push(Evidence {
+        path: fit.group.clone(),
+        span: None,
+        ply: None,
+        timestamp: None,
+        note: format!("the {} games fitted", fit.games),
+    });
     for x in fit.fits.iter().filter(|x| x.fitted != x.text) {
         f.evidence.push(Evidence {
             path: rs.path.clone(),
             span: Some(crate::span::Span {
                 offset: 0,
-                len: 0,
+                len: 3,
                 line: x.line as u64,
-                column: 1,
+                column: x.column as u64,
             }),
             ply: None,
             timestamp: None,
