@@ -363,3 +363,36 @@ fn audit_with_fit_judges_the_file_under_its_fit_and_says_so_once() {
     let out = super::stdout(&v);
     assert!(out.contains("verdict: reproduced"), "{out}");
 }
+
+/// Per file, each file is its own group, reported in the order given, with
+/// its own values; per event, the files of one `Event` tag are fitted as one.
+#[test]
+fn the_fit_is_per_file_by_default_and_per_event_on_request() {
+    let files = [
+        "tests/fixtures/fit/planted.pgn",
+        "tests/fixtures/fit/text.pgn",
+        "--rules",
+        "rulesets/tcec-s15.rules",
+    ];
+    let (_, per_file) = fit_json(&here(), &files);
+    let sizes: Vec<(&str, u64)> = per_file
+        .iter()
+        .map(|g| (g["group"].as_str().unwrap(), g["games"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        sizes,
+        [
+            ("tests/fixtures/fit/planted.pgn", 48),
+            ("tests/fixtures/fit/text.pgn", 30)
+        ]
+    );
+    assert_eq!(fitted(&per_file[0], "win_eval").1, "6.5");
+    assert_eq!(fitted(&per_file[1], "win_eval").1, "10");
+
+    let mut args = files.to_vec();
+    args.extend(["--per", "event"]);
+    let (_, per_event) = fit_json(&here(), &args);
+    assert_eq!(per_event.len(), 1, "{per_event:?}");
+    assert_eq!(per_event[0]["group"], "Synthetic Fit Event");
+    assert_eq!(per_event[0]["games"], 78);
+}
