@@ -164,13 +164,16 @@ fn counter_rules(rs: &Ruleset) -> Vec<(String, MoveField)> {
         .collect()
 }
 
+/// A game's computed end: the rule, the ply and the result.
+type End = Option<(String, u32, String)>;
+
 /// What one point of values gives over the games.
 #[derive(Debug, Clone)]
 struct Point {
     agreement: Agreement,
     /// Each game's computed end (`rule, ply, result`), and whether its
     /// termination agrees with the record.
-    ends: Vec<(Option<(String, u32, String)>, bool)>,
+    ends: Vec<(End, bool)>,
 }
 
 struct Search<'a> {
