@@ -19,7 +19,7 @@ h1{font-size:1.45em;margin:.5em 0 .1em}h2{font-size:1.2em;border-bottom:1px soli
 h3{font-size:1.05em;margin:.8em 0 .3em}p{margin:.35em 0}\
 nav.toc{font-size:.9em;margin:0 0 .3em}nav.toc a{margin-right:1.2em}\
 table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}\
-table.verdict{width:100%;font-size:.92em}td.rules a,td.rules span{margin-right:.5em;font-family:monospace;white-space:nowrap}\
+table.verdict{width:100%;font-size:.9em}table.verdict td:nth-child(3),table.verdict td:nth-child(5){white-space:nowrap}td.rules a,td.rules span{margin-right:.5em;font-family:monospace;white-space:nowrap}\
 .path,.file,code{overflow-wrap:anywhere}.hash{font-size:.85em}\
 .error{color:#b00}.warning{color:#a60}.info{color:#357}.manual-review{color:#555}\
 .counts .n{font-weight:bold;margin-right:.8em}\
