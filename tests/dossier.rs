@@ -69,6 +69,24 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
     );
     assert!(html.contains("minutes left"), "the clock chart");
     assert!(html.contains("class=\"stepper\""));
+    // the verdict comes first, the record of inputs last and collapsed;
+    // input text is escaped there too
+    let (first, rest) = html
+        .split_once("<section id=\"rules\">")
+        .expect("the findings by rule follow the verdict");
+    assert!(first.contains("id=\"verdict-table\""));
+    assert!(first.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+    assert!(
+        !first.contains(&arbiter::audit::sha256_hex(HOSTILE.as_bytes())),
+        "no hash before the record"
+    );
+    let record = &rest[rest.find("<section id=\"record\"").expect("the record")..];
+    assert!(record.contains("<details><summary>"));
+    assert!(record.contains(&arbiter::audit::sha256_hex(HOSTILE.as_bytes())));
+    assert!(
+        !record[1..].contains("<section"),
+        "the record is the last section"
+    );
     let md = std::fs::read_to_string(a.path().join("out/dossier.md")).unwrap();
     assert!(md.contains("dj.flag-fall") && md.contains("](dossier-files/"));
     assert!(
@@ -76,6 +94,11 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
         "Markdown link syntax from a tag is escaped"
     );
     assert!(md.contains("co\\](javascript:alert(1)) \\*\\*bold\\*\\*"));
+    let verdict = md.find("## Verdict").expect("a verdict");
+    let rules = md.find("## Findings by rule").expect("findings by rule");
+    let record = md.find("## Appendix: record of inputs").expect("a record");
+    assert!(verdict < rules && rules < record, "the Markdown's order");
+    assert!(!md[..record].contains(&arbiter::audit::sha256_hex(HOSTILE.as_bytes())));
     let jsonl = std::fs::read_to_string(a.path().join("out/audit.jsonl")).unwrap();
     assert_eq!(jsonl.lines().count(), 4, "three games and the summary");
     // byte-identical on a second run of the same inputs
@@ -89,15 +112,10 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
 
 #[test]
 fn the_dossier_loads_in_headless_chromium() {
-    let chromium = "/usr/bin/chromium";
-    if !Path::new(chromium).exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install chromium (.ci/run does)"
-        );
-        eprintln!("skipping: {chromium} is not installed (apt-get install chromium)");
+    if !have_chromium() {
         return;
     }
+    let chromium = CHROMIUM;
     let dir = tempfile::tempdir().unwrap();
     let o = dossier(dir.path());
     assert_eq!(o.status.code(), Some(1));

@@ -35,9 +35,9 @@ details summary{cursor:pointer}\
 a{color:inherit;text-decoration:none}section.game,section.appendix{break-before:page}\
 tr,figure,.finding{break-inside:avoid}}";
 
-/// The page's script: the move steppers (each reads its game's FENs from
-/// its JSON block and draws the board into its SVG; ← and → step the one
-/// focused, or the first in view), the filter by severity and rule (shown
+/// The page's script: the move steppers (hidden without scripts; each
+/// reads its game's FENs from its JSON block and draws the board into its
+/// SVG; ← and → step the one focused, or the first in view), the filter by severity and rule (shown
 /// only when scripts run; without them everything is shown), and the
 /// record opened for printing.
 const SCRIPT: &str = r#"(function(){
@@ -74,6 +74,7 @@ for(var b=0;b<boxes.length;b++){(function(box){
     if(e.key==='ArrowLeft'){step(-1);e.preventDefault();}
     else if(e.key==='ArrowRight'){step(1);e.preventDefault();}});
   steppers.push({box:box,step:step});
+  box.hidden=false;
   show(+(box.getAttribute('data-start')||0));
 })(boxes[b]);}
 document.addEventListener('keydown',function(e){
@@ -313,7 +314,7 @@ fn game_html(g: &GameView) -> String {
         .map_or(0, |i| i + 1);
     let _ = write!(
         o,
-        "<script type=\"application/json\" id=\"{id}\">{}</script><div class=\"stepper\" tabindex=\"0\" aria-label=\"move stepper: the left and right arrow keys step through the moves\" data-src=\"{id}\" data-start=\"{start}\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"320\" height=\"320\" viewBox=\"0 0 320 320\"></svg><br><button class=\"prev\" type=\"button\">&#9664;</button> <input type=\"range\" min=\"0\" value=\"0\"> <button class=\"next\" type=\"button\">&#9654;</button> <span class=\"ply\"></span> <span class=\"keys\">(keys &#8592; &#8594;)</span></div>",
+        "<script type=\"application/json\" id=\"{id}\">{}</script><div class=\"stepper\" hidden tabindex=\"0\" aria-label=\"move stepper: the left and right arrow keys step through the moves\" data-src=\"{id}\" data-start=\"{start}\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"320\" height=\"320\" viewBox=\"0 0 320 320\"></svg><br><button class=\"prev\" type=\"button\">&#9664;</button> <input type=\"range\" min=\"0\" value=\"0\"> <button class=\"next\" type=\"button\">&#9654;</button> <span class=\"ply\"></span> <span class=\"keys\">(keys &#8592; &#8594;)</span></div>",
         script_json(&serde_json::json!({"fens": fens, "labels": labels}))
     );
     o.push_str("</section>\n");
