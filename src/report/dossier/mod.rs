@@ -421,16 +421,20 @@ pub fn bands(rs: Option<&crate::rules::analyzer::Ruleset>) -> Vec<(f64, &'static
     out
 }
 
+/// A finding and where it is: (game, index of the finding in the game,
+/// finding).
+pub(crate) type Placed<'a> = (usize, usize, &'a Finding);
+
 /// Findings grouped by code, the gravest codes first: (code, [(game,
 /// index of the finding in the game, finding)]).
-pub(crate) fn grouped(games: &[GameView]) -> Vec<(String, Vec<(usize, usize, &Finding)>)> {
-    let mut m: BTreeMap<String, Vec<(usize, usize, &Finding)>> = BTreeMap::new();
+pub(crate) fn grouped(games: &[GameView]) -> Vec<(String, Vec<Placed<'_>>)> {
+    let mut m: BTreeMap<String, Vec<Placed>> = BTreeMap::new();
     for (gi, g) in games.iter().enumerate() {
         for (k, f) in g.findings.iter().enumerate() {
             m.entry(f.code.clone()).or_default().push((gi, k, f));
         }
     }
-    let rank = |v: &Vec<(usize, usize, &Finding)>| {
+    let rank = |v: &Vec<Placed>| {
         v.iter()
             .map(|(_, _, f)| gravity(f.severity))
             .min()
