@@ -222,8 +222,9 @@ pub fn summary_html(v: &Verdict) -> String {
     for (i, s) in SEVERITIES.iter().enumerate() {
         let _ = write!(
             o,
-            "<span class=\"n {}\">{}</span> ",
+            "<span class=\"n {}{}\">{}</span> ",
             s.as_str(),
+            if c[i] == 0 { " zero" } else { "" },
             count_words(c[i], *s)
         );
     }
@@ -667,4 +668,97 @@ pub fn command_line(inv: &crate::audit::Invocation) -> String {
         v.push("--fit".into());
     }
     v.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::Evidence;
+
+    fn f(code: &str, severity: Severity, ply: Option<u32>) -> Finding {
+        Finding::builtin(code, severity, code, format!("{code} happened")).with_evidence(Evidence {
+            path: "x.pgn".into(),
+            span: None,
+            ply,
+            timestamp: None,
+            note: String::new(),
+        })
+    }
+
+    fn game<'a>(n: usize, findings: &'a [Finding]) -> VerdictGame<'a> {
+        VerdictGame {
+            anchor: format!("g{n}"),
+            linked: true,
+            path: "x.pgn",
+            number: n,
+            event: "E",
+            round: "1",
+            white: "W",
+            black: "B",
+            result: "1-0",
+            findings,
+        }
+    }
+
+    #[test]
+    fn the_worst_game_comes_first_and_ties_keep_their_order() {
+        let warn = [f("a", Severity::Warning, None)];
+        let two_warn = [
+            f("a", Severity::Warning, None),
+            f("b", Severity::Warning, None),
+        ];
+        let err = [f("c", Severity::Info, None), f("d", Severity::Error, None)];
+        let none: [Finding; 0] = [];
+        let v = Verdict {
+            games: vec![
+                game(1, &warn),
+                game(2, &none),
+                game(3, &two_warn),
+                game(4, &err),
+                game(5, &warn),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(v.worst_first(), vec![3, 2, 0, 4]);
+        assert_eq!(v.counts(), [1, 4, 0, 1]);
+        // the gravest finding of the worst game: its error, not its info
+        assert_eq!(v.gravest(), Some((3, 1)));
+    }
+
+    #[test]
+    fn a_single_game_shows_its_first_finding_with_a_board() {
+        let fs = [
+            f("late", Severity::Error, None),
+            f("at-ply", Severity::Warning, Some(12)),
+        ];
+        let v = Verdict {
+            games: vec![game(1, &fs)],
+            ..Default::default()
+        };
+        assert_eq!(v.gravest(), Some((0, 1)));
+    }
+
+    #[test]
+    fn long_paths_keep_their_end_and_the_whole_in_a_tooltip() {
+        assert_eq!(short_path("samples/a.pgn"), "samples/a.pgn");
+        let long = "/very/long/folder/name/that/goes/on/and/on/case/game.pgn";
+        assert_eq!(short_path(long), "…/case/game.pgn");
+        let h = path_html("/a/b/<script>/cccccccccccccccccccccccccccccccccccccccc.pgn");
+        assert!(h.contains("title=\"/a/b/&lt;script&gt;/"), "{h}");
+        assert!(!h.contains("<script>"), "{h}");
+    }
+
+    #[test]
+    fn the_command_is_quoted_for_a_shell() {
+        let inv = crate::audit::Invocation {
+            paths: vec!["samples".into(), "it's here.pgn".into()],
+            rules: Some("rulesets/tcec-s15.rules".into()),
+            engine_logs: vec!["e.log".into()],
+            ..Default::default()
+        };
+        assert_eq!(
+            command_line(&inv),
+            "arbiter audit samples 'it'\\''s here.pgn' --rules rulesets/tcec-s15.rules --engine-log e.log"
+        );
+    }
 }

@@ -22,7 +22,7 @@ table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:
 table.verdict{width:100%;font-size:.9em}table.verdict td:nth-child(3),table.verdict td:nth-child(5){white-space:nowrap}td.rules a,td.rules span{margin-right:.5em;font-family:monospace;white-space:nowrap}\
 .path,.file,code{overflow-wrap:anywhere}.hash{font-size:.85em}\
 .error{color:#b00}.warning{color:#a60}.info{color:#357}.manual-review{color:#555}\
-.counts .n{font-weight:bold;margin-right:.8em}\
+.counts .n{font-weight:bold;margin-right:.8em}.counts .zero{color:#888;font-weight:normal}\
 .first{display:flex;gap:16px;align-items:flex-start;flex-wrap:wrap;margin:6px 0}\
 .first figure{margin:0}.first .finding{flex:1;min-width:320px;margin:0}\
 .finding{border-left:4px solid #ccc;padding-left:8px;margin:12px 0}.sev-error{border-left-color:#b00}.sev-warning{border-left-color:#a60}\
