@@ -86,6 +86,21 @@ impl Verdict<'_> {
         Some((g, k))
     }
 
+    /// The gravest finding about an event, when it is graver than every
+    /// game's: (event, finding).
+    pub fn event_first(&self) -> Option<(&str, &Finding)> {
+        let &(event, f) = self
+            .event_findings
+            .iter()
+            .min_by_key(|(_, f)| gravity(f.severity))?;
+        match self.gravest() {
+            Some((g, k)) if gravity(self.games[g].findings[k].severity) <= gravity(f.severity) => {
+                None
+            }
+            _ => Some((event, f)),
+        }
+    }
+
     /// The events and their numbers of games, by name.
     fn events(&self) -> Vec<(String, usize)> {
         let mut m: BTreeMap<String, usize> = BTreeMap::new();
@@ -234,7 +249,7 @@ pub fn summary_html(v: &Verdict) -> String {
         let n = v.event_findings.len();
         let _ = write!(
             o,
-            " and {n} about {}",
+            " and <a href=\"#event-rules\">{n} about {}</a>",
             if n == 1 { "an event" } else { "events" }
         );
     }
@@ -255,6 +270,24 @@ pub fn summary_html(v: &Verdict) -> String {
 
 /// The gravest finding, with `board` (HTML) beside it when given.
 pub fn gravest_html(v: &Verdict, board: Option<&str>) -> String {
+    if let Some((event, f)) = v.event_first() {
+        let mut o = format!(
+            "<div class=\"first\"><div class=\"finding gravest sev-{}\" data-f=\"{}\"><p><b class=\"{}\">{}</b> {} <code>{}</code></p><p class=\"where\">about the event {}</p><p>{}</p>",
+            f.severity.as_str(),
+            html(&filter_keys([f])),
+            f.severity.as_str(),
+            f.severity.as_str(),
+            html(&f.title),
+            html(&f.code),
+            html(event),
+            html(&f.message)
+        );
+        if !f.clause.is_empty() {
+            let _ = write!(o, "<p class=\"quote\">{}</p>", html(&f.clause));
+        }
+        o.push_str("</div></div>");
+        return o;
+    }
     let Some((gi, k)) = v.gravest() else {
         return if v.event_findings.is_empty() {
             "<p class=\"clean\">No findings: nothing in these games breaks a rule the audit checks.</p>".to_string()
@@ -420,6 +453,20 @@ pub fn summary_md(v: &Verdict) -> String {
 /// The gravest finding as Markdown, with `board` (a Markdown image) above
 /// it when given.
 pub fn gravest_md(v: &Verdict, board: Option<&str>) -> String {
+    if let Some((event, f)) = v.event_first() {
+        let mut o = format!(
+            "**{}** {} `{}`: about the event {}\n\n{}\n\n",
+            f.severity.as_str(),
+            md(&f.title),
+            f.code.replace('`', "'"),
+            md(event),
+            md(&f.message)
+        );
+        if !f.clause.is_empty() {
+            let _ = writeln!(o, "> {}\n", md(&f.clause));
+        }
+        return o;
+    }
     let Some((gi, k)) = v.gravest() else {
         return if v.event_findings.is_empty() {
             "No findings: nothing in these games breaks a rule the audit checks.\n\n".to_string()
@@ -723,6 +770,27 @@ mod tests {
         assert_eq!(v.counts(), [1, 4, 0, 1]);
         // the gravest finding of the worst game: its error, not its info
         assert_eq!(v.gravest(), Some((3, 1)));
+    }
+
+    #[test]
+    fn an_event_s_finding_comes_first_only_when_graver() {
+        let warn = [f("a", Severity::Warning, None)];
+        let ev_err = f("pairing", Severity::Error, None);
+        let ev_warn = f("standings", Severity::Warning, None);
+        let mut v = Verdict {
+            games: vec![game(1, &warn)],
+            event_findings: vec![("E", &ev_warn)],
+            ..Default::default()
+        };
+        assert!(v.event_first().is_none());
+        assert!(gravest_html(&v, None).contains("a happened"));
+        v.event_findings.push(("E", &ev_err));
+        assert_eq!(
+            v.event_first().map(|(_, f)| f.code.as_str()),
+            Some("pairing")
+        );
+        assert!(gravest_html(&v, None).contains("about the event E"));
+        assert!(gravest_md(&v, None).contains("pairing happened"));
     }
 
     #[test]
