@@ -87,8 +87,40 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
         !record[1..].contains("<section"),
         "the record is the last section"
     );
+    // without scripts, the filter and the steppers stay hidden
+    assert!(html.contains("<form class=\"filter\" id=\"filter\" hidden>"));
+    assert_eq!(
+        html.matches("<div class=\"stepper\" hidden").count(),
+        html.matches("<div class=\"stepper\"").count()
+    );
+    // every link inside the page has its anchor, and no anchor is twice
+    let attr = |name: &str| -> Vec<String> {
+        html.split(name)
+            .skip(1)
+            .map(|r| r[..r.find('"').unwrap()].to_string())
+            .collect()
+    };
+    let ids = attr(" id=\"");
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "an id is used twice");
+    let links = attr(" href=\"#");
+    assert!(
+        links.iter().any(|l| l.ends_with("-f1")),
+        "findings are linked"
+    );
+    for l in &links {
+        assert!(ids.contains(l), "a link to #{l}, which no element has");
+    }
     let md = std::fs::read_to_string(a.path().join("out/dossier.md")).unwrap();
     assert!(md.contains("dj.flag-fall") && md.contains("](dossier-files/"));
+    for l in md.split("](#").skip(1).map(|r| &r[..r.find(')').unwrap()]) {
+        assert!(
+            md.contains(&format!("<a id=\"{l}\"></a>")),
+            "the Markdown links to #{l}, which it does not anchor"
+        );
+    }
     assert!(
         !md.replace("\\]", "").contains("](javascript:"),
         "Markdown link syntax from a tag is escaped"
