@@ -390,6 +390,12 @@ fn assert_first_screen(name: &str, m: &serde_json::Value, codes: &[(String, Stri
         serde_json::json!([]),
         "{name}: a SHA-256 is visible in the first viewport"
     );
+    if m["filter"] == true {
+        assert_eq!(
+            m["filter_kept"], m["filter_with_errors"],
+            "{name}: the filter by severity keeps exactly the games with an error"
+        );
+    }
     assert!(m["record_collapsed"] == true, "{name}: {m}");
     assert!(
         m["record_last"] == true,
@@ -525,6 +531,7 @@ fn the_s15_batch_summary_shows_the_verdict_on_the_first_screen() {
     }
     let m = first_screen(&out.join("summary.html"));
     assert_first_screen("S15 batch summary", &m, &codes);
+    assert!(m["filter"] == true, "the summary has the filter: {m}");
     let worst = games.iter().map(|g| g.1).max().unwrap();
     let first = m["first_row"].as_str().unwrap().trim_start_matches("v-");
     let g = games.iter().find(|g| g.0 == first).expect("the row's game");

@@ -407,7 +407,7 @@ pub fn summaries(
     facts: &[String],
     record: &crate::report::dossier::Record,
 ) -> Result<(String, String), String> {
-    use crate::report::dossier::{STYLE, first_screen as parts, html, md};
+    use crate::report::dossier::{SCRIPT, STYLE, filter, first_screen as parts, html, md};
     use std::fmt::Write as _;
     let v = verdict(o, facts);
     let mut m = String::from("# arbiter batch\n\n");
@@ -434,6 +434,7 @@ pub fn summaries(
         m.push('\n');
     }
     h.push_str("<h3>Games with findings, worst first</h3>");
+    h.push_str(&filter(&v));
     m.push_str("### Games with findings, worst first\n\n");
     h.push_str(&parts::table_html(&v, VERDICT_ROWS));
     m.push_str(&parts::table_md(&v, VERDICT_ROWS));
@@ -607,7 +608,7 @@ pub fn summaries(
     m.push('\n');
     m.push_str(&parts::record_md(record));
     h.push_str(&parts::record_html(record));
-    h.push_str("</body></html>\n");
+    let _ = write!(h, "<script>{SCRIPT}</script>\n</body></html>\n");
     Ok((m, h))
 }
 

@@ -40,7 +40,7 @@ tr,figure,.finding{break-inside:avoid}}";
 /// SVG; ← and → step the one focused, or the first in view), the filter by severity and rule (shown
 /// only when scripts run; without them everything is shown), and the
 /// record opened for printing.
-const SCRIPT: &str = r#"(function(){
+pub const SCRIPT: &str = r#"(function(){
 var G={K:'\u265A',Q:'\u265B',R:'\u265C',B:'\u265D',N:'\u265E',P:'\u265F'};
 function draw(svg,fen){
   var s=40,ns='http://www.w3.org/2000/svg',rows=fen.split(' ')[0].split('/');
@@ -108,8 +108,9 @@ fn toc() -> &'static str {
     "<nav class=\"toc\" aria-label=\"Contents\"><a href=\"#verdict\">Verdict</a><a href=\"#rules\">Findings by rule</a><a href=\"#games\">Games with findings</a><a href=\"#all-games\">All games</a><a href=\"#record\">Appendix: record of inputs</a></nav>\n"
 }
 
-/// The filter by severity and rule: hidden until the script shows it.
-fn filter(v: &Verdict) -> String {
+/// The filter by severity and rule: hidden until the script ([`SCRIPT`])
+/// shows it.
+pub fn filter(v: &Verdict) -> String {
     let mut codes: Vec<&str> = v
         .games
         .iter()

@@ -17,7 +17,7 @@ mod html;
 mod markdown;
 
 pub use first_screen::{Record, Verdict, VerdictGame, command_line};
-pub use html::{STYLE, to_html};
+pub use html::{SCRIPT, STYLE, filter, to_html};
 pub use markdown::to_markdown;
 
 use std::collections::BTreeMap;
