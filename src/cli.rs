@@ -598,26 +598,21 @@ fn write_batch_reports(
     let (standings_df, standings) = crate::batch::standings_table(outcome)?;
     tables.push(("standings", standings_df));
     crate::batch::write_tables(&dir, &mut tables)?;
-    let mut header: Vec<(String, String)> = vec![
-        ("arbiter".into(), crate::VERSION.to_string()),
-        ("games".into(), outcome.games.len().to_string()),
-        (
-            "violations (errors and warnings)".into(),
-            outcome.violations().to_string(),
-        ),
-    ];
-    if let Some((k, n)) = shard {
-        header.push(("shard".into(), format!("{k}/{n}")));
-    }
+    let mut facts = vec![format!(
+        "{} game{}, {} violations (errors and warnings)",
+        outcome.games.len(),
+        if outcome.games.len() == 1 { "" } else { "s" },
+        outcome.violations()
+    )];
+    let mut rec = record(cfg, &outcome.inputs, &outcome.hashed, &outcome.unreadable);
     if let Some(rs) = &cfg.ruleset {
-        header.push(("ruleset".into(), format!("{} ({})", rs.title, rs.id)));
-        header.push((format!("sha256 {}", rs.path), rs.sha256.clone()));
+        facts.push(format!("ruleset {} ({})", rs.title, rs.id));
     }
-    for i in &outcome.inputs {
-        header.push((format!("sha256 {}", i.path), i.sha256.clone()));
+    if let Some((k, n)) = shard {
+        facts.push(format!("shard {k}/{n}"));
+        rec.notes.push(("shard".into(), format!("{k}/{n}")));
     }
-    header.extend(hashed_lines(&outcome.hashed, cfg));
-    let (md, html) = crate::batch::summaries(outcome, &tables, &standings, &header)?;
+    let (md, html) = crate::batch::summaries(outcome, &tables, &standings, &facts, &rec)?;
     let write = |name: &str, text: &str| write_in(&dir, name, text);
     write("summary.md", &md)?;
     write("summary.html", &html)?;
@@ -1404,26 +1399,64 @@ fn run_audit(
     }
 }
 
-/// A report header's lines for the hashed files other than the inputs
-/// ([`audit::hashed_files`]): `sha256 PATH (KIND)` and the hash. The
-/// `--rules` ruleset, which the header names already, is left out; case
-/// folders' rulesets and every log are listed.
-fn hashed_lines(hashed: &[serde_json::Value], cfg: &audit::Config) -> Vec<(String, String)> {
-    let base = cfg.ruleset.as_ref().map(|r| r.path.clone());
+/// The hashed files other than the inputs ([`audit::hashed_files`]), as a
+/// report's record lists them: (kind, path, SHA-256 or why unreadable).
+fn hashed_files(hashed: &[serde_json::Value]) -> Vec<(String, String, Result<String, String>)> {
     hashed
         .iter()
-        .filter(|l| !(l["kind"] == "ruleset" && l["path"].as_str() == base.as_deref()))
         .filter_map(|l| {
             let (p, k) = (l["path"].as_str()?, l["kind"].as_str()?);
-            Some(match l["sha256"].as_str() {
-                Some(h) => (format!("sha256 {p} ({k})"), h.to_string()),
-                None => (
-                    format!("unreadable {p} ({k})"),
-                    l["error"].as_str().unwrap_or("?").to_string(),
-                ),
-            })
+            let h = match l["sha256"].as_str() {
+                Some(h) => Ok(h.to_string()),
+                None => Err(l["error"].as_str().unwrap_or("?").to_string()),
+            };
+            Some((k.to_string(), p.to_string(), h))
         })
         .collect()
+}
+
+/// A report's record of inputs: the version, the command, the ruleset, and
+/// every file hashed: the `--rules` ruleset, the inputs, the other files
+/// judged with (logs, case folders' rulesets) and the unreadable inputs.
+fn record(
+    cfg: &audit::Config,
+    inputs: &[InputSummary],
+    hashed: &[serde_json::Value],
+    unreadable: &[(String, String)],
+) -> crate::report::dossier::Record {
+    let mut files = Vec::new();
+    let base = cfg.ruleset.as_ref().map(|rs| rs.path.clone());
+    if let Some(rs) = &cfg.ruleset {
+        files.push((
+            "ruleset".to_string(),
+            rs.path.clone(),
+            Ok(rs.sha256.clone()),
+        ));
+    }
+    for i in inputs {
+        files.push(("input".to_string(), i.path.clone(), Ok(i.sha256.clone())));
+    }
+    files.extend(
+        hashed_files(hashed)
+            .into_iter()
+            .filter(|(k, p, _)| !(k == "ruleset" && Some(p) == base.as_ref())),
+    );
+    for (p, e) in unreadable {
+        files.push(("input".to_string(), p.clone(), Err(e.clone())));
+    }
+    crate::report::dossier::Record {
+        version: crate::VERSION.to_string(),
+        command: cfg
+            .invocation
+            .as_ref()
+            .map(crate::report::dossier::command_line),
+        ruleset: cfg
+            .ruleset
+            .as_ref()
+            .map(|rs| format!("{} ({})", rs.title, rs.id)),
+        notes: Vec::new(),
+        files,
+    }
 }
 
 /// Write audit.jsonl, dossier.html and dossier.md (with its files).
@@ -1442,38 +1475,36 @@ fn write_reports(
     let write = |name: &str, text: &str| write_in(dir, name, text);
     let summary_json = jsonr::summary_line(totals, inputs, unreadable, cfg, logs);
     write("audit.jsonl", &format!("{jsonl}{summary_json}\n"))?;
-    let mut summary: Vec<(String, String)> = vec![
-        ("arbiter".into(), crate::VERSION.to_string()),
-        ("games".into(), totals.games.to_string()),
-        ("plies".into(), totals.plies.to_string()),
-        ("errors".into(), totals.by_severity[0].to_string()),
-        ("warnings".into(), totals.by_severity[1].to_string()),
-        ("info".into(), totals.by_severity[2].to_string()),
-    ];
+    let mut facts = vec![format!(
+        "{} game{}, {} plies",
+        totals.games,
+        if totals.games == 1 { "" } else { "s" },
+        totals.plies
+    )];
     if let Some(rs) = &cfg.ruleset {
-        summary.push(("ruleset".into(), format!("{} ({})", rs.title, rs.id)));
-        summary.push((format!("sha256 {}", rs.path), rs.sha256.clone()));
         let manual = rs
             .rules
             .iter()
             .filter(|r| matches!(r.check, crate::rules::analyzer::Check::Manual(_)))
             .count();
-        summary.push(("rules for manual review".into(), manual.to_string()));
-    }
-    for i in inputs {
-        summary.push((format!("sha256 {}", i.path), i.sha256.clone()));
-    }
-    summary.extend(hashed_lines(logs, cfg));
-    for (p, e) in unreadable {
-        summary.push((format!("unreadable {p}"), e.clone()));
+        facts.push(format!(
+            "ruleset {} ({}), {manual} of its rules for manual review",
+            rs.title, rs.id
+        ));
     }
     let title = match &cfg.ruleset {
         Some(rs) => format!("arbiter dossier: {}", rs.title),
         None => "arbiter dossier".to_string(),
     };
-    write("dossier.html", &dossier::to_html(&title, &summary, views))?;
+    let d = dossier::Dossier {
+        title,
+        facts,
+        games: views,
+        record: record(cfg, inputs, logs, unreadable),
+    };
+    write("dossier.html", &dossier::to_html(&d))?;
     let files_dir = "dossier-files";
-    let (md, files) = dossier::to_markdown(&title, &summary, views, files_dir);
+    let (md, files) = dossier::to_markdown(&d, files_dir);
     std::fs::create_dir_all(dir.join(files_dir))
         .map_err(|e| format!("{}: {e}", dir.join(files_dir).display()))?;
     for (name, svg) in files {

@@ -300,7 +300,7 @@ fn a_batch_report_hashes_every_file_and_verify_reruns_the_batch() {
     assert_eq!(hash.len(), 64);
     let md = std::fs::read_to_string(base.join("one/summary.md")).unwrap();
     assert!(
-        md.contains("case/debug.log (engine-log)") && md.contains(hash),
+        md.contains(&format!("| engine-log | case/debug.log | `{hash}` |")),
         "{md}"
     );
 

@@ -335,24 +335,111 @@ fn cells(df: &DataFrame, limit: usize) -> Result<(Vec<String>, Vec<Vec<String>>)
     Ok((names, rows))
 }
 
-/// The summary, as Markdown and as one self-contained HTML file.
+/// The batch's first screen: its games (with findings or not) and its
+/// events' findings.
+fn verdict<'a>(o: &'a Outcome, facts: &[String]) -> crate::report::dossier::Verdict<'a> {
+    use crate::report::dossier::{VerdictGame, game_anchor};
+    crate::report::dossier::Verdict {
+        games: o
+            .games
+            .iter()
+            .map(|g| VerdictGame {
+                anchor: game_anchor(g.game, &g.file),
+                linked: false,
+                path: &g.file,
+                number: g.game,
+                event: &g.event,
+                round: &g.round,
+                white: &g.white,
+                black: &g.black,
+                result: &g.result,
+                findings: &g.findings,
+            })
+            .collect(),
+        event_findings: o
+            .events
+            .iter()
+            .flat_map(|e| e.findings.iter().map(|(_, f)| (e.case.name.as_str(), f)))
+            .collect(),
+        facts: facts.to_vec(),
+        unreadable: o.unreadable.len(),
+    }
+}
+
+/// The games with findings the first screen lists; the others are in
+/// findings.csv.
+const VERDICT_ROWS: usize = 100;
+
+/// Each event's standings in one line: rank, player and points.
+fn standings_lines(
+    standings: &BTreeMap<String, Vec<crate::standings::Row>>,
+) -> Vec<(String, String)> {
+    standings
+        .iter()
+        .map(|(event, rows)| {
+            let line = rows
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{}. {}{} ({})",
+                        r.rank,
+                        r.player,
+                        if r.tied { " (tied)" } else { "" },
+                        r.points
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" · ");
+            (event.clone(), line)
+        })
+        .collect()
+}
+
+/// The summary, as Markdown and as one self-contained HTML file, in the
+/// dossier's order: the verdict (counts, the gravest finding, the
+/// standings, the games with findings worst first), the tables, the
+/// pairings, the event-level rules, the standings in full, and last the
+/// record of inputs.
 pub fn summaries(
     o: &Outcome,
     tables: &[(&'static str, DataFrame)],
     standings: &BTreeMap<String, Vec<crate::standings::Row>>,
-    header: &[(String, String)],
+    facts: &[String],
+    record: &crate::report::dossier::Record,
 ) -> Result<(String, String), String> {
-    use crate::report::dossier::{html, md};
+    use crate::report::dossier::{SCRIPT, STYLE, filter, first_screen as parts, html, md};
     use std::fmt::Write as _;
-    let mut m = String::from("# arbiter batch\n\n| | |\n|---|---|\n");
-    let mut h = String::from(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>arbiter batch</title><style>body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em}table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}</style></head><body><h1>arbiter batch</h1><table>",
+    let v = verdict(o, facts);
+    let mut m = String::from("# arbiter batch\n\n");
+    m.push_str("Contents: [Verdict](#verdict) · [Tables](#tables) · [Pairings](#pairings) · [Event-level rules](#event-rules) · [Standings](#standings) · [Appendix: record of inputs](#record)\n\n<a id=\"verdict\"></a>\n\n## Verdict\n\n");
+    let mut h = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>arbiter batch</title><style>{STYLE}</style></head><body><h1>arbiter batch</h1><nav class=\"toc\" aria-label=\"Contents\"><a href=\"#verdict\">Verdict</a><a href=\"#tables\">Tables</a><a href=\"#pairings\">Pairings</a><a href=\"#event-rules\">Event-level rules</a><a href=\"#standings\">Standings</a><a href=\"#record\">Appendix: record of inputs</a></nav>\n<section id=\"verdict\"><h2>Verdict</h2>"
     );
-    for (k, v) in header {
-        let _ = writeln!(m, "| {} | {} |", md(k), md(v));
-        let _ = write!(h, "<tr><th>{}</th><td>{}</td></tr>", html(k), html(v));
+    h.push_str(&parts::summary_html(&v));
+    m.push_str(&parts::summary_md(&v));
+    h.push_str(&parts::gravest_html(&v, None));
+    m.push_str(&parts::gravest_md(&v, None));
+    if !standings.is_empty() {
+        h.push_str("<h3>Standings</h3>");
+        m.push_str("### Standings\n\n");
+        for (event, line) in standings_lines(standings) {
+            let _ = write!(
+                h,
+                "<p class=\"standing\"><b>{}</b>: {}</p>",
+                html(&event),
+                html(&line)
+            );
+            let _ = writeln!(m, "- **{}**: {}", md(&event), md(&line));
+        }
+        m.push('\n');
     }
-    h.push_str("</table>");
+    h.push_str("<h3>Games with findings, worst first</h3>");
+    h.push_str(&filter(&v));
+    m.push_str("### Games with findings, worst first\n\n");
+    h.push_str(&parts::table_html(&v, VERDICT_ROWS));
+    m.push_str(&parts::table_md(&v, VERDICT_ROWS));
+    h.push_str("</section>\n<section id=\"tables\"><h2>Tables</h2>");
+    m.push_str("<a id=\"tables\"></a>\n\n## Tables\n");
     if let Ok(svg) = bar_chart(o) {
         h.push_str(&svg);
     }
@@ -362,8 +449,8 @@ pub fn summaries(
         }
         let (cols, rows) = cells(df, 60)?;
         let title = name.replace('_', " ");
-        let _ = write!(m, "\n## {}\n\n", md(&title));
-        let _ = write!(h, "<h2>{}</h2>", html(&title));
+        let _ = write!(m, "\n### {}\n\n", md(&title));
+        let _ = write!(h, "<h3>{}</h3>", html(&title));
         if rows.is_empty() {
             m.push_str("none\n");
             h.push_str("<p>none</p>");
@@ -399,9 +486,10 @@ pub fn summaries(
             let _ = write!(h, "<p>{}</p>", html(&more));
         }
     }
+    h.push_str("</section>\n");
     // round robins: each pair equally often with each colour
-    m.push_str("\n## Pairings\n\n");
-    h.push_str("<h2>Pairings</h2><ul>");
+    m.push_str("\n<a id=\"pairings\"></a>\n\n## Pairings\n\n");
+    h.push_str("<section id=\"pairings\"><h2>Pairings</h2><ul>");
     let mut by_event: BTreeMap<&str, Vec<crate::standings::Game>> = BTreeMap::new();
     for g in &o.games {
         by_event.entry(&g.event).or_default().push(g.standing());
@@ -424,10 +512,10 @@ pub fn summaries(
         let _ = writeln!(m, "- {}", md(&line));
         let _ = write!(h, "<li>{}</li>", html(&line));
     }
-    h.push_str("</ul>");
+    h.push_str("</ul></section>\n");
     // the rules that span an event
-    m.push_str("\n## Event-level rules\n\n");
-    h.push_str("<h2>Event-level rules</h2><ul>");
+    m.push_str("\n<a id=\"event-rules\"></a>\n\n## Event-level rules\n\n");
+    h.push_str("<section id=\"event-rules\"><h2>Event-level rules</h2><ul>");
     for e in &o.events {
         let head = match (&e.skipped, &e.variant) {
             (Some(why), _) => format!("{}: not checked ({why})", e.case.name),
@@ -456,9 +544,9 @@ pub fn summaries(
         }
         h.push_str("</ul></li>");
     }
-    h.push_str("</ul>");
-    m.push_str("\n## Standings\n");
-    h.push_str("<h2>Standings</h2>");
+    h.push_str("</ul></section>\n");
+    m.push_str("\n<a id=\"standings\"></a>\n\n## Standings\n");
+    h.push_str("<section id=\"standings\"><h2>Standings</h2>");
     for (event, rows) in standings {
         let _ = write!(
             m,
@@ -507,6 +595,7 @@ pub fn summaries(
         }
         h.push_str("</table>");
     }
+    h.push_str("</section>\n");
     if !o.unreadable.is_empty() {
         m.push_str("\n## Unreadable inputs\n\n");
         h.push_str("<h2>Unreadable inputs</h2><ul>");
@@ -516,7 +605,10 @@ pub fn summaries(
         }
         h.push_str("</ul>");
     }
-    h.push_str("</body></html>\n");
+    m.push('\n');
+    m.push_str(&parts::record_md(record));
+    h.push_str(&parts::record_html(record));
+    let _ = write!(h, "<script>{SCRIPT}</script>\n</body></html>\n");
     Ok((m, h))
 }
 

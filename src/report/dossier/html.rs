@@ -1,0 +1,339 @@
+//! The dossier as one self-contained HTML file: the verdict first, the
+//! record of inputs last (collapsed), a filter by severity and rule, a
+//! move stepper driven by the mouse or the keyboard, and a print style.
+
+use std::fmt::Write as _;
+
+use super::first_screen::{self as parts, Verdict};
+use super::{
+    Dossier, GameView, SEVERITIES, board_svg, evidence_text, finding_anchor, finding_ply, grouped,
+    html, rule_anchor, script_json,
+};
+use crate::findings::Severity;
+
+/// The style, for the screen and for print (each game on its own page,
+/// the record last, no controls).
+pub const STYLE: &str = "[hidden]{display:none!important}\
+body{font:15px/1.45 sans-serif;max-width:1200px;margin:0 auto;padding:0 16px 2em;color:#222}\
+h1{font-size:1.45em;margin:.5em 0 .1em}h2{font-size:1.2em;border-bottom:1px solid #ddd;margin:1.4em 0 .4em}\
+h3{font-size:1.05em;margin:.8em 0 .3em}p{margin:.35em 0}\
+nav.toc{font-size:.9em;margin:0 0 .3em}nav.toc a{margin-right:1.2em}\
+table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}\
+table.verdict{width:100%;font-size:.9em}table.verdict td:nth-child(3),table.verdict td:nth-child(5){white-space:nowrap}td.rules a,td.rules span{margin-right:.5em;font-family:monospace;white-space:nowrap}\
+.path,.file,code{overflow-wrap:anywhere}.hash{font-size:.85em}\
+.error{color:#b00}.warning{color:#a60}.info{color:#357}.manual-review{color:#555}\
+.counts .n{font-weight:bold;margin-right:.8em}.counts .zero{color:#888;font-weight:normal}\
+.first{display:flex;gap:16px;align-items:flex-start;flex-wrap:wrap;margin:6px 0}\
+.first figure{margin:0}.first .finding{flex:1;min-width:320px;margin:0}\
+.finding{border-left:4px solid #ccc;padding-left:8px;margin:12px 0}.sev-error{border-left-color:#b00}.sev-warning{border-left-color:#a60}\
+.filter{font-size:.9em;margin:8px 0 2px}.filter label{margin-right:1em}\
+.moves span{padding:0 2px}.moves mark{background:#ffe066;font-weight:bold}\
+.stepper button{font-size:16px}.stepper:focus{outline:2px solid #36c}.stepper .keys{color:#666;font-size:.85em}\
+.quote{font-style:italic;color:#444}figure{margin:6px 0}:target{background:#fff8d0}\
+details summary{cursor:pointer}\
+@media print{body{max-width:none;font-size:10.5pt;padding:0}nav.toc,.filter,.stepper{display:none}\
+a{color:inherit;text-decoration:none}section.game,section.appendix{break-before:page}\
+tr,figure,.finding{break-inside:avoid}}";
+
+/// The page's script: the move steppers (hidden without scripts; each
+/// reads its game's FENs from its JSON block and draws the board into its
+/// SVG; ← and → step the one focused, or the first in view), the filter by severity and rule (shown
+/// only when scripts run; without them everything is shown), and the
+/// record opened for printing.
+pub const SCRIPT: &str = r#"(function(){
+var G={K:'\u265A',Q:'\u265B',R:'\u265C',B:'\u265D',N:'\u265E',P:'\u265F'};
+function draw(svg,fen){
+  var s=40,ns='http://www.w3.org/2000/svg',rows=fen.split(' ')[0].split('/');
+  while(svg.firstChild)svg.removeChild(svg.firstChild);
+  for(var r=0;r<8;r++){var f=0;var row=rows[r]||'';
+    for(var i=0;i<row.length;i++){var c=row[i];
+      if(c>='1'&&c<='8'){for(var k=0;k<+c;k++){sq(r,f);f++;}continue;}
+      sq(r,f);var t=document.createElementNS(ns,'text');
+      t.setAttribute('x',f*s+s/2);t.setAttribute('y',r*s+s*0.8);t.setAttribute('font-size',s*0.8);
+      t.setAttribute('text-anchor','middle');t.setAttribute('font-family','DejaVu Sans, Segoe UI Symbol, sans-serif');
+      var w=(c===c.toUpperCase());t.setAttribute('fill',w?'#fff':'#000');t.setAttribute('stroke','#000');
+      t.textContent=G[c.toUpperCase()]||'?';svg.appendChild(t);f++;}}
+  function sq(r,f){var q=document.createElementNS(ns,'rect');q.setAttribute('x',f*s);q.setAttribute('y',r*s);
+    q.setAttribute('width',s);q.setAttribute('height',s);q.setAttribute('fill',(r+f)%2?'#b58863':'#f0d9b5');svg.appendChild(q);}
+  svg.setAttribute('data-drawn',fen);
+}
+var steppers=[];
+var boxes=document.querySelectorAll('.stepper');
+for(var b=0;b<boxes.length;b++){(function(box){
+  var data=JSON.parse(document.getElementById(box.getAttribute('data-src')).textContent);
+  var svg=box.querySelector('svg'),label=box.querySelector('.ply'),range=box.querySelector('input');
+  range.max=data.fens.length-1;
+  function show(i){i=Math.max(0,Math.min(data.fens.length-1,i));range.value=i;draw(svg,data.fens[i]);
+    label.textContent=i===0?'start':data.labels[i-1];}
+  function step(d){show(+range.value+d);}
+  box.querySelector('.prev').onclick=function(){step(-1);};
+  box.querySelector('.next').onclick=function(){step(1);};
+  range.oninput=function(){show(+range.value);};
+  box.addEventListener('keydown',function(e){
+    if(e.target===range)return;
+    if(e.key==='ArrowLeft'){step(-1);e.preventDefault();}
+    else if(e.key==='ArrowRight'){step(1);e.preventDefault();}});
+  steppers.push({box:box,step:step});
+  box.hidden=false;
+  show(+(box.getAttribute('data-start')||0));
+})(boxes[b]);}
+document.addEventListener('keydown',function(e){
+  if(e.defaultPrevented||e.altKey||e.ctrlKey||e.metaKey)return;
+  if(e.key!=='ArrowLeft'&&e.key!=='ArrowRight')return;
+  var t=e.target;if(t&&t!==document.body&&t!==document.documentElement)return;
+  for(var i=0;i<steppers.length;i++){var r=steppers[i].box.getBoundingClientRect();
+    if(r.bottom>0&&r.top<window.innerHeight&&r.height>0){steppers[i].step(e.key==='ArrowLeft'?-1:1);e.preventDefault();return;}}
+});
+var form=document.getElementById('filter');
+if(form){
+  var sev=document.getElementById('filter-sev'),code=document.getElementById('filter-code'),
+      count=document.getElementById('filter-count'),els=document.querySelectorAll('[data-f]');
+  var keys=[];for(var i=0;i<els.length;i++){var k=[];try{k=JSON.parse(els[i].getAttribute('data-f'));}catch(x){}keys.push(k);}
+  function apply(){var s=sev.value,c=code.value,shown=0;
+    for(var i=0;i<els.length;i++){var ok=false;
+      for(var j=0;j<keys[i].length;j++){if((!s||keys[i][j][0]===s)&&(!c||keys[i][j][1]===c)){ok=true;break;}}
+      els[i].hidden=!ok;if(ok&&els[i].tagName==='TR')shown++;}
+    count.textContent=(s||c)?shown+' game'+(shown===1?'':'s')+' shown':'';}
+  sev.onchange=apply;code.onchange=apply;form.onsubmit=function(e){e.preventDefault();};
+  form.hidden=false;
+}
+var opened=[];
+window.addEventListener('beforeprint',function(){var d=document.querySelectorAll('details:not([open])');
+  for(var i=0;i<d.length;i++){d[i].open=true;opened.push(d[i]);}});
+window.addEventListener('afterprint',function(){while(opened.length)opened.pop().open=false;});
+})();"#;
+
+/// The table of contents, on top.
+fn toc() -> &'static str {
+    "<nav class=\"toc\" aria-label=\"Contents\"><a href=\"#verdict\">Verdict</a><a href=\"#rules\">Findings by rule</a><a href=\"#games\">Games with findings</a><a href=\"#all-games\">All games</a><a href=\"#record\">Appendix: record of inputs</a></nav>\n"
+}
+
+/// The filter by severity and rule: hidden until the script ([`SCRIPT`])
+/// shows it.
+pub fn filter(v: &Verdict) -> String {
+    let mut codes: Vec<&str> = v
+        .games
+        .iter()
+        .flat_map(|g| g.findings.iter().map(|f| f.code.as_str()))
+        .collect();
+    if codes.is_empty() {
+        return String::new();
+    }
+    codes.sort_unstable();
+    codes.dedup();
+    let mut o = String::from(
+        "<form class=\"filter\" id=\"filter\" hidden><label>Severity <select id=\"filter-sev\"><option value=\"\">all</option>",
+    );
+    for s in SEVERITIES {
+        let _ = write!(o, "<option value=\"{0}\">{0}</option>", s.as_str());
+    }
+    o.push_str(
+        "</select></label><label>Rule <select id=\"filter-code\"><option value=\"\">all</option>",
+    );
+    for c in codes {
+        let _ = write!(o, "<option value=\"{0}\">{0}</option>", html(c));
+    }
+    o.push_str("</select></label><span id=\"filter-count\"></span></form>");
+    o
+}
+
+/// The board at the gravest finding, when the dossier holds a single game
+/// with findings.
+fn first_board(d: &Dossier, v: &Verdict) -> Option<String> {
+    let (gi, k) = v.gravest()?;
+    if v.worst_first().len() != 1 {
+        return None;
+    }
+    let g = &d.games[gi];
+    let ply = finding_ply(&g.findings[k])?;
+    let m = g.moves.iter().find(|m| m.0 == ply)?;
+    Some(format!(
+        "<figure>{}<figcaption>after ply {} ({}{})</figcaption></figure>",
+        board_svg(&m.3, m.4, m.5, 240),
+        m.0,
+        if m.2 { "" } else { "… " },
+        html(&m.1)
+    ))
+}
+
+/// The HTML dossier.
+pub fn to_html(d: &Dossier) -> String {
+    let games = d.games;
+    let v = d.verdict();
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>\n",
+        html(&d.title)
+    );
+    let _ = writeln!(o, "<h1>{}</h1>", html(&d.title));
+    o.push_str(toc());
+    // the first screen: the verdict
+    o.push_str("<section id=\"verdict\"><h2>Verdict</h2>");
+    o.push_str(&parts::summary_html(&v));
+    o.push_str(&parts::gravest_html(&v, first_board(d, &v).as_deref()));
+    o.push_str(&filter(&v));
+    o.push_str(&parts::table_html(&v, usize::MAX));
+    o.push_str("</section>\n");
+    // the findings by rule
+    o.push_str("<section id=\"rules\"><h2>Findings by rule</h2>\n");
+    for (code, list) in grouped(games) {
+        let f0 = list[0].2;
+        let _ = write!(
+            o,
+            "<section class=\"rule\" id=\"{}\" data-f=\"{}\"><h3 class=\"{}\">{} <code>{}</code> ({} finding{})</h3>",
+            rule_anchor(&code),
+            html(&parts::filter_keys(list.iter().map(|x| x.2))),
+            f0.severity.as_str(),
+            html(&f0.title),
+            html(&code),
+            list.len(),
+            if list.len() == 1 { "" } else { "s" }
+        );
+        if !f0.clause.is_empty() {
+            let _ = write!(o, "<p class=\"quote\">{}</p>", html(&f0.clause));
+        }
+        if !f0.sanction.is_empty() {
+            let _ = write!(o, "<p>Sanction: {}</p>", html(&f0.sanction));
+        }
+        o.push_str("<ul>");
+        for (gi, k, f) in &list {
+            let g = &games[*gi];
+            let _ = write!(
+                o,
+                "<li data-f=\"{}\"><a href=\"#{}\">{}</a>: {}</li>",
+                html(&parts::filter_keys([*f])),
+                finding_anchor(&g.anchor, k + 1),
+                html(&g.label),
+                html(&f.message)
+            );
+        }
+        o.push_str("</ul></section>\n");
+    }
+    o.push_str("</section>\n");
+    // each game with findings
+    o.push_str("<section id=\"games\"><h2>Games with findings</h2>\n");
+    for gi in v.worst_first() {
+        o.push_str(&game_html(&games[gi]));
+    }
+    o.push_str("</section>\n");
+    // every game
+    o.push_str("<section id=\"all-games\"><h2>All games</h2>\n<table><tr><th>game</th><th>plies</th><th>errors</th><th>warnings</th><th>manual review</th><th>info</th></tr>");
+    for g in games {
+        let n = |s: Severity| g.findings.iter().filter(|f| f.severity == s).count();
+        let name = if g.findings.is_empty() {
+            html(&g.label)
+        } else {
+            format!("<a href=\"#{}\">{}</a>", g.anchor, html(&g.label))
+        };
+        let _ = write!(
+            o,
+            "<tr><td class=\"file\">{name}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            g.plies,
+            n(Severity::Error),
+            n(Severity::Warning),
+            n(Severity::ManualReview),
+            n(Severity::Info)
+        );
+    }
+    o.push_str("</table></section>\n");
+    // last, the record of inputs
+    o.push_str(&parts::record_html(&d.record));
+    let _ = write!(o, "<script>{SCRIPT}</script>\n</body></html>\n");
+    o
+}
+
+/// One game with findings: each finding (anchored) with its board and the
+/// move list, the charts, and the stepper.
+fn game_html(g: &GameView) -> String {
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "<section class=\"game\" id=\"{}\" data-f=\"{}\"><h3>{}</h3>",
+        g.anchor,
+        html(&parts::filter_keys(&g.findings)),
+        html(&g.label)
+    );
+    for (k, f) in g.findings.iter().enumerate() {
+        let _ = write!(
+            o,
+            "<div class=\"finding sev-{}\" id=\"{}\" data-f=\"{}\"><p><b class=\"{}\">{}[{}]</b> {}: {}</p>",
+            f.severity.as_str(),
+            finding_anchor(&g.anchor, k + 1),
+            html(&parts::filter_keys([f])),
+            f.severity.as_str(),
+            f.severity.as_str(),
+            html(&f.code),
+            html(&f.title),
+            html(&f.message)
+        );
+        for e in evidence_text(f) {
+            let _ = write!(o, "<p><code>{}</code></p>", html(&e));
+        }
+        if !f.clause.is_empty() {
+            let _ = write!(o, "<p class=\"quote\">{}</p>", html(&f.clause));
+        }
+        if let Some(ply) = finding_ply(f)
+            && let Some(m) = g.moves.iter().find(|m| m.0 == ply)
+        {
+            let _ = write!(
+                o,
+                "<figure>{}<figcaption>after ply {} ({}{})</figcaption></figure>",
+                board_svg(&m.3, m.4, m.5, 240),
+                m.0,
+                if m.2 { "" } else { "… " },
+                html(&m.1)
+            );
+            o.push_str(&move_list_html(g, Some(ply)));
+        }
+        o.push_str("</div>");
+    }
+    if let Some(svg) = &g.eval_svg {
+        let _ = write!(o, "<figure>{svg}</figure>");
+    }
+    if let Some(svg) = &g.clock_svg {
+        let _ = write!(o, "<figure>{svg}</figure>");
+    }
+    // the stepper
+    let mut fens = vec![g.start_fen.clone()];
+    let mut labels = Vec::new();
+    for m in &g.moves {
+        fens.push(m.3.clone());
+        labels.push(format!(
+            "{}{} {}",
+            m.0.div_ceil(2),
+            if m.2 { "." } else { "..." },
+            m.1
+        ));
+    }
+    let id = format!("{}-data", g.anchor);
+    let start = g
+        .findings
+        .iter()
+        .find_map(finding_ply)
+        .and_then(|p| g.moves.iter().position(|m| m.0 == p))
+        .map_or(0, |i| i + 1);
+    let _ = write!(
+        o,
+        "<script type=\"application/json\" id=\"{id}\">{}</script><div class=\"stepper\" hidden tabindex=\"0\" aria-label=\"move stepper: the left and right arrow keys step through the moves\" data-src=\"{id}\" data-start=\"{start}\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"320\" height=\"320\" viewBox=\"0 0 320 320\"></svg><br><button class=\"prev\" type=\"button\">&#9664;</button> <input type=\"range\" min=\"0\" value=\"0\"> <button class=\"next\" type=\"button\">&#9654;</button> <span class=\"ply\"></span> <span class=\"keys\">(keys &#8592; &#8594;)</span></div>",
+        script_json(&serde_json::json!({"fens": fens, "labels": labels}))
+    );
+    o.push_str("</section>\n");
+    o
+}
+
+fn move_list_html(g: &GameView, mark: Option<u32>) -> String {
+    let mut o = String::from("<p class=\"moves\">");
+    for m in &g.moves {
+        if m.2 {
+            let _ = write!(o, "{}. ", m.0.div_ceil(2));
+        }
+        if Some(m.0) == mark {
+            let _ = write!(o, "<mark>{}</mark> ", html(&m.1));
+        } else {
+            let _ = write!(o, "<span>{}</span> ", html(&m.1));
+        }
+    }
+    o.push_str("</p>");
+    o
+}
