@@ -258,9 +258,10 @@ fn pct(a: u64, of: u64) -> String {
 /// The report of one group, as text.
 fn fit_text(f: &crate::rules::fit::GroupFit, took: std::time::Duration) -> String {
     let mut s = format!(
-        "{}: {} games{}; {} points evaluated in {:.1} s\n",
+        "{}: {} game{}{}; {} points evaluated in {:.1} s\n",
         f.group,
         f.games,
+        if f.games == 1 { "" } else { "s" },
         f.variant
             .as_ref()
             .map_or(String::new(), |v| format!(", variant {v}")),
@@ -292,6 +293,18 @@ fn fit_text(f: &crate::rules::fit::GroupFit, took: std::time::Duration) -> Strin
             pct(a.counters, a.counters_of),
             pct(a.terminations, a.terminations_of)
         ));
+    }
+    if !f.unreplayed.is_empty() {
+        s.push_str(&format!(
+            "  games not replayed to their end (counters scored up to the stop, terminations not): {}\n",
+            f.unreplayed.len()
+        ));
+        for u in &f.unreplayed {
+            s.push_str(&format!(
+                "    {}:{}: game {}, ply {}: {}\n",
+                u.path, u.line, u.game, u.ply, u.reason
+            ));
+        }
     }
     if f.decided.is_empty() {
         s.push_str("  games whose end the difference decides: none\n");

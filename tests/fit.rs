@@ -396,3 +396,37 @@ fn the_fit_is_per_file_by_default_and_per_event_on_request() {
     assert_eq!(per_event[0]["group"], "Synthetic Fit Event");
     assert_eq!(per_event[0]["games"], 78);
 }
+
+/// A game that cannot be replayed to its end is fitted up to the stop and
+/// named with its line and the reason; the other games are fitted in full.
+#[test]
+fn a_game_the_fit_cannot_replay_is_named_with_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let planted = std::fs::read_to_string(here().join("tests/fixtures/fit/planted.pgn")).unwrap();
+    let broken = "[Event \"Synthetic Fit Event\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+    let path = dir.path().join("archive.pgn");
+    std::fs::write(&path, format!("{broken}{planted}")).unwrap();
+    let shown = path.display().to_string();
+    let (code, groups) = fit_json(&here(), &[&shown, "--rules", "rulesets/tcec-s15.rules"]);
+    assert_eq!(code, Some(1), "the planted values still depart");
+    let g = &groups[0];
+    assert_eq!(g["games"], 49);
+    let un = g["unreplayed"].as_array().unwrap();
+    assert_eq!(un.len(), 1, "{un:?}");
+    assert_eq!(un[0]["game"], 1);
+    assert_eq!(un[0]["line"], 6);
+    assert_eq!(un[0]["ply"], 3);
+    assert!(un[0]["reason"].as_str().unwrap().contains("Ke3"), "{un:?}");
+    assert_eq!(
+        fitted(g, "win_eval").1,
+        "6.5",
+        "the other games still decide"
+    );
+
+    let o = arbiter(&["rules", "fit", &shown, "--rules", "rulesets/tcec-s15.rules"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("games not replayed to their end") && text.contains(":6: game 1, ply 3:"),
+        "{text}"
+    );
+}

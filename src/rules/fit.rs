@@ -113,6 +113,9 @@ pub struct GroupFit {
     pub variant_block: Option<String>,
     /// Points of values evaluated (each once over every game).
     pub evaluations: usize,
+    /// The games whose replay stopped before the end of their movetext:
+    /// their counters are scored up to the stop, their terminations not.
+    pub unreplayed: Vec<Unreplayed>,
     /// The fitted values where they depart from the text's, for a program.
     #[serde(skip)]
     pub overrides: Overrides,
@@ -123,6 +126,19 @@ impl GroupFit {
     pub fn departs(&self) -> bool {
         self.fits.iter().any(|f| f.fitted != f.text)
     }
+}
+
+/// A game the fit could not replay to its end, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unreplayed {
+    pub path: String,
+    /// The game's number in its file, from 1.
+    pub game: usize,
+    /// The line of the move that stopped the replay (else the game's first
+    /// line).
+    pub line: u64,
+    pub ply: u32,
+    pub reason: String,
 }
 
 /// A value as the rule language writes it.
@@ -448,6 +464,19 @@ pub fn fit_group(
         decided,
         variant_block: None,
         evaluations: s.cache.len(),
+        unreplayed: games
+            .iter()
+            .filter_map(|g| {
+                let stop = g.replay.stop.as_ref()?;
+                Some(Unreplayed {
+                    path: g.path.clone(),
+                    game: g.pgn.index + 1,
+                    line: stop.span.map_or(g.pgn.line, |sp| sp.line),
+                    ply: stop.ply,
+                    reason: stop.message.clone(),
+                })
+            })
+            .collect(),
         overrides: s.overrides(&cur),
     };
     if out.departs() {
