@@ -1553,6 +1553,7 @@ fn run_replay(
                 "fifty_moves": p.fifty_moves(),
                 "span": p.span,
                 "recorded": rec,
+                "typed": jsonr::typed(&g, p),
                 "rules": live(&g, cfg, p.ply),
             });
             w = w.and(writeln!(out, "{line}"));

@@ -1041,31 +1041,67 @@ impl<'a> Timeline<'a> {
             .comments
             .iter()
             .find_map(|c| c.annotations.cutechess.as_ref());
-        // White-view score: TCEC wv, else [%eval], else cutechess (mover's view).
-        let white_score: Option<Score> = tcec
-            .and_then(|t| t.wv)
-            .or_else(|| {
-                mv.comments
-                    .iter()
-                    .find_map(|c| c.annotations.eval.map(|e| e.score))
-            })
-            .or_else(|| {
-                cc.and_then(|c| c.score).map(|s| {
-                    if p.side == Color::White {
-                        s
-                    } else {
-                        s.negate()
-                    }
-                })
-            });
+        let gui = mv
+            .comments
+            .iter()
+            .find_map(|c| c.annotations.engine.as_deref());
+        let typed = typed_values(mv, p.side);
         MoveFacts {
             game: self.game,
             ply: p,
             mv,
             tcec,
             cc,
-            white_score,
+            gui,
+            white_score: typed.eval,
+            depth: typed.depth,
         }
+    }
+}
+
+/// The values every comment form is typed into, whichever program wrote
+/// the record.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TypedValues {
+    /// The evaluation from White's point of view: TCEC `wv`, else
+    /// `[%eval]`, else a GUI's score (the mover's view, turned).
+    pub eval: Option<Score>,
+    /// The search depth: TCEC `d`, else a GUI's depth, else `[%eval …,D]`.
+    pub depth: Option<u32>,
+    /// ms the move used: TCEC `mt`, else `[%emt]`, else a GUI's time.
+    pub move_time_ms: Option<i64>,
+    /// ms the mover had left after the move: TCEC `tl`, else `[%clk]`.
+    pub clock_ms: Option<i64>,
+}
+
+/// The typed values of one move's comments (`side` moved). The first
+/// comment that gives a value gives it.
+pub fn typed_values(mv: &crate::ingest::pgn::PgnMove, side: Color) -> TypedValues {
+    let ann = || mv.comments.iter().map(|c| &c.annotations);
+    let tcec = ann().find_map(|a| a.tcec.as_ref());
+    let cc = ann().find_map(|a| a.cutechess.as_ref());
+    let gui = ann().find_map(|a| a.engine.as_deref());
+    let eval_cmd = ann().find_map(|a| a.eval);
+    let white = |s: Score| if side == Color::White { s } else { s.negate() };
+    TypedValues {
+        eval: tcec
+            .and_then(|t| t.wv)
+            .or_else(|| eval_cmd.map(|e| e.score))
+            .or_else(|| cc.and_then(|c| c.score).map(white))
+            .or_else(|| gui.and_then(|g| g.score).map(white)),
+        depth: tcec
+            .and_then(|t| t.d)
+            .or_else(|| cc.and_then(|c| c.depth))
+            .or_else(|| gui.and_then(|g| g.depth))
+            .or_else(|| eval_cmd.and_then(|e| e.depth)),
+        move_time_ms: tcec
+            .and_then(|t| t.mt)
+            .or_else(|| ann().find_map(|a| a.emt))
+            .or_else(|| cc.and_then(|c| c.time_ms))
+            .or_else(|| gui.and_then(|g| g.time_ms)),
+        clock_ms: tcec
+            .and_then(|t| t.tl)
+            .or_else(|| ann().find_map(|a| a.clk)),
     }
 }
 
@@ -1193,7 +1229,9 @@ pub struct MoveFacts<'a> {
     mv: &'a crate::ingest::pgn::PgnMove,
     tcec: Option<&'a crate::ingest::annotations::TcecMove>,
     cc: Option<&'a crate::ingest::annotations::CutechessMove>,
+    gui: Option<&'a crate::ingest::forms::EngineMove>,
     white_score: Option<Score>,
+    depth: Option<u32>,
 }
 
 /// A tag's value, or `none` when the game has no such tag.
@@ -1247,11 +1285,14 @@ impl MoveFacts<'_> {
             MoveField::Book => {
                 Value::Bool(tcec.is_some_and(|t| t.book) || cc.is_some_and(|c| c.book))
             }
-            MoveField::Commented => Value::Bool(tcec.is_some() || cc.is_some()),
-            MoveField::Depth => {
-                opt_num(tcec.and_then(|t| t.d).or_else(|| cc.and_then(|c| c.depth)))
+            MoveField::Commented => {
+                Value::Bool(tcec.is_some() || cc.is_some() || self.gui.is_some())
             }
-            MoveField::Seldepth => opt_num(tcec.and_then(|t| t.sd)),
+            MoveField::Depth => opt_num(self.depth),
+            MoveField::Seldepth => opt_num(
+                tcec.and_then(|t| t.sd)
+                    .or_else(|| self.gui.and_then(|g| g.seldepth)),
+            ),
             MoveField::Score => self.white_score.map_or(Value::None, |s| {
                 let s = if p.side == Color::White {
                     s
@@ -1267,11 +1308,20 @@ impl MoveFacts<'_> {
                 Some(Score::Mate(m)) => Value::Num(f64::from(m)),
                 _ => Value::None,
             },
-            MoveField::Nodes => opt_num(tcec.and_then(|t| t.n).map(|x| x as f64)),
-            MoveField::Nps => opt_num(tcec.and_then(|t| t.s).map(|x| x as f64)),
+            MoveField::Nodes => opt_num(
+                tcec.and_then(|t| t.n)
+                    .or_else(|| self.gui.and_then(|g| g.nodes))
+                    .map(|x| x as f64),
+            ),
+            MoveField::Nps => opt_num(
+                tcec.and_then(|t| t.s)
+                    .or_else(|| self.gui.and_then(|g| g.nps))
+                    .map(|x| x as f64),
+            ),
             MoveField::Mt => opt_num(
                 tcec.and_then(|t| t.mt)
                     .or_else(|| cc.and_then(|c| c.time_ms))
+                    .or_else(|| self.gui.and_then(|g| g.time_ms))
                     .map(|x| x as f64),
             ),
             MoveField::Tl => opt_num(tcec.and_then(|t| t.tl).map(|x| x as f64)),
@@ -1283,7 +1333,11 @@ impl MoveFacts<'_> {
             MoveField::Ponder => tcec
                 .and_then(|t| t.pd.as_deref())
                 .map_or(Value::None, |s| Value::Str(s.into())),
-            MoveField::Tbhits => opt_num(tcec.and_then(|t| t.tb.flatten()).map(|x| x as f64)),
+            MoveField::Tbhits => opt_num(
+                tcec.and_then(|t| t.tb.flatten())
+                    .or_else(|| self.gui.and_then(|g| g.tbhits))
+                    .map(|x| x as f64),
+            ),
             MoveField::Hashfull => opt_num(tcec.and_then(|t| t.h)),
             MoveField::Ponderhit => opt_num(tcec.and_then(|t| t.ph)),
             MoveField::RecordedLeft => opt_num(
