@@ -88,6 +88,10 @@ pub struct Replay {
     pub first_ply: u32,
     pub plies: Vec<Ply>,
     pub stop: Option<Stop>,
+    /// The game has no `Variant` tag, but its `FEN` gives castling rights
+    /// that standard chess cannot have (a king or rook off its standard
+    /// square): it was replayed as Chess960. Says why, at the FEN tag.
+    pub inferred_960: Option<(String, Option<Span>)>,
 }
 
 impl Replay {
@@ -99,6 +103,7 @@ impl Replay {
             first_ply: 1,
             plies: Vec::new(),
             stop: None,
+            inferred_960: None,
         }
     }
 
@@ -143,15 +148,37 @@ pub fn castling_mode(game: &PgnGame) -> Result<CastlingMode, String> {
     }
 }
 
+/// The position a `FEN` tag gives in `mode`.
+fn setup(fen: &str, mode: CastlingMode) -> Result<Chess, String> {
+    Fen::from_ascii(fen.trim().as_bytes())
+        .map_err(|e| e.to_string())
+        .and_then(|f| f.into_position::<Chess>(mode).map_err(|e| e.to_string()))
+}
+
 /// Replay a game. Never panics: every failure becomes a [`Stop`].
 pub fn replay(game: &PgnGame) -> Replay {
-    let mode = castling_mode(game).unwrap_or(CastlingMode::Standard);
+    let mut mode = castling_mode(game).unwrap_or(CastlingMode::Standard);
     let mut stop = None;
+    let mut inferred_960 = None;
     let start: Chess = match game.tag("FEN") {
         Some(fen) => {
-            let parsed = Fen::from_ascii(fen.trim().as_bytes())
-                .map_err(|e| e.to_string())
-                .and_then(|f| f.into_position::<Chess>(mode).map_err(|e| e.to_string()));
+            let mut parsed = setup(fen, mode);
+            // No Variant tag, and castling rights standard chess cannot
+            // have: a Chess960 start given by its FEN alone (X-FEN or
+            // Shredder-FEN). Replayed as Chess960, and said.
+            if let Err(e) = &parsed
+                && game.tag("Variant").is_none()
+                && let Ok(p) = setup(fen, CastlingMode::Chess960)
+            {
+                inferred_960 = Some((
+                    format!(
+                        "the FEN {fen:?} has castling rights standard chess cannot have ({e}) and there is no Variant tag: replayed as Chess960"
+                    ),
+                    game.tag_entry("FEN").map(|t| t.span),
+                ));
+                mode = CastlingMode::Chess960;
+                parsed = Ok(p);
+            }
             match parsed {
                 Ok(p) => p,
                 Err(e) => {
@@ -182,6 +209,7 @@ pub fn replay(game: &PgnGame) -> Replay {
         first_ply,
         plies: Vec::with_capacity(game.moves.len()),
         stop: None,
+        inferred_960,
     };
     if stop.is_some() {
         out.stop = stop;

@@ -47,6 +47,17 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             )),
         );
     }
+    if let Some((message, span)) = &ctx.replay.inferred_960 {
+        out.push(
+            Finding::builtin(
+                "chess960-inferred",
+                Severity::Warning,
+                "Chess960 start without a Variant tag",
+                message.clone(),
+            )
+            .with_evidence(ctx.evidence(*span, Some(ctx.replay.first_ply), "the FEN tag")),
+        );
+    }
     if let Some(stop) = &ctx.replay.stop {
         let title = match stop.code {
             "illegal-move" => "Illegal or ambiguous move",

@@ -191,6 +191,12 @@ impl<R: BufRead> GameSplitter<R> {
                     }
                 },
             };
+            // a byte-order mark at the start of a later line (files joined
+            // with `cat`): blank it, keeping every offset, so that the tag
+            // line after it is seen
+            if line.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                line[..3].copy_from_slice(b"   ");
+            }
             let trimmed = trim_start(&line);
             let is_tag = trimmed.first() == Some(&b'[');
             if !first && is_tag {
@@ -344,7 +350,7 @@ pub enum ProblemKind {
     /// A movetext token that is neither a move, a move number, an annotation
     /// glyph, a comment, a variation nor a result.
     UnparsableToken,
-    /// A tag or comment that is not valid UTF-8 (decoded as Latin-1).
+    /// A tag or comment that is not valid UTF-8 (decoded as Windows-1252).
     Encoding,
     /// A malformed value inside a machine-written comment.
     Annotation,
@@ -397,12 +403,28 @@ impl PgnGame {
     }
 }
 
-/// Decode bytes as UTF-8, falling back to Latin-1 (every byte one char).
-/// Returns whether the fallback was used.
+/// Decode bytes as UTF-8, falling back to Windows-1252 (every byte one
+/// char: Latin-1, with the printable characters Windows puts at 0x80-0x9F,
+/// e.g. `€` and `…`). Returns whether the fallback was used.
 pub fn decode_text(bytes: &[u8]) -> (String, bool) {
     match std::str::from_utf8(bytes) {
         Ok(s) => (s.to_string(), false),
-        Err(_) => (bytes.iter().map(|&b| b as char).collect(), true),
+        Err(_) => (bytes.iter().map(|&b| windows_1252(b)).collect(), true),
+    }
+}
+
+/// One byte of Windows-1252 text. The five bytes it leaves undefined
+/// (0x81, 0x8D, 0x8F, 0x90, 0x9D) are read as in Latin-1, so no byte is lost.
+fn windows_1252(b: u8) -> char {
+    const HIGH: [char; 32] = [
+        '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+        '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}', '\u{8F}',
+        '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+        '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}', '\u{178}',
+    ];
+    match b {
+        0x80..=0x9F => HIGH[usize::from(b - 0x80)],
+        _ => b as char,
     }
 }
 
@@ -728,7 +750,7 @@ impl GameVisitor<'_, '_> {
         if latin1 {
             self.problem(
                 ProblemKind::Encoding,
-                format!("{what} is not valid UTF-8; read as Latin-1"),
+                format!("{what} is not valid UTF-8; read as Windows-1252 (Latin-1)"),
                 Some(span),
             );
         }
@@ -1049,6 +1071,17 @@ mod tests {
         let g = games(b"[White \"M\xfcller\"]\n\n1. e4 *\n");
         assert_eq!(g[0].tag("White"), Some("M\u{fc}ller"));
         assert_eq!(g[0].problems[0].kind, ProblemKind::Encoding);
+    }
+
+    #[test]
+    fn windows_1252_and_a_joined_files_byte_order_mark() {
+        let g = games(b"[Event \"a\x85\x80\"]\r\n\r\n1. e4 *\r\n\r\n\xEF\xBB\xBF[Event \"b\"]\n\n1. d4 *\n");
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].tag("Event"), Some("a\u{2026}\u{20AC}"));
+        assert_eq!(g[0].problems[0].kind, ProblemKind::Encoding);
+        assert_eq!(g[1].tag("Event"), Some("b"));
+        assert_eq!(g[1].moves.len(), 1);
+        assert!(g[1].problems.is_empty(), "{:?}", g[1].problems);
     }
 
     #[test]
