@@ -859,7 +859,9 @@ impl Visitor for GameVisitor<'_, '_> {
             }
             None => self.index.span(self.cursor, 0),
         };
-        let (name, _) = decode_text(name);
+        // the reader keeps the white space between a name and its value
+        // beyond the first space (Banksia writes a tab there)
+        let (name, _) = decode_text(name.trim_ascii());
         let value = self.decode(&value.decode(), &format!("tag {name}"), span);
         if self.game.tags.iter().any(|t| t.name == name) {
             self.problem(
