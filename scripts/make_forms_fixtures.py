@@ -245,15 +245,15 @@ def lichess(rng):
 
 
 def bom_crlf(rng):
-    sans = RUY[:10]
+    sans = RUY
     checked(sans)
     coms = [f"{pawns(rng.randint(-50, 50))}/{rng.randint(5, 20)} {rng.randint(1, 5000) / 1000:.3f}s" for _ in sans]
     text = game(tags("byte-order mark and mixed line ends", "EngineA", "EngineB", "*"), sans, coms, "*")
     lines = text.split("\n")
-    # CRLF on the tag lines, LF on some movetext lines, CRLF on the others
+    # CRLF, LF and a lone CR (old Mac) in turn
     out = []
     for i, line in enumerate(lines[:-1]):
-        out.append(line + ("\n" if i % 3 == 2 else "\r\n"))
+        out.append(line + ["\r\n", "\r\n", "\n", "\r"][i % 4] if i > 7 else line + ("\n" if i % 3 == 2 else "\r\n"))
     return "\ufeff" + "".join(out)
 
 

@@ -299,6 +299,22 @@ fn byte_order_marks_line_ends_and_windows_1252() {
     assert_eq!(g["tags"]["Event"], "byte-order mark and mixed line ends");
     assert_eq!(g["complete"], true);
     assert!(codes(g).is_empty(), "{:?}", codes(g));
+    // every move's span, read back from the bytes: its line counts CRLF,
+    // LF and a lone CR each as one line end, as an editor does
+    let path = dir.join("bom-crlf.pgn");
+    let bytes = std::fs::read(&path).unwrap();
+    let ends = regex::bytes::Regex::new(r"\r\n|\r|\n").unwrap();
+    let plies = replay_json(&path);
+    assert_eq!(plies.len(), 20);
+    for p in &plies {
+        let (off, len) = (
+            p["span"]["offset"].as_u64().unwrap() as usize,
+            p["span"]["len"].as_u64().unwrap() as usize,
+        );
+        assert_eq!(&bytes[off..off + len], p["written"].as_str().unwrap().as_bytes());
+        let line = 1 + ends.find_iter(&bytes[..off]).count();
+        assert_eq!(p["span"]["line"], line, "{p}");
+    }
     let g = &audit_games(&[dir.join("latin1.pgn").to_str().unwrap()])[0];
     assert_eq!(g["tags"]["White"], "M\u{fc}ller");
     assert_eq!(g["tags"]["Black"], "Se\u{f1}or \u{d1}and\u{fa}");

@@ -95,24 +95,55 @@ impl<R: BufRead> GameSplitter<R> {
 
     /// Reads one line (with its `\n`) into `line`, keeping at most
     /// `MAX_GAME_BYTES + 1` bytes of it. Returns the true length.
+    ///
+    /// A line ends at LF, CRLF, or a CR alone (old Mac files, and files
+    /// whose parts were joined from different systems): a lone CR is kept
+    /// as an LF, the same length, so every offset is the file's and the
+    /// line numbers are those an editor shows.
     fn read_line(&mut self, line: &mut Vec<u8>) -> io::Result<Option<u64>> {
         line.clear();
         let mut total: u64 = 0;
+        // the previous buffer ended with a CR: the line ends here, with
+        // this buffer's LF if it starts with one
+        let mut after_cr = false;
         loop {
             let buf = match self.input.fill_buf() {
                 Ok(b) => b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
+            if after_cr {
+                if buf.first() == Some(&b'\n') {
+                    if line.len() <= MAX_GAME_BYTES {
+                        line.push(b'\n');
+                    }
+                    total += 1;
+                    self.input.consume(1);
+                } else if line.last() == Some(&b'\r') {
+                    *line.last_mut().unwrap() = b'\n';
+                }
+                break;
+            }
             if buf.is_empty() {
                 break;
             }
-            let (take, found) = match memchr::memchr(b'\n', buf) {
-                Some(i) => (i + 1, true),
-                None => (buf.len(), false),
+            let (take, found, lone_cr) = match memchr::memchr2(b'\n', b'\r', buf) {
+                Some(i) if buf[i] == b'\n' => (i + 1, true, false),
+                Some(i) => match buf.get(i + 1) {
+                    Some(b'\n') => (i + 2, true, false),
+                    Some(_) => (i + 1, true, true),
+                    None => {
+                        after_cr = true;
+                        (i + 1, false, false)
+                    }
+                },
+                None => (buf.len(), false, false),
             };
             let room = (MAX_GAME_BYTES + 1).saturating_sub(line.len());
             line.extend_from_slice(&buf[..take.min(room)]);
+            if lone_cr && take <= room {
+                *line.last_mut().unwrap() = b'\n';
+            }
             total += take as u64;
             self.input.consume(take);
             if found {
@@ -1084,6 +1115,33 @@ mod tests {
         assert_eq!(g[1].tag("Event"), Some("b"));
         assert_eq!(g[1].moves.len(), 1);
         assert!(g[1].problems.is_empty(), "{:?}", g[1].problems);
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        let text = b"[Event \"cr\"]\r[Result \"*\"]\r\r1. e4 {+0.10/10 1.0s} e5\r2. Nf3 Nc6 *\r\r[Event \"next\"]\r\n[Result \"*\"]\n\n1. d4 d5 *\r";
+        let g = games(text);
+        assert_eq!(g.len(), 2);
+        assert!(g[0].problems.is_empty(), "{:?}", g[0].problems);
+        assert_eq!(g[0].moves.len(), 4);
+        let s = g[0].moves[2].span.unwrap();
+        assert_eq!((s.line, s.column), (5, 4));
+        assert_eq!(&text[s.offset as usize..(s.offset + s.len) as usize], b"Nf3");
+        assert_eq!(g[1].line, 7);
+        assert_eq!(g[1].moves.len(), 2);
+        // a CR at the very end of the reader's buffer (13 bytes), then its
+        // LF, or not
+        for (text, kept) in [
+            (&b"[Event \"ab\"]\r\n\r\n1. e4 *\r\n"[..], &b"[Event \"ab\"]\r\n\r\n1. e4 *\r\n"[..]),
+            (b"[Event \"ab\"]\r\r1. e4 *\r", b"[Event \"ab\"]\n\n1. e4 *\n"),
+        ] {
+            let mut sp = GameSplitter::new(std::io::BufReader::with_capacity(13, text));
+            let c = sp.next_chunk().unwrap().unwrap();
+            assert_eq!(String::from_utf8_lossy(&c.bytes), String::from_utf8_lossy(kept));
+            let g = parse_game(&c);
+            assert_eq!(g.moves.len(), 1);
+            assert_eq!(g.moves[0].span.unwrap().line, 3);
+        }
     }
 
     #[test]
