@@ -117,8 +117,8 @@ fn said(comment: &str, white: bool) -> Said {
     }
     // cutechess, CCRL, fastchess, Arena, Banksia: [(move)] score/depth[,] time[s]
     // with the score from the mover's view
-    let gui = Regex::new(r"^(?:\([^)]*\)\s*)?([+-]?(?:M[+-]?)?[0-9.]+)/(\d+),?\s+([0-9.]+)s?\b")
-        .unwrap();
+    let gui =
+        Regex::new(r"^(?:\([^)]*\)\s*)?([+-]?(?:M[+-]?)?[0-9.]+)/(\d+),?\s+([0-9.]+)s?\b").unwrap();
     if let Some(c) = gui.captures(body) {
         let s = score(&c[1]);
         out.eval = Some(if white { s } else { negate(&s) });
@@ -196,7 +196,10 @@ fn every_typed_value_is_what_the_source_text_says() {
                 want.clock_ms = want.clock_ms.or(s.clock_ms);
             }
             let t = &p["typed"];
-            let at = format!("{name}, ply {} ({written}), comments {comments:?}", p["ply"]);
+            let at = format!(
+                "{name}, ply {} ({written}), comments {comments:?}",
+                p["ply"]
+            );
             assert_eq!(t["eval"], want.eval.clone().unwrap_or(Value::Null), "{at}");
             assert_eq!(t["depth"], json!(want.depth), "{at}");
             assert_eq!(t["move_time_ms"], json!(want.move_time_ms), "{at}");
@@ -263,7 +266,10 @@ fn fischer_random_castles_on_both_wings() {
         .iter()
         .map(|(s, _)| s.trim_end_matches(['+', '#']))
         .collect();
-    assert!(sans.contains(&"O-O") && sans.contains(&"O-O-O"), "{castles:?}");
+    assert!(
+        sans.contains(&"O-O") && sans.contains(&"O-O-O"),
+        "{castles:?}"
+    );
     // Chess960 castling is written king takes own rook: the UCI move ends
     // on a rook's start square (the FEN's Shredder rights: b and g files)
     for (san, uci) in &castles {
@@ -281,7 +287,10 @@ fn a_chess960_start_given_by_its_fen_alone_is_said_and_replayed() {
     assert_eq!(codes(g), ["chess960-inferred"], "{}", g["findings"]);
     let f = &g["findings"][0];
     assert!(
-        f["message"].as_str().unwrap().contains("replayed as Chess960"),
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("replayed as Chess960"),
         "{f}"
     );
     assert_eq!(f["evidence"][0]["span"]["line"], 9, "at the FEN tag: {f}");
@@ -311,7 +320,10 @@ fn byte_order_marks_line_ends_and_windows_1252() {
             p["span"]["offset"].as_u64().unwrap() as usize,
             p["span"]["len"].as_u64().unwrap() as usize,
         );
-        assert_eq!(&bytes[off..off + len], p["written"].as_str().unwrap().as_bytes());
+        assert_eq!(
+            &bytes[off..off + len],
+            p["written"].as_str().unwrap().as_bytes()
+        );
         let line = 1 + ends.find_iter(&bytes[..off]).count();
         assert_eq!(p["span"]["line"], line, "{p}");
     }
@@ -363,7 +375,10 @@ fn an_unreplayable_game_mid_batch_is_reported_and_the_batch_goes_on() {
     let msg = f["message"].as_str().unwrap();
     // which move, why, and where
     assert!(msg.contains("\"Bb5+\"") && msg.contains("illegal"), "{msg}");
-    assert!(msg.contains("2 of 4 recorded moves were not replayed"), "{msg}");
+    assert!(
+        msg.contains("2 of 4 recorded moves were not replayed"),
+        "{msg}"
+    );
     assert!(
         f["evidence"][0]["path"]
             .as_str()
@@ -388,7 +403,12 @@ fn an_unreplayable_game_mid_batch_is_reported_and_the_batch_goes_on() {
         "--threads",
         "2",
     ]);
-    assert_ne!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
     assert_eq!(csv.lines().count() - 1, 15, "{csv}");
     let findings = std::fs::read_to_string(out.join("findings.csv")).unwrap();

@@ -55,7 +55,11 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 "Chess960 start without a Variant tag",
                 message.clone(),
             )
-            .with_evidence(ctx.evidence(*span, Some(ctx.replay.first_ply), "the FEN tag")),
+            .with_evidence(ctx.evidence(
+                *span,
+                Some(ctx.replay.first_ply),
+                "the FEN tag",
+            )),
         );
     }
     if let Some(stop) = &ctx.replay.stop {

@@ -538,9 +538,7 @@ fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut 
                     .ok()
                     .or_else(|| super::forms::parse_tcec_time(value))
                     .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
-                    .ok_or_else(|| {
-                        bad("milliseconds (an integer of at most 10^12) or H:MM:SS")
-                    })
+                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12) or H:MM:SS"))
                     .ok()
             }
             "tl" => {
@@ -548,9 +546,7 @@ fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut 
                     .ok()
                     .or_else(|| super::forms::parse_tcec_time(value))
                     .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
-                    .ok_or_else(|| {
-                        bad("milliseconds (an integer of at most 10^12) or H:MM:SS")
-                    })
+                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12) or H:MM:SS"))
                     .ok()
             }
             // nodes per second; in early seasons `14000 kN/s`

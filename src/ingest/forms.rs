@@ -115,8 +115,8 @@ pub fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<EngineMove
         match key {
             "n" => m.nodes = int("a node count (integer)", problems),
             "sd" => {
-                m.seldepth = int("a selective depth (integer)", problems)
-                    .and_then(|v| u32::try_from(v).ok())
+                m.seldepth =
+                    int("a selective depth (integer)", problems).and_then(|v| u32::try_from(v).ok())
             }
             "nps" => m.nps = int("nodes per second (integer)", problems),
             "hashfull" => m.hashfull = int("a hash use (integer)", problems),

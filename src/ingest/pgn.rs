@@ -448,10 +448,11 @@ pub fn decode_text(bytes: &[u8]) -> (String, bool) {
 /// (0x81, 0x8D, 0x8F, 0x90, 0x9D) are read as in Latin-1, so no byte is lost.
 fn windows_1252(b: u8) -> char {
     const HIGH: [char; 32] = [
-        '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
-        '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}', '\u{8F}',
-        '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
-        '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}', '\u{178}',
+        '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}',
+        '\u{2021}', '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}',
+        '\u{8F}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}',
+        '\u{2014}', '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}',
+        '\u{178}',
     ];
     match b {
         0x80..=0x9F => HIGH[usize::from(b - 0x80)],
@@ -1108,7 +1109,9 @@ mod tests {
 
     #[test]
     fn windows_1252_and_a_joined_files_byte_order_mark() {
-        let g = games(b"[Event \"a\x85\x80\"]\r\n\r\n1. e4 *\r\n\r\n\xEF\xBB\xBF[Event \"b\"]\n\n1. d4 *\n");
+        let g = games(
+            b"[Event \"a\x85\x80\"]\r\n\r\n1. e4 *\r\n\r\n\xEF\xBB\xBF[Event \"b\"]\n\n1. d4 *\n",
+        );
         assert_eq!(g.len(), 2);
         assert_eq!(g[0].tag("Event"), Some("a\u{2026}\u{20AC}"));
         assert_eq!(g[0].problems[0].kind, ProblemKind::Encoding);
@@ -1126,18 +1129,30 @@ mod tests {
         assert_eq!(g[0].moves.len(), 4);
         let s = g[0].moves[2].span.unwrap();
         assert_eq!((s.line, s.column), (5, 4));
-        assert_eq!(&text[s.offset as usize..(s.offset + s.len) as usize], b"Nf3");
+        assert_eq!(
+            &text[s.offset as usize..(s.offset + s.len) as usize],
+            b"Nf3"
+        );
         assert_eq!(g[1].line, 7);
         assert_eq!(g[1].moves.len(), 2);
         // a CR at the very end of the reader's buffer (13 bytes), then its
         // LF, or not
         for (text, kept) in [
-            (&b"[Event \"ab\"]\r\n\r\n1. e4 *\r\n"[..], &b"[Event \"ab\"]\r\n\r\n1. e4 *\r\n"[..]),
-            (b"[Event \"ab\"]\r\r1. e4 *\r", b"[Event \"ab\"]\n\n1. e4 *\n"),
+            (
+                &b"[Event \"ab\"]\r\n\r\n1. e4 *\r\n"[..],
+                &b"[Event \"ab\"]\r\n\r\n1. e4 *\r\n"[..],
+            ),
+            (
+                b"[Event \"ab\"]\r\r1. e4 *\r",
+                b"[Event \"ab\"]\n\n1. e4 *\n",
+            ),
         ] {
             let mut sp = GameSplitter::new(std::io::BufReader::with_capacity(13, text));
             let c = sp.next_chunk().unwrap().unwrap();
-            assert_eq!(String::from_utf8_lossy(&c.bytes), String::from_utf8_lossy(kept));
+            assert_eq!(
+                String::from_utf8_lossy(&c.bytes),
+                String::from_utf8_lossy(kept)
+            );
             let g = parse_game(&c);
             assert_eq!(g.moves.len(), 1);
             assert_eq!(g.moves[0].span.unwrap().line, 3);

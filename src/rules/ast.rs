@@ -178,7 +178,11 @@ pub struct Meta {
 /// step STEP`, or `fit [A, B, …]`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FitGrid {
-    Range { from: Expr, to: Expr, step: Expr },
+    Range {
+        from: Box<Expr>,
+        to: Box<Expr>,
+        step: Box<Expr>,
+    },
     List(Vec<Expr>),
 }
 

@@ -163,13 +163,16 @@ fn counter_rules(rs: &Ruleset) -> Vec<(String, MoveField)> {
         .collect()
 }
 
+/// A game's computed end: `rule, ply, result`, or none.
+type ComputedEnd = Option<(String, u32, String)>;
+
 /// What one point of values gives over the games.
 #[derive(Debug, Clone)]
 struct Point {
     agreement: Agreement,
-    /// Each game's computed end (`rule, ply, result`), and whether its
-    /// termination agrees with the record.
-    ends: Vec<(Option<(String, u32, String)>, bool)>,
+    /// Each game's computed end, and whether its termination agrees with
+    /// the record.
+    ends: Vec<(ComputedEnd, bool)>,
 }
 
 struct Search<'a> {

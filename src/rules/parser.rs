@@ -269,7 +269,11 @@ impl Parser<'_> {
         let to = self.expr()?;
         self.expect_word("step")?;
         let step = self.expr()?;
-        Ok(FitGrid::Range { from, to, step })
+        Ok(FitGrid::Range {
+            from: Box::new(from),
+            to: Box::new(to),
+            step: Box::new(step),
+        })
     }
 
     fn bool_literal(&mut self) -> Result<bool, RuleError> {
