@@ -201,9 +201,13 @@ def banksia(rng):
         if i == 3:
             c += "; End of opening"
         coms.append(c)
-    text = game(tags("Banksia form", "EngineA", "EngineB", "*"), sans, coms, "*")
-    # Banksia writes a tab between a tag's name and its value
-    return text.replace(' "', ' \t"', 7)
+    # Banksia writes the opening's variation in the Variant tag, after ECO
+    # and Opening, and a tab between a tag's name and its value
+    t = tags("Banksia form", "EngineA", "EngineB", "*", [("ECO", "C84"), ("Opening", "Ruy Lopez"), ("Variant", "Closed")])
+    text = game(t, sans, coms, "*")
+    return "\n".join(
+        line.replace(' "', ' \t"', 1) if line.startswith("[") else line for line in text.split("\n")
+    )
 
 
 def ccrl(rng):

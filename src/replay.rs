@@ -88,10 +88,21 @@ pub struct Replay {
     pub first_ply: u32,
     pub plies: Vec<Ply>,
     pub stop: Option<Stop>,
-    /// The game has no `Variant` tag, but its `FEN` gives castling rights
-    /// that standard chess cannot have (a king or rook off its standard
-    /// square): it was replayed as Chess960. Says why, at the FEN tag.
-    pub inferred_960: Option<(String, Option<Span>)>,
+    /// How the set-up tags were read where they do not say it plainly.
+    pub setup_notes: Vec<SetupNote>,
+}
+
+/// A reading of the set-up tags arbiter had to decide, said as a finding.
+#[derive(Debug, Clone)]
+pub struct SetupNote {
+    /// `chess960-inferred`: no `Variant` tag, but castling rights in the
+    /// `FEN` standard chess cannot have (replayed as Chess960);
+    /// `variant-is-opening`: a `Variant` tag that names no chess variant,
+    /// beside `ECO`/`Opening` tags (Banksia writes the opening's variation
+    /// there; replayed as standard chess).
+    pub code: &'static str,
+    pub message: String,
+    pub span: Option<Span>,
 }
 
 impl Replay {
@@ -103,7 +114,7 @@ impl Replay {
             first_ply: 1,
             plies: Vec::new(),
             stop: None,
-            inferred_960: None,
+            setup_notes: Vec::new(),
         }
     }
 
@@ -132,6 +143,48 @@ fn ply_of(pos: &Chess) -> u32 {
     (full - 1) * 2 + if pos.turn() == Color::White { 1 } else { 2 }
 }
 
+/// Variants of chess other programs name in a `Variant` tag (lowercase,
+/// without spaces, `-` or `_`), which arbiter does not replay.
+const OTHER_VARIANTS: &[&str] = &[
+    "crazyhouse",
+    "crazyhouse960",
+    "atomic",
+    "atomic960",
+    "antichess",
+    "giveaway",
+    "suicide",
+    "losers",
+    "kingofthehill",
+    "koth",
+    "threecheck",
+    "3check",
+    "fivecheck",
+    "5check",
+    "horde",
+    "racingkings",
+    "bughouse",
+    "shatranj",
+    "courier",
+    "capablanca",
+    "caparandom",
+    "gothic",
+    "janus",
+    "berolina",
+    "seirawan",
+    "schess",
+    "makruk",
+    "xiangqi",
+    "shogi",
+    "grand",
+    "knightmate",
+    "extinction",
+    "twokings",
+    "placement",
+    "upsidedown",
+    "andernach",
+    "fairy",
+];
+
 /// Which variant the tags ask for.
 pub fn castling_mode(game: &PgnGame) -> Result<CastlingMode, String> {
     match game.tag("Variant").map(|v| v.trim().to_ascii_lowercase()) {
@@ -141,11 +194,28 @@ pub fn castling_mode(game: &PgnGame) -> Result<CastlingMode, String> {
             "chess960" | "chess 960" | "fischerandom" | "fischer random" | "frc" | "960" => {
                 Ok(CastlingMode::Chess960)
             }
+            _ if variant_is_opening_name(game) => Ok(CastlingMode::Standard),
             other => Err(format!(
                 "variant {other:?} is not supported: arbiter replays standard chess and Chess960"
             )),
         },
     }
+}
+
+/// The `Variant` tag names no variant of chess (none arbiter replays, none
+/// of [`OTHER_VARIANTS`]) and the game has an `ECO` or `Opening` tag: it is
+/// the opening's variation, as Banksia writes it.
+fn variant_is_opening_name(game: &PgnGame) -> bool {
+    let Some(v) = game.tag("Variant") else {
+        return false;
+    };
+    let key: String = v
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let named = |t: &str| game.tag(t).is_some_and(|x| !matches!(x.trim(), "" | "?"));
+    !OTHER_VARIANTS.contains(&key.as_str()) && (named("ECO") || named("Opening"))
 }
 
 /// The position a `FEN` tag gives in `mode`.
@@ -159,7 +229,17 @@ fn setup(fen: &str, mode: CastlingMode) -> Result<Chess, String> {
 pub fn replay(game: &PgnGame) -> Replay {
     let mut mode = castling_mode(game).unwrap_or(CastlingMode::Standard);
     let mut stop = None;
-    let mut inferred_960 = None;
+    let mut setup_notes = Vec::new();
+    if game.tag("Variant").is_some() && variant_is_opening_name(game) {
+        let v = game.tag("Variant").unwrap_or_default();
+        setup_notes.push(SetupNote {
+            code: "variant-is-opening",
+            message: format!(
+                "the Variant tag {v:?} names no variant of chess and the game has ECO/Opening tags: read as the opening's variation (Banksia writes it there); replayed as standard chess"
+            ),
+            span: game.tag_entry("Variant").map(|t| t.span),
+        });
+    }
     let start: Chess = match game.tag("FEN") {
         Some(fen) => {
             let mut parsed = setup(fen, mode);
@@ -170,12 +250,13 @@ pub fn replay(game: &PgnGame) -> Replay {
                 && game.tag("Variant").is_none()
                 && let Ok(p) = setup(fen, CastlingMode::Chess960)
             {
-                inferred_960 = Some((
-                    format!(
+                setup_notes.push(SetupNote {
+                    code: "chess960-inferred",
+                    message: format!(
                         "the FEN {fen:?} has castling rights standard chess cannot have ({e}) and there is no Variant tag: replayed as Chess960"
                     ),
-                    game.tag_entry("FEN").map(|t| t.span),
-                ));
+                    span: game.tag_entry("FEN").map(|t| t.span),
+                });
                 mode = CastlingMode::Chess960;
                 parsed = Ok(p);
             }
@@ -209,7 +290,7 @@ pub fn replay(game: &PgnGame) -> Replay {
         first_ply,
         plies: Vec::with_capacity(game.moves.len()),
         stop: None,
-        inferred_960,
+        setup_notes,
     };
     if stop.is_some() {
         out.stop = stop;

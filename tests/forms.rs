@@ -414,3 +414,24 @@ fn an_unreplayable_game_mid_batch_is_reported_and_the_batch_goes_on() {
     let findings = std::fs::read_to_string(out.join("findings.csv")).unwrap();
     assert!(findings.contains("illegal-move"), "{findings}");
 }
+
+#[test]
+fn banksias_variant_tag_is_read_as_the_opening_not_a_variant() {
+    let path = forms_dir().join("banksia.pgn");
+    let g = &audit_games(&[path.to_str().unwrap()])[0];
+    assert_eq!(g["tags"]["Variant"], "Closed");
+    assert_eq!(g["complete"], true, "{}", g["findings"]);
+    assert_eq!(codes(g), ["variant-is-opening"], "{}", g["findings"]);
+    assert_eq!(g["findings"][0]["severity"], "info");
+    assert_eq!(g["findings"][0]["evidence"][0]["span"]["line"], 10);
+    // a variant of chess arbiter does not replay is still refused, ECO or not
+    let dir = tempfile::tempdir().unwrap();
+    let zh = dir.path().join("zh.pgn");
+    std::fs::write(
+        &zh,
+        "[Event \"z\"]\n[ECO \"B00\"]\n[Variant \"Crazyhouse\"]\n[Result \"*\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    let g = &audit_games(&[zh.to_str().unwrap()])[0];
+    assert_eq!(codes(g), ["unsupported-variant"], "{}", g["findings"]);
+}
