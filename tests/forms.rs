@@ -435,3 +435,68 @@ fn banksias_variant_tag_is_read_as_the_opening_not_a_variant() {
     let g = &audit_games(&[zh.to_str().unwrap()])[0];
     assert_eq!(codes(g), ["unsupported-variant"], "{}", g["findings"]);
 }
+
+/// A number as arbiter's messages print it: whole numbers without `.0`.
+fn shown(n: f64) -> String {
+    if n.fract() == 0.0 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+#[test]
+fn the_rules_read_every_form_as_replay_types_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("seen.rules");
+    std::fs::write(
+        &rules,
+        "ruleset seen \"seen\" { regulation \"none\" }\n\
+         rule seen.eval \"Seen\" {\n  cite \"none\" \"every evaluated move\"\n\
+           message \"{move.wv}|{move.depth}|{move.mt}\"\n\
+           forbid on move when move.wv != none\n}\n",
+    )
+    .unwrap();
+    let mut seen = 0;
+    for path in files_with(&forms_dir(), "pgn") {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let games = audit_games(&["--rules", rules.to_str().unwrap(), path.to_str().unwrap()]);
+        let got: Vec<(u64, String)> = games[0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "seen.eval")
+            .map(|f| {
+                (
+                    f["evidence"][0]["ply"].as_u64().unwrap(),
+                    f["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let want: Vec<(u64, String)> = replay_json(&path)
+            .iter()
+            .filter(|p| !p["typed"]["eval"].is_null())
+            .map(|p| {
+                let t = &p["typed"];
+                let pawns = match (t["eval"].get("cp"), t["eval"].get("mate")) {
+                    (Some(cp), _) => cp.as_f64().unwrap() / 100.0,
+                    (_, Some(m)) => 1000.0 * m.as_f64().unwrap().signum(),
+                    _ => unreachable!(),
+                };
+                let or_none = |v: &Value| v.as_f64().map_or("none".to_string(), shown);
+                (
+                    p["ply"].as_u64().unwrap(),
+                    format!(
+                        "{}|{}|{}",
+                        shown(pawns),
+                        or_none(&t["depth"]),
+                        or_none(&t["move_time_ms"])
+                    ),
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "{name}");
+        seen += got.len();
+    }
+    assert!(seen >= 150, "{seen}");
+}
