@@ -375,6 +375,7 @@ fn an_unreplayable_game_mid_batch_is_reported_and_the_batch_goes_on() {
     let msg = f["message"].as_str().unwrap();
     // which move, why, and where
     assert!(msg.contains("\"Bb5+\"") && msg.contains("illegal"), "{msg}");
+    assert!(msg.contains("the way from f1 to b5 is blocked"), "{msg}");
     assert!(
         msg.contains("2 of 4 recorded moves were not replayed"),
         "{msg}"
