@@ -19,6 +19,7 @@ RUY = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7"
 QGD = "d4 d5 c4 e6 Nc3 Nf6 Bg5 Be7 e3 O-O Nf3 h6 Bh4 b6 cxd5 Nxd5 Bxe7 Qxe7 Nxd5 exd5".split()
 SICILIAN = "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 Be3 e5 Nb3 Be6 f3 Be7 Qd2 O-O O-O-O Nbd7".split()
 MATE = "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#".split()
+FOOLS_MATE = "f3 e5 g4 Qh4#".split()
 
 
 def checked(sans, fen=None, chess960=False):
@@ -150,7 +151,18 @@ def cutechess(rng):
     for i in range(2, len(sans) - 1):
         coms.append(f"{pawns(rng.randint(-90, 90))}/{rng.randint(8, 30)} {rng.randint(1, 9999) / 1000:.3f}s")
     coms.append(f"+M1/{rng.randint(1, 5)} {rng.randint(1, 999) / 1000:.3f}s, White mates")
-    return game(tags("cutechess-cli form", "EngineA", "EngineB", "1-0"), sans, coms, "1-0")
+    first = game(tags("cutechess-cli form", "EngineA", "EngineB", "1-0"), sans, coms, "1-0")
+    # a second game, which Black mates: the mate is written from Black's view
+    sans = FOOLS_MATE
+    checked(sans)
+    coms = [
+        f"{pawns(rng.randint(-90, 90))}/{rng.randint(8, 30)} {rng.randint(1, 9999) / 1000:.3f}s"
+        for _ in sans[:-2]
+    ]
+    coms.append(f"-M2/{rng.randint(2, 9)} {rng.randint(1, 999) / 1000:.3f}s")
+    coms.append(f"+M1/{rng.randint(1, 5)} {rng.randint(1, 999) / 1000:.3f}s, Black mates")
+    second = game(tags("cutechess-cli form", "EngineB", "EngineA", "0-1"), sans, coms, "0-1")
+    return first + "\n" + second
 
 
 def fastchess(rng):

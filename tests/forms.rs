@@ -128,36 +128,54 @@ fn said(comment: &str, white: bool) -> Said {
     out
 }
 
-/// The moves of a file's first game as written, each with its comments,
+/// The games of a file, each as its moves as written with their comments,
 /// read from the text with a tokenizer of its own.
-fn source_moves(path: &Path) -> Vec<(String, Vec<String>)> {
+fn source_games(path: &Path) -> Vec<Vec<(String, Vec<String>)>> {
     let bytes = std::fs::read(path).unwrap();
     // the numbers and keys are ASCII: any decoding keeps them
     let text = String::from_utf8_lossy(&bytes).replace('\u{feff}', "");
-    let movetext: String = text
-        .lines()
-        .skip_while(|l| l.trim_start().starts_with('[') || l.trim().is_empty())
-        .collect::<Vec<_>>()
-        .join("\n");
     let token = Regex::new(r"\{[^}]*\}|[^\s{}]+").unwrap();
     let skip = Regex::new(r"^(\d+\.+|1-0|0-1|1/2-1/2|\*)$").unwrap();
-    let mut moves: Vec<(String, Vec<String>)> = Vec::new();
-    for t in token.find_iter(&movetext).map(|m| m.as_str()) {
-        if t.starts_with('{') {
-            moves
-                .last_mut()
-                .expect("no comment before the first move in these files")
-                .1
-                .push(t.to_string());
-        } else if !skip.is_match(t) {
-            moves.push((t.to_string(), Vec::new()));
+    let mut games: Vec<Vec<(String, Vec<String>)>> = Vec::new();
+    let mut movetext = String::new();
+    let mut in_tags = false;
+    // a lone CR ends a line too
+    for line in text.split(['\n', '\r']) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let is_tag = line.trim_start().starts_with('[');
+        if is_tag && !in_tags {
+            games.push(Vec::new());
+            movetext.clear();
+        }
+        in_tags = is_tag;
+        if is_tag {
+            continue;
+        }
+        let game = games.last_mut().expect("every game starts with tags here");
+        for t in token.find_iter(line).map(|m| m.as_str()) {
+            if t.starts_with('{') {
+                game.last_mut()
+                    .expect("no comment before the first move in these files")
+                    .1
+                    .push(t.to_string());
+            } else if !skip.is_match(t) {
+                game.push((t.to_string(), Vec::new()));
+            }
         }
     }
-    moves
+    games
 }
 
-fn replay_json(path: &Path) -> Vec<Value> {
-    let o = arbiter(&["replay", "--json", path.to_str().unwrap()]);
+fn replay_game(path: &Path, game: usize) -> Vec<Value> {
+    let o = arbiter(&[
+        "replay",
+        "--json",
+        path.to_str().unwrap(),
+        "--game",
+        &game.to_string(),
+    ]);
     // 1 when the game has a finding (the inferred Chess960)
     assert!(
         matches!(o.status.code(), Some(0 | 1)),
@@ -168,57 +186,66 @@ fn replay_json(path: &Path) -> Vec<Value> {
     json_lines(&o)
 }
 
+fn replay_json(path: &Path) -> Vec<Value> {
+    replay_game(path, 1)
+}
+
 #[test]
 fn every_typed_value_is_what_the_source_text_says() {
     let files = files_with(&forms_dir(), "pgn");
     assert!(files.len() >= 12, "{files:?}");
     // how many values of each kind were checked, over the whole corpus
     let mut checked = [0usize; 4];
+    let mut games = 0;
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let source = source_moves(path);
-        let plies = replay_json(path);
-        assert_eq!(
-            plies.len(),
-            source.len(),
-            "{name}: every recorded move is replayed"
-        );
         let mut in_file = 0;
-        for (p, (written, comments)) in plies.iter().zip(&source) {
-            assert_eq!(&p["written"], written.as_str(), "{name}: ply {}", p["ply"]);
-            let white = p["side"] == "white";
-            let mut want = Said::default();
-            for c in comments {
-                let s = said(c, white);
-                want.eval = want.eval.or(s.eval);
-                want.depth = want.depth.or(s.depth);
-                want.move_time_ms = want.move_time_ms.or(s.move_time_ms);
-                want.clock_ms = want.clock_ms.or(s.clock_ms);
-            }
-            let t = &p["typed"];
-            let at = format!(
-                "{name}, ply {} ({written}), comments {comments:?}",
-                p["ply"]
+        for (i, source) in source_games(path).iter().enumerate() {
+            games += 1;
+            let plies = replay_game(path, i + 1);
+            assert_eq!(
+                plies.len(),
+                source.len(),
+                "{name}, game {}: every recorded move is replayed",
+                i + 1
             );
-            assert_eq!(t["eval"], want.eval.clone().unwrap_or(Value::Null), "{at}");
-            assert_eq!(t["depth"], json!(want.depth), "{at}");
-            assert_eq!(t["move_time_ms"], json!(want.move_time_ms), "{at}");
-            assert_eq!(t["clock_ms"], json!(want.clock_ms), "{at}");
-            for (i, v) in [
-                want.eval.is_some(),
-                want.depth.is_some(),
-                want.move_time_ms.is_some(),
-                want.clock_ms.is_some(),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                checked[i] += usize::from(v);
-                in_file += usize::from(v);
+            for (p, (written, comments)) in plies.iter().zip(source) {
+                assert_eq!(&p["written"], written.as_str(), "{name}: ply {}", p["ply"]);
+                let white = p["side"] == "white";
+                let mut want = Said::default();
+                for c in comments {
+                    let s = said(c, white);
+                    want.eval = want.eval.or(s.eval);
+                    want.depth = want.depth.or(s.depth);
+                    want.move_time_ms = want.move_time_ms.or(s.move_time_ms);
+                    want.clock_ms = want.clock_ms.or(s.clock_ms);
+                }
+                let t = &p["typed"];
+                let at = format!(
+                    "{name}, ply {} ({written}), comments {comments:?}",
+                    p["ply"]
+                );
+                assert_eq!(t["eval"], want.eval.clone().unwrap_or(Value::Null), "{at}");
+                assert_eq!(t["depth"], json!(want.depth), "{at}");
+                assert_eq!(t["move_time_ms"], json!(want.move_time_ms), "{at}");
+                assert_eq!(t["clock_ms"], json!(want.clock_ms), "{at}");
+                for (i, v) in [
+                    want.eval.is_some(),
+                    want.depth.is_some(),
+                    want.move_time_ms.is_some(),
+                    want.clock_ms.is_some(),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    checked[i] += usize::from(v);
+                    in_file += usize::from(v);
+                }
             }
         }
         assert!(in_file > 0, "{name}: no typed value was checked");
     }
+    assert!(games > files.len(), "a file of several games is read whole");
     // the comparison was not vacuous: each kind was met many times
     for (what, n) in ["eval", "depth", "move time", "clock"].iter().zip(checked) {
         assert!(n >= 30, "only {n} {what} values checked");
@@ -359,9 +386,11 @@ fn an_unreplayable_game_mid_batch_is_reported_and_the_batch_goes_on() {
     )
     .unwrap();
     let games = audit_games(&[dir.path().to_str().unwrap()]);
-    let pgns = files_with(dir.path(), "pgn").len();
-    assert_eq!(pgns, 13);
-    assert_eq!(games.len(), 15, "every game of every file is reported");
+    let pgns = files_with(dir.path(), "pgn");
+    assert_eq!(pgns.len(), 13);
+    let total: usize = pgns.iter().map(|p| source_games(p).len()).sum();
+    assert_eq!(total, files_with(&forms_dir(), "pgn").len() + 1 + 3);
+    assert_eq!(games.len(), total, "every game of every file is reported");
     let broken = games
         .iter()
         .find(|g| g["tags"]["Event"] == "broken")
@@ -411,7 +440,7 @@ fn an_unreplayable_game_mid_batch_is_reported_and_the_batch_goes_on() {
         String::from_utf8_lossy(&o.stderr)
     );
     let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
-    assert_eq!(csv.lines().count() - 1, 15, "{csv}");
+    assert_eq!(csv.lines().count() - 1, total, "{csv}");
     let findings = std::fs::read_to_string(out.join("findings.csv")).unwrap();
     assert!(findings.contains("illegal-move"), "{findings}");
 }
@@ -462,42 +491,44 @@ fn the_rules_read_every_form_as_replay_types_it() {
     for path in files_with(&forms_dir(), "pgn") {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let games = audit_games(&["--rules", rules.to_str().unwrap(), path.to_str().unwrap()]);
-        let got: Vec<(u64, String)> = games[0]["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|f| f["code"] == "seen.eval")
-            .map(|f| {
-                (
-                    f["evidence"][0]["ply"].as_u64().unwrap(),
-                    f["message"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect();
-        let want: Vec<(u64, String)> = replay_json(&path)
-            .iter()
-            .filter(|p| !p["typed"]["eval"].is_null())
-            .map(|p| {
-                let t = &p["typed"];
-                let pawns = match (t["eval"].get("cp"), t["eval"].get("mate")) {
-                    (Some(cp), _) => cp.as_f64().unwrap() / 100.0,
-                    (_, Some(m)) => 1000.0 * m.as_f64().unwrap().signum(),
-                    _ => unreachable!(),
-                };
-                let or_none = |v: &Value| v.as_f64().map_or("none".to_string(), shown);
-                (
-                    p["ply"].as_u64().unwrap(),
-                    format!(
-                        "{}|{}|{}",
-                        shown(pawns),
-                        or_none(&t["depth"]),
-                        or_none(&t["move_time_ms"])
-                    ),
-                )
-            })
-            .collect();
-        assert_eq!(got, want, "{name}");
-        seen += got.len();
+        for (i, g) in games.iter().enumerate() {
+            let got: Vec<(u64, String)> = g["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["code"] == "seen.eval")
+                .map(|f| {
+                    (
+                        f["evidence"][0]["ply"].as_u64().unwrap(),
+                        f["message"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            let want: Vec<(u64, String)> = replay_game(&path, i + 1)
+                .iter()
+                .filter(|p| !p["typed"]["eval"].is_null())
+                .map(|p| {
+                    let t = &p["typed"];
+                    let pawns = match (t["eval"].get("cp"), t["eval"].get("mate")) {
+                        (Some(cp), _) => cp.as_f64().unwrap() / 100.0,
+                        (_, Some(m)) => 1000.0 * m.as_f64().unwrap().signum(),
+                        _ => unreachable!(),
+                    };
+                    let or_none = |v: &Value| v.as_f64().map_or("none".to_string(), shown);
+                    (
+                        p["ply"].as_u64().unwrap(),
+                        format!(
+                            "{}|{}|{}",
+                            shown(pawns),
+                            or_none(&t["depth"]),
+                            or_none(&t["move_time_ms"])
+                        ),
+                    )
+                })
+                .collect();
+            assert_eq!(got, want, "{name}, game {}", i + 1);
+            seen += got.len();
+        }
     }
     assert!(seen >= 150, "{seen}");
 }
