@@ -374,7 +374,7 @@ fn record_inputs(tl: &crate::timeline::Timeline<'_>) -> Inputs {
             })
             .or_else(|| {
                 ann()
-                    .find_map(|a| a.engine.as_ref().and_then(|e| e.time_ms))
+                    .find_map(|a| a.gui.as_ref().and_then(|e| e.time_ms))
                     .map(|ms| (ms, Source::Gui))
             });
         inp.used.push(u);

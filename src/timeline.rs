@@ -1064,7 +1064,7 @@ impl<'a> Timeline<'a> {
         let gui = mv
             .comments
             .iter()
-            .find_map(|c| c.annotations.engine.as_deref());
+            .find_map(|c| c.annotations.gui.as_deref());
         let typed = typed_values(mv, p.side);
         MoveFacts {
             game: self.game,
@@ -1100,7 +1100,7 @@ pub fn typed_values(mv: &crate::ingest::pgn::PgnMove, side: Color) -> TypedValue
     let ann = || mv.comments.iter().map(|c| &c.annotations);
     let tcec = ann().find_map(|a| a.tcec.as_ref());
     let cc = ann().find_map(|a| a.cutechess.as_ref());
-    let gui = ann().find_map(|a| a.engine.as_deref());
+    let gui = ann().find_map(|a| a.gui.as_deref());
     let eval_cmd = ann().find_map(|a| a.eval);
     let white = |s: Score| if side == Color::White { s } else { s.negate() };
     TypedValues {
@@ -1249,7 +1249,7 @@ pub struct MoveFacts<'a> {
     mv: &'a crate::ingest::pgn::PgnMove,
     tcec: Option<&'a crate::ingest::annotations::TcecMove>,
     cc: Option<&'a crate::ingest::annotations::CutechessMove>,
-    gui: Option<&'a crate::ingest::forms::EngineMove>,
+    gui: Option<&'a crate::ingest::forms::GuiMove>,
     white_score: Option<Score>,
     depth: Option<u32>,
 }

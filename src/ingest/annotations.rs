@@ -282,7 +282,7 @@ pub struct Annotations {
     /// Another GUI's `score/depth time` comment (fastchess, Arena,
     /// Banksia): see [`super::forms`].
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub engine: Option<Box<super::forms::EngineMove>>,
+    pub gui: Option<Box<super::forms::GuiMove>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine_options: Option<EngineOptions>,
     /// `[%clk]`: the mover's clock after the move, ms.
@@ -348,7 +348,7 @@ pub fn parse_comment_into(raw: &str, ann: &mut Annotations) {
     if let Some(m) = super::forms::parse_fastchess(rest, &mut ann.problems)
         .or_else(|| super::forms::parse_plain_seconds(rest))
     {
-        ann.engine = Some(Box::new(m));
+        ann.gui = Some(Box::new(m));
         return;
     }
     ann.text = rest.to_string();

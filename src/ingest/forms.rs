@@ -26,7 +26,7 @@ use super::annotations::{Score, parse_clock};
 
 /// A `score/depth time` move comment of a GUI other than cutechess-cli.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct EngineMove {
+pub struct GuiMove {
     /// Which form: `fastchess` (comma-separated) or `plain-seconds`
     /// (Arena, Banksia: the time without a unit).
     pub form: &'static str,
@@ -84,17 +84,17 @@ fn unitless_seconds(s: &str) -> Option<i64> {
 /// fastchess: `+0.35/24, 1.234s[, n=…][, sd=…][, nps=…][, hashfull=…][,
 /// tbhits=…][, termination]`. `None` when the text is not of that form; a
 /// value of a known key that does not parse is reported in `problems`.
-pub fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<EngineMove> {
+pub fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<GuiMove> {
     let mut items = s.split(',').map(str::trim);
     let (score, depth) = score_depth(items.next()?)?;
     let time = items.next()?;
     let time_ms = parse_clock(time.strip_suffix('s')?)?;
-    let mut m = EngineMove {
+    let mut m = GuiMove {
         form: "fastchess",
         score: Some(score),
         depth: Some(depth),
         time_ms: Some(time_ms),
-        ..EngineMove::default()
+        ..GuiMove::default()
     };
     let mut notes: Vec<&str> = Vec::new();
     for item in items {
@@ -133,7 +133,7 @@ pub fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<EngineMove
 /// Arena and Banksia: `[(move)] +0.35/24 SECONDS[s][; text]`, the time in
 /// seconds (without a unit, or with `s` when the expected move is given).
 /// `None` when the text is not of that form.
-pub fn parse_plain_seconds(s: &str) -> Option<EngineMove> {
+pub fn parse_plain_seconds(s: &str) -> Option<GuiMove> {
     let (body, note) = match s.split_once(';') {
         Some((b, n)) => (b.trim(), Some(n.trim()).filter(|n| !n.is_empty())),
         None => (s.trim(), None),
@@ -152,14 +152,14 @@ pub fn parse_plain_seconds(s: &str) -> Option<EngineMove> {
         return None;
     }
     let time_ms = unitless_seconds(time.strip_suffix('s').unwrap_or(time))?;
-    Some(EngineMove {
+    Some(GuiMove {
         form: "plain-seconds",
         score: Some(score),
         depth: Some(depth),
         time_ms: Some(time_ms),
         expected,
         note: note.map(str::to_string),
-        ..EngineMove::default()
+        ..GuiMove::default()
     })
 }
 

@@ -22,7 +22,7 @@ pub fn recorded(audit: &GameAudit, ply: &Ply) -> Value {
         if let Some(cc) = &a.cutechess {
             map.insert("cutechess".into(), json!(cc));
         }
-        if let Some(e) = &a.engine {
+        if let Some(e) = &a.gui {
             map.insert("gui".into(), json!(e));
         }
         if let Some(v) = a.clk {
