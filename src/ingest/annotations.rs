@@ -575,7 +575,8 @@ fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut 
                 Ok(sc) => m.wv = Some(sc),
                 Err(e) => problems.push(format!("wv={value}: {e}")),
             },
-            "R50" => m.r50 = int(value).map_err(|_| bad("an integer")).ok(),
+            // Banksia's TCEC-style comments write it `r50`
+            "R50" | "r50" => m.r50 = int(value).map_err(|_| bad("an integer")).ok(),
             "Rd" => m.rd = int(value).map_err(|_| bad("an integer")).ok(),
             "Rr" => m.rr = int(value).map_err(|_| bad("an integer")).ok(),
             "mb" => match Material::parse(value) {
@@ -881,6 +882,10 @@ mod tests {
         assert!(a.problems.is_empty(), "{:?}", a.problems);
         let b = parse_comment("d=1, mt=2:xx, s=fast,");
         assert_eq!(b.problems.len(), 2, "{:?}", b.problems);
+        // Banksia's TCEC-style comment
+        let c = parse_comment("d=12, sd=20, mt=1500, wv=-0.10, r50=47");
+        assert_eq!(c.tcec.as_ref().unwrap().r50, Some(47));
+        assert!(c.tcec.unwrap().extra.is_empty());
     }
 
     #[test]
