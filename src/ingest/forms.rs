@@ -257,6 +257,43 @@ mod tests {
         assert!(parse_plain_seconds("+0.35/24 1 2").is_none());
     }
 
+    /// Texts made of the forms' own characters (and a non-ASCII one), in
+    /// the orders a small generator gives: no parser panics.
+    #[test]
+    fn no_text_makes_a_parser_panic() {
+        const ALPHABET: &str = "+-.M#/(),;:= skNn019e\u{e9}";
+        let chars: Vec<char> = ALPHABET.chars().collect();
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            let text: String = (0..len)
+                .map(|_| chars[(next() % chars.len() as u64) as usize])
+                .collect();
+            let mut problems = Vec::new();
+            let _ = parse_fastchess(&text, &mut problems);
+            let _ = parse_plain_seconds(&text);
+            let _ = parse_speed(&text);
+            let _ = parse_tcec_time(&text);
+        }
+        for text in [
+            "+0.1/2, 3s",
+            "(e4) -M3/9 1;",
+            "1 kN/s",
+            "99999999999999999999 MN/s",
+        ] {
+            let mut problems = Vec::new();
+            let _ = parse_fastchess(text, &mut problems);
+            let _ = parse_plain_seconds(text);
+            let _ = parse_speed(text);
+        }
+    }
+
     #[test]
     fn early_tcec_values() {
         assert_eq!(parse_tcec_time("00:02:46"), Some(166_000));
