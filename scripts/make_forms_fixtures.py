@@ -243,7 +243,6 @@ def lichess(rng):
         left[i % 2] -= rng.randint(1, 9) * 1000
         left[i % 2] += 2000
         if i == len(sans) - 1:
-            ev = "#1" if False else None
             coms.append(f"[%clk {clk(left[i % 2])}]")
         elif i == len(sans) - 2:
             coms.append(f"[%eval #1] [%clk {clk(left[i % 2])}]")
@@ -309,7 +308,7 @@ def frc(rng):
     # Shredder-FEN castling rights (files of the rooks)
     fen = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1"
     sans = frc_game(rng, fen, {"O-O", "O-O-O"})
-    board = checked(sans, fen, chess960=True)
+    checked(sans, fen, chess960=True)
     coms = [f"{pawns(rng.randint(-60, 60))}/{rng.randint(8, 24)} {rng.randint(1, 3000) / 1000:.3f}s" for _ in sans]
     t = tags("Fischer Random", "EngineA", "EngineB", "*", [("Variant", "fischerandom"), ("SetUp", "1"), ("FEN", fen)])
     return game(t, sans, coms, "*")
