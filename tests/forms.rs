@@ -532,3 +532,32 @@ fn the_rules_read_every_form_as_replay_types_it() {
     }
     assert!(seen >= 150, "{seen}");
 }
+
+#[test]
+fn replay_text_shows_the_typed_values() {
+    let path = forms_dir().join("tcec-early.pgn");
+    let o = arbiter(&["replay", path.to_str().unwrap(), "--ply", "1"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = super::stdout(&o);
+    // the first comment, read here: mt=H:MM:SS, tl=H:MM:SS, wv, d
+    let first = &source_games(&path)[0][0].1[0];
+    let s = said(first, true);
+    let want = format!(
+        "  typed: eval {}, depth {}, move time {}.000s, clock {}:{:02}:{:02}.000",
+        {
+            let cp = s.eval.unwrap()["cp"].as_i64().unwrap();
+            format!(
+                "{}{}.{:02} (White's view)",
+                if cp < 0 { "-" } else { "+" },
+                cp.abs() / 100,
+                cp.abs() % 100
+            )
+        },
+        s.depth.unwrap(),
+        s.move_time_ms.unwrap() / 1000,
+        s.clock_ms.unwrap() / 3_600_000,
+        s.clock_ms.unwrap() / 60_000 % 60,
+        s.clock_ms.unwrap() / 1000 % 60
+    );
+    assert!(text.contains(&want), "{want}\n{text}");
+}
