@@ -1584,6 +1584,7 @@ fn run_replay(
                 "fifty_moves": p.fifty_moves(),
                 "span": p.span,
                 "recorded": rec,
+                "typed": jsonr::typed(&g, p),
                 "rules": live(&g, cfg, p.ply),
             });
             w = w.and(writeln!(out, "{line}"));
@@ -1628,6 +1629,9 @@ fn run_replay(
                     .collect();
                 w = w.and(writeln!(out, "  recorded: {}", shown.join(" ")));
             }
+            if let Some(line) = typed_line(&g.game.moves[p.move_index], p.side) {
+                w = w.and(writeln!(out, "  typed: {line}"));
+            }
             if let serde_json::Value::Object(m) = live(&g, cfg, p.ply)
                 && !m.is_empty()
             {
@@ -1662,6 +1666,54 @@ impl std::fmt::Display for StopReading {
 impl std::error::Error for StopReading {}
 
 /// The ruleset's live values (`let`s) at a ply, by name.
+/// The typed values of a move for `replay`'s text: `eval +0.35 (White's
+/// view), depth 24, move time 1.200s, clock 1:59:58.000`, or `None`.
+fn typed_line(mv: &crate::ingest::pgn::PgnMove, side: shakmaty::Color) -> Option<String> {
+    use crate::ingest::annotations::Score;
+    let t = crate::timeline::typed_values(mv, side);
+    let secs = |ms: i64| {
+        format!(
+            "{}{}.{:03}",
+            if ms < 0 { "-" } else { "" },
+            ms.abs() / 1000,
+            ms.abs() % 1000
+        )
+    };
+    let clock = |ms: i64| {
+        let a = ms.abs();
+        format!(
+            "{}{}:{:02}:{:02}.{:03}",
+            if ms < 0 { "-" } else { "" },
+            a / 3_600_000,
+            a / 60_000 % 60,
+            a / 1000 % 60,
+            a % 1000
+        )
+    };
+    let mut parts = Vec::new();
+    if let Some(e) = t.eval {
+        parts.push(match e {
+            Score::Cp(cp) => format!(
+                "eval {}{}.{:02} (White's view)",
+                if cp < 0 { "-" } else { "+" },
+                cp.abs() / 100,
+                cp.abs() % 100
+            ),
+            Score::Mate(m) => format!("eval mate {m:+} (White's view)"),
+        });
+    }
+    if let Some(d) = t.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(ms) = t.move_time_ms {
+        parts.push(format!("move time {}s", secs(ms)));
+    }
+    if let Some(ms) = t.clock_ms {
+        parts.push(format!("clock {}", clock(ms)));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
 fn live(g: &GameAudit, cfg: &audit::Config, ply: u32) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     if let (Some(rs), Some(j)) = (&cfg.ruleset, &g.judgement)

@@ -143,6 +143,8 @@ pub enum Source {
     Emt,
     /// cutechess's `+0.35/24 1.2s`.
     Cutechess,
+    /// Another GUI's move comment (fastchess, Arena, Banksia).
+    Gui,
     /// Two consecutive readings of the side's clock (`[%clk]`, TCEC `tl`).
     Readings,
     /// The engine log: `go` to `bestmove`, less the time the clock was stopped.
@@ -158,6 +160,7 @@ impl Source {
             Source::Tcec => "tcec mt",
             Source::Emt => "emt",
             Source::Cutechess => "cutechess",
+            Source::Gui => "gui comment",
             Source::Readings => "clock readings",
             Source::EngineLog => "engine log",
             Source::OperatorLog => "operator log",
@@ -368,6 +371,11 @@ fn record_inputs(tl: &crate::timeline::Timeline<'_>) -> Inputs {
                 ann()
                     .find_map(|a| a.cutechess.as_ref().and_then(|c| c.time_ms))
                     .map(|ms| (ms, Source::Cutechess))
+            })
+            .or_else(|| {
+                ann()
+                    .find_map(|a| a.gui.as_ref().and_then(|e| e.time_ms))
+                    .map(|ms| (ms, Source::Gui))
             });
         inp.used.push(u);
         inp.off_clock.push(book);

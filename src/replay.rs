@@ -88,6 +88,21 @@ pub struct Replay {
     pub first_ply: u32,
     pub plies: Vec<Ply>,
     pub stop: Option<Stop>,
+    /// How the set-up tags were read where they do not say it plainly.
+    pub setup_notes: Vec<SetupNote>,
+}
+
+/// A reading of the set-up tags arbiter had to decide, said as a finding.
+#[derive(Debug, Clone)]
+pub struct SetupNote {
+    /// `chess960-inferred`: no `Variant` tag, but castling rights in the
+    /// `FEN` standard chess cannot have (replayed as Chess960);
+    /// `variant-is-opening`: a `Variant` tag that names no chess variant,
+    /// beside `ECO`/`Opening` tags (Banksia writes the opening's variation
+    /// there; replayed as standard chess).
+    pub code: &'static str,
+    pub message: String,
+    pub span: Option<Span>,
 }
 
 impl Replay {
@@ -99,6 +114,7 @@ impl Replay {
             first_ply: 1,
             plies: Vec::new(),
             stop: None,
+            setup_notes: Vec::new(),
         }
     }
 
@@ -127,6 +143,48 @@ fn ply_of(pos: &Chess) -> u32 {
     (full - 1) * 2 + if pos.turn() == Color::White { 1 } else { 2 }
 }
 
+/// Variants of chess other programs name in a `Variant` tag (lowercase,
+/// without spaces, `-` or `_`), which arbiter does not replay.
+const OTHER_VARIANTS: &[&str] = &[
+    "crazyhouse",
+    "crazyhouse960",
+    "atomic",
+    "atomic960",
+    "antichess",
+    "giveaway",
+    "suicide",
+    "losers",
+    "kingofthehill",
+    "koth",
+    "threecheck",
+    "3check",
+    "fivecheck",
+    "5check",
+    "horde",
+    "racingkings",
+    "bughouse",
+    "shatranj",
+    "courier",
+    "capablanca",
+    "caparandom",
+    "gothic",
+    "janus",
+    "berolina",
+    "seirawan",
+    "schess",
+    "makruk",
+    "xiangqi",
+    "shogi",
+    "grand",
+    "knightmate",
+    "extinction",
+    "twokings",
+    "placement",
+    "upsidedown",
+    "andernach",
+    "fairy",
+];
+
 /// Which variant the tags ask for.
 pub fn castling_mode(game: &PgnGame) -> Result<CastlingMode, String> {
     match game.tag("Variant").map(|v| v.trim().to_ascii_lowercase()) {
@@ -136,6 +194,7 @@ pub fn castling_mode(game: &PgnGame) -> Result<CastlingMode, String> {
             "chess960" | "chess 960" | "fischerandom" | "fischer random" | "frc" | "960" => {
                 Ok(CastlingMode::Chess960)
             }
+            _ if variant_is_opening_name(game) => Ok(CastlingMode::Standard),
             other => Err(format!(
                 "variant {other:?} is not supported: arbiter replays standard chess and Chess960"
             )),
@@ -143,15 +202,64 @@ pub fn castling_mode(game: &PgnGame) -> Result<CastlingMode, String> {
     }
 }
 
+/// The `Variant` tag names no variant of chess (none arbiter replays, none
+/// of [`OTHER_VARIANTS`]) and the game has an `ECO` or `Opening` tag: it is
+/// the opening's variation, as Banksia writes it.
+fn variant_is_opening_name(game: &PgnGame) -> bool {
+    let Some(v) = game.tag("Variant") else {
+        return false;
+    };
+    let key: String = v
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let named = |t: &str| game.tag(t).is_some_and(|x| !matches!(x.trim(), "" | "?"));
+    !OTHER_VARIANTS.contains(&key.as_str()) && (named("ECO") || named("Opening"))
+}
+
+/// The position a `FEN` tag gives in `mode`.
+fn setup(fen: &str, mode: CastlingMode) -> Result<Chess, String> {
+    Fen::from_ascii(fen.trim().as_bytes())
+        .map_err(|e| e.to_string())
+        .and_then(|f| f.into_position::<Chess>(mode).map_err(|e| e.to_string()))
+}
+
 /// Replay a game. Never panics: every failure becomes a [`Stop`].
 pub fn replay(game: &PgnGame) -> Replay {
-    let mode = castling_mode(game).unwrap_or(CastlingMode::Standard);
+    let mut mode = castling_mode(game).unwrap_or(CastlingMode::Standard);
     let mut stop = None;
+    let mut setup_notes = Vec::new();
+    if game.tag("Variant").is_some() && variant_is_opening_name(game) {
+        let v = game.tag("Variant").unwrap_or_default();
+        setup_notes.push(SetupNote {
+            code: "variant-is-opening",
+            message: format!(
+                "the Variant tag {v:?} names no variant of chess and the game has ECO/Opening tags: read as the opening's variation (Banksia writes it there); replayed as standard chess"
+            ),
+            span: game.tag_entry("Variant").map(|t| t.span),
+        });
+    }
     let start: Chess = match game.tag("FEN") {
         Some(fen) => {
-            let parsed = Fen::from_ascii(fen.trim().as_bytes())
-                .map_err(|e| e.to_string())
-                .and_then(|f| f.into_position::<Chess>(mode).map_err(|e| e.to_string()));
+            let mut parsed = setup(fen, mode);
+            // No Variant tag, and castling rights standard chess cannot
+            // have: a Chess960 start given by its FEN alone (X-FEN or
+            // Shredder-FEN). Replayed as Chess960, and said.
+            if let Err(e) = &parsed
+                && game.tag("Variant").is_none()
+                && let Ok(p) = setup(fen, CastlingMode::Chess960)
+            {
+                setup_notes.push(SetupNote {
+                    code: "chess960-inferred",
+                    message: format!(
+                        "the FEN {fen:?} has castling rights standard chess cannot have ({e}) and there is no Variant tag: replayed as Chess960"
+                    ),
+                    span: game.tag_entry("FEN").map(|t| t.span),
+                });
+                mode = CastlingMode::Chess960;
+                parsed = Ok(p);
+            }
             match parsed {
                 Ok(p) => p,
                 Err(e) => {
@@ -182,6 +290,7 @@ pub fn replay(game: &PgnGame) -> Replay {
         first_ply,
         plies: Vec::with_capacity(game.moves.len()),
         stop: None,
+        setup_notes,
     };
     if stop.is_some() {
         out.stop = stop;
@@ -232,13 +341,14 @@ pub fn replay(game: &PgnGame) -> Replay {
                 out.stop = Some(Stop {
                     code: "illegal-move",
                     message: format!(
-                        "{} {:?} for {side} at ply {ply} is {e} in position {}",
+                        "{} {:?} for {side} at ply {ply} is {e} ({}) in position {}",
                         if matches!(mv.san.san, San::Null) {
                             "null move"
                         } else {
                             "move"
                         },
                         mv.written,
+                        why_illegal(&pos, &mv.san.san),
                         Fen::from_position(&pos, EnPassantMode::Legal)
                     ),
                     ply,
@@ -303,6 +413,146 @@ pub fn replay(game: &PgnGame) -> Replay {
         out.stop = Some(cut_stop(p));
     }
     out
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+fn squares(bb: impl IntoIterator<Item = shakmaty::Square>) -> String {
+    let v: Vec<String> = bb.into_iter().map(|s| s.to_string()).collect();
+    match v.len() {
+        0 => String::new(),
+        1 => v[0].clone(),
+        n => format!("{} and {}", v[..n - 1].join(", "), v[n - 1]),
+    }
+}
+
+/// Why `san` cannot be played in `pos` (it is not legal there, or not
+/// one move), in words: the piece that is missing, the square that is
+/// taken, the way that is blocked, the mark that is wrong, the check.
+fn why_illegal(pos: &Chess, san: &San) -> String {
+    use shakmaty::{Bitboard, CastlingSide, Piece, attacks::attacks};
+    let us = pos.turn();
+    let (side, color) = if us == Color::White {
+        ("White", "white")
+    } else {
+        ("Black", "black")
+    };
+    match *san {
+        San::Null => "a null move passes the turn, which chess does not allow".into(),
+        San::Put { .. } => "a piece drop belongs to crazyhouse, not chess".into(),
+        San::Castle(cs) => {
+            let wing = if cs == CastlingSide::KingSide {
+                "kingside"
+            } else {
+                "queenside"
+            };
+            if !pos.castles().has(us, cs) {
+                format!("{side} has no right to castle {wing} any more")
+            } else if pos.is_check() {
+                format!("{side} is in check and cannot castle")
+            } else {
+                format!(
+                    "castling {wing} is not legal here: a piece stands between king and rook, or the king passes through or lands on an attacked square"
+                )
+            }
+        }
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            let name = role_name(role);
+            let all = pos.our(role);
+            if all.is_empty() {
+                return format!("{side} has no {name}");
+            }
+            let cands: Vec<_> = all
+                .into_iter()
+                .filter(|sq| {
+                    file.is_none_or(|f| f == sq.file()) && rank.is_none_or(|r| r == sq.rank())
+                })
+                .collect();
+            if cands.is_empty() {
+                return format!(
+                    "no {color} {name} stands where the move says (the {name}s are on {})",
+                    squares(all)
+                );
+            }
+            if let Some(p) = pos.board().piece_at(to).filter(|p| p.color == us) {
+                return format!("{to} holds {side}'s own {}", role_name(p.role));
+            }
+            let legal: Vec<_> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| {
+                    m.role() == role && m.to() == to && m.from().is_some_and(|f| cands.contains(&f))
+                })
+                .collect();
+            if legal.len() > 1 && legal.iter().all(|m| m.promotion() == promotion) {
+                return format!(
+                    "the {color} {name}s on {} can each move to {to}",
+                    squares(legal.iter().filter_map(|m| m.from()))
+                );
+            }
+            if let Some(m) = legal.first() {
+                if capture != m.is_capture() {
+                    return if capture {
+                        format!("it is written as a capture, but {to} is empty")
+                    } else {
+                        format!("it captures on {to}, but is written without `x`")
+                    };
+                }
+                if promotion != m.promotion() {
+                    return match promotion {
+                        None => format!("a pawn reaching {to} must promote"),
+                        Some(_) => format!("a pawn moving to {to} does not promote"),
+                    };
+                }
+            }
+            if role == Role::Pawn {
+                return format!("no {color} pawn can move to {to}");
+            }
+            let piece = Piece { color: us, role };
+            let open: Vec<_> = cands
+                .iter()
+                .copied()
+                .filter(|&sq| attacks(sq, piece, Bitboard::EMPTY).contains(to))
+                .collect();
+            if open.is_empty() {
+                return format!(
+                    "no {color} {name} moves to {to} from {}",
+                    squares(cands.iter().copied())
+                );
+            }
+            let occupied = pos.board().occupied();
+            let reach: Vec<_> = open
+                .iter()
+                .copied()
+                .filter(|&sq| attacks(sq, piece, occupied).contains(to))
+                .collect();
+            match reach.first() {
+                None => format!(
+                    "the way from {} to {to} is blocked",
+                    squares(open.iter().copied())
+                ),
+                Some(from) => format!(
+                    "the {name} on {from} moving to {to} would leave {side}'s king in check"
+                ),
+            }
+        }
+    }
 }
 
 /// Complete the last ply played (its SAN `san`, without suffix): mate,
@@ -427,6 +677,45 @@ mod tests {
         let r = settled_as_shakmaty_says(&format!("{fen}1. Qb6 Kb8 *\n"));
         assert!(r.plies[0].stalemate);
         assert_eq!(r.stop.as_ref().map(|s| s.code), Some("illegal-move"));
+    }
+
+    #[test]
+    fn an_illegal_move_says_why() {
+        let why = |pgn: &str| {
+            let (_, r) = replayed(pgn);
+            r.stop.map(|s| s.message).unwrap_or_default()
+        };
+        let cases = [
+            ("1. d4 d5 2. Bb5+ *", "the way from f1 to b5 is blocked"),
+            ("1. e4 e5 2. Ke3 *", "no white king moves to e3 from e1"),
+            ("1. e4 e5 2. Nd2 *", "d2 holds White's own pawn"),
+            (
+                "1. e4 e5 2. Nxf3 *",
+                "written as a capture, but f3 is empty",
+            ),
+            ("1. O-O *", "castling kingside is not legal here"),
+            (
+                "1. e4 d5 2. Qh5 d4 3. Qf7 *",
+                "it captures on f7, but is written without `x`",
+            ),
+            (
+                "1. e4 d5 2. Qh5 d4 3. Qxh8 *",
+                "the way from h5 to h8 is blocked",
+            ),
+            (
+                "1. e4 e5 2. Nf3 Nc6 3. Nc3 Nf6 4. Nb5 a6 5. Nd4 *",
+                "the white knights on f3 and b5 can each move to d4",
+            ),
+            (
+                "1. e4 e6 2. d3 Bb4+ 3. Nc3 Nf6 4. Nd5 *",
+                "the knight on c3 moving to d5 would leave White's king in check",
+            ),
+            ("1. -- *", "null move"),
+        ];
+        for (pgn, want) in cases {
+            let m = why(pgn);
+            assert!(m.contains(want), "{pgn}: {m}");
+        }
     }
 
     #[test]

@@ -358,7 +358,12 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
         Type::Bool,
         "the move carries an engine or book comment",
     ),
-    (Kind::Move, "depth", Type::Num, "search depth recorded (d)"),
+    (
+        Kind::Move,
+        "depth",
+        Type::Num,
+        "search depth recorded: TCEC d, a GUI comment's depth, else [%eval …,D]",
+    ),
     (Kind::Move, "seldepth", Type::Num, "selective depth (sd)"),
     (
         Kind::Move,
@@ -378,9 +383,24 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
         Type::Num,
         "mate distance from White's view, when a mate score",
     ),
-    (Kind::Move, "nodes", Type::Num, "nodes searched (n)"),
-    (Kind::Move, "nps", Type::Num, "speed (s)"),
-    (Kind::Move, "mt", Type::Num, "move time, ms"),
+    (
+        Kind::Move,
+        "nodes",
+        Type::Num,
+        "nodes searched (TCEC n, fastchess n)",
+    ),
+    (
+        Kind::Move,
+        "nps",
+        Type::Num,
+        "speed (TCEC s, fastchess nps)",
+    ),
+    (
+        Kind::Move,
+        "mt",
+        Type::Num,
+        "move time, ms (TCEC mt, else a GUI comment's time)",
+    ),
     (Kind::Move, "tl", Type::Num, "time left after the move, ms"),
     (Kind::Move, "clk", Type::Num, "[%clk] after the move, ms"),
     (Kind::Move, "emt", Type::Num, "[%emt], ms"),
@@ -398,7 +418,7 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
         Kind::Move,
         "used",
         Type::Num,
-        "ms the move used: TCEC mt, [%emt], cutechess time, else from consecutive [%clk], else the logs' timestamps (needs the ruleset's time control)",
+        "ms the move used: TCEC mt, [%emt], cutechess time, another GUI comment's time (fastchess, Arena, Banksia), else from consecutive [%clk], else the logs' timestamps (needs the ruleset's time control)",
     ),
     (
         Kind::Move,
@@ -434,7 +454,7 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
         Kind::Move,
         "used_source",
         Type::Str,
-        "where `used` comes from: tcec mt, emt, cutechess, clock readings, engine log, operator log",
+        "where `used` comes from: tcec mt, emt, cutechess, gui comment, clock readings, engine log, operator log",
     ),
     (
         Kind::Move,
@@ -1041,31 +1061,67 @@ impl<'a> Timeline<'a> {
             .comments
             .iter()
             .find_map(|c| c.annotations.cutechess.as_ref());
-        // White-view score: TCEC wv, else [%eval], else cutechess (mover's view).
-        let white_score: Option<Score> = tcec
-            .and_then(|t| t.wv)
-            .or_else(|| {
-                mv.comments
-                    .iter()
-                    .find_map(|c| c.annotations.eval.map(|e| e.score))
-            })
-            .or_else(|| {
-                cc.and_then(|c| c.score).map(|s| {
-                    if p.side == Color::White {
-                        s
-                    } else {
-                        s.negate()
-                    }
-                })
-            });
+        let gui = mv
+            .comments
+            .iter()
+            .find_map(|c| c.annotations.gui.as_deref());
+        let typed = typed_values(mv, p.side);
         MoveFacts {
             game: self.game,
             ply: p,
             mv,
             tcec,
             cc,
-            white_score,
+            gui,
+            white_score: typed.eval,
+            depth: typed.depth,
         }
+    }
+}
+
+/// The values every comment form is typed into, whichever program wrote
+/// the record.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TypedValues {
+    /// The evaluation from White's point of view: TCEC `wv`, else
+    /// `[%eval]`, else a GUI's score (the mover's view, turned).
+    pub eval: Option<Score>,
+    /// The search depth: TCEC `d`, else a GUI's depth, else `[%eval …,D]`.
+    pub depth: Option<u32>,
+    /// ms the move used: TCEC `mt`, else `[%emt]`, else a GUI's time.
+    pub move_time_ms: Option<i64>,
+    /// ms the mover had left after the move: TCEC `tl`, else `[%clk]`.
+    pub clock_ms: Option<i64>,
+}
+
+/// The typed values of one move's comments (`side` moved). The first
+/// comment that gives a value gives it.
+pub fn typed_values(mv: &crate::ingest::pgn::PgnMove, side: Color) -> TypedValues {
+    let ann = || mv.comments.iter().map(|c| &c.annotations);
+    let tcec = ann().find_map(|a| a.tcec.as_ref());
+    let cc = ann().find_map(|a| a.cutechess.as_ref());
+    let gui = ann().find_map(|a| a.gui.as_deref());
+    let eval_cmd = ann().find_map(|a| a.eval);
+    let white = |s: Score| if side == Color::White { s } else { s.negate() };
+    TypedValues {
+        eval: tcec
+            .and_then(|t| t.wv)
+            .or_else(|| eval_cmd.map(|e| e.score))
+            .or_else(|| cc.and_then(|c| c.score).map(white))
+            .or_else(|| gui.and_then(|g| g.score).map(white)),
+        depth: tcec
+            .and_then(|t| t.d)
+            .or_else(|| cc.and_then(|c| c.depth))
+            .or_else(|| gui.and_then(|g| g.depth))
+            .or_else(|| eval_cmd.and_then(|e| e.depth)),
+        move_time_ms: tcec
+            .and_then(|t| t.mt)
+            .or_else(|| ann().find_map(|a| a.emt))
+            .or_else(|| cc.and_then(|c| c.time_ms))
+            .or_else(|| gui.and_then(|g| g.time_ms)),
+        clock_ms: tcec
+            .and_then(|t| t.tl)
+            .or_else(|| ann().find_map(|a| a.clk)),
     }
 }
 
@@ -1193,7 +1249,9 @@ pub struct MoveFacts<'a> {
     mv: &'a crate::ingest::pgn::PgnMove,
     tcec: Option<&'a crate::ingest::annotations::TcecMove>,
     cc: Option<&'a crate::ingest::annotations::CutechessMove>,
+    gui: Option<&'a crate::ingest::forms::GuiMove>,
     white_score: Option<Score>,
+    depth: Option<u32>,
 }
 
 /// A tag's value, or `none` when the game has no such tag.
@@ -1247,11 +1305,14 @@ impl MoveFacts<'_> {
             MoveField::Book => {
                 Value::Bool(tcec.is_some_and(|t| t.book) || cc.is_some_and(|c| c.book))
             }
-            MoveField::Commented => Value::Bool(tcec.is_some() || cc.is_some()),
-            MoveField::Depth => {
-                opt_num(tcec.and_then(|t| t.d).or_else(|| cc.and_then(|c| c.depth)))
+            MoveField::Commented => {
+                Value::Bool(tcec.is_some() || cc.is_some() || self.gui.is_some())
             }
-            MoveField::Seldepth => opt_num(tcec.and_then(|t| t.sd)),
+            MoveField::Depth => opt_num(self.depth),
+            MoveField::Seldepth => opt_num(
+                tcec.and_then(|t| t.sd)
+                    .or_else(|| self.gui.and_then(|g| g.seldepth)),
+            ),
             MoveField::Score => self.white_score.map_or(Value::None, |s| {
                 let s = if p.side == Color::White {
                     s
@@ -1267,11 +1328,20 @@ impl MoveFacts<'_> {
                 Some(Score::Mate(m)) => Value::Num(f64::from(m)),
                 _ => Value::None,
             },
-            MoveField::Nodes => opt_num(tcec.and_then(|t| t.n).map(|x| x as f64)),
-            MoveField::Nps => opt_num(tcec.and_then(|t| t.s).map(|x| x as f64)),
+            MoveField::Nodes => opt_num(
+                tcec.and_then(|t| t.n)
+                    .or_else(|| self.gui.and_then(|g| g.nodes))
+                    .map(|x| x as f64),
+            ),
+            MoveField::Nps => opt_num(
+                tcec.and_then(|t| t.s)
+                    .or_else(|| self.gui.and_then(|g| g.nps))
+                    .map(|x| x as f64),
+            ),
             MoveField::Mt => opt_num(
                 tcec.and_then(|t| t.mt)
                     .or_else(|| cc.and_then(|c| c.time_ms))
+                    .or_else(|| self.gui.and_then(|g| g.time_ms))
                     .map(|x| x as f64),
             ),
             MoveField::Tl => opt_num(tcec.and_then(|t| t.tl).map(|x| x as f64)),
@@ -1283,7 +1353,11 @@ impl MoveFacts<'_> {
             MoveField::Ponder => tcec
                 .and_then(|t| t.pd.as_deref())
                 .map_or(Value::None, |s| Value::Str(s.into())),
-            MoveField::Tbhits => opt_num(tcec.and_then(|t| t.tb.flatten()).map(|x| x as f64)),
+            MoveField::Tbhits => opt_num(
+                tcec.and_then(|t| t.tb.flatten())
+                    .or_else(|| self.gui.and_then(|g| g.tbhits))
+                    .map(|x| x as f64),
+            ),
             MoveField::Hashfull => opt_num(tcec.and_then(|t| t.h)),
             MoveField::Ponderhit => opt_num(tcec.and_then(|t| t.ph)),
             MoveField::RecordedLeft => opt_num(

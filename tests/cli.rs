@@ -11,6 +11,7 @@ mod crosscheck;
 mod dossier;
 mod events;
 mod fit;
+mod forms;
 mod golden;
 mod identical;
 mod injection;

@@ -47,6 +47,24 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             )),
         );
     }
+    for n in &ctx.replay.setup_notes {
+        let (severity, title, what) = match n.code {
+            "chess960-inferred" => (
+                Severity::Warning,
+                "Chess960 start without a Variant tag",
+                "the FEN tag",
+            ),
+            _ => (
+                Severity::Info,
+                "Variant tag read as the opening's variation",
+                "the Variant tag",
+            ),
+        };
+        out.push(
+            Finding::builtin(n.code, severity, title, n.message.clone())
+                .with_evidence(ctx.evidence(n.span, Some(ctx.replay.first_ply), what)),
+        );
+    }
     if let Some(stop) = &ctx.replay.stop {
         let title = match stop.code {
             "illegal-move" => "Illegal or ambiguous move",

@@ -9,7 +9,9 @@
 //! * the cutechess-cli move comment `+0.35/24 1.2s` (score from the mover's
 //!   view, depth, time), `book`, optionally followed by `, <termination>`;
 //! * the PGN command forms `[%clk 1:59:58]`, `[%emt 0:00:05]`, `[%eval 0.35]`
-//!   (also `[%eval #-5]` and `[%eval 0.35,20]`).
+//!   (also `[%eval #-5]` and `[%eval 0.35,20]`), as lichess exports them;
+//! * the forms of other GUIs (fastchess, Arena, Banksia) and of early TCEC
+//!   seasons, in [`super::forms`].
 //!
 //! Nothing is dropped: text that is not understood is kept in
 //! [`Annotations::text`], unknown `key=value` items in `extra`, unknown PGN
@@ -277,6 +279,10 @@ pub struct Annotations {
     pub tcec: Option<TcecMove>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cutechess: Option<CutechessMove>,
+    /// Another GUI's `score/depth time` comment (fastchess, Arena,
+    /// Banksia): see [`super::forms`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gui: Option<Box<super::forms::GuiMove>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine_options: Option<EngineOptions>,
     /// `[%clk]`: the mover's clock after the move, ms.
@@ -337,6 +343,12 @@ pub fn parse_comment_into(raw: &str, ann: &mut Annotations) {
     }
     if let Some(cc) = parse_cutechess(rest) {
         ann.cutechess = Some(cc);
+        return;
+    }
+    if let Some(m) = super::forms::parse_fastchess(rest, &mut ann.problems)
+        .or_else(|| super::forms::parse_plain_seconds(rest))
+    {
+        ann.gui = Some(Box::new(m));
         return;
     }
     ann.text = rest.to_string();
@@ -520,23 +532,29 @@ fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut 
                     .ok()
             }
             "pd" => m.pd = Some(value.into()),
+            // ms; in early seasons H:MM:SS (`00:02:46`)
             "mt" => {
                 m.mt = int::<i64>(value)
                     .ok()
+                    .or_else(|| super::forms::parse_tcec_time(value))
                     .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
-                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12)"))
+                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12) or H:MM:SS"))
                     .ok()
             }
             "tl" => {
                 m.tl = int::<i64>(value)
                     .ok()
+                    .or_else(|| super::forms::parse_tcec_time(value))
                     .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
-                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12)"))
+                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12) or H:MM:SS"))
                     .ok()
             }
+            // nodes per second; in early seasons `14000 kN/s`
             "s" => {
                 m.s = int(value)
-                    .map_err(|_| bad("nodes per second (integer)"))
+                    .ok()
+                    .or_else(|| super::forms::parse_speed(value))
+                    .ok_or_else(|| bad("nodes per second (an integer, or N kN/s)"))
                     .ok()
             }
             "n" => m.n = int(value).map_err(|_| bad("a node count (integer)")).ok(),
@@ -557,7 +575,8 @@ fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut 
                 Ok(sc) => m.wv = Some(sc),
                 Err(e) => problems.push(format!("wv={value}: {e}")),
             },
-            "R50" => m.r50 = int(value).map_err(|_| bad("an integer")).ok(),
+            // Banksia's TCEC-style comments write it `r50`
+            "R50" | "r50" => m.r50 = int(value).map_err(|_| bad("an integer")).ok(),
             "Rd" => m.rd = int(value).map_err(|_| bad("an integer")).ok(),
             "Rr" => m.rr = int(value).map_err(|_| bad("an integer")).ok(),
             "mb" => match Material::parse(value) {
@@ -848,6 +867,25 @@ mod tests {
         assert_eq!(t.mb.unwrap().knights, -1);
         assert!(a.problems.is_empty());
         assert!(a.text.is_empty());
+    }
+
+    #[test]
+    fn tcec_early_season_forms() {
+        let a = parse_comment(
+            "d=18, sd=32, mt=00:02:46, tl=01:57:28, s=14000 kN/s, n=2324000000, pv=e4 e5, tb=0, R50=48, wv=0.35,",
+        );
+        let t = a.tcec.unwrap();
+        assert_eq!(t.mt, Some(166_000));
+        assert_eq!(t.tl, Some(7_048_000));
+        assert_eq!(t.s, Some(14_000_000));
+        assert_eq!(t.wv, Some(Score::Cp(35)));
+        assert!(a.problems.is_empty(), "{:?}", a.problems);
+        let b = parse_comment("d=1, mt=2:xx, s=fast,");
+        assert_eq!(b.problems.len(), 2, "{:?}", b.problems);
+        // Banksia's TCEC-style comment
+        let c = parse_comment("d=12, sd=20, mt=1500, wv=-0.10, r50=47");
+        assert_eq!(c.tcec.as_ref().unwrap().r50, Some(47));
+        assert!(c.tcec.unwrap().extra.is_empty());
     }
 
     #[test]

@@ -2,5 +2,6 @@
 
 pub mod annotations;
 pub mod engine;
+pub mod forms;
 pub mod operator;
 pub mod pgn;

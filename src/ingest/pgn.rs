@@ -95,24 +95,55 @@ impl<R: BufRead> GameSplitter<R> {
 
     /// Reads one line (with its `\n`) into `line`, keeping at most
     /// `MAX_GAME_BYTES + 1` bytes of it. Returns the true length.
+    ///
+    /// A line ends at LF, CRLF, or a CR alone (old Mac files, and files
+    /// whose parts were joined from different systems): a lone CR is kept
+    /// as an LF, the same length, so every offset is the file's and the
+    /// line numbers are those an editor shows.
     fn read_line(&mut self, line: &mut Vec<u8>) -> io::Result<Option<u64>> {
         line.clear();
         let mut total: u64 = 0;
+        // the previous buffer ended with a CR: the line ends here, with
+        // this buffer's LF if it starts with one
+        let mut after_cr = false;
         loop {
             let buf = match self.input.fill_buf() {
                 Ok(b) => b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
+            if after_cr {
+                if buf.first() == Some(&b'\n') {
+                    if line.len() <= MAX_GAME_BYTES {
+                        line.push(b'\n');
+                    }
+                    total += 1;
+                    self.input.consume(1);
+                } else if line.last() == Some(&b'\r') {
+                    *line.last_mut().unwrap() = b'\n';
+                }
+                break;
+            }
             if buf.is_empty() {
                 break;
             }
-            let (take, found) = match memchr::memchr(b'\n', buf) {
-                Some(i) => (i + 1, true),
-                None => (buf.len(), false),
+            let (take, found, lone_cr) = match memchr::memchr2(b'\n', b'\r', buf) {
+                Some(i) if buf[i] == b'\n' => (i + 1, true, false),
+                Some(i) => match buf.get(i + 1) {
+                    Some(b'\n') => (i + 2, true, false),
+                    Some(_) => (i + 1, true, true),
+                    None => {
+                        after_cr = true;
+                        (i + 1, false, false)
+                    }
+                },
+                None => (buf.len(), false, false),
             };
             let room = (MAX_GAME_BYTES + 1).saturating_sub(line.len());
             line.extend_from_slice(&buf[..take.min(room)]);
+            if lone_cr && take <= room {
+                *line.last_mut().unwrap() = b'\n';
+            }
             total += take as u64;
             self.input.consume(take);
             if found {
@@ -191,6 +222,12 @@ impl<R: BufRead> GameSplitter<R> {
                     }
                 },
             };
+            // a byte-order mark at the start of a later line (files joined
+            // with `cat`): blank it, keeping every offset, so that the tag
+            // line after it is seen
+            if line.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                line[..3].copy_from_slice(b"   ");
+            }
             let trimmed = trim_start(&line);
             let is_tag = trimmed.first() == Some(&b'[');
             if !first && is_tag {
@@ -344,7 +381,7 @@ pub enum ProblemKind {
     /// A movetext token that is neither a move, a move number, an annotation
     /// glyph, a comment, a variation nor a result.
     UnparsableToken,
-    /// A tag or comment that is not valid UTF-8 (decoded as Latin-1).
+    /// A tag or comment that is not valid UTF-8 (decoded as Windows-1252).
     Encoding,
     /// A malformed value inside a machine-written comment.
     Annotation,
@@ -397,12 +434,29 @@ impl PgnGame {
     }
 }
 
-/// Decode bytes as UTF-8, falling back to Latin-1 (every byte one char).
-/// Returns whether the fallback was used.
+/// Decode bytes as UTF-8, falling back to Windows-1252 (every byte one
+/// char: Latin-1, with the printable characters Windows puts at 0x80-0x9F,
+/// e.g. `€` and `…`). Returns whether the fallback was used.
 pub fn decode_text(bytes: &[u8]) -> (String, bool) {
     match std::str::from_utf8(bytes) {
         Ok(s) => (s.to_string(), false),
-        Err(_) => (bytes.iter().map(|&b| b as char).collect(), true),
+        Err(_) => (bytes.iter().map(|&b| windows_1252(b)).collect(), true),
+    }
+}
+
+/// One byte of Windows-1252 text. The five bytes it leaves undefined
+/// (0x81, 0x8D, 0x8F, 0x90, 0x9D) are read as in Latin-1, so no byte is lost.
+fn windows_1252(b: u8) -> char {
+    const HIGH: [char; 32] = [
+        '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}',
+        '\u{2021}', '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}',
+        '\u{8F}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}',
+        '\u{2014}', '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}',
+        '\u{178}',
+    ];
+    match b {
+        0x80..=0x9F => HIGH[usize::from(b - 0x80)],
+        _ => b as char,
     }
 }
 
@@ -728,7 +782,7 @@ impl GameVisitor<'_, '_> {
         if latin1 {
             self.problem(
                 ProblemKind::Encoding,
-                format!("{what} is not valid UTF-8; read as Latin-1"),
+                format!("{what} is not valid UTF-8; read as Windows-1252 (Latin-1)"),
                 Some(span),
             );
         }
@@ -837,7 +891,9 @@ impl Visitor for GameVisitor<'_, '_> {
             }
             None => self.index.span(self.cursor, 0),
         };
-        let (name, _) = decode_text(name);
+        // the reader keeps the white space between a name and its value
+        // beyond the first space (Banksia writes a tab there)
+        let (name, _) = decode_text(name.trim_ascii());
         let value = self.decode(&value.decode(), &format!("tag {name}"), span);
         if self.game.tags.iter().any(|t| t.name == name) {
             self.problem(
@@ -1049,6 +1105,58 @@ mod tests {
         let g = games(b"[White \"M\xfcller\"]\n\n1. e4 *\n");
         assert_eq!(g[0].tag("White"), Some("M\u{fc}ller"));
         assert_eq!(g[0].problems[0].kind, ProblemKind::Encoding);
+    }
+
+    #[test]
+    fn windows_1252_and_a_joined_files_byte_order_mark() {
+        let g = games(
+            b"[Event \"a\x85\x80\"]\r\n\r\n1. e4 *\r\n\r\n\xEF\xBB\xBF[Event \"b\"]\n\n1. d4 *\n",
+        );
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].tag("Event"), Some("a\u{2026}\u{20AC}"));
+        assert_eq!(g[0].problems[0].kind, ProblemKind::Encoding);
+        assert_eq!(g[1].tag("Event"), Some("b"));
+        assert_eq!(g[1].moves.len(), 1);
+        assert!(g[1].problems.is_empty(), "{:?}", g[1].problems);
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        let text = b"[Event \"cr\"]\r[Result \"*\"]\r\r1. e4 {+0.10/10 1.0s} e5\r2. Nf3 Nc6 *\r\r[Event \"next\"]\r\n[Result \"*\"]\n\n1. d4 d5 *\r";
+        let g = games(text);
+        assert_eq!(g.len(), 2);
+        assert!(g[0].problems.is_empty(), "{:?}", g[0].problems);
+        assert_eq!(g[0].moves.len(), 4);
+        let s = g[0].moves[2].span.unwrap();
+        assert_eq!((s.line, s.column), (5, 4));
+        assert_eq!(
+            &text[s.offset as usize..(s.offset + s.len) as usize],
+            b"Nf3"
+        );
+        assert_eq!(g[1].line, 7);
+        assert_eq!(g[1].moves.len(), 2);
+        // a CR at the very end of the reader's buffer (13 bytes), then its
+        // LF, or not
+        for (text, kept) in [
+            (
+                &b"[Event \"ab\"]\r\n\r\n1. e4 *\r\n"[..],
+                &b"[Event \"ab\"]\r\n\r\n1. e4 *\r\n"[..],
+            ),
+            (
+                b"[Event \"ab\"]\r\r1. e4 *\r",
+                b"[Event \"ab\"]\n\n1. e4 *\n",
+            ),
+        ] {
+            let mut sp = GameSplitter::new(std::io::BufReader::with_capacity(13, text));
+            let c = sp.next_chunk().unwrap().unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&c.bytes),
+                String::from_utf8_lossy(kept)
+            );
+            let g = parse_game(&c);
+            assert_eq!(g.moves.len(), 1);
+            assert_eq!(g.moves[0].span.unwrap().line, 3);
+        }
     }
 
     #[test]

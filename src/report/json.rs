@@ -22,6 +22,9 @@ pub fn recorded(audit: &GameAudit, ply: &Ply) -> Value {
         if let Some(cc) = &a.cutechess {
             map.insert("cutechess".into(), json!(cc));
         }
+        if let Some(e) = &a.gui {
+            map.insert("gui".into(), json!(e));
+        }
         if let Some(v) = a.clk {
             map.insert("clk".into(), json!(v));
         }
@@ -42,6 +45,18 @@ pub fn recorded(audit: &GameAudit, ply: &Ply) -> Value {
         map.insert("text".into(), json!(texts));
     }
     Value::Object(map)
+}
+
+/// The values every comment form is typed into (eval from White's view,
+/// depth, move time, clock), `null` where the record has none.
+pub fn typed(audit: &GameAudit, ply: &Ply) -> Value {
+    let t = crate::timeline::typed_values(&audit.game.moves[ply.move_index], ply.side);
+    json!({
+        "eval": t.eval,
+        "depth": t.depth,
+        "move_time_ms": t.move_time_ms,
+        "clock_ms": t.clock_ms,
+    })
 }
 
 /// One game line.
