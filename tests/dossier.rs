@@ -403,9 +403,13 @@ fn assert_first_screen(name: &str, m: &serde_json::Value, codes: &[(String, Stri
     );
 }
 
+/// A game as audit.jsonl gives it: the dossier's anchor, the counts by
+/// severity and the (severity, code) of each finding.
+type JsonGame = (String, [usize; 4], Vec<(String, String)>);
+
 /// Each game's (severity, code) pairs and counts by severity, from the
 /// report's audit.jsonl, keyed by the dossier's anchor of the game.
-fn games_of(jsonl: &Path) -> Vec<(String, [usize; 4], Vec<(String, String)>)> {
+fn games_of(jsonl: &Path) -> Vec<JsonGame> {
     std::fs::read_to_string(jsonl)
         .unwrap()
         .lines()
