@@ -73,13 +73,18 @@ class Params:
     win_plies: int
     rook_castling_resets: bool
     searchless_resets: bool
+    # whether the draw and the win rule are in effect (off: the counter
+    # reads -1000 on every move and the rule never fires)
+    draw_rule: bool = True
+    win_rule: bool = True
 
     def show(self) -> str:
         return (
             f"draw_eval={self.draw_eval / 100:.2f} draw_plies={self.draw_plies} "
             f"draw_from_move={self.draw_from_move} win_eval={self.win_eval / 100:g} "
             f"win_plies={self.win_plies} rook_castling_resets={str(self.rook_castling_resets).lower()} "
-            f"searchless_resets={str(self.searchless_resets).lower()}"
+            f"searchless_resets={str(self.searchless_resets).lower()} "
+            f"draw_rule={str(self.draw_rule).lower()} win_rule={str(self.win_rule).lower()}"
         )
 
 
@@ -92,6 +97,14 @@ GRIDS = {
     "win_plies": list(range(2, 21, 2)),
     "rook_castling_resets": [False, True],
     "searchless_resets": [False, True],
+    "draw_rule": [False, True],
+    "win_rule": [False, True],
+}
+
+# The values a rule that is off makes undecidable.
+RULE_VALUES = {
+    "draw_rule": ("draw_eval", "draw_plies", "draw_from_move"),
+    "win_rule": ("win_eval", "win_plies"),
 }
 
 # --------------------------------------------------------------------- counters
@@ -197,14 +210,18 @@ class Counters:
         win_count = max(lose_progress, win_progress)
         win_left = 0 if win_count >= p.win_plies else p.win_plies - win_count
         rr = -win_left - 1 if win_left >= p.win_plies else win_left
+        if not p.draw_rule:
+            rd = -1000
+        if not p.win_rule:
+            rr = -1000
         # adjudications (board rules are kept out of the games by construction)
         fired = None
         half = p.win_plies  # compare 2*count >= win_plies: win_plies / 2 exactly
         if self.rev >= 100:
             fired = ("fifty", "1/2-1/2")
-        elif m.ply // 2 >= p.draw_from_move and self.dc >= p.draw_plies:
+        elif p.draw_rule and m.ply // 2 >= p.draw_from_move and self.dc >= p.draw_plies:
             fired = ("draw", "1/2-1/2")
-        elif (2 * self.ww >= half and 2 * self.bl >= half) or (2 * self.bw >= half and 2 * self.wl >= half):
+        elif p.win_rule and ((2 * self.ww >= half and 2 * self.bl >= half) or (2 * self.bw >= half and 2 * self.wl >= half)):
             fired = ("win", "1-0" if 2 * self.ww >= half else "0-1")
         return (r50, rd, rr), fired
 
@@ -278,8 +295,11 @@ class Ctx:
 
     def fires(self, d: D):
         """The rule that would fire if the next move followed `d` (quiet for
-        free and rookloss directives, a pawn move for zero)."""
+        free and rookloss directives, a pawn move for zero). A rule that is
+        off is asked where it would fire if it were on: the games are planned
+        the same, and the rule's planned end becomes a plain one."""
         c = self.counters.copy()
+        c.p = replace(c.p, draw_rule=True, win_rule=True)
         rec = MoveRec(
             ply=self.ply,
             white=self.white,
@@ -804,6 +824,11 @@ def try_game(p: Params, rng: random.Random, gtype: str, opts) -> Game:
             end = fired
             break
         if d.end is not None:
+            if d.end in ("draw", "win") and not getattr(p, d.end + "_rule"):
+                # the rule is off: the game goes on past the point where it
+                # would have fired, and the record ends it otherwise
+                end = ("plain", None)
+                break
             if d.end != "plain":
                 raise Retry("planned end did not fire")
             end = ("plain", None)
@@ -989,6 +1014,8 @@ def main(argv=None) -> int:
     ap.add_argument("--win-plies", type=int, default=10)
     ap.add_argument("--rook-castling-resets", type=parse_bool, default=True)
     ap.add_argument("--searchless-resets", type=parse_bool, default=True)
+    ap.add_argument("--draw-rule", type=parse_bool, default=True, help="false: the draw rule is off (Rd=-1000)")
+    ap.add_argument("--win-rule", type=parse_bool, default=True, help="false: the win rule is off (Rr=-1000)")
     ap.add_argument("--event", default="Synthetic Fit Event")
     ap.add_argument(
         "--flat",
@@ -1006,6 +1033,8 @@ def main(argv=None) -> int:
         win_plies=args.win_plies,
         rook_castling_resets=args.rook_castling_resets,
         searchless_resets=args.searchless_resets,
+        draw_rule=args.draw_rule,
+        win_rule=args.win_rule,
     )
     if p.win_plies % 2 or p.draw_plies < 2:
         ap.error("win_plies must be even and draw_plies at least 2")
@@ -1038,7 +1067,11 @@ def main(argv=None) -> int:
         f"rook moves giving up a castling right {sum(g.rookloss for g in games)}"
     )
     if args.self_check:
-        return 0 if self_check(games, p, flat, random.Random(args.seed + 1)) else 1
+        undecidable = set(flat)
+        for rule, values in RULE_VALUES.items():
+            if not getattr(p, rule):
+                undecidable.update(values)
+        return 0 if self_check(games, p, undecidable, random.Random(args.seed + 1)) else 1
     return 0
 
 

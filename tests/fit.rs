@@ -430,3 +430,46 @@ fn a_game_the_fit_cannot_replay_is_named_with_why() {
         "{text}"
     );
 }
+
+/// An archive whose software ran the win rule off (its counter -1000 on
+/// every move, no game ended by it): the fit finds the rule off, states the
+/// win rule's own values flat with the text's kept, and names the games the
+/// rule being on would have ended.
+#[test]
+fn a_rule_the_software_ran_off_is_found_and_its_values_are_flat() {
+    let (code, groups) = fit_json(
+        &here(),
+        &[
+            "tests/fixtures/fit/win-rule-off.pgn",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+        ],
+    );
+    assert_eq!(code, Some(1));
+    let g = &groups[0];
+    assert_eq!(fitted(g, "win_rule"), ("true", "false", vec!["false"]));
+    for (name, grid) in [("win_eval", 15), ("win_plies", 10)] {
+        let (text, got, equal) = fitted(g, name);
+        assert_eq!(got, text, "{name}: flat, the text's value kept");
+        assert_eq!(equal.len(), grid, "{name}: every value ties");
+    }
+    for name in ["draw_rule", "draw_eval", "draw_plies", "draw_from_move"] {
+        let (text, got, equal) = fitted(g, name);
+        assert_eq!((got, equal), (text, vec![text]), "{name}");
+    }
+    assert_eq!(
+        g["under_fit"]["terminations"], g["under_fit"]["terminations_of"],
+        "{g}"
+    );
+    assert_eq!(g["under_fit"]["counters"], g["under_fit"]["counters_of"]);
+    let decided = g["decided"].as_array().unwrap();
+    assert!(!decided.is_empty());
+    for d in decided {
+        assert!(d["under_text"].as_str().unwrap().contains("tcec.win-rule"), "{d}");
+        assert_eq!(d["fit_agrees"], true, "{d}");
+        assert_eq!(d["text_agrees"], false, "{d}");
+    }
+    let block = g["variant_block"].as_str().unwrap();
+    assert!(block.contains("const win_rule = false"), "{block}");
+    assert!(!block.contains("win_plies"), "a flat value is not pasted: {block}");
+}

@@ -17,7 +17,7 @@
 //! point is one evaluation of the rules over the replayed games, points of
 //! one scan in parallel, every point evaluated once (a cache). Where several
 //! values score the same, all of them are reported: the value kept is the
-//! current one where it is among them, else the text's, else the one nearest
+//! text's where it is among them, else the current one, else the one nearest
 //! the text's, and the report says that the data cannot decide.
 
 use std::collections::BTreeMap;
@@ -381,10 +381,14 @@ pub fn fit_group(
                 .filter(|(_, p)| s.point(p).agreement.score() == best)
                 .map(|(v, _)| v.clone())
                 .collect();
-            let keep = if ties.contains(&cur[k]) {
-                cur[k].clone()
-            } else if ties.contains(&text[k]) {
+            // among equals the text's value first, then the current one:
+            // at an equal score a value only moves to the text's, so the
+            // search ends, and a value the data cannot decide stays the
+            // text's even where an earlier round had moved it
+            let keep = if ties.contains(&text[k]) {
                 text[k].clone()
+            } else if ties.contains(&cur[k]) {
+                cur[k].clone()
             } else {
                 ties.iter()
                     .min_by(|a, b| distance(a, &text[k]).total_cmp(&distance(b, &text[k])))
