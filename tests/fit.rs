@@ -465,11 +465,17 @@ fn a_rule_the_software_ran_off_is_found_and_its_values_are_flat() {
     let decided = g["decided"].as_array().unwrap();
     assert!(!decided.is_empty());
     for d in decided {
-        assert!(d["under_text"].as_str().unwrap().contains("tcec.win-rule"), "{d}");
+        assert!(
+            d["under_text"].as_str().unwrap().contains("tcec.win-rule"),
+            "{d}"
+        );
         assert_eq!(d["fit_agrees"], true, "{d}");
         assert_eq!(d["text_agrees"], false, "{d}");
     }
     let block = g["variant_block"].as_str().unwrap();
     assert!(block.contains("const win_rule = false"), "{block}");
-    assert!(!block.contains("win_plies"), "a flat value is not pasted: {block}");
+    assert!(
+        !block.contains("win_plies"),
+        "a flat value is not pasted: {block}"
+    );
 }
