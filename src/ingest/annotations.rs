@@ -93,6 +93,39 @@ fn parse_hundredths(s: &str) -> Option<i32> {
     whole.checked_mul(100)?.checked_add(f)
 }
 
+/// `0.27`, `-1.5`, `+3` (a sign, 1 to 7 digits, and a point with one or
+/// two digits) as [`Score::parse_pawns`] reads them, in one loop; `None`
+/// for any other form (the caller then uses `Score::parse_pawns`).
+#[inline]
+fn fast_pawns(b: &[u8]) -> Option<Score> {
+    let (neg, b) = match b.first()? {
+        b'-' => (true, &b[1..]),
+        b'+' => (false, &b[1..]),
+        _ => (false, b),
+    };
+    let mut i = 0;
+    let mut whole: i32 = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        whole = whole * 10 + i32::from(b[i] - b'0');
+        i += 1;
+        if i > 7 {
+            return None;
+        }
+    }
+    if i == 0 {
+        return None;
+    }
+    let cp = match &b[i..] {
+        [] => whole * 100,
+        [b'.', t @ b'0'..=b'9'] => whole * 100 + i32::from(t - b'0') * 10,
+        [b'.', t @ b'0'..=b'9', h @ b'0'..=b'9'] => {
+            whole * 100 + i32::from(t - b'0') * 10 + i32::from(h - b'0')
+        }
+        _ => return None,
+    };
+    Some(Score::Cp(if neg { -cp } else { cp }))
+}
+
 /// Material balance `mb=+P+N+B+R+Q`, White minus Black.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Material {
@@ -121,7 +154,15 @@ impl Material {
             while i < b.len() && b[i].is_ascii_digit() {
                 i += 1;
             }
-            let v: i32 = s[start..i].parse().map_err(|_| err())?;
+            // up to 9 digits fit an i32; longer ones (leading zeros, or
+            // too large) go through `str::parse`
+            let v: i32 = if (1..=9).contains(&(i - start)) {
+                b[start..i]
+                    .iter()
+                    .fold(0, |v, &c| v * 10 + i32::from(c - b'0'))
+            } else {
+                s[start..i].parse().map_err(|_| err())?
+            };
             if n == 5 {
                 return Err(err());
             }
@@ -303,10 +344,6 @@ pub struct Annotations {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
 }
-
-const TCEC_KEYS: &[&str] = &[
-    "d", "sd", "pd", "mt", "tl", "s", "n", "pv", "tb", "h", "ph", "wv", "R50", "Rd", "Rr", "mb",
-];
 
 /// Parse one comment's text.
 pub fn parse_comment(raw: &str) -> Annotations {
@@ -504,90 +541,208 @@ fn looks_like_tcec(s: &str) -> bool {
         return true;
     }
     match key_value(first) {
-        Some((k, _)) => TCEC_KEYS.contains(&k),
+        Some((k, _)) => is_tcec_key(key_code(k.as_bytes())),
         None => false,
     }
 }
 
 fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut String) {
     let mut unknown_text: Vec<&str> = Vec::new();
-    for item in items(s) {
-        if item.is_empty() {
-            continue;
+    let b = s.as_bytes();
+    let len = b.len();
+    // One pass over the items (`,`-separated, as `str::split` cuts them).
+    // The fast path reads ` key=value` with an ASCII key right before the
+    // `=`: the key and the start of the value are known without a second
+    // look, and only the value's end is searched (memchr for the long PV, a
+    // loop for the short rest). Anything else takes the general path: the
+    // item found by memchr, trimmed (Unicode white space too) and cut at
+    // its first `=`, as before.
+    let mut start = 0;
+    loop {
+        let mut k = start;
+        while k < len && b[k] == b' ' {
+            k += 1;
         }
-        if item == "book" {
-            m.book = true;
-            continue;
+        let key_start = k;
+        while k < len && b[k].is_ascii_alphanumeric() {
+            k += 1;
         }
-        let Some((key, value)) = key_value(item) else {
-            unknown_text.push(item);
-            continue;
-        };
-        let mut bad = |what: &str| problems.push(format!("{key}={value}: expected {what}"));
-        match key {
-            "d" => m.d = int(value).map_err(|_| bad("a depth (integer)")).ok(),
-            "sd" => {
-                m.sd = int(value)
-                    .map_err(|_| bad("a selective depth (integer)"))
-                    .ok()
-            }
-            "pd" => m.pd = Some(value.into()),
-            // ms; in early seasons H:MM:SS (`00:02:46`)
-            "mt" => {
-                m.mt = int::<i64>(value)
-                    .ok()
-                    .or_else(|| super::forms::parse_tcec_time(value))
-                    .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
-                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12) or H:MM:SS"))
-                    .ok()
-            }
-            "tl" => {
-                m.tl = int::<i64>(value)
-                    .ok()
-                    .or_else(|| super::forms::parse_tcec_time(value))
-                    .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
-                    .ok_or_else(|| bad("milliseconds (an integer of at most 10^12) or H:MM:SS"))
-                    .ok()
-            }
-            // nodes per second; in early seasons `14000 kN/s`
-            "s" => {
-                m.s = int(value)
-                    .ok()
-                    .or_else(|| super::forms::parse_speed(value))
-                    .ok_or_else(|| bad("nodes per second (an integer, or N kN/s)"))
-                    .ok()
-            }
-            "n" => m.n = int(value).map_err(|_| bad("a node count (integer)")).ok(),
-            "pv" => m.pv = Some(value.to_string()),
-            "tb" => {
-                m.tb = if value == "null" {
-                    Some(None)
-                } else {
-                    int(value)
-                        .map(Some)
-                        .map_err(|_| bad("a tablebase hit count or null"))
-                        .ok()
+        let end;
+        if k > key_start && k < len && b[k] == b'=' {
+            let key = &s[key_start..k];
+            let code = key_code(key.as_bytes());
+            let v = k + 1;
+            end = if code == key_code(b"pv") {
+                memchr::memchr(b',', &b[v..]).map_or(len, |p| v + p)
+            } else {
+                comma_near(b, v)
+            };
+            tcec_item(m, problems, code, key, trim(&s[v..end]));
+        } else {
+            end = memchr::memchr(b',', &b[start..]).map_or(len, |p| start + p);
+            let item = trim(&s[start..end]);
+            if item == "book" {
+                m.book = true;
+            } else if !item.is_empty() {
+                match key_value(item) {
+                    Some((key, value)) => {
+                        tcec_item(m, problems, key_code(key.as_bytes()), key, value)
+                    }
+                    None => unknown_text.push(item),
                 }
             }
-            "h" => m.h = parse_f64(value).map_err(|_| bad("a percentage")).ok(),
-            "ph" => m.ph = parse_f64(value).map_err(|_| bad("a percentage")).ok(),
-            "wv" => match Score::parse_pawns(value) {
-                Ok(sc) => m.wv = Some(sc),
-                Err(e) => problems.push(format!("wv={value}: {e}")),
-            },
-            // Banksia's TCEC-style comments write it `r50`
-            "R50" | "r50" => m.r50 = int(value).map_err(|_| bad("an integer")).ok(),
-            "Rd" => m.rd = int(value).map_err(|_| bad("an integer")).ok(),
-            "Rr" => m.rr = int(value).map_err(|_| bad("an integer")).ok(),
-            "mb" => match Material::parse(value) {
-                Ok(mb) => m.mb = Some(mb),
-                Err(e) => problems.push(format!("mb={value}: {e}")),
-            },
-            _ => m.extra.push((key.to_string(), value.to_string())),
         }
+        if end >= len {
+            break;
+        }
+        start = end + 1;
     }
     if !unknown_text.is_empty() {
         *text = unknown_text.join(", ");
+    }
+}
+
+/// The first `,` in `b` from `from` on (or `b.len()`), for the short values:
+/// eight bytes at a time (the classic zero-byte test on the word xor
+/// `,,,,,,,,`, whose lowest flagged byte is exact), bytes one by one for
+/// the last few.
+#[inline]
+fn comma_near(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut e = from;
+    while e + 8 <= b.len() {
+        let word = u64::from_le_bytes(b[e..e + 8].try_into().expect("eight bytes"));
+        let x = word ^ (ONES * u64::from(b','));
+        let found = x.wrapping_sub(ONES) & !x & HIGHS;
+        if found != 0 {
+            return e + (found.trailing_zeros() / 8) as usize;
+        }
+        e += 8;
+    }
+    while e < b.len() && b[e] != b',' {
+        e += 1;
+    }
+    e
+}
+
+/// A key of up to three bytes as one number (its length in the top byte),
+/// for a dispatch without string compares; 0 for a longer key.
+#[inline]
+const fn key_code(k: &[u8]) -> u32 {
+    match k.len() {
+        1 => 1 << 24 | k[0] as u32,
+        2 => 2 << 24 | k[0] as u32 | (k[1] as u32) << 8,
+        3 => 3 << 24 | k[0] as u32 | (k[1] as u32) << 8 | (k[2] as u32) << 16,
+        _ => 0,
+    }
+}
+
+/// Whether `code` is one of the TCEC keys (a first item with one marks a
+/// TCEC comment).
+fn is_tcec_key(code: u32) -> bool {
+    const KEYS: [u32; 16] = [
+        key_code(b"d"),
+        key_code(b"sd"),
+        key_code(b"pd"),
+        key_code(b"mt"),
+        key_code(b"tl"),
+        key_code(b"s"),
+        key_code(b"n"),
+        key_code(b"pv"),
+        key_code(b"tb"),
+        key_code(b"h"),
+        key_code(b"ph"),
+        key_code(b"wv"),
+        key_code(b"R50"),
+        key_code(b"Rd"),
+        key_code(b"Rr"),
+        key_code(b"mb"),
+    ];
+    code != 0 && KEYS.contains(&code)
+}
+
+/// Type one `key=value` item of a TCEC comment (`code` is `key_code(key)`).
+#[inline]
+fn tcec_item(m: &mut TcecMove, problems: &mut Vec<String>, code: u32, key: &str, value: &str) {
+    const D: u32 = key_code(b"d");
+    const SD: u32 = key_code(b"sd");
+    const PD: u32 = key_code(b"pd");
+    const MT: u32 = key_code(b"mt");
+    const TL: u32 = key_code(b"tl");
+    const S: u32 = key_code(b"s");
+    const N: u32 = key_code(b"n");
+    const PV: u32 = key_code(b"pv");
+    const TB: u32 = key_code(b"tb");
+    const H: u32 = key_code(b"h");
+    const PH: u32 = key_code(b"ph");
+    const WV: u32 = key_code(b"wv");
+    const R50: u32 = key_code(b"R50");
+    const R50_LOWER: u32 = key_code(b"r50");
+    const RD: u32 = key_code(b"Rd");
+    const RR: u32 = key_code(b"Rr");
+    const MB: u32 = key_code(b"mb");
+    let mut bad = |what: &str| problems.push(format!("{key}={value}: expected {what}"));
+    match code {
+        D => m.d = int(value).map_err(|_| bad("a depth (integer)")).ok(),
+        SD => {
+            m.sd = int(value)
+                .map_err(|_| bad("a selective depth (integer)"))
+                .ok()
+        }
+        PD => m.pd = Some(value.into()),
+        // ms; in early seasons H:MM:SS (`00:02:46`)
+        MT => {
+            m.mt = int::<i64>(value)
+                .ok()
+                .or_else(|| super::forms::parse_tcec_time(value))
+                .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
+                .ok_or_else(|| bad("milliseconds (an integer of at most 10^12) or H:MM:SS"))
+                .ok()
+        }
+        TL => {
+            m.tl = int::<i64>(value)
+                .ok()
+                .or_else(|| super::forms::parse_tcec_time(value))
+                .filter(|v| v.unsigned_abs() <= MAX_TIME_MS as u64)
+                .ok_or_else(|| bad("milliseconds (an integer of at most 10^12) or H:MM:SS"))
+                .ok()
+        }
+        // nodes per second; in early seasons `14000 kN/s`
+        S => {
+            m.s = int(value)
+                .ok()
+                .or_else(|| super::forms::parse_speed(value))
+                .ok_or_else(|| bad("nodes per second (an integer, or N kN/s)"))
+                .ok()
+        }
+        N => m.n = int(value).map_err(|_| bad("a node count (integer)")).ok(),
+        PV => m.pv = Some(value.to_string()),
+        TB => {
+            m.tb = if value == "null" {
+                Some(None)
+            } else {
+                int(value)
+                    .map(Some)
+                    .map_err(|_| bad("a tablebase hit count or null"))
+                    .ok()
+            }
+        }
+        H => m.h = parse_f64(value).map_err(|_| bad("a percentage")).ok(),
+        PH => m.ph = parse_f64(value).map_err(|_| bad("a percentage")).ok(),
+        WV => match fast_pawns(value.as_bytes()).map_or_else(|| Score::parse_pawns(value), Ok) {
+            Ok(sc) => m.wv = Some(sc),
+            Err(e) => problems.push(format!("wv={value}: {e}")),
+        },
+        // Banksia's TCEC-style comments write it `r50`
+        R50 | R50_LOWER => m.r50 = int(value).map_err(|_| bad("an integer")).ok(),
+        RD => m.rd = int(value).map_err(|_| bad("an integer")).ok(),
+        RR => m.rr = int(value).map_err(|_| bad("an integer")).ok(),
+        MB => match Material::parse(value) {
+            Ok(mb) => m.mb = Some(mb),
+            Err(e) => problems.push(format!("mb={value}: {e}")),
+        },
+        _ => m.extra.push((key.to_string(), value.to_string())),
     }
 }
 
@@ -810,6 +965,69 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_pawns_are_parse_pawns() {
+        let mut fast = 0;
+        for s in number_texts() {
+            if let Some(sc) = fast_pawns(s.as_bytes()) {
+                assert_eq!(Ok(sc), Score::parse_pawns(&s), "{s:?}");
+                fast += 1;
+            }
+        }
+        assert!(fast > 20, "{fast}");
+        for s in ["0.27", "-0.50", "+3", "12.5", "-0.00", "1234567.99"] {
+            assert_eq!(
+                fast_pawns(s.as_bytes()).map(Ok),
+                Some(Score::parse_pawns(s)),
+                "{s:?}"
+            );
+        }
+        for s in [
+            "M5", "-M5", "#3", ".5", "5.", "0.275", "12345678", "", "-", "1e5",
+        ] {
+            assert_eq!(fast_pawns(s.as_bytes()), None, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn the_fast_material_is_str_parse() {
+        for s in [
+            "+0+0+0+0+0",
+            "+0-1+0+0+0",
+            "-8+2-1+0+1",
+            "+123456789+0+0+0+0",
+            "+1234567890+0+0+0+0",
+            "+0000000001+0+0+0+0",
+            "+9999999999+0+0+0+0",
+            "+0+0+0+0",
+            "+0+0+0+0+0+0",
+            "+0+0++0+0",
+            "0+0+0+0+0",
+            "+0+0+0+0+",
+        ] {
+            let slow = |s: &str| -> Option<[i32; 5]> {
+                let mut v = Vec::new();
+                let mut rest = s;
+                while !rest.is_empty() {
+                    let neg = match rest.as_bytes()[0] {
+                        b'+' => false,
+                        b'-' => true,
+                        _ => return None,
+                    };
+                    let d = rest[1..].bytes().take_while(u8::is_ascii_digit).count();
+                    let n: i32 = rest[1..1 + d].parse().ok()?;
+                    v.push(if neg { -n } else { n });
+                    rest = &rest[1 + d..];
+                }
+                v.try_into().ok()
+            };
+            let ours = Material::parse(s)
+                .ok()
+                .map(|m| [m.pawns, m.knights, m.bishops, m.rooks, m.queens]);
+            assert_eq!(ours, slow(s), "{s:?}");
+        }
+    }
+
+    #[test]
     fn the_fast_trim_is_str_trim() {
         let cases = [
             "",
@@ -828,6 +1046,14 @@ mod tests {
         ];
         for c in cases {
             assert_eq!(trim(c), c.trim(), "{c:?}");
+        }
+        let text = b"d=1, mt=90906, tl=3514094,,x,, wv=0.27 ,R50=50, mb=+0+0+0+0+0,,";
+        for from in 0..=text.len() {
+            let want = text[from..]
+                .iter()
+                .position(|&c| c == b',')
+                .map_or(text.len(), |p| from + p);
+            assert_eq!(comma_near(text, from), want, "{from}");
         }
         let split: Vec<&str> = items(" d=1 ,, pv=e4 e5 ,\u{a0}book").collect();
         assert_eq!(
