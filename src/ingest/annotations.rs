@@ -572,12 +572,17 @@ fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut 
             let key = &s[key_start..k];
             let code = key_code(key.as_bytes());
             let v = k + 1;
-            end = if code == key_code(b"pv") {
-                memchr::memchr(b',', &b[v..]).map_or(len, |p| v + p)
+            end = if code == key::PV {
+                let end = memchr::memchr(b',', &b[v..]).map_or(len, |p| v + p);
+                tcec_item(m, problems, code, key, trim(&s[v..end]));
+                end
+            } else if let Some(end) = tcec_number(m, code, b, v) {
+                end
             } else {
-                comma_near(b, v)
+                let end = comma_near(b, v);
+                tcec_item(m, problems, code, key, trim(&s[v..end]));
+                end
             };
-            tcec_item(m, problems, code, key, trim(&s[v..end]));
         } else {
             end = memchr::memchr(b',', &b[start..]).map_or(len, |p| start + p);
             let item = trim(&s[start..end]);
@@ -599,6 +604,72 @@ fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut 
     }
     if !unknown_text.is_empty() {
         *text = unknown_text.join(", ");
+    }
+}
+
+/// A number right after a key's `=` and right before the next `,` (or the
+/// end), read in the one look at its bytes: for the integer keys a `-` and
+/// at most 18 digits that fit the field, for `h` and `ph` what [`fast_f64`]
+/// reads, for `wv` what [`fast_pawns`] reads. Sets the field and returns
+/// where the value ends; `None` (nothing set) for any other form, which
+/// [`tcec_item`] then types and reports as before.
+#[inline]
+fn tcec_number(m: &mut TcecMove, code: u32, b: &[u8], v: usize) -> Option<usize> {
+    use self::key::*;
+    let len = b.len();
+    match code {
+        D | SD | MT | TL | S | N | TB | R50 | R50_LOWER | RD | RR => {
+            let mut e = v;
+            let neg = e < len && b[e] == b'-';
+            if neg {
+                e += 1;
+            }
+            let digits = e;
+            let mut x: i64 = 0;
+            while e < len && b[e].is_ascii_digit() && e - digits < 18 {
+                x = x * 10 + i64::from(b[e] - b'0');
+                e += 1;
+            }
+            if e == digits || (e < len && b[e] != b',') {
+                return None;
+            }
+            if neg {
+                x = -x;
+            }
+            match code {
+                D => m.d = Some(u32::try_from(x).ok().filter(|_| !neg)?),
+                SD => m.sd = Some(u32::try_from(x).ok().filter(|_| !neg)?),
+                MT => m.mt = Some(x).filter(|x| x.unsigned_abs() <= MAX_TIME_MS as u64),
+                TL => m.tl = Some(x).filter(|x| x.unsigned_abs() <= MAX_TIME_MS as u64),
+                S => m.s = Some(u64::try_from(x).ok().filter(|_| !neg)?),
+                N => m.n = Some(u64::try_from(x).ok().filter(|_| !neg)?),
+                TB => m.tb = Some(Some(u64::try_from(x).ok().filter(|_| !neg)?)),
+                R50 | R50_LOWER => m.r50 = Some(i32::try_from(x).ok()?),
+                RD => m.rd = Some(i32::try_from(x).ok()?),
+                _ => m.rr = Some(i32::try_from(x).ok()?),
+            }
+            if code == MT && m.mt.is_none() || code == TL && m.tl.is_none() {
+                return None;
+            }
+            Some(e)
+        }
+        H | PH | WV => {
+            let mut e = v;
+            while e < len && matches!(b[e], b'0'..=b'9' | b'.' | b'-' | b'+') {
+                e += 1;
+            }
+            if e < len && b[e] != b',' {
+                return None;
+            }
+            let text = &b[v..e];
+            match code {
+                H => m.h = Some(fast_f64(text)?),
+                PH => m.ph = Some(fast_f64(text)?),
+                _ => m.wv = Some(fast_pawns(text)?),
+            }
+            Some(e)
+        }
+        _ => None,
     }
 }
 
@@ -638,6 +709,28 @@ const fn key_code(k: &[u8]) -> u32 {
     }
 }
 
+/// The TCEC keys as [`key_code`]s.
+mod key {
+    use super::key_code;
+    pub const D: u32 = key_code(b"d");
+    pub const SD: u32 = key_code(b"sd");
+    pub const PD: u32 = key_code(b"pd");
+    pub const MT: u32 = key_code(b"mt");
+    pub const TL: u32 = key_code(b"tl");
+    pub const S: u32 = key_code(b"s");
+    pub const N: u32 = key_code(b"n");
+    pub const PV: u32 = key_code(b"pv");
+    pub const TB: u32 = key_code(b"tb");
+    pub const H: u32 = key_code(b"h");
+    pub const PH: u32 = key_code(b"ph");
+    pub const WV: u32 = key_code(b"wv");
+    pub const R50: u32 = key_code(b"R50");
+    pub const R50_LOWER: u32 = key_code(b"r50");
+    pub const RD: u32 = key_code(b"Rd");
+    pub const RR: u32 = key_code(b"Rr");
+    pub const MB: u32 = key_code(b"mb");
+}
+
 /// Whether `code` is one of the TCEC keys (a first item with one marks a
 /// TCEC comment).
 fn is_tcec_key(code: u32) -> bool {
@@ -665,23 +758,7 @@ fn is_tcec_key(code: u32) -> bool {
 /// Type one `key=value` item of a TCEC comment (`code` is `key_code(key)`).
 #[inline]
 fn tcec_item(m: &mut TcecMove, problems: &mut Vec<String>, code: u32, key: &str, value: &str) {
-    const D: u32 = key_code(b"d");
-    const SD: u32 = key_code(b"sd");
-    const PD: u32 = key_code(b"pd");
-    const MT: u32 = key_code(b"mt");
-    const TL: u32 = key_code(b"tl");
-    const S: u32 = key_code(b"s");
-    const N: u32 = key_code(b"n");
-    const PV: u32 = key_code(b"pv");
-    const TB: u32 = key_code(b"tb");
-    const H: u32 = key_code(b"h");
-    const PH: u32 = key_code(b"ph");
-    const WV: u32 = key_code(b"wv");
-    const R50: u32 = key_code(b"R50");
-    const R50_LOWER: u32 = key_code(b"r50");
-    const RD: u32 = key_code(b"Rd");
-    const RR: u32 = key_code(b"Rr");
-    const MB: u32 = key_code(b"mb");
+    use self::key::*;
     let mut bad = |what: &str| problems.push(format!("{key}={value}: expected {what}"));
     match code {
         D => m.d = int(value).map_err(|_| bad("a depth (integer)")).ok(),
@@ -1025,6 +1102,87 @@ mod tests {
                 .map(|m| [m.pawns, m.knights, m.bishops, m.rooks, m.queens]);
             assert_eq!(ours, slow(s), "{s:?}");
         }
+    }
+
+    /// The TCEC comment as the general path types it: `str::split`,
+    /// `str::trim`, the item cut at its first `=`, every value through
+    /// [`tcec_item`].
+    fn reference_tcec(s: &str) -> (TcecMove, Vec<String>, String) {
+        let mut m = TcecMove::default();
+        let mut problems = Vec::new();
+        let mut unknown = Vec::new();
+        for item in s.split(',').map(str::trim) {
+            if item.is_empty() {
+                continue;
+            }
+            if item == "book" {
+                m.book = true;
+                continue;
+            }
+            match item.split_once('=') {
+                Some((k, v)) => {
+                    let (k, v) = (k.trim(), v.trim());
+                    tcec_item(&mut m, &mut problems, key_code(k.as_bytes()), k, v)
+                }
+                None => unknown.push(item),
+            }
+        }
+        (m, problems, unknown.join(", "))
+    }
+
+    #[test]
+    fn the_one_pass_tcec_is_the_general_path() {
+        let mut values = number_texts();
+        values.extend(
+            [
+                "null",
+                "00:02:46",
+                "1:2",
+                "14000 kN/s",
+                "+0-1+0+0+0",
+                "+0+0+0+0+0",
+                "M5",
+                "-M5",
+                "#3",
+                "30 ",
+                " 30",
+                "\u{a0}30",
+                "30\u{a0}",
+                "1000000000000",
+                "1000000000001",
+                "-1000000000001",
+                "Qxd1",
+                "e4 e5 Nf3",
+                "a=b",
+                "=",
+            ]
+            .map(String::from),
+        );
+        let keys = [
+            "d", "sd", "pd", "mt", "tl", "s", "n", "pv", "tb", "h", "ph", "wv", "R50", "r50", "Rd",
+            "Rr", "mb", "zz", "book", "dd", "",
+        ];
+        let mut n = 0;
+        for key in keys {
+            for value in &values {
+                for text in [
+                    format!("{key}={value}"),
+                    format!("d=30, {key}={value}, wv=0.27,"),
+                    format!("book, {key}={value} ,"),
+                    format!("mt=5,  {key}= {value},x"),
+                    format!("mt=5,\t{key} ={value}"),
+                ] {
+                    let mut m = TcecMove::default();
+                    let mut problems = Vec::new();
+                    let mut text_left = String::new();
+                    parse_tcec(&text, &mut m, &mut problems, &mut text_left);
+                    let want = reference_tcec(&text);
+                    assert_eq!((m, problems, text_left), want, "{text:?}");
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 10_000, "{n}");
     }
 
     #[test]
