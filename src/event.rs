@@ -17,7 +17,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::findings::Evidence;
 use crate::ingest::pgn::PgnGame;
-use crate::span::Span;
 use crate::standings;
 use crate::timeline::{ScopeKind, Value};
 
@@ -135,18 +134,7 @@ impl GameInfo {
     }
 
     fn evidence(&self, note: String) -> Evidence {
-        Evidence {
-            path: self.file.clone(),
-            span: Some(Span {
-                offset: 0,
-                len: 0,
-                line: self.line,
-                column: 1,
-            }),
-            ply: None,
-            timestamp: None,
-            note,
-        }
+        Evidence::at_line(&self.file, self.line, 1, 0, note)
     }
 
     fn rating(&self, side: &str) -> Option<f64> {

@@ -58,6 +58,25 @@ pub struct Evidence {
     pub note: String,
 }
 
+impl Evidence {
+    /// A place given by its line and column alone (a ruleset's clause, a
+    /// line of an event file), `len` bytes long; about no ply.
+    pub fn at_line(path: &str, line: u64, column: u64, len: u64, note: String) -> Evidence {
+        Evidence {
+            path: path.to_string(),
+            span: Some(Span {
+                offset: 0,
+                len,
+                line,
+                column,
+            }),
+            ply: None,
+            timestamp: None,
+            note,
+        }
+    }
+}
+
 /// A finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {

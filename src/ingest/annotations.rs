@@ -935,9 +935,7 @@ fn parse_cutechess(s: &str) -> Option<CutechessMove> {
         });
     }
     let (score_depth, time) = main.split_once(' ')?;
-    let (score, depth) = score_depth.split_once('/')?;
-    let score = Score::parse_pawns(score).ok()?;
-    let depth: u32 = depth.parse().ok()?;
+    let (score, depth) = super::forms::score_depth(score_depth)?;
     let secs = time.trim().strip_suffix('s')?;
     let time_ms = parse_clock(secs)?;
     Some(CutechessMove {

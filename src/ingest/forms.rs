@@ -66,7 +66,7 @@ pub struct GuiMove {
 }
 
 /// `+0.35/24` → the score and the depth.
-fn score_depth(s: &str) -> Option<(Score, u32)> {
+pub(super) fn score_depth(s: &str) -> Option<(Score, u32)> {
     let (score, depth) = s.split_once('/')?;
     let score = Score::parse_pawns(score).ok()?;
     let depth = depth.parse().ok()?;

@@ -15,7 +15,6 @@ use super::analyzer::{
 };
 use super::ast::{BinOp, UnOp};
 use crate::findings::{Evidence, Finding};
-use crate::span::Span;
 use crate::timeline::{Data, Kind, MoveField, Timeline, Value};
 
 /// The reason given when a rule calls a detector this version lacks; such
@@ -1827,18 +1826,13 @@ pub fn clause_text(rule: &RuleDef) -> String {
 /// Evidence pointing at the rule's citation in the ruleset file.
 pub fn rule_evidence(rule: &RuleDef, ruleset_path: &str) -> Evidence {
     let c = &rule.cites[0];
-    Evidence {
-        path: ruleset_path.to_string(),
-        span: Some(Span {
-            offset: 0,
-            len: 0,
-            line: c.line as u64,
-            column: c.column as u64,
-        }),
-        ply: None,
-        timestamp: None,
-        note: format!("rule {} cites clause {}", rule.id, c.clause),
-    }
+    Evidence::at_line(
+        ruleset_path,
+        c.line as u64,
+        c.column as u64,
+        0,
+        format!("rule {} cites clause {}", rule.id, c.clause),
+    )
 }
 
 /// A finding from a rule.

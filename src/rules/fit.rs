@@ -628,18 +628,13 @@ fn departure_finding(rs: &Ruleset, fit: &GroupFit) -> Finding {
         note: format!("the {} games fitted", fit.games),
     });
     for x in fit.fits.iter().filter(|x| x.fitted != x.text) {
-        f.evidence.push(Evidence {
-            path: rs.path.clone(),
-            span: Some(crate::span::Span {
-                offset: 0,
-                len: 3,
-                line: x.line as u64,
-                column: x.column as u64,
-            }),
-            ply: None,
-            timestamp: None,
-            note: format!("the fit clause of {} {}", x.kind, x.name),
-        });
+        f.evidence.push(Evidence::at_line(
+            &rs.path,
+            x.line as u64,
+            x.column as u64,
+            3,
+            format!("the fit clause of {} {}", x.kind, x.name),
+        ));
     }
     f
 }

@@ -88,18 +88,13 @@ pub fn judge(
                 rule: String::new(),
                 clause: String::new(),
                 sanction: String::new(),
-                evidence: vec![Evidence {
-                    path: rs.path.clone(),
-                    span: Some(crate::span::Span {
-                        offset: 0,
-                        len: 0,
-                        line: sw.line as u64,
-                        column: 1,
-                    }),
-                    ply: None,
-                    timestamp: None,
-                    note: format!("switch {} (variant {})", sw.name, tc_name(&prog)),
-                }],
+                evidence: vec![Evidence::at_line(
+                    &rs.path,
+                    sw.line as u64,
+                    1,
+                    0,
+                    format!("switch {} (variant {})", sw.name, tc_name(&prog)),
+                )],
             });
         }
     }
