@@ -65,6 +65,7 @@ fn eval_stateless(
         i,
         switches,
         lets: &[],
+        overlay: None,
         slots: &mut [],
         notes: &mut Vec::new(),
         evidence: &mut Vec::new(),
@@ -288,6 +289,10 @@ struct Ctx<'c, 't> {
     i: usize,
     switches: &'c [bool],
     lets: &'c [Value],
+    /// In a switch's shadow: the real pass's `let`s and which of the
+    /// shadow's differ from them. A `let` that does not differ is read from
+    /// the real pass (the shadow's own copy of it is not kept up to date).
+    overlay: Option<(&'c [Value], &'c [bool])>,
     slots: &'c mut [Slot],
     /// Reasons a detector could not decide, for this event.
     notes: &'c mut Vec<String>,
@@ -423,6 +428,16 @@ impl Ctx<'_, '_> {
         }
     }
 
+    /// The value of `let` number `i` at the current event (in a shadow, the
+    /// real pass's where the shadow's does not differ from it).
+    #[inline]
+    fn let_at(&self, i: usize) -> Option<&Value> {
+        match self.overlay {
+            Some((real, differs)) if !differs.get(i).copied().unwrap_or(false) => real.get(i),
+            _ => self.lets.get(i),
+        }
+    }
+
     /// Advance stateful calls (a `let`'s or a rule's, see [`Calls`]) for the
     /// current event, in order.
     fn advance(&mut self, calls: &[&Stateful]) {
@@ -518,7 +533,7 @@ impl Ctx<'_, '_> {
         match e {
             CExpr::Lit(v) => v.clone(),
             CExpr::Const(i) => self.run.consts.get(*i).cloned().unwrap_or(Value::None),
-            CExpr::Let(i) => self.lets.get(*i).cloned().unwrap_or(Value::None),
+            CExpr::Let(i) => self.let_at(*i).cloned().unwrap_or(Value::None),
             CExpr::Switch(i) => Value::Bool(self.switches.get(*i).copied().unwrap_or(false)),
             CExpr::Move(MoveField::Clock(f), _) => self.clock_field(f),
             CExpr::Move(f, name) => match (&self.facts, self.run.tl) {
@@ -617,7 +632,7 @@ impl Ctx<'_, '_> {
         match e {
             CExpr::Lit(v) => Num::of(v),
             CExpr::Const(i) => self.run.consts.get(*i).map_or(Num::Other, Num::of),
-            CExpr::Let(i) => self.lets.get(*i).map_or(Num::Other, Num::of),
+            CExpr::Let(i) => self.let_at(*i).map_or(Num::Other, Num::of),
             CExpr::Stateful(s) => self
                 .slots
                 .get(s.slot)
@@ -650,7 +665,7 @@ impl Ctx<'_, '_> {
     fn truth(&mut self, e: &CExpr) -> Truth {
         match e {
             CExpr::Lit(v) => Truth::of(v),
-            CExpr::Let(i) => self.lets.get(*i).map_or(Truth::Other, Truth::of),
+            CExpr::Let(i) => self.let_at(*i).map_or(Truth::Other, Truth::of),
             CExpr::Switch(i) => Truth::from(self.switches.get(*i).copied().unwrap_or(false)),
             CExpr::Unary(UnOp::Not, a) => self.truth(a).not(),
             CExpr::If(c, a, b) => match self.truth(c) {
@@ -1315,7 +1330,12 @@ struct Shadow {
     flipped: usize,
     depends: Depends,
     switches: Vec<bool>,
+    /// Its value of each `let` that differs from the real pass's (see
+    /// `differs`); the others are stale, and read from the real pass.
     lets: Vec<Value>,
+    /// Whether its value of each `let` differs from the real pass's at the
+    /// current event.
+    differs: Vec<bool>,
     slots: Vec<Slot>,
     /// The `let`s whose stateful calls' state is the shadow's own (it
     /// differs from the real pass's); the state of the others has followed
@@ -1354,9 +1374,9 @@ impl Inputs {
     }
 
     /// Whether an expression with these inputs can give `sh` another value
-    /// than the real pass (`lets`) at the current event, its state aside.
-    fn differ(&self, sh: &Shadow, lets: &[Value]) -> bool {
-        self.switches.contains(&sh.flipped) || self.lets.iter().any(|&r| sh.lets[r] != lets[r])
+    /// than the real pass at the current event, its state aside.
+    fn differ(&self, sh: &Shadow) -> bool {
+        self.switches.contains(&sh.flipped) || self.lets.iter().any(|&r| sh.differs[r])
     }
 }
 
@@ -1440,6 +1460,7 @@ pub fn run_switched(
                 depends: Depends::on(&inputs, &rule_inputs, s),
                 switches,
                 lets: lets.clone(),
+                differs: vec![false; rs.lets.len()],
                 slots: slots.clone(),
                 own: vec![false; rs.lets.len()],
                 computed: None,
@@ -1475,15 +1496,17 @@ pub fn run_switched(
                 &lets,
                 &mut slots,
                 &mut notes,
+                None,
                 &mut evidence
             )
         };
-        ($i:expr, $facts:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $evidence:expr) => {
+        ($i:expr, $facts:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $overlay:expr, $evidence:expr) => {
             Ctx {
                 run: &run,
                 i: $i,
                 switches: $switches,
                 lets: $lets,
+                overlay: $overlay,
                 slots: $slots,
                 notes: $notes,
                 evidence: $evidence,
@@ -1511,7 +1534,7 @@ pub fn run_switched(
             // as it was) is copied from the real pass's, before this
             // event advances it, once the shadow needs it.
             for (k, sh) in shadows.iter_mut().enumerate() {
-                let must = sh.depends.lets[j] && (sh.own[j] || inputs[j].differ(sh, &lets));
+                let must = sh.depends.lets[j] && (sh.own[j] || inputs[j].differ(sh));
                 evaluate[k] = must;
                 if must && !sh.own[j] {
                     for c in &calls.lets[j] {
@@ -1532,10 +1555,12 @@ pub fn run_switched(
                         &sh.lets,
                         &mut sh.slots,
                         &mut shadow_notes,
+                        Some((&lets, &sh.differs)),
                         &mut shadow_evidence
                     );
                     c.advance(&calls.lets[j]);
                     let v = c.eval(&l.expr);
+                    sh.differs[j] = v != lets[j];
                     sh.lets[j] = v;
                     // its state is its own while it differs from the real
                     // pass's
@@ -1543,7 +1568,7 @@ pub fn run_switched(
                         .iter()
                         .any(|c| sh.slots[c.slot] != slots[c.slot]);
                 } else {
-                    sh.lets[j].clone_from(&lets[j]);
+                    sh.differs[j] = false;
                 }
             }
         }
@@ -1631,7 +1656,7 @@ pub fn run_switched(
                     // the `let`s above); one with stateful calls of its own
                     // on every move, to keep their state
                     let own = sh.depends.rules[ri]
-                        && (!calls.rules[ri].is_empty() || rule_inputs[ri].differ(sh, &lets));
+                        && (!calls.rules[ri].is_empty() || rule_inputs[ri].differ(sh));
                     let mut c = if own {
                         ctx!(
                             i,
@@ -1640,6 +1665,7 @@ pub fn run_switched(
                             &sh.lets,
                             &mut sh.slots,
                             &mut shadow_notes,
+                            Some((&lets, &sh.differs)),
                             &mut shadow_evidence
                         )
                     } else {
@@ -1742,6 +1768,7 @@ pub fn run_event(
                 i: $i,
                 switches: &prog.switches,
                 lets: &lets,
+                overlay: None,
                 slots: &mut slots,
                 notes: &mut notes,
                 evidence: &mut evidence,
@@ -2048,6 +2075,7 @@ mod tests {
             i: 0,
             switches: &[],
             lets: &[],
+            overlay: None,
             slots: &mut [],
             notes: &mut notes,
             evidence: &mut evidence,
