@@ -297,6 +297,9 @@ pub struct Ruleset {
     pub slots: usize,
     /// The constants and switches marked `fit`, in the file's order.
     pub fits: Vec<FitDef>,
+    /// What the evaluator reads of this ruleset's structure, found the
+    /// first time it runs.
+    pub(crate) plan: std::sync::OnceLock<super::eval::Plan>,
 }
 
 impl Ruleset {
@@ -732,6 +735,7 @@ impl<'a> Analyzer<'a> {
             rules,
             slots: self.slots,
             fits: self.fits,
+            plan: std::sync::OnceLock::new(),
         })
     }
 

@@ -338,30 +338,87 @@ fn stateful_calls<'e>(e: &'e CExpr, out: &mut Vec<&'e Stateful>) {
     }
 }
 
-/// The stateful calls each `let` and each rule advances on its events, found
-/// once per run: those of a `let`'s expression, and of the expressions a
-/// rule evaluates ([`RuleDef::evaluated`]), in order.
-struct Calls<'r> {
-    lets: Vec<Vec<&'r Stateful>>,
-    rules: Vec<Vec<&'r Stateful>>,
-}
-
-/// The `let`s and rules each kind of event triggers, in the ruleset's
-/// order: a `let` on that kind, a `forbid` or `require` on it, and every
-/// adjudication on a move. Listed the first time a kind is met, so that an
-/// event visits only its own.
-#[derive(Default)]
-struct Triggered {
+/// What the evaluator reads of a ruleset's structure, found the first time
+/// the ruleset runs and kept with it (not found again for every game): the
+/// stateful calls each `let` and rule advances, what each reads, what reads
+/// each switch, and the `let`s and rules each kind of event triggers.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Every stateful call, at its slot.
+    statefuls: Vec<Option<Stateful>>,
+    /// The slots of the stateful calls each `let` advances on its events:
+    /// those of its expression, in order.
+    let_calls: Vec<Vec<usize>>,
+    /// The same for each rule: those of the expressions it evaluates
+    /// ([`RuleDef::evaluated`]), in order.
+    rule_calls: Vec<Vec<usize>>,
+    /// What each `let` reads directly.
+    let_inputs: Vec<Inputs>,
+    /// What each adjudication evaluates (empty for the other rules).
+    rule_inputs: Vec<Inputs>,
+    /// For each switch, the `let`s and adjudications that read it.
+    depends: Vec<Depends>,
+    /// The `let`s and rules each kind of event triggers, in the ruleset's
+    /// order: a `let` on that kind, a `forbid` or `require` on it, and every
+    /// adjudication on a move. A kind not listed triggers none.
     by_kind: Vec<(Kind, Vec<usize>, Vec<usize>)>,
 }
 
-impl Triggered {
-    /// The indices of the `let`s and of the rules that events of `kind`
-    /// trigger.
-    fn of(&mut self, rs: &Ruleset, kind: Kind) -> (&[usize], &[usize]) {
-        let at = match self.by_kind.iter().position(|(k, ..)| *k == kind) {
-            Some(at) => at,
-            None => {
+impl Plan {
+    /// The plan of a ruleset, found once and kept with it.
+    fn of(rs: &Ruleset) -> &Plan {
+        rs.plan.get_or_init(|| Plan::find(rs))
+    }
+
+    fn find(rs: &Ruleset) -> Plan {
+        let mut statefuls: Vec<Option<Stateful>> = vec![None; rs.slots];
+        let mut slots_of = |exprs: &mut dyn Iterator<Item = &CExpr>| {
+            let mut found = Vec::new();
+            for e in exprs {
+                stateful_calls(e, &mut found);
+            }
+            found
+                .into_iter()
+                .map(|s| {
+                    if let Some(at) = statefuls.get_mut(s.slot) {
+                        *at = Some(s.clone());
+                    }
+                    s.slot
+                })
+                .collect::<Vec<usize>>()
+        };
+        let let_calls = rs
+            .lets
+            .iter()
+            .map(|l| slots_of(&mut std::iter::once(&l.expr)))
+            .collect();
+        let rule_calls = rs
+            .rules
+            .iter()
+            .map(|rule| slots_of(&mut rule.evaluated()))
+            .collect();
+        let let_inputs: Vec<Inputs> = rs.lets.iter().map(|l| Inputs::of([&l.expr])).collect();
+        let rule_inputs: Vec<Inputs> = rs.rules.iter().map(adjudication_inputs).collect();
+        let depends = (0..rs.switches.len())
+            .map(|s| Depends::on(&let_inputs, &rule_inputs, s))
+            .collect();
+        let mut kinds: Vec<Kind> = vec![Kind::Move];
+        for k in rs
+            .lets
+            .iter()
+            .map(|l| l.on)
+            .chain(rs.rules.iter().filter_map(|r| match &r.check {
+                Check::Forbid { on, .. } | Check::Require { on, .. } => Some(*on),
+                _ => None,
+            }))
+        {
+            if !kinds.contains(&k) {
+                kinds.push(k);
+            }
+        }
+        let by_kind = kinds
+            .into_iter()
+            .map(|kind| {
                 let lets = (0..rs.lets.len())
                     .filter(|&j| rs.lets[j].on == kind)
                     .collect();
@@ -372,38 +429,27 @@ impl Triggered {
                         Check::Forbid { on, .. } | Check::Require { on, .. } => *on == kind,
                     })
                     .collect();
-                self.by_kind.push((kind, lets, rules));
-                self.by_kind.len() - 1
-            }
-        };
-        let (_, lets, rules) = &self.by_kind[at];
-        (lets, rules)
+                (kind, lets, rules)
+            })
+            .collect();
+        Plan {
+            statefuls,
+            let_calls,
+            rule_calls,
+            let_inputs,
+            rule_inputs,
+            depends,
+            by_kind,
+        }
     }
-}
 
-impl<'r> Calls<'r> {
-    fn of(rs: &'r Ruleset) -> Calls<'r> {
-        let lets = rs
-            .lets
-            .iter()
-            .map(|l| {
-                let mut out = Vec::new();
-                stateful_calls(&l.expr, &mut out);
-                out
-            })
-            .collect();
-        let rules = rs
-            .rules
-            .iter()
-            .map(|rule| {
-                let mut out = Vec::new();
-                for e in rule.evaluated() {
-                    stateful_calls(e, &mut out);
-                }
-                out
-            })
-            .collect();
-        Calls { lets, rules }
+    /// The indices of the `let`s and of the rules that events of `kind`
+    /// trigger.
+    fn triggered(&self, kind: Kind) -> (&[usize], &[usize]) {
+        match self.by_kind.iter().find(|(k, ..)| *k == kind) {
+            Some((_, lets, rules)) => (lets, rules),
+            None => (&[], &[]),
+        }
     }
 }
 
@@ -438,11 +484,13 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// Advance stateful calls (a `let`'s or a rule's, see [`Calls`]) for the
+    /// Advance stateful calls (a `let`'s or a rule's, by their slots in [`Plan`]) for the
     /// current event, in order.
-    fn advance(&mut self, calls: &[&Stateful]) {
-        for s in calls {
-            self.advance_one(s);
+    fn advance(&mut self, plan: &Plan, calls: &[usize]) {
+        for &slot in calls {
+            if let Some(Some(s)) = plan.statefuls.get(slot) {
+                self.advance_one(s);
+            }
         }
     }
 
@@ -1328,7 +1376,6 @@ impl Depends {
 struct Shadow {
     /// The switch it flips.
     flipped: usize,
-    depends: Depends,
     switches: Vec<bool>,
     /// Its value of each `let` that differs from the real pass's (see
     /// `differs`); the others are stale, and read from the real pass.
@@ -1347,6 +1394,7 @@ struct Shadow {
 
 /// What a `let` or an adjudication reads directly: the `let`s and the
 /// switches.
+#[derive(Debug, Clone)]
 struct Inputs {
     lets: Vec<usize>,
     switches: Vec<usize>,
@@ -1447,9 +1495,7 @@ pub fn run_switched(
     };
     let cache = DetectorCache::default();
     let mut evidence: Vec<(String, Option<Evidence>)> = Vec::new();
-    // what each `let` and adjudication reads directly
-    let inputs: Vec<Inputs> = rs.lets.iter().map(|l| Inputs::of([&l.expr])).collect();
-    let rule_inputs: Vec<Inputs> = rs.rules.iter().map(adjudication_inputs).collect();
+    let plan = Plan::of(rs);
     let mut shadows: Vec<Shadow> = flipped
         .iter()
         .map(|&s| {
@@ -1457,7 +1503,6 @@ pub fn run_switched(
             switches[s] = !switches[s];
             Shadow {
                 flipped: s,
-                depends: Depends::on(&inputs, &rule_inputs, s),
                 switches,
                 lets: lets.clone(),
                 differs: vec![false; rs.lets.len()],
@@ -1514,17 +1559,15 @@ pub fn run_switched(
             }
         };
     }
-    let calls = Calls::of(rs);
     // which shadows evaluate the current `let`
     let mut evaluate: Vec<bool> = vec![false; shadows.len()];
-    let mut triggered = Triggered::default();
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
         let facts = match &ev.data {
             Data::Move(p) => Some(tl.move_facts(p)),
             _ => None,
         };
-        let (on_lets, on_rules) = triggered.of(rs, ev.kind);
+        let (on_lets, on_rules) = plan.triggered(ev.kind);
         for &j in on_lets {
             let l = &rs.lets[j];
             // A shadow evaluates the `let` only where its value can differ
@@ -1534,16 +1577,17 @@ pub fn run_switched(
             // as it was) is copied from the real pass's, before this
             // event advances it, once the shadow needs it.
             for (k, sh) in shadows.iter_mut().enumerate() {
-                let must = sh.depends.lets[j] && (sh.own[j] || inputs[j].differ(sh));
+                let must = plan.depends[sh.flipped].lets[j]
+                    && (sh.own[j] || plan.let_inputs[j].differ(sh));
                 evaluate[k] = must;
                 if must && !sh.own[j] {
-                    for c in &calls.lets[j] {
-                        sh.slots[c.slot].clone_from(&slots[c.slot]);
+                    for &c in &plan.let_calls[j] {
+                        sh.slots[c].clone_from(&slots[c]);
                     }
                 }
             }
             let mut ctx = ctx!(i, facts);
-            ctx.advance(&calls.lets[j]);
+            ctx.advance(plan, &plan.let_calls[j]);
             let v = ctx.eval(&l.expr);
             lets[j] = v;
             for (k, sh) in shadows.iter_mut().enumerate() {
@@ -1558,15 +1602,13 @@ pub fn run_switched(
                         Some((&lets, &sh.differs)),
                         &mut shadow_evidence
                     );
-                    c.advance(&calls.lets[j]);
+                    c.advance(plan, &plan.let_calls[j]);
                     let v = c.eval(&l.expr);
                     sh.differs[j] = v != lets[j];
                     sh.lets[j] = v;
                     // its state is its own while it differs from the real
                     // pass's
-                    sh.own[j] = calls.lets[j]
-                        .iter()
-                        .any(|c| sh.slots[c.slot] != slots[c.slot]);
+                    sh.own[j] = plan.let_calls[j].iter().any(|&c| sh.slots[c] != slots[c]);
                 } else {
                     sh.differs[j] = false;
                 }
@@ -1584,7 +1626,7 @@ pub fn run_switched(
                     records,
                     when,
                 } => {
-                    ctx.advance(&calls.rules[ri]);
+                    ctx.advance(plan, &plan.rule_calls[ri]);
                     let fired = ctx.eval(when);
                     let open = out.computed.is_none() && undecided_from.is_none();
                     match &fired {
@@ -1626,7 +1668,7 @@ pub fn run_switched(
                     fired_at[ri] = fired;
                 }
                 Check::Forbid { .. } | Check::Require { .. } => {
-                    ctx.advance(&calls.rules[ri]);
+                    ctx.advance(plan, &plan.rule_calls[ri]);
                     match verdict(&rule.check, &mut ctx) {
                         Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, path, &rs.path);
@@ -1655,8 +1697,8 @@ pub fn run_switched(
                     // evaluated again only where it can differ (as for
                     // the `let`s above); one with stateful calls of its own
                     // on every move, to keep their state
-                    let own = sh.depends.rules[ri]
-                        && (!calls.rules[ri].is_empty() || rule_inputs[ri].differ(sh));
+                    let own = plan.depends[sh.flipped].rules[ri]
+                        && (!plan.rule_calls[ri].is_empty() || plan.rule_inputs[ri].differ(sh));
                     let mut c = if own {
                         ctx!(
                             i,
@@ -1672,7 +1714,7 @@ pub fn run_switched(
                         ctx!(i, facts)
                     };
                     let fired = if own {
-                        c.advance(&calls.rules[ri]);
+                        c.advance(plan, &plan.rule_calls[ri]);
                         c.eval(when)
                     } else {
                         fired_at[ri].clone()
@@ -1776,13 +1818,13 @@ pub fn run_event(
             }
         };
     }
-    let calls = Calls::of(rs);
+    let plan = Plan::of(rs);
     for (i, item) in case.items.iter().enumerate() {
         let kind = Kind::Scope(item.kind);
         for (j, l) in rs.lets.iter().enumerate() {
             if l.on == kind {
                 let mut ctx = ctx!(i);
-                ctx.advance(&calls.lets[j]);
+                ctx.advance(plan, &plan.let_calls[j]);
                 lets[j] = ctx.eval(&l.expr);
             }
         }
@@ -1794,7 +1836,7 @@ pub fn run_event(
             notes.clear();
             evidence.clear();
             let mut ctx = ctx!(i);
-            ctx.advance(&calls.rules[ri]);
+            ctx.advance(plan, &plan.rule_calls[ri]);
             match verdict(&rule.check, &mut ctx) {
                 Verdict::Violation => {
                     let message = message(rule, &mut ctx);
