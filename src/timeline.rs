@@ -1270,6 +1270,15 @@ impl MoveFacts<'_> {
         )
     }
 
+    /// Whether `text` names the side that made the move (`move.side ==
+    /// text`), compared without making the field's value.
+    pub fn side_is(&self, text: &str) -> bool {
+        match self.ply.side {
+            Color::White => text == "white",
+            Color::Black => text == "black",
+        }
+    }
+
     /// The value of a field (`none` for the clock fields, which the
     /// evaluator reads from its clock reconstruction).
     pub fn get(&self, f: MoveField) -> Value {

@@ -593,11 +593,13 @@ impl Ctx<'_, '_> {
                 self.game_clock()
             }
             CExpr::Field(Kind::Game, f) if !self.run.game.is_empty() => {
-                match self
-                    .run
-                    .game
+                // the field's name is nearly always the same text as the
+                // list's, found by its address; else by its letters
+                let game = self.run.game;
+                match game
                     .iter()
-                    .find(|(n, _)| std::ptr::eq(*n, *f) || n == f)
+                    .find(|(n, _)| std::ptr::eq(*n, *f))
+                    .or_else(|| game.iter().find(|(n, _)| n == f))
                 {
                     Some((_, v)) => v.clone(),
                     None => Value::None,
@@ -685,6 +687,10 @@ impl Ctx<'_, '_> {
                 .slots
                 .get(s.slot)
                 .map_or(Num::Other, |sl| Num::of(&sl.current)),
+            CExpr::Move(f, _) if !matches!(f, MoveField::Clock(_)) && self.facts.is_some() => self
+                .facts
+                .as_ref()
+                .map_or(Num::Other, |m| Num::of(&m.get(*f))),
             CExpr::Unary(UnOp::Neg, a) => self.num(a).neg(),
             CExpr::If(c, a, b) => match self.truth(c) {
                 Truth::True => self.num(a),
@@ -715,6 +721,10 @@ impl Ctx<'_, '_> {
             CExpr::Lit(v) => Truth::of(v),
             CExpr::Let(i) => self.let_at(*i).map_or(Truth::Other, Truth::of),
             CExpr::Switch(i) => Truth::from(self.switches.get(*i).copied().unwrap_or(false)),
+            CExpr::Move(f, _) if !matches!(f, MoveField::Clock(_)) && self.facts.is_some() => self
+                .facts
+                .as_ref()
+                .map_or(Truth::Other, |m| Truth::of(&m.get(*f))),
             CExpr::Unary(UnOp::Not, a) => self.truth(a).not(),
             CExpr::If(c, a, b) => match self.truth(c) {
                 Truth::True => self.truth(a),
@@ -727,6 +737,11 @@ impl Ctx<'_, '_> {
             }
             CExpr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
                 let same = match (&**a, &**b, &self.facts) {
+                    // the side to move against a text (`move.side == white`)
+                    (CExpr::Move(MoveField::Side, _), CExpr::Lit(Value::Str(t)), Some(m))
+                    | (CExpr::Lit(Value::Str(t)), CExpr::Move(MoveField::Side, _), Some(m)) => {
+                        m.side_is(t)
+                    }
                     // a field of the move against a literal (`move.side ==
                     // white`): compared in place
                     (CExpr::Move(f, _), CExpr::Lit(l), Some(m))
@@ -1514,7 +1529,7 @@ pub fn run_switched(
         })
         .collect();
     // what each adjudication gave at the current move, for the shadows
-    let mut fired_at: Vec<Value> = vec![Value::None; rs.rules.len()];
+    let mut fired_at: Vec<Truth> = vec![Truth::Other; rs.rules.len()];
     // a shadow's notes and evidence are its own and are not reported
     let mut shadow_notes: Vec<String> = Vec::new();
     let mut shadow_evidence: Vec<(String, Option<Evidence>)> = Vec::new();
@@ -1627,10 +1642,12 @@ pub fn run_switched(
                     when,
                 } => {
                     ctx.advance(plan, &plan.rule_calls[ri]);
-                    let fired = ctx.eval(when);
+                    // a condition fires when it is `true` (the truth of a
+                    // value is `true` for that value alone)
+                    let fired = ctx.truth(when);
                     let open = out.computed.is_none() && undecided_from.is_none();
-                    match &fired {
-                        Value::Bool(true) if open => {
+                    match fired {
+                        Truth::True if open => {
                             match computed_at(
                                 rule,
                                 result,
@@ -1648,7 +1665,7 @@ pub fn run_switched(
                                 }
                             }
                         }
-                        Value::Unknown if open => {
+                        Truth::Unknown if open => {
                             undecided_from = ev.ply;
                             let reason = ctx
                                 .notes
@@ -1715,13 +1732,13 @@ pub fn run_switched(
                     };
                     let fired = if own {
                         c.advance(plan, &plan.rule_calls[ri]);
-                        c.eval(when)
+                        c.truth(when)
                     } else {
-                        fired_at[ri].clone()
+                        fired_at[ri]
                     };
                     let open = sh.computed.is_none() && sh.undecided_from.is_none();
                     match fired {
-                        Value::Bool(true) if open => {
+                        Truth::True if open => {
                             if let Ok(computed) = computed_at(
                                 rule,
                                 result,
@@ -1732,7 +1749,7 @@ pub fn run_switched(
                                 sh.computed = Some(computed);
                             }
                         }
-                        Value::Unknown if open => sh.undecided_from = ev.ply,
+                        Truth::Unknown if open => sh.undecided_from = ev.ply,
                         _ => {}
                     }
                     shadow_notes.clear();
@@ -1760,21 +1777,23 @@ enum Verdict {
 /// A `forbid` or `require` rule at the current event or item, its
 /// stateful calls advanced.
 fn verdict(check: &Check, ctx: &mut Ctx<'_, '_>) -> Verdict {
+    // a condition holds when it is `true` (the truth of a value is `true`
+    // for that value alone), and is undecided when it is `unknown`
     let (v, forbid) = match check {
         Check::Forbid { when, .. } => (
             match when {
-                Some(w) => ctx.eval(w),
-                None => Value::Bool(true),
+                Some(w) => ctx.truth(w),
+                None => Truth::True,
             },
             true,
         ),
-        Check::Require { when, .. } => (ctx.eval(when), false),
+        Check::Require { when, .. } => (ctx.truth(when), false),
         _ => return Verdict::Holds,
     };
     match (v, forbid) {
-        (Value::Unknown, _) => Verdict::Unknown,
-        (Value::Bool(true), true) => Verdict::Violation,
-        (_, true) | (Value::Bool(true), false) => Verdict::Holds,
+        (Truth::Unknown, _) => Verdict::Unknown,
+        (Truth::True, true) => Verdict::Violation,
+        (_, true) | (Truth::True, false) => Verdict::Holds,
         (_, false) => Verdict::Violation,
     }
 }
