@@ -1172,8 +1172,25 @@ pub enum MoveField {
     RecordedR50,
     RecordedRd,
     RecordedRr,
-    /// A field of the clock reconstruction, by its name.
-    Clock(&'static str),
+    /// A field of the clock reconstruction.
+    Clock(ClockField),
+}
+
+/// A `move` field that the clock reconstruction gives (not the record).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockField {
+    Used,
+    UsedSource,
+    TimedUsed,
+    TimedSource,
+    ClockLeft,
+    ClockAtMove,
+    ClockFlag,
+    ClockPeriod,
+    ClockRequirement,
+    ClockJump,
+    ClockExpected,
+    ClockStopped,
 }
 
 impl MoveField {
@@ -1223,18 +1240,18 @@ impl MoveField {
             "recorded_r50" => RecordedR50,
             "recorded_rd" => RecordedRd,
             "recorded_rr" => RecordedRr,
-            "used" => Clock("used"),
-            "used_source" => Clock("used_source"),
-            "timed_used" => Clock("timed_used"),
-            "timed_source" => Clock("timed_source"),
-            "clock_left" => Clock("clock_left"),
-            "clock_at_move" => Clock("clock_at_move"),
-            "clock_flag" => Clock("clock_flag"),
-            "clock_period" => Clock("clock_period"),
-            "clock_requirement" => Clock("clock_requirement"),
-            "clock_jump" => Clock("clock_jump"),
-            "clock_expected" => Clock("clock_expected"),
-            "clock_stopped" => Clock("clock_stopped"),
+            "used" => Clock(ClockField::Used),
+            "used_source" => Clock(ClockField::UsedSource),
+            "timed_used" => Clock(ClockField::TimedUsed),
+            "timed_source" => Clock(ClockField::TimedSource),
+            "clock_left" => Clock(ClockField::ClockLeft),
+            "clock_at_move" => Clock(ClockField::ClockAtMove),
+            "clock_flag" => Clock(ClockField::ClockFlag),
+            "clock_period" => Clock(ClockField::ClockPeriod),
+            "clock_requirement" => Clock(ClockField::ClockRequirement),
+            "clock_jump" => Clock(ClockField::ClockJump),
+            "clock_expected" => Clock(ClockField::ClockExpected),
+            "clock_stopped" => Clock(ClockField::ClockStopped),
             _ => return None,
         })
     }

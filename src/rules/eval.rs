@@ -15,7 +15,7 @@ use super::analyzer::{
 };
 use super::ast::{BinOp, UnOp};
 use crate::findings::{Evidence, Finding};
-use crate::timeline::{Data, Kind, MoveField, Timeline, Value};
+use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline, Value};
 
 /// The reason given when a rule calls a detector this version lacks; such
 /// rules are listed once per run (see [`Ruleset::unavailable`]), not per game.
@@ -583,7 +583,7 @@ impl Ctx<'_, '_> {
             CExpr::Const(i) => self.run.consts.get(*i).cloned().unwrap_or(Value::None),
             CExpr::Let(i) => self.let_at(*i).cloned().unwrap_or(Value::None),
             CExpr::Switch(i) => Value::Bool(self.switches.get(*i).copied().unwrap_or(false)),
-            CExpr::Move(MoveField::Clock(f), _) => self.clock_field(f),
+            CExpr::Move(MoveField::Clock(f), _) => self.clock_field(*f),
             CExpr::Move(f, name) => match (&self.facts, self.run.tl) {
                 (Some(m), _) => m.get(*f),
                 (None, Some(tl)) => tl.field(self.i, Kind::Move, name),
@@ -687,7 +687,8 @@ impl Ctx<'_, '_> {
                 .slots
                 .get(s.slot)
                 .map_or(Num::Other, |sl| Num::of(&sl.current)),
-            CExpr::Move(f, _) if !matches!(f, MoveField::Clock(_)) && self.facts.is_some() => self
+            CExpr::Move(MoveField::Clock(f), _) => Num::of(&self.clock_field(*f)),
+            CExpr::Move(f, _) if self.facts.is_some() => self
                 .facts
                 .as_ref()
                 .map_or(Num::Other, |m| Num::of(&m.get(*f))),
@@ -721,7 +722,8 @@ impl Ctx<'_, '_> {
             CExpr::Lit(v) => Truth::of(v),
             CExpr::Let(i) => self.let_at(*i).map_or(Truth::Other, Truth::of),
             CExpr::Switch(i) => Truth::from(self.switches.get(*i).copied().unwrap_or(false)),
-            CExpr::Move(f, _) if !matches!(f, MoveField::Clock(_)) && self.facts.is_some() => self
+            CExpr::Move(MoveField::Clock(f), _) => Truth::of(&self.clock_field(*f)),
+            CExpr::Move(f, _) if self.facts.is_some() => self
                 .facts
                 .as_ref()
                 .map_or(Truth::Other, |m| Truth::of(&m.get(*f))),
@@ -749,6 +751,16 @@ impl Ctx<'_, '_> {
                         if !matches!(f, MoveField::Clock(_)) =>
                     {
                         let v = m.get(*f);
+                        if matches!(v, Value::Unknown) || matches!(l, Value::Unknown) {
+                            return Truth::Unknown;
+                        }
+                        v == *l
+                    }
+                    // a clock field against a literal (`move.clock_flag ==
+                    // true`), the same
+                    (CExpr::Move(MoveField::Clock(f), _), CExpr::Lit(l), _)
+                    | (CExpr::Lit(l), CExpr::Move(MoveField::Clock(f), _), _) => {
+                        let v = self.clock_field(*f);
                         if matches!(v, Value::Unknown) || matches!(l, Value::Unknown) {
                             return Truth::Unknown;
                         }
@@ -792,7 +804,7 @@ impl Ctx<'_, '_> {
     }
 
     /// A clock field of the current move, from the reconstructed clocks.
-    fn clock_field(&self, name: &str) -> Value {
+    fn clock_field(&self, f: ClockField) -> Value {
         let Some(tl) = self.run.tl else {
             return Value::None;
         };
@@ -804,22 +816,22 @@ impl Ctx<'_, '_> {
         };
         let ms = |v: Option<i64>| v.map_or(Value::None, |u| Value::Num(u as f64));
         let text = |v: Option<&str>| v.map_or(Value::None, |s| Value::Str(s.into()));
-        match (name, &c.tick) {
-            ("used", _) => ms(c.used),
-            ("used_source", _) => text(c.source.map(|s| s.name())),
-            ("timed_used", _) => ms(c.timed),
-            ("timed_source", _) => text(c.timed_source.map(|s| s.name())),
-            ("clock_jump", _) => ms(c.jump),
-            ("clock_expected", _) => ms(c.expected),
-            ("clock_stopped", _) => Value::Num(c.stopped as f64),
-            ("clock_requirement", Some(t)) => match self.run.time_control {
+        match (f, &c.tick) {
+            (ClockField::Used, _) => ms(c.used),
+            (ClockField::UsedSource, _) => text(c.source.map(|s| s.name())),
+            (ClockField::TimedUsed, _) => ms(c.timed),
+            (ClockField::TimedSource, _) => text(c.timed_source.map(|s| s.name())),
+            (ClockField::ClockJump, _) => ms(c.jump),
+            (ClockField::ClockExpected, _) => ms(c.expected),
+            (ClockField::ClockStopped, _) => Value::Num(c.stopped as f64),
+            (ClockField::ClockRequirement, Some(t)) => match self.run.time_control {
                 Some(tc) => text(crate::clock::period_text(tc, t.period).as_deref()),
                 None => Value::None,
             },
-            ("clock_left", Some(t)) => Value::Num(t.left as f64),
-            ("clock_flag", Some(t)) => Value::Bool(t.flag),
-            ("clock_at_move", Some(t)) => Value::Num(t.left_at_move as f64),
-            ("clock_period", Some(t)) => Value::Num(f64::from(t.period)),
+            (ClockField::ClockLeft, Some(t)) => Value::Num(t.left as f64),
+            (ClockField::ClockFlag, Some(t)) => Value::Bool(t.flag),
+            (ClockField::ClockAtMove, Some(t)) => Value::Num(t.left_at_move as f64),
+            (ClockField::ClockPeriod, Some(t)) => Value::Num(f64::from(t.period)),
             _ => Value::None,
         }
     }
