@@ -779,6 +779,19 @@ impl Ctx<'_, '_> {
             }
             CExpr::Binary(BinOp::In, a, b) => {
                 let x = self.eval(a);
+                // a constant or literal list is read where it is, not copied
+                let held = match &**b {
+                    CExpr::Const(i) => self.run.consts.get(*i),
+                    CExpr::Lit(v) => Some(v),
+                    _ => None,
+                };
+                if let Some(list) = held {
+                    return match (x, list) {
+                        (Value::Unknown, _) | (_, Value::Unknown) => Truth::Unknown,
+                        (x, Value::List(items)) => Truth::from(items.contains(&x)),
+                        _ => Truth::False,
+                    };
+                }
                 match (x, self.eval(b)) {
                     (Value::Unknown, _) | (_, Value::Unknown) => Truth::Unknown,
                     (x, Value::List(items)) => Truth::from(items.contains(&x)),
