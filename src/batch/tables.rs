@@ -110,83 +110,74 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
         }
     }
     let col = |k: &str| cols.get(k).cloned().unwrap_or_default();
+    let (code, severity, engine, event, round, rule) = (
+        col("code"),
+        col("severity"),
+        col("engine"),
+        col("event"),
+        col("round"),
+        col("rule"),
+    );
+    // findings by rule: most first, then by code and severity
+    let groups = group_count((0..code.len()).map(|i| [&*code[i], &*severity[i]]));
+    let mut by_rule: Vec<_> = groups.into_iter().collect();
+    by_rule.sort_by_key(|(_, (n, _))| std::cmp::Reverse(*n));
+    let by_rule = df!(
+        "code" => by_rule.iter().map(|(k, _)| k[0]).collect::<Vec<_>>(),
+        "severity" => by_rule.iter().map(|(k, _)| k[1]).collect::<Vec<_>>(),
+        "findings" => by_rule.iter().map(|(_, (n, _))| *n).collect::<Vec<_>>(),
+        "rule" => by_rule.iter().map(|(_, (_, first))| &*rule[*first]).collect::<Vec<_>>(),
+    )
+    .map_err(pe)?;
+    let groups = group_count((0..engine.len()).map(|i| [&*engine[i], &*severity[i]]));
+    let by_engine = df!(
+        "engine" => groups.keys().map(|k| k[0]).collect::<Vec<_>>(),
+        "severity" => groups.keys().map(|k| k[1]).collect::<Vec<_>>(),
+        "findings" => groups.values().map(|(n, _)| *n).collect::<Vec<_>>(),
+    )
+    .map_err(pe)?;
+    let groups = group_count((0..event.len()).map(|i| [&*event[i], &*round[i], &*severity[i]]));
+    let by_round = df!(
+        "event" => groups.keys().map(|k| k[0]).collect::<Vec<_>>(),
+        "round" => groups.keys().map(|k| k[1]).collect::<Vec<_>>(),
+        "severity" => groups.keys().map(|k| k[2]).collect::<Vec<_>>(),
+        "findings" => groups.values().map(|(n, _)| *n).collect::<Vec<_>>(),
+    )
+    .map_err(pe)?;
     let findings = df!(
         "file" => col("file"),
         "game" => game_col,
-        "event" => col("event"),
-        "round" => col("round"),
+        "event" => event,
+        "round" => round,
         "ply" => ply_col,
-        "engine" => col("engine"),
-        "code" => col("code"),
-        "severity" => col("severity"),
-        "rule" => col("rule"),
+        "engine" => engine,
+        "code" => code,
+        "severity" => severity,
+        "rule" => rule,
         "clause" => col("clause"),
         "message" => col("message"),
     )
     .map_err(pe)?;
-    let desc = |by: &[&str]| {
-        SortMultipleOptions::default()
-            .with_order_descending_multi(by.iter().map(|b| *b == "findings"))
-            .with_maintain_order(true)
-    };
-    let by_rule = findings
-        .clone()
-        .lazy()
-        .group_by([col_("code"), col_("severity")])
-        .agg([len().alias("findings"), col_("rule").first().alias("rule")])
-        .sort(["findings", "code"], desc(&["findings", "code"]))
-        .collect()
-        .map_err(pe)?;
-    let by_engine = findings
-        .clone()
-        .lazy()
-        .group_by([col_("engine"), col_("severity")])
-        .agg([len().alias("findings")])
-        .sort(["engine", "severity"], desc(&["engine", "severity"]))
-        .collect()
-        .map_err(pe)?;
-    let by_round = findings
-        .clone()
-        .lazy()
-        .group_by([col_("event"), col_("round"), col_("severity")])
-        .agg([len().alias("findings")])
-        .sort(
-            ["event", "round", "severity"],
-            desc(&["event", "round", "severity"]),
-        )
-        .collect()
-        .map_err(pe)?;
     // adjudication agreement: the recorded result against the ruleset's
-    let agreement: Vec<String> = g
-        .iter()
-        .map(|r| {
+    let groups = group_count(g.iter().map(|r| {
+        [
+            &*r.computed_rule,
+            &*r.details,
             if r.computed_rule.is_empty() {
-                "no rule ended the game".to_string()
+                "no rule ended the game"
             } else if r.computed_result == r.result {
-                "same result".to_string()
+                "same result"
             } else {
-                "different result".to_string()
-            }
-        })
-        .collect();
+                "different result"
+            },
+        ]
+    }));
     let adjudication = df!(
-        "computed_rule" => g.iter().map(|r| &*r.computed_rule).collect::<Vec<_>>(),
-        "termination_details" => g.iter().map(|r| &*r.details).collect::<Vec<_>>(),
-        "agreement" => agreement,
+        "computed_rule" => groups.keys().map(|k| k[0]).collect::<Vec<_>>(),
+        "termination_details" => groups.keys().map(|k| k[1]).collect::<Vec<_>>(),
+        "agreement" => groups.keys().map(|k| k[2]).collect::<Vec<_>>(),
+        "games" => groups.values().map(|(n, _)| *n).collect::<Vec<_>>(),
     )
-    .map_err(pe)?
-    .lazy()
-    .group_by([
-        col_("computed_rule"),
-        col_("termination_details"),
-        col_("agreement"),
-    ])
-    .agg([len().alias("games")])
-    .sort(
-        ["computed_rule", "termination_details", "agreement"],
-        desc(&["computed_rule", "termination_details", "agreement"]),
-    )
-    .collect()
     .map_err(pe)?;
     // findings about clocks and time: their codes name them
     let is_clock = |c: &str| ["clock", "flag", "time"].iter().any(|w| c.contains(w));
@@ -219,8 +210,17 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
     })
 }
 
-fn col_(name: &str) -> Expr {
-    col(name)
+/// Rows grouped by their key columns, in the keys' order (each column's
+/// text ascending): each group's number of rows (a `u32`, the type of
+/// polars' own counts) and its first row.
+fn group_count<'a, const K: usize>(
+    keys: impl Iterator<Item = [&'a str; K]>,
+) -> BTreeMap<[&'a str; K], (u32, usize)> {
+    let mut groups: BTreeMap<[&'a str; K], (u32, usize)> = BTreeMap::new();
+    for (i, k) in keys.enumerate() {
+        groups.entry(k).or_insert((0, i)).0 += 1;
+    }
+    groups
 }
 
 /// The standings of every event, as a table.
