@@ -119,9 +119,9 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
         col("rule"),
     );
     // findings by rule: most first, then by code and severity
-    let groups = group_count((0..code.len()).map(|i| [&*code[i], &*severity[i]]));
-    let mut by_rule: Vec<_> = groups.into_iter().collect();
-    by_rule.sort_by_key(|(_, (n, _))| std::cmp::Reverse(*n));
+    let by_rule = most_first(group_count(
+        (0..code.len()).map(|i| [&*code[i], &*severity[i]]),
+    ));
     let by_rule = df!(
         "code" => by_rule.iter().map(|(k, _)| k[0]).collect::<Vec<_>>(),
         "severity" => by_rule.iter().map(|(k, _)| k[1]).collect::<Vec<_>>(),
@@ -208,6 +208,16 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
             ("clock_anomalies", clock_anomalies),
         ],
     })
+}
+
+/// Groups with the most rows first; groups with as many rows keep the
+/// keys' order.
+fn most_first<'a, const K: usize>(
+    groups: BTreeMap<[&'a str; K], (u32, usize)>,
+) -> Vec<([&'a str; K], (u32, usize))> {
+    let mut v: Vec<_> = groups.into_iter().collect();
+    v.sort_by_key(|(_, (n, _))| std::cmp::Reverse(*n));
+    v
 }
 
 /// Rows grouped by their key columns, in the keys' order (each column's
@@ -658,4 +668,49 @@ fn bar_chart(o: &Outcome) -> Result<String, String> {
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{group_count, most_first};
+
+    #[test]
+    fn groups_are_counted_in_the_keys_order_with_their_first_row() {
+        let rows = [["b", "x"], ["a", "y"], ["b", "x"], ["a", "x"], ["b", "x"]];
+        let groups: Vec<_> = group_count(rows.into_iter()).into_iter().collect();
+        assert_eq!(
+            groups,
+            vec![
+                (["a", "x"], (1, 3)),
+                (["a", "y"], (1, 1)),
+                (["b", "x"], (3, 0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_largest_groups_come_first_and_ties_keep_the_keys_order() {
+        let rows = [
+            ["r2", "info"],
+            ["r1", "warning"],
+            ["r2", "error"],
+            ["r1", "error"],
+            ["r3", "error"],
+            ["r3", "error"],
+        ];
+        let keys: Vec<[&str; 2]> = most_first(group_count(rows.into_iter()))
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                ["r3", "error"],
+                ["r1", "error"],
+                ["r1", "warning"],
+                ["r2", "error"],
+                ["r2", "info"],
+            ]
+        );
+    }
 }
