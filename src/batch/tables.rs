@@ -212,9 +212,9 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
 
 /// Groups with the most rows first; groups with as many rows keep the
 /// keys' order.
-fn most_first<'a, const K: usize>(
-    groups: BTreeMap<[&'a str; K], (u32, usize)>,
-) -> Vec<([&'a str; K], (u32, usize))> {
+fn most_first<const K: usize>(
+    groups: BTreeMap<[&str; K], (u32, usize)>,
+) -> Vec<([&str; K], (u32, usize))> {
     let mut v: Vec<_> = groups.into_iter().collect();
     v.sort_by_key(|(_, (n, _))| std::cmp::Reverse(*n));
     v
