@@ -500,12 +500,16 @@ pub fn summaries(
     // round robins: each pair equally often with each colour
     m.push_str("\n<a id=\"pairings\"></a>\n\n## Pairings\n\n");
     h.push_str("<section id=\"pairings\"><h2>Pairings</h2><ul>");
-    let mut by_event: BTreeMap<&str, Vec<crate::standings::Game>> = BTreeMap::new();
-    for g in &o.games {
-        by_event.entry(&g.event).or_default().push(g.standing());
+    // each event's games as the standings see them, made one event at a
+    // time (not every game's at once)
+    let mut by_event: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, g) in o.games.iter().enumerate() {
+        by_event.entry(&g.event).or_default().push(i);
     }
-    for (event, list) in &by_event {
-        let bad = crate::standings::unbalanced_pairs(list);
+    for (event, games) in &by_event {
+        let list: Vec<crate::standings::Game> =
+            games.iter().map(|&i| o.games[i].standing()).collect();
+        let bad = crate::standings::unbalanced_pairs(&list);
         let line = if bad.is_empty() {
             format!(
                 "{event}: unbalanced pairs: none (every pair played equally often with each colour)"
