@@ -350,9 +350,11 @@ fn cells(df: &DataFrame, limit: usize) -> Result<(Vec<String>, Vec<Vec<String>>)
 fn verdict<'a>(o: &'a Outcome, facts: &[String]) -> crate::report::dossier::Verdict<'a> {
     use crate::report::dossier::{VerdictGame, game_anchor};
     crate::report::dossier::Verdict {
+        // the games it lists: those with findings
         games: o
             .games
             .iter()
+            .filter(|g| !g.findings.is_empty())
             .map(|g| VerdictGame {
                 anchor: game_anchor(g.game, &g.file),
                 linked: false,
@@ -366,6 +368,8 @@ fn verdict<'a>(o: &'a Outcome, facts: &[String]) -> crate::report::dossier::Verd
                 findings: &g.findings,
             })
             .collect(),
+        total_games: o.games.len(),
+        events: crate::report::dossier::event_counts(o.games.iter().map(|g| &*g.event)),
         event_findings: o
             .events
             .iter()

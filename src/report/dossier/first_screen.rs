@@ -31,8 +31,13 @@ pub struct VerdictGame<'a> {
 /// What the first screen shows.
 #[derive(Debug, Clone, Default)]
 pub struct Verdict<'a> {
-    /// Every game, with findings or not, in input order.
+    /// The games it can list, in input order: every game with findings
+    /// (a game without any may be left out).
     pub games: Vec<VerdictGame<'a>>,
+    /// How many games there are, with findings or not.
+    pub total_games: usize,
+    /// The events and their numbers of games, by name ([`event_counts`]).
+    pub events: Vec<(String, usize)>,
     /// Findings about an event rather than one game: (event, finding).
     pub event_findings: Vec<(&'a str, &'a Finding)>,
     /// Short facts shown under the counts (games, plies, ruleset).
@@ -100,21 +105,23 @@ impl Verdict<'_> {
             _ => Some((event, f)),
         }
     }
+}
 
-    /// The events and their numbers of games, by name.
-    fn events(&self) -> Vec<(String, usize)> {
-        let mut m: BTreeMap<String, usize> = BTreeMap::new();
-        for g in &self.games {
-            let name = g.event.trim();
-            let name = if name.is_empty() || name == "?" {
-                "(no Event tag)"
-            } else {
-                name
-            };
-            *m.entry(name.to_string()).or_default() += 1;
-        }
-        m.into_iter().collect()
+/// The events of the games named by `events` (each game's Event tag) and
+/// their numbers of games, by name; a game without the tag counts under
+/// "(no Event tag)".
+pub fn event_counts<'e>(events: impl Iterator<Item = &'e str>) -> Vec<(String, usize)> {
+    let mut m: BTreeMap<String, usize> = BTreeMap::new();
+    for name in events {
+        let name = name.trim();
+        let name = if name.is_empty() || name == "?" {
+            "(no Event tag)"
+        } else {
+            name
+        };
+        *m.entry(name.to_string()).or_default() += 1;
     }
+    m.into_iter().collect()
 }
 
 /// The number of findings of each severity, gravest first.
@@ -141,7 +148,7 @@ fn count_words(n: usize, s: Severity) -> String {
 const EVENTS_SHOWN: usize = 8;
 
 fn events_line(v: &Verdict) -> String {
-    let events = v.events();
+    let events = &v.events;
     let shown: Vec<String> = events
         .iter()
         .take(EVENTS_SHOWN)
@@ -244,7 +251,7 @@ pub fn summary_html(v: &Verdict) -> String {
         );
     }
     let with = v.games.iter().filter(|g| !g.findings.is_empty()).count();
-    let _ = write!(o, "in {with} of {} games", v.games.len());
+    let _ = write!(o, "in {with} of {} games", v.total_games);
     if !v.event_findings.is_empty() {
         let n = v.event_findings.len();
         let _ = write!(
@@ -425,7 +432,7 @@ pub fn summary_md(v: &Verdict) -> String {
         o,
         "{} in {with} of {} games",
         words.join(", "),
-        v.games.len()
+        v.total_games
     );
     if !v.event_findings.is_empty() {
         let n = v.event_findings.len();

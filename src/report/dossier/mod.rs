@@ -16,7 +16,7 @@ pub mod first_screen;
 mod html;
 mod markdown;
 
-pub use first_screen::{Record, Verdict, VerdictGame, command_line};
+pub use first_screen::{Record, Verdict, VerdictGame, command_line, event_counts};
 pub use html::{SCRIPT, STYLE, filter, to_html};
 pub use markdown::to_markdown;
 
@@ -125,6 +125,8 @@ impl Dossier<'_> {
                     findings: &g.findings,
                 })
                 .collect(),
+            total_games: self.games.len(),
+            events: event_counts(self.games.iter().map(|g| g.event.as_str())),
             event_findings: Vec::new(),
             facts: self.facts.clone(),
             unreadable: self.record.files.iter().filter(|f| f.2.is_err()).count(),
