@@ -1432,6 +1432,15 @@ struct Shadow {
     undecided_from: Option<u32>,
 }
 
+/// Whether two values are the same to every reader: equal, and a number
+/// with the same bits (`-0` is not `0` to a message).
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    }
+}
+
 /// What a `let` or an adjudication reads directly: the `let`s and the
 /// switches.
 #[derive(Debug, Clone)]
@@ -1644,7 +1653,7 @@ pub fn run_switched(
                     );
                     c.advance(plan, &plan.let_calls[j]);
                     let v = c.eval(&l.expr);
-                    sh.differs[j] = v != lets[j];
+                    sh.differs[j] = !identical(&v, &lets[j]);
                     sh.lets[j] = v;
                     // its state is its own while it differs from the real
                     // pass's
