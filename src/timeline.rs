@@ -1288,7 +1288,9 @@ impl MoveFacts<'_> {
     }
 
     /// Whether `text` names the side that made the move (`move.side ==
-    /// text`), compared without making the field's value.
+    /// text`), compared without making the field's value (the names of
+    /// `side_str`, each compared with its literal: a compare with the name
+    /// chosen at run time measured 1.03x the time of the whole audit).
     pub fn side_is(&self, text: &str) -> bool {
         match self.ply.side {
             Color::White => text == "white",

@@ -583,12 +583,7 @@ impl Ctx<'_, '_> {
             CExpr::Const(i) => self.run.consts.get(*i).cloned().unwrap_or(Value::None),
             CExpr::Let(i) => self.let_at(*i).cloned().unwrap_or(Value::None),
             CExpr::Switch(i) => Value::Bool(self.switches.get(*i).copied().unwrap_or(false)),
-            CExpr::Move(MoveField::Clock(f), _) => self.clock_field(*f),
-            CExpr::Move(f, name) => match (&self.facts, self.run.tl) {
-                (Some(m), _) => m.get(*f),
-                (None, Some(tl)) => tl.field(self.i, Kind::Move, name),
-                (None, None) => Value::None,
-            },
+            CExpr::Move(f, name) => self.move_field(*f, name),
             CExpr::Field(Kind::Engine(crate::align::EngKind::Search), "game_clock") => {
                 self.game_clock()
             }
@@ -687,6 +682,8 @@ impl Ctx<'_, '_> {
                 .slots
                 .get(s.slot)
                 .map_or(Num::Other, |sl| Num::of(&sl.current)),
+            // the move's fields read here rather than through `move_field`:
+            // the same values, and 1.05x the time through it (measured)
             CExpr::Move(MoveField::Clock(f), _) => Num::of(&self.clock_field(*f)),
             CExpr::Move(f, _) if self.facts.is_some() => self
                 .facts
@@ -722,6 +719,7 @@ impl Ctx<'_, '_> {
             CExpr::Lit(v) => Truth::of(v),
             CExpr::Let(i) => self.let_at(*i).map_or(Truth::Other, Truth::of),
             CExpr::Switch(i) => Truth::from(self.switches.get(*i).copied().unwrap_or(false)),
+            // read here, as in `num`
             CExpr::Move(MoveField::Clock(f), _) => Truth::of(&self.clock_field(*f)),
             CExpr::Move(f, _) if self.facts.is_some() => self
                 .facts
@@ -744,23 +742,11 @@ impl Ctx<'_, '_> {
                     | (CExpr::Lit(Value::Str(t)), CExpr::Move(MoveField::Side, _), Some(m)) => {
                         m.side_is(t)
                     }
-                    // a field of the move against a literal (`move.side ==
-                    // white`): compared in place
-                    (CExpr::Move(f, _), CExpr::Lit(l), Some(m))
-                    | (CExpr::Lit(l), CExpr::Move(f, _), Some(m))
-                        if !matches!(f, MoveField::Clock(_)) =>
-                    {
-                        let v = m.get(*f);
-                        if matches!(v, Value::Unknown) || matches!(l, Value::Unknown) {
-                            return Truth::Unknown;
-                        }
-                        v == *l
-                    }
-                    // a clock field against a literal (`move.clock_flag ==
-                    // true`), the same
-                    (CExpr::Move(MoveField::Clock(f), _), CExpr::Lit(l), _)
-                    | (CExpr::Lit(l), CExpr::Move(MoveField::Clock(f), _), _) => {
-                        let v = self.clock_field(*f);
+                    // a field of the move against a literal
+                    // (`move.clock_flag == true`): compared in place
+                    (CExpr::Move(f, name), CExpr::Lit(l), _)
+                    | (CExpr::Lit(l), CExpr::Move(f, name), _) => {
+                        let v = self.move_field(*f, name);
                         if matches!(v, Value::Unknown) || matches!(l, Value::Unknown) {
                             return Truth::Unknown;
                         }
@@ -785,14 +771,15 @@ impl Ctx<'_, '_> {
                     CExpr::Lit(v) => Some(v),
                     _ => None,
                 };
-                if let Some(list) = held {
-                    return match (x, list) {
-                        (Value::Unknown, _) | (_, Value::Unknown) => Truth::Unknown,
-                        (x, Value::List(items)) => Truth::from(items.contains(&x)),
-                        _ => Truth::False,
-                    };
-                }
-                match (x, self.eval(b)) {
+                let made;
+                let list = match held {
+                    Some(l) => l,
+                    None => {
+                        made = self.eval(b);
+                        &made
+                    }
+                };
+                match (x, list) {
                     (Value::Unknown, _) | (_, Value::Unknown) => Truth::Unknown,
                     (x, Value::List(items)) => Truth::from(items.contains(&x)),
                     _ => Truth::False,
@@ -813,6 +800,18 @@ impl Ctx<'_, '_> {
                 (_, x) => x.or(self.truth(b)),
             },
             _ => Truth::of(&self.eval(e)),
+        }
+    }
+
+    /// A field of the current move: a clock field from the reconstructed
+    /// clocks, the others from the move's facts (or, without them, from
+    /// the timeline).
+    fn move_field(&self, f: MoveField, name: &str) -> Value {
+        match (f, &self.facts, self.run.tl) {
+            (MoveField::Clock(c), ..) => self.clock_field(c),
+            (_, Some(m), _) => m.get(f),
+            (_, None, Some(tl)) => tl.field(self.i, Kind::Move, name),
+            (_, None, None) => Value::None,
         }
     }
 
