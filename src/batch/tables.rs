@@ -345,12 +345,11 @@ fn cells(df: &DataFrame, limit: usize) -> Result<(Vec<String>, Vec<Vec<String>>)
     Ok((names, rows))
 }
 
-/// The batch's first screen: its games (with findings or not) and its
-/// events' findings.
+/// The batch's first screen: its games with findings, the number of all
+/// its games and of each event's, and its events' findings.
 fn verdict<'a>(o: &'a Outcome, facts: &[String]) -> crate::report::dossier::Verdict<'a> {
     use crate::report::dossier::{VerdictGame, game_anchor};
     crate::report::dossier::Verdict {
-        // the games it lists: those with findings
         games: o
             .games
             .iter()
