@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Two builds timed in turn (A B A B …) on the same command line, to compare
+# them when the machine's speed drifts: each pair's ratio A/B of wall time,
+# then the median of the ratios, with each build's median wall time and
+# largest peak RSS. This is how the README's "median of N pairs" figures
+# are taken.
+#
+# Usage: bench/pairs.sh BINARY_A BINARY_B PAIRS ARGS…
+#   e.g. bench/pairs.sh target/release/arbiter /tmp/old/arbiter 7 \
+#          batch big.pgn --rules rulesets/tcec-s15.rules --threads 1 --out /tmp/o
+# Needs GNU time (/usr/bin/time). One warm-up run of each is not counted.
+set -euo pipefail
+if [ "$#" -lt 4 ]; then
+  sed -n '2,12p' "$0"
+  exit 2
+fi
+a=$1 b=$2 pairs=$3
+shift 3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# one run: "wall_seconds peak_kib" (the program's own exit status is ignored:
+# 1 means findings)
+run() {
+  /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" > /dev/null 2>&1 || true
+  tail -1 "$tmp/t"
+}
+
+run "$a" "$@" > /dev/null
+run "$b" "$@" > /dev/null
+: > "$tmp/rows"
+i=0
+while [ "$i" -lt "$pairs" ]; do
+  read -r wa ma < <(run "$a" "$@")
+  read -r wb mb < <(run "$b" "$@")
+  echo "$wa $ma $wb $mb" >> "$tmp/rows"
+  i=$((i + 1))
+done
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+wa=$(awk '{ print $1 }' "$tmp/rows" | median)
+wb=$(awk '{ print $3 }' "$tmp/rows" | median)
+ratio=$(awk '$3 > 0 { print $1 / $3 }' "$tmp/rows" | median)
+pa=$(awk '{ print $2 }' "$tmp/rows" | sort -g | tail -1)
+pb=$(awk '{ print $4 }' "$tmp/rows" | sort -g | tail -1)
+printf 'A %s: median wall %.3f s, peak %.1f MiB\n' "$a" "$wa" "$(awk -v k="$pa" 'BEGIN { print k / 1024 }')"
+printf 'B %s: median wall %.3f s, peak %.1f MiB\n' "$b" "$wb" "$(awk -v k="$pb" 'BEGIN { print k / 1024 }')"
+printf 'A/B wall, median of %d pairs: %.3f\n' "$pairs" "$ratio"
