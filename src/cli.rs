@@ -594,10 +594,7 @@ fn write_batch_reports(
     cfg: &audit::Config,
 ) -> Result<(), String> {
     let dir = dir.to_path_buf();
-    let mut tables = crate::batch::tables(outcome)?.named;
-    let (standings_df, standings) = crate::batch::standings_table(outcome)?;
-    tables.push(("standings", standings_df));
-    crate::batch::write_tables(&dir, &mut tables)?;
+    let shown = crate::batch::write_tables(&dir, outcome)?;
     let mut facts = vec![format!(
         "{} game{}, {} violations (errors and warnings)",
         outcome.games.len(),
@@ -612,7 +609,7 @@ fn write_batch_reports(
         facts.push(format!("shard {k}/{n}"));
         rec.notes.push(("shard".into(), format!("{k}/{n}")));
     }
-    let (md, html) = crate::batch::summaries(outcome, &tables, &standings, &facts, &rec)?;
+    let (md, html) = crate::batch::summaries(outcome, &shown, &facts, &rec)?;
     let write = |name: &str, text: &str| write_in(&dir, name, text);
     write("summary.md", &md)?;
     write("summary.html", &html)?;

@@ -390,12 +390,17 @@ pub fn run(
                 {
                     write_error = Some(e);
                 }
-                if let Some(mut i) = info {
+                // What is kept to the end is copied here, on this thread,
+                // and the worker's own copy freed: the workers' memory then
+                // holds only what one game needs while it is audited, and
+                // is used again game after game.
+                if let Some(i) = info {
+                    let mut i = i.clone();
                     // its place among all the games
                     i.order = games.len();
                     infos.push(i);
                 }
-                games.push(rec);
+                games.push(rec.clone());
                 next += 1;
             }
         }
@@ -530,4 +535,4 @@ fn judge_event(
 #[cfg(feature = "tables")]
 mod tables;
 #[cfg(feature = "tables")]
-pub use tables::{Tables, standings_table, summaries, tables, write_tables};
+pub use tables::{Shown, summaries, write_tables};

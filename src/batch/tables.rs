@@ -1,8 +1,14 @@
 //! The batch's tables (polars) and its summary: built only with the
 //! `tables` feature (on by default), so that a build without polars (the
 //! fuzz targets) keeps everything else.
+//!
+//! The two tables with a row per game or per finding are built and written
+//! a piece of [`PIECE_ROWS`] rows at a time (a Parquet row group each), so
+//! that their memory does not grow with the archive; the others are small
+//! (a row per group, event or clock finding) and are kept for the summary.
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::Path;
 
 use polars::prelude::*;
@@ -10,20 +16,87 @@ use polars::prelude::*;
 use super::{GameRecord, Outcome};
 use crate::findings::{Finding, Severity};
 
-/// The tables of a batch, as polars data frames.
+/// The rows of a per-game or per-finding table built and written at once.
+/// A fixed number, so that the files do not depend on the threads.
+const PIECE_ROWS: usize = 4_096;
+
+/// What the summary shows of the tables: every table but `games` and
+/// `findings` (which only their files hold), in order, and each event's
+/// standings.
 #[derive(Debug)]
-pub struct Tables {
-    pub named: Vec<(&'static str, DataFrame)>,
+pub struct Shown {
+    pub tables: Vec<(&'static str, DataFrame)>,
+    pub standings: BTreeMap<String, Vec<crate::standings::Row>>,
 }
 
 fn pe(e: PolarsError) -> String {
     e.to_string()
 }
 
-/// Build the raw tables and aggregate them.
-pub fn tables(o: &Outcome) -> Result<Tables, String> {
-    let g = &o.games;
-    let games = df!(
+/// A row of the findings table: where the finding stands and itself.
+struct FindingRow<'a> {
+    file: &'a str,
+    game: Option<u64>,
+    event: &'a str,
+    round: &'a str,
+    ply: Option<u64>,
+    /// The player who made the move at the finding's ply, else the game's
+    /// two players; for an event-level finding, what it is about.
+    engine: std::borrow::Cow<'a, str>,
+    finding: &'a Finding,
+}
+
+/// The rows of the findings table: the games' findings in input order,
+/// then the event-level rules' (about an entrant, a pair, a game of the
+/// event, or the event itself).
+fn finding_rows(o: &Outcome) -> Vec<FindingRow<'_>> {
+    let mut rows = Vec::new();
+    for r in &o.games {
+        for f in &r.findings {
+            let ply = f.evidence.iter().find_map(|e| e.ply);
+            let engine = match ply {
+                Some(p) if p % 2 == 1 => (&*r.white).into(),
+                Some(_) => (&*r.black).into(),
+                None => format!("{} / {}", r.white, r.black).into(),
+            };
+            rows.push(FindingRow {
+                file: &r.file,
+                game: Some(r.game as u64),
+                event: &r.event,
+                round: &r.round,
+                ply: ply.map(u64::from),
+                engine,
+                finding: f,
+            });
+        }
+    }
+    for e in &o.events {
+        for (who, f) in &e.findings {
+            let at = f.evidence.first();
+            let line = at.and_then(|a| a.span).map(|s| s.line);
+            rows.push(FindingRow {
+                file: at.map_or("", |a| &a.path),
+                game: o
+                    .games
+                    .iter()
+                    .find(|g| {
+                        g.in_event && Some(g.line) == line && at.is_some_and(|a| *a.path == *g.file)
+                    })
+                    .map(|g| g.game as u64),
+                event: &e.case.name,
+                round: "",
+                ply: None,
+                engine: who.as_str().into(),
+                finding: f,
+            });
+        }
+    }
+    rows
+}
+
+/// Rows `rows` of the games table.
+fn games_piece(g: &[GameRecord]) -> PolarsResult<DataFrame> {
+    df!(
         "file" => g.iter().map(|r| &*r.file).collect::<Vec<_>>(),
         "game" => g.iter().map(|r| r.game as u64).collect::<Vec<_>>(),
         "event" => g.iter().map(|r| &*r.event).collect::<Vec<_>>(),
@@ -39,104 +112,59 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
         "errors" => g.iter().map(|r| r.findings.iter().filter(|f| f.severity == Severity::Error).count() as u64).collect::<Vec<_>>(),
         "warnings" => g.iter().map(|r| r.findings.iter().filter(|f| f.severity == Severity::Warning).count() as u64).collect::<Vec<_>>(),
     )
-    .map_err(pe)?;
-    // one row per finding; the engine is the player who made the move at
-    // the finding's ply, else the game's two players are both named
-    let mut cols: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    let mut ply_col: Vec<Option<u64>> = Vec::new();
-    let mut game_col: Vec<Option<u64>> = Vec::new();
-    // the columns every finding row has, from where it stands and itself
-    let mut push = |place: [String; 4], f: &Finding| {
-        let [file, event, round, engine] = place;
-        for (k, v) in [
-            ("file", file),
-            ("event", event),
-            ("round", round),
-            ("engine", engine),
-            ("code", f.code.clone()),
-            ("severity", f.severity.as_str().to_string()),
-            ("rule", f.rule.clone()),
-            ("clause", f.clause.clone()),
-            ("message", f.message.clone()),
-        ] {
-            cols.entry(k).or_default().push(v);
-        }
-    };
-    for r in g {
-        for f in &r.findings {
-            let ply = f.evidence.iter().find_map(|e| e.ply);
-            let engine = match ply {
-                Some(p) if p % 2 == 1 => r.white.to_string(),
-                Some(_) => r.black.to_string(),
-                None => format!("{} / {}", r.white, r.black),
-            };
-            push(
-                [
-                    r.file.to_string(),
-                    r.event.to_string(),
-                    r.round.to_string(),
-                    engine,
-                ],
-                f,
-            );
-            ply_col.push(ply.map(u64::from));
-            game_col.push(Some(r.game as u64));
-        }
-    }
-    // the event-level rules' findings: about an entrant, a pair, a game
-    // of the event, or the event itself
-    for e in &o.events {
-        for (who, f) in &e.findings {
-            let at = f.evidence.first();
-            push(
-                [
-                    at.map(|a| a.path.clone()).unwrap_or_default(),
-                    e.case.name.clone(),
-                    String::new(),
-                    who.clone(),
-                ],
-                f,
-            );
-            ply_col.push(None);
-            let line = at.and_then(|a| a.span).map(|s| s.line);
-            game_col.push(
-                o.games
-                    .iter()
-                    .find(|g| {
-                        g.in_event && Some(g.line) == line && at.is_some_and(|a| *a.path == *g.file)
-                    })
-                    .map(|g| g.game as u64),
-            );
-        }
-    }
-    let col = |k: &str| cols.get(k).cloned().unwrap_or_default();
-    let (code, severity, engine, event, round, rule) = (
-        col("code"),
-        col("severity"),
-        col("engine"),
-        col("event"),
-        col("round"),
-        col("rule"),
-    );
+}
+
+/// Rows `rows` of the findings table.
+fn findings_piece(rows: &[FindingRow]) -> PolarsResult<DataFrame> {
+    df!(
+        "file" => rows.iter().map(|r| r.file).collect::<Vec<_>>(),
+        "game" => rows.iter().map(|r| r.game).collect::<Vec<_>>(),
+        "event" => rows.iter().map(|r| r.event).collect::<Vec<_>>(),
+        "round" => rows.iter().map(|r| r.round).collect::<Vec<_>>(),
+        "ply" => rows.iter().map(|r| r.ply).collect::<Vec<_>>(),
+        "engine" => rows.iter().map(|r| &*r.engine).collect::<Vec<_>>(),
+        "code" => rows.iter().map(|r| &*r.finding.code).collect::<Vec<_>>(),
+        "severity" => rows.iter().map(|r| r.finding.severity.as_str()).collect::<Vec<_>>(),
+        "rule" => rows.iter().map(|r| &*r.finding.rule).collect::<Vec<_>>(),
+        "clause" => rows.iter().map(|r| &*r.finding.clause).collect::<Vec<_>>(),
+        "message" => rows.iter().map(|r| &*r.finding.message).collect::<Vec<_>>(),
+    )
+}
+
+/// `rows` in pieces of at most [`PIECE_ROWS`]; one empty piece when there
+/// are none, so that an empty table still has its columns.
+fn pieces<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
+    let n = rows.len().div_ceil(PIECE_ROWS).max(1);
+    (0..n).map(move |i| &rows[i * PIECE_ROWS..((i + 1) * PIECE_ROWS).min(rows.len())])
+}
+
+/// The tables the summary shows, from the findings' rows: findings by
+/// rule, by engine and by round, the adjudications' agreement and the
+/// clock anomalies.
+fn small_tables(
+    o: &Outcome,
+    rows: &[FindingRow],
+) -> Result<Vec<(&'static str, DataFrame)>, String> {
+    let severity = |i: usize| rows[i].finding.severity.as_str();
     // findings by rule: most first, then by code and severity
     let by_rule = most_first(group_count(
-        (0..code.len()).map(|i| [&*code[i], &*severity[i]]),
+        (0..rows.len()).map(|i| [&*rows[i].finding.code, severity(i)]),
     ));
     let by_rule = df!(
         "code" => by_rule.iter().map(|(k, _)| k[0]).collect::<Vec<_>>(),
         "severity" => by_rule.iter().map(|(k, _)| k[1]).collect::<Vec<_>>(),
         "findings" => by_rule.iter().map(|(_, (n, _))| *n).collect::<Vec<_>>(),
-        "rule" => by_rule.iter().map(|(_, (_, first))| &*rule[*first]).collect::<Vec<_>>(),
+        "rule" => by_rule.iter().map(|(_, (_, first))| &*rows[*first].finding.rule).collect::<Vec<_>>(),
     )
     .map_err(pe)?;
-    let groups = group_count((0..engine.len()).map(|i| [&*engine[i], &*severity[i]]));
+    let groups = group_count((0..rows.len()).map(|i| [&*rows[i].engine, severity(i)]));
     let by_engine = df!(
         "engine" => groups.keys().map(|k| k[0]).collect::<Vec<_>>(),
         "severity" => groups.keys().map(|k| k[1]).collect::<Vec<_>>(),
         "findings" => groups.values().map(|(n, _)| *n).collect::<Vec<_>>(),
     )
     .map_err(pe)?;
-    let groups = group_count((0..event.len()).map(|i| [&*event[i], &*round[i], &*severity[i]]));
+    let groups = group_count((0..rows.len()).map(|i| [rows[i].event, rows[i].round, severity(i)]));
     let by_round = df!(
         "event" => groups.keys().map(|k| k[0]).collect::<Vec<_>>(),
         "round" => groups.keys().map(|k| k[1]).collect::<Vec<_>>(),
@@ -144,22 +172,8 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
         "findings" => groups.values().map(|(n, _)| *n).collect::<Vec<_>>(),
     )
     .map_err(pe)?;
-    let findings = df!(
-        "file" => col("file"),
-        "game" => game_col,
-        "event" => event,
-        "round" => round,
-        "ply" => ply_col,
-        "engine" => engine,
-        "code" => code,
-        "severity" => severity,
-        "rule" => rule,
-        "clause" => col("clause"),
-        "message" => col("message"),
-    )
-    .map_err(pe)?;
     // adjudication agreement: the recorded result against the ruleset's
-    let groups = group_count(g.iter().map(|r| {
+    let groups = group_count(o.games.iter().map(|r| {
         [
             &*r.computed_rule,
             &*r.details,
@@ -181,7 +195,8 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
     .map_err(pe)?;
     // findings about clocks and time: their codes name them
     let is_clock = |c: &str| ["clock", "flag", "time"].iter().any(|w| c.contains(w));
-    let rows: Vec<(&GameRecord, &Finding)> = g
+    let rows: Vec<(&GameRecord, &Finding)> = o
+        .games
         .iter()
         .flat_map(|r| r.findings.iter().map(move |f| (r, f)))
         .filter(|(_, f)| is_clock(&f.code))
@@ -192,22 +207,36 @@ pub fn tables(o: &Outcome) -> Result<Tables, String> {
         "event" => rows.iter().map(|(r, _)| &*r.event).collect::<Vec<_>>(),
         "round" => rows.iter().map(|(r, _)| &*r.round).collect::<Vec<_>>(),
         "ply" => rows.iter().map(|(_, f)| f.evidence.iter().find_map(|e| e.ply).map(u64::from)).collect::<Vec<_>>(),
-        "code" => rows.iter().map(|(_, f)| f.code.clone()).collect::<Vec<_>>(),
-        "severity" => rows.iter().map(|(_, f)| f.severity.as_str().to_string()).collect::<Vec<_>>(),
-        "message" => rows.iter().map(|(_, f)| f.message.clone()).collect::<Vec<_>>(),
+        "code" => rows.iter().map(|(_, f)| &*f.code).collect::<Vec<_>>(),
+        "severity" => rows.iter().map(|(_, f)| f.severity.as_str()).collect::<Vec<_>>(),
+        "message" => rows.iter().map(|(_, f)| &*f.message).collect::<Vec<_>>(),
     )
     .map_err(pe)?;
-    Ok(Tables {
-        named: vec![
-            ("games", games),
-            ("findings", findings),
-            ("findings_by_rule", by_rule),
-            ("findings_by_engine", by_engine),
-            ("findings_by_round", by_round),
-            ("adjudication_agreement", adjudication),
-            ("clock_anomalies", clock_anomalies),
-        ],
-    })
+    Ok(vec![
+        ("findings_by_rule", by_rule),
+        ("findings_by_engine", by_engine),
+        ("findings_by_round", by_round),
+        ("adjudication_agreement", adjudication),
+        ("clock_anomalies", clock_anomalies),
+    ])
+}
+
+/// Write every table of the batch into `dir`, as CSV and Parquet: the
+/// games, the findings, the findings by rule, engine and round, the
+/// adjudications' agreement, the clock anomalies and the standings.
+/// What the summary shows of them comes back.
+pub fn write_tables(dir: &Path, o: &Outcome) -> Result<Shown, String> {
+    write_table(dir, "games", pieces(&o.games).map(games_piece))?;
+    let rows = finding_rows(o);
+    write_table(dir, "findings", pieces(&rows).map(findings_piece))?;
+    let mut tables = small_tables(o, &rows)?;
+    drop(rows);
+    let (standings_df, standings) = standings_table(o)?;
+    tables.push(("standings", standings_df));
+    for (name, df) in &tables {
+        write_table(dir, name, std::iter::once(Ok(df.clone())))?;
+    }
+    Ok(Shown { tables, standings })
 }
 
 /// Groups with the most rows first; groups with as many rows keep the
@@ -234,7 +263,7 @@ fn group_count<'a, const K: usize>(
 }
 
 /// The standings of every event, as a table.
-pub fn standings_table(
+fn standings_table(
     o: &Outcome,
 ) -> Result<(DataFrame, BTreeMap<String, Vec<crate::standings::Row>>), String> {
     let by_event: Vec<(String, Vec<crate::standings::Row>)> = o
@@ -300,19 +329,67 @@ pub fn standings_table(
     Ok((df, all))
 }
 
-/// Write each table as CSV and Parquet.
-pub fn write_tables(dir: &Path, tables: &mut [(&'static str, DataFrame)]) -> Result<(), String> {
-    for (name, df) in tables.iter_mut() {
-        let csv = dir.join(format!("{name}.csv"));
-        let mut f = std::fs::File::create(&csv).map_err(|e| format!("{}: {e}", csv.display()))?;
-        CsvWriter::new(&mut f)
-            .finish(df)
-            .map_err(|e| format!("{}: {e}", csv.display()))?;
-        let pq = dir.join(format!("{name}.parquet"));
-        let f = std::fs::File::create(&pq).map_err(|e| format!("{}: {e}", pq.display()))?;
-        ParquetWriter::new(f)
-            .finish(df)
-            .map_err(|e| format!("{}: {e}", pq.display()))?;
+/// The header line of a CSV file with `df`'s columns, as polars writes it
+/// (a name is quoted only where it must be). arbiter writes it itself:
+/// polars' own header fills an 8 MiB buffer of zeroes, which would stay in
+/// memory to the end of the run.
+fn csv_header(df: &DataFrame) -> String {
+    let mut line = df
+        .get_column_names()
+        .iter()
+        .map(|n| {
+            if n.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", n.replace('"', "\"\""))
+            } else {
+                n.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    line.push('\n');
+    line
+}
+
+/// Write table `name` into `dir` as `name.csv` and `name.parquet`, from its
+/// pieces in order (at least one; each is a row group of the Parquet file).
+fn write_table(
+    dir: &Path,
+    name: &str,
+    pieces: impl Iterator<Item = PolarsResult<DataFrame>>,
+) -> Result<(), String> {
+    let csv_path = dir.join(format!("{name}.csv"));
+    let pq_path = dir.join(format!("{name}.parquet"));
+    let in_csv = |e: &dyn std::fmt::Display| format!("{}: {e}", csv_path.display());
+    let in_pq = |e: &dyn std::fmt::Display| format!("{}: {e}", pq_path.display());
+    let mut csv =
+        std::io::BufWriter::new(std::fs::File::create(&csv_path).map_err(|e| in_csv(&e))?);
+    let mut pq = None;
+    for piece in pieces {
+        let mut df = piece.map_err(pe)?;
+        let pq = match &mut pq {
+            Some(w) => w,
+            None => {
+                csv.write_all(csv_header(&df).as_bytes())
+                    .map_err(|e| in_csv(&e))?;
+                let f = std::fs::File::create(&pq_path).map_err(|e| in_pq(&e))?;
+                pq.insert(
+                    ParquetWriter::new(f)
+                        .set_parallel(false)
+                        .batched(df.schema())
+                        .map_err(|e| in_pq(&e))?,
+                )
+            }
+        };
+        CsvWriter::new(&mut csv)
+            .include_header(false)
+            .n_threads(1)
+            .finish(&mut df)
+            .map_err(|e| in_csv(&e))?;
+        pq.write_batch(&df).map_err(|e| in_pq(&e))?;
+    }
+    csv.flush().map_err(|e| in_csv(&e))?;
+    if let Some(w) = pq {
+        w.finish().map_err(|e| in_pq(&e))?;
     }
     Ok(())
 }
@@ -324,21 +401,29 @@ fn cells(df: &DataFrame, limit: usize) -> Result<(Vec<String>, Vec<Vec<String>>)
         .iter()
         .map(|s| s.to_string())
         .collect();
+    let head = df.head(Some(limit));
+    // a column with no values at all is not cast: polars would fill an
+    // 8 MiB buffer of zeroes for it, kept to the end of the run
     let mut columns = Vec::new();
     for n in &names {
-        let c = df
-            .column(n)
-            .map_err(pe)?
-            .cast(&DataType::String)
-            .map_err(pe)?;
-        let s = c.str().map_err(pe)?.clone();
-        columns.push(s);
+        let c = head.column(n).map_err(pe)?;
+        columns.push(if c.null_count() == c.len() {
+            None
+        } else {
+            Some(
+                c.cast(&DataType::String)
+                    .map_err(pe)?
+                    .str()
+                    .map_err(pe)?
+                    .clone(),
+            )
+        });
     }
-    let rows = (0..df.height().min(limit))
+    let rows = (0..head.height())
         .map(|i| {
             columns
                 .iter()
-                .map(|c| c.get(i).unwrap_or("").to_string())
+                .map(|c| c.as_ref().and_then(|c| c.get(i)).unwrap_or("").to_string())
                 .collect()
         })
         .collect();
@@ -415,13 +500,13 @@ fn standings_lines(
 /// record of inputs.
 pub fn summaries(
     o: &Outcome,
-    tables: &[(&'static str, DataFrame)],
-    standings: &BTreeMap<String, Vec<crate::standings::Row>>,
+    shown: &Shown,
     facts: &[String],
     record: &crate::report::dossier::Record,
 ) -> Result<(String, String), String> {
     use crate::report::dossier::{SCRIPT, STYLE, filter, first_screen as parts, html, md};
     use std::fmt::Write as _;
+    let (tables, standings) = (&shown.tables, &shown.standings);
     let v = verdict(o, facts);
     let mut m = String::from("# arbiter batch\n\n");
     m.push_str("Contents: [Verdict](#verdict) · [Tables](#tables) · [Pairings](#pairings) · [Event-level rules](#event-rules) · [Standings](#standings) · [Appendix: record of inputs](#record)\n\n<a id=\"verdict\"></a>\n\n## Verdict\n\n");
@@ -457,9 +542,6 @@ pub fn summaries(
         h.push_str(&svg);
     }
     for (name, df) in tables {
-        if *name == "findings" || *name == "games" {
-            continue;
-        }
         let (cols, rows) = cells(df, 60)?;
         let title = name.replace('_', " ");
         let _ = write!(m, "\n### {}\n\n", md(&title));
@@ -679,7 +761,67 @@ fn bar_chart(o: &Outcome) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{group_count, most_first};
+    use super::{PIECE_ROWS, csv_header, group_count, most_first, pieces, write_table};
+    use polars::prelude::*;
+
+    /// A table of `n` rows, each piece built from its own rows as the
+    /// games and findings tables are.
+    fn numbered(n: usize) -> (Vec<(u64, String)>, DataFrame) {
+        let rows: Vec<(u64, String)> = (0..n as u64).map(|i| (i, format!("row {i}, \"quoted\""))).collect();
+        let whole = df!(
+            "n" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+            "text" => rows.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        (rows, whole)
+    }
+
+    fn piece(rows: &[(u64, String)]) -> PolarsResult<DataFrame> {
+        df!(
+            "n" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+            "text" => rows.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn a_table_of_several_pieces_is_written_whole_a_row_group_per_piece() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 2 * PIECE_ROWS + 7;
+        let (rows, mut whole) = numbered(n);
+        write_table(dir.path(), "t", pieces(&rows).map(piece)).unwrap();
+        // the CSV is what polars writes for the whole table at once
+        let mut expected = Vec::new();
+        CsvWriter::new(&mut expected).finish(&mut whole).unwrap();
+        let written = std::fs::read(dir.path().join("t.csv")).unwrap();
+        assert_eq!(String::from_utf8(written).unwrap(), String::from_utf8(expected).unwrap());
+        // the Parquet file reads back as the whole table, in three row groups
+        let f = std::fs::File::open(dir.path().join("t.parquet")).unwrap();
+        let mut reader = ParquetReader::new(f);
+        assert_eq!(reader.get_metadata().unwrap().row_groups.len(), 3);
+        let back = reader.finish().unwrap();
+        assert!(back.equals(&whole), "{back:?}");
+    }
+
+    #[test]
+    fn an_empty_table_keeps_its_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        let rows: Vec<(u64, String)> = Vec::new();
+        write_table(dir.path(), "t", pieces(&rows).map(piece)).unwrap();
+        assert_eq!(std::fs::read_to_string(dir.path().join("t.csv")).unwrap(), "n,text\n");
+        let f = std::fs::File::open(dir.path().join("t.parquet")).unwrap();
+        let back = ParquetReader::new(f).finish().unwrap();
+        assert_eq!(back.height(), 0);
+        assert_eq!(back.get_column_names(), ["n", "text"]);
+    }
+
+    #[test]
+    fn a_header_name_is_quoted_only_where_csv_needs_it() {
+        let df = df!("plain" => [1u64], "a,b" => [2u64], "say \"x\"" => [3u64]).unwrap();
+        let mut polars_header = Vec::new();
+        CsvWriter::new(&mut polars_header).finish(&mut df.head(Some(0))).unwrap();
+        assert_eq!(csv_header(&df), "plain,\"a,b\",\"say \"\"x\"\"\"\n");
+        assert_eq!(csv_header(&df).as_bytes(), polars_header.as_slice());
+    }
 
     #[test]
     fn groups_are_counted_in_the_keys_order_with_their_first_row() {
