@@ -175,7 +175,7 @@ fn is_bye(name: &str) -> bool {
 #[derive(Debug, Clone)]
 pub struct Item {
     pub kind: ScopeKind,
-    pub fields: BTreeMap<&'static str, Value>,
+    pub fields: Fields,
     /// Where it is: the first names the game the finding points at.
     pub evidence: Vec<Evidence>,
     /// For a game item, its index in `EventCase::games`.
@@ -288,6 +288,50 @@ fn natural(s: &str) -> Vec<u64> {
         .collect()
 }
 
+/// An item's fields by name, in the names' order: a sorted list, which
+/// holds an event's thousands of game items in about half the memory of a
+/// map.
+#[derive(Debug, Clone, Default)]
+pub struct Fields(Vec<(&'static str, Value)>);
+
+impl Fields {
+    /// Set field `name` (a second value replaces the first).
+    pub fn insert(&mut self, name: &'static str, v: Value) {
+        match self.0.binary_search_by(|(n, _)| n.cmp(&name)) {
+            Ok(i) => self.0[i].1 = v,
+            Err(i) => self.0.insert(i, (name, v)),
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.0
+            .binary_search_by(|(n, _)| (*n).cmp(name))
+            .ok()
+            .map(|i| &self.0[i].1)
+    }
+
+    /// The fields, with no room to spare.
+    fn done(mut self) -> Fields {
+        self.0.shrink_to_fit();
+        self
+    }
+}
+
+/// One shared copy of each text the items of an event hold.
+#[derive(Default)]
+struct SharedTexts(std::collections::HashMap<String, Value>);
+
+impl SharedTexts {
+    fn get(&mut self, s: &str) -> Value {
+        if let Some(v) = self.0.get(s) {
+            return v.clone();
+        }
+        let v = text(s);
+        self.0.insert(s.to_string(), v.clone());
+        v
+    }
+}
+
 fn num(n: impl Into<f64>) -> Value {
     Value::Num(n.into())
 }
@@ -356,7 +400,7 @@ fn case(
         .filter(|d| !d.is_empty() && !d.contains('?'))
         .min()
         .unwrap_or("");
-    let mut f = BTreeMap::new();
+    let mut f = Fields::default();
     f.insert("name", text(&name));
     f.insert("games", num(games.len() as f64));
     f.insert("played", num(played as f64));
@@ -376,7 +420,7 @@ fn case(
     );
     items.push(Item {
         kind: ScopeKind::Event,
-        fields: f,
+        fields: f.done(),
         evidence: games
             .first()
             .map(|g| g.evidence(format!("the first game of {name}")))
@@ -422,6 +466,8 @@ fn case(
             }
         }
     }
+    // the game items' texts: one copy of each name, result and opening
+    let mut shared = SharedTexts::default();
     for (i, g) in games.iter().enumerate() {
         let (w, b) = &sides[i];
         let games_in_round = |who: &String| {
@@ -433,20 +479,26 @@ fn case(
             .and_then(|r| round_start.get(&(r as u64)))
             .cloned()
             .unwrap_or_default();
-        let mut f = BTreeMap::new();
+        let mut f = Fields::default();
         f.insert("number", num((i + 1) as f64));
         f.insert(
             "round",
             round_number(g.tag("Round")).map_or(Value::None, Value::Num),
         );
-        f.insert("white", text(w));
-        f.insert("black", text(b));
-        f.insert("result", text(g.tag("Result")));
+        f.insert("white", shared.get(w));
+        f.insert("black", shared.get(b));
+        f.insert("result", shared.get(g.tag("Result")));
         f.insert("white_games_in_round", games_in_round(w));
         f.insert("black_games_in_round", games_in_round(b));
         let prev = i.checked_sub(1).map(|p| &sides[p]);
-        f.insert("previous_white", prev.map_or(Value::None, |p| text(&p.0)));
-        f.insert("previous_black", prev.map_or(Value::None, |p| text(&p.1)));
+        f.insert(
+            "previous_white",
+            prev.map_or(Value::None, |p| shared.get(&p.0)),
+        );
+        f.insert(
+            "previous_black",
+            prev.map_or(Value::None, |p| shared.get(&p.1)),
+        );
         f.insert(
             "white_score_before",
             num(before.get(w).copied().unwrap_or(0.0)),
@@ -458,7 +510,7 @@ fn case(
         match &g.opening {
             Some(o) => {
                 let same = &by_opening[o.as_str()];
-                f.insert("opening", text(o));
+                f.insert("opening", shared.get(o));
                 f.insert(
                     "opening_index",
                     num((openings.iter().position(|x| x == o).unwrap_or(0) + 1) as f64),
@@ -490,12 +542,9 @@ fn case(
         }
         items.push(Item {
             kind: ScopeKind::EventGame,
-            fields: f,
-            evidence: vec![g.evidence(format!(
-                "game {} of {name}: {w} - {b}, round {}",
-                i + 1,
-                g.tag("Round")
-            ))],
+            fields: f.done(),
+            // made when a finding asks for it (`EventCase::places`)
+            evidence: Vec::new(),
             game: Some(i),
         });
     }
@@ -535,7 +584,7 @@ fn case(
             .iter()
             .zip(&sides)
             .position(|(_, (w, b))| w == *who || b == *who);
-        let mut f = BTreeMap::new();
+        let mut f = Fields::default();
         f.insert("name", text(who));
         f.insert("engine", text(&engine));
         f.insert("versions", num(played_as.len() as f64));
@@ -573,7 +622,7 @@ fn case(
         }
         items.push(Item {
             kind: ScopeKind::Entrant,
-            fields: f,
+            fields: f.done(),
             evidence,
             game: None,
         });
@@ -617,7 +666,7 @@ fn case(
             {
                 evidence.push(g.evidence(format!("{a} and {b} have no game in {name}")));
             }
-            let mut f = BTreeMap::new();
+            let mut f = Fields::default();
             f.insert("first", text(a));
             f.insert("second", text(b));
             f.insert("games", num(n as f64));
@@ -627,7 +676,7 @@ fn case(
             f.insert("second_points", num(bp));
             items.push(Item {
                 kind: ScopeKind::Pairing,
-                fields: f,
+                fields: f.done(),
                 evidence,
                 game: None,
             });
@@ -654,6 +703,29 @@ impl EventCase {
             ScopeKind::Entrant => f("name"),
             ScopeKind::Pairing => format!("{} / {}", f("first"), f("second")),
             ScopeKind::EventGame => format!("{} / {}", f("white"), f("black")),
+        }
+    }
+
+    /// Where item `i` is, the place a finding points at first. A game
+    /// item's place is made here, when a finding needs it: an event's
+    /// thousands of game items do not each keep one.
+    pub fn places(&self, i: usize) -> Vec<Evidence> {
+        let Some(it) = self.items.get(i) else {
+            return Vec::new();
+        };
+        match (it.kind, it.game) {
+            (ScopeKind::EventGame, Some(gi)) if it.evidence.is_empty() => {
+                let (Some(g), Some((w, b))) = (self.games.get(gi), self.sides.get(gi)) else {
+                    return Vec::new();
+                };
+                vec![g.evidence(format!(
+                    "game {} of {}: {w} - {b}, round {}",
+                    gi + 1,
+                    self.name,
+                    g.tag("Round")
+                ))]
+            }
+            _ => it.evidence.clone(),
         }
     }
 

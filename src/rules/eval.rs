@@ -1892,7 +1892,7 @@ pub fn run_event(
             match verdict(&rule.check, &mut ctx) {
                 Verdict::Violation => {
                     let message = message(rule, &mut ctx);
-                    let mut places = item.evidence.clone();
+                    let mut places = case.places(i);
                     if places.is_empty() {
                         places.push(Evidence {
                             path: String::new(),
