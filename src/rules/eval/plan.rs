@@ -1,0 +1,130 @@
+//! A ruleset's plan, found once per ruleset: its stateful calls, what each
+//! `let` and rule reads, what reads each switch, and which `let`s and rules
+//! each kind of event triggers.
+
+use super::*;
+
+/// The stateful calls inside `e`, in the order they advance (the order of
+/// the expression, left to right; a stateful call's own arguments hold
+/// none, as the analyzer forbids nesting them).
+pub(super) fn stateful_calls<'e>(e: &'e CExpr, out: &mut Vec<&'e Stateful>) {
+    match e {
+        CExpr::Stateful(s) => out.push(s),
+        _ => e.each_child(&mut |x| stateful_calls(x, out)),
+    }
+}
+
+/// What the evaluator reads of a ruleset's structure, found the first time
+/// the ruleset runs and kept with it (not found again for every game): the
+/// stateful calls each `let` and rule advances, what each reads, what reads
+/// each switch, and the `let`s and rules each kind of event triggers.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Every stateful call, at its slot.
+    pub(super) statefuls: Vec<Option<Stateful>>,
+    /// The slots of the stateful calls each `let` advances on its events:
+    /// those of its expression, in order.
+    pub(super) let_calls: Vec<Vec<usize>>,
+    /// The same for each rule: those of the expressions it evaluates
+    /// ([`RuleDef::evaluated`]), in order.
+    pub(super) rule_calls: Vec<Vec<usize>>,
+    /// What each `let` reads directly.
+    pub(super) let_inputs: Vec<Inputs>,
+    /// What each adjudication evaluates (empty for the other rules).
+    pub(super) rule_inputs: Vec<Inputs>,
+    /// For each switch, the `let`s and adjudications that read it.
+    pub(super) depends: Vec<Depends>,
+    /// The `let`s and rules each kind of event triggers, in the ruleset's
+    /// order: a `let` on that kind, a `forbid` or `require` on it, and every
+    /// adjudication on a move. A kind not listed triggers none.
+    pub(super) by_kind: Vec<(Kind, Vec<usize>, Vec<usize>)>,
+}
+
+impl Plan {
+    /// The plan of a ruleset, found once and kept with it.
+    pub(super) fn of(rs: &Ruleset) -> &Plan {
+        rs.plan.get_or_init(|| Plan::find(rs))
+    }
+
+    pub(super) fn find(rs: &Ruleset) -> Plan {
+        let mut statefuls: Vec<Option<Stateful>> = vec![None; rs.slots];
+        let mut slots_of = |exprs: &mut dyn Iterator<Item = &CExpr>| {
+            let mut found = Vec::new();
+            for e in exprs {
+                stateful_calls(e, &mut found);
+            }
+            found
+                .into_iter()
+                .map(|s| {
+                    if let Some(at) = statefuls.get_mut(s.slot) {
+                        *at = Some(s.clone());
+                    }
+                    s.slot
+                })
+                .collect::<Vec<usize>>()
+        };
+        let let_calls = rs
+            .lets
+            .iter()
+            .map(|l| slots_of(&mut std::iter::once(&l.expr)))
+            .collect();
+        let rule_calls = rs
+            .rules
+            .iter()
+            .map(|rule| slots_of(&mut rule.evaluated()))
+            .collect();
+        let let_inputs: Vec<Inputs> = rs.lets.iter().map(|l| Inputs::of([&l.expr])).collect();
+        let rule_inputs: Vec<Inputs> = rs.rules.iter().map(adjudication_inputs).collect();
+        let depends = (0..rs.switches.len())
+            .map(|s| Depends::on(&let_inputs, &rule_inputs, s))
+            .collect();
+        let mut kinds: Vec<Kind> = vec![Kind::Move];
+        for k in rs
+            .lets
+            .iter()
+            .map(|l| l.on)
+            .chain(rs.rules.iter().filter_map(|r| match &r.check {
+                Check::Forbid { on, .. } | Check::Require { on, .. } => Some(*on),
+                _ => None,
+            }))
+        {
+            if !kinds.contains(&k) {
+                kinds.push(k);
+            }
+        }
+        let by_kind = kinds
+            .into_iter()
+            .map(|kind| {
+                let lets = (0..rs.lets.len())
+                    .filter(|&j| rs.lets[j].on == kind)
+                    .collect();
+                let rules = (0..rs.rules.len())
+                    .filter(|&r| match &rs.rules[r].check {
+                        Check::Manual(_) => false,
+                        Check::Adjudicate { .. } => kind == Kind::Move,
+                        Check::Forbid { on, .. } | Check::Require { on, .. } => *on == kind,
+                    })
+                    .collect();
+                (kind, lets, rules)
+            })
+            .collect();
+        Plan {
+            statefuls,
+            let_calls,
+            rule_calls,
+            let_inputs,
+            rule_inputs,
+            depends,
+            by_kind,
+        }
+    }
+
+    /// The indices of the `let`s and of the rules that events of `kind`
+    /// trigger.
+    pub(super) fn triggered(&self, kind: Kind) -> (&[usize], &[usize]) {
+        match self.by_kind.iter().find(|(k, ..)| *k == kind) {
+            Some((_, lets, rules)) => (lets, rules),
+            None => (&[], &[]),
+        }
+    }
+}

@@ -1,0 +1,430 @@
+//! One pass with switches: the real program and, for each switch, a
+//! shadow that evaluates only what the flipped switch can change and reads
+//! the real pass's values for the rest.
+
+use super::*;
+
+/// What the switches read: for each `let` and each adjudication, whether
+/// its value can change when one switch is flipped, directly or through the
+/// `let`s it reads (a `let` reads only `let`s defined before it).
+#[derive(Debug, Clone)]
+pub(super) struct Depends {
+    pub(super) lets: Vec<bool>,
+    pub(super) rules: Vec<bool>,
+}
+
+impl Depends {
+    /// From what each `let` and adjudication reads directly (`lets`,
+    /// `rules`: [`Inputs`]), which of them read `switch`, directly or
+    /// through earlier `let`s.
+    pub(super) fn on(lets: &[Inputs], rules: &[Inputs], switch: usize) -> Depends {
+        let mut depends = vec![false; lets.len()];
+        let reads = |i: &Inputs, depends: &[bool]| {
+            i.switches.contains(&switch)
+                || i.lets
+                    .iter()
+                    .any(|&l| depends.get(l).copied().unwrap_or(false))
+        };
+        for j in 0..lets.len() {
+            depends[j] = reads(&lets[j], &depends);
+        }
+        let rules = rules.iter().map(|r| reads(r, &depends)).collect();
+        Depends {
+            lets: depends,
+            rules,
+        }
+    }
+}
+
+/// The game evaluated as if one switch were flipped, kept beside the real
+/// evaluation in the same pass: only the `let`s and adjudications that read
+/// the switch are evaluated again, with their own state; every other value
+/// is the real evaluation's.
+pub(super) struct Shadow {
+    /// The switch it flips.
+    pub(super) flipped: usize,
+    pub(super) switches: Vec<bool>,
+    /// Its value of each `let` that differs from the real pass's (see
+    /// `differs`); the others are stale, and read from the real pass.
+    pub(super) lets: Vec<Value>,
+    /// Whether its value of each `let` differs from the real pass's at the
+    /// current event.
+    pub(super) differs: Vec<bool>,
+    pub(super) slots: Vec<Slot>,
+    /// The `let`s whose stateful calls' state is the shadow's own (it
+    /// differs from the real pass's); the state of the others has followed
+    /// the real pass's, and is copied from it when the shadow needs it.
+    pub(super) own: Vec<bool>,
+    pub(super) computed: Option<Computed>,
+    pub(super) undecided_from: Option<u32>,
+}
+
+/// Whether two values are the same to every reader: equal, and a number
+/// with the same bits (`-0` is not `0` to a message).
+pub(super) fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    }
+}
+
+/// What a `let` or an adjudication reads directly: the `let`s and the
+/// switches.
+#[derive(Debug, Clone)]
+pub(super) struct Inputs {
+    pub(super) lets: Vec<usize>,
+    pub(super) switches: Vec<usize>,
+}
+
+impl Inputs {
+    pub(super) fn of<'e>(exprs: impl IntoIterator<Item = &'e CExpr>) -> Inputs {
+        fn walk(e: &CExpr, out: &mut Inputs) {
+            match e {
+                CExpr::Let(l) => out.lets.push(*l),
+                CExpr::Switch(s) => out.switches.push(*s),
+                _ => e.each_child(&mut |x| walk(x, out)),
+            }
+        }
+        let mut out = Inputs {
+            lets: Vec::new(),
+            switches: Vec::new(),
+        };
+        for e in exprs {
+            walk(e, &mut out);
+        }
+        out.lets.sort_unstable();
+        out.lets.dedup();
+        out
+    }
+
+    /// Whether an expression with these inputs can give `sh` another value
+    /// than the real pass at the current event, its state aside.
+    pub(super) fn differ(&self, sh: &Shadow) -> bool {
+        self.switches.contains(&sh.flipped) || self.lets.iter().any(|&r| sh.differs[r])
+    }
+}
+
+/// What an adjudication evaluates: its condition, result, record and
+/// message.
+pub(super) fn adjudication_inputs(rule: &RuleDef) -> Inputs {
+    match &rule.check {
+        Check::Adjudicate {
+            result,
+            records,
+            when,
+        } => Inputs::of([when, result].into_iter().chain(records.as_ref()).chain(
+            rule.message.iter().flatten().filter_map(|p| match p {
+                CTemplatePart::Expr(e) => Some(e),
+                CTemplatePart::Text(_) => None,
+            }),
+        )),
+        _ => Inputs::of([]),
+    }
+}
+
+/// The adjudication computed at a move where `rule` fired, evaluated in
+/// `ctx`; `Err` with the value when the result is not a side or a draw.
+pub(super) fn computed_at(
+    rule: &RuleDef,
+    result: &CExpr,
+    records: Option<&CExpr>,
+    ctx: &mut Ctx<'_, '_>,
+    ply: u32,
+) -> Result<Computed, Value> {
+    let r = ctx.eval(result);
+    let rec = records.map(|e| ctx.eval(e).display());
+    match result_of(&r) {
+        Some(res) => Ok(Computed {
+            rule: rule.id.clone(),
+            ply,
+            result: res.to_string(),
+            records: rec,
+            message: rule.message.as_ref().map(|parts| render(parts, ctx)),
+        }),
+        None => Err(r),
+    }
+}
+
+/// Evaluate a program on one game and, in the same pass, the adjudication
+/// it would compute with each switch of `flipped` flipped (in that order).
+pub fn run_switched(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    detectors: &Detectors,
+    path: &str,
+    trace: bool,
+    flipped: &[usize],
+) -> (Outcome, Vec<Option<Computed>>) {
+    let rs = prog.ruleset;
+    let mut out = Outcome::default();
+    let mut slots = vec![Slot::default(); rs.slots];
+    let mut lets: Vec<Value> = vec![Value::None; rs.lets.len()];
+    let mut notes: Vec<String> = Vec::new();
+    let mut indeterminate: BTreeMap<String, Indeterminate> = BTreeMap::new();
+    // Once an adjudication cannot be decided at some ply, no later (or
+    // lower-priority) adjudication can be trusted: the game may have ended
+    // there.
+    let mut undecided_from: Option<u32> = None;
+    let clock = match prog.time_control {
+        Some(tc) => crate::clock::reconstruct(tc, tl),
+        None => Vec::new(),
+    };
+    let cache = DetectorCache::default();
+    let mut evidence: Vec<(String, Option<Evidence>)> = Vec::new();
+    let plan = Plan::of(rs);
+    let mut shadows: Vec<Shadow> = flipped
+        .iter()
+        .map(|&s| {
+            let mut switches = prog.switches.clone();
+            switches[s] = !switches[s];
+            Shadow {
+                flipped: s,
+                switches,
+                lets: lets.clone(),
+                differs: vec![false; rs.lets.len()],
+                slots: slots.clone(),
+                own: vec![false; rs.lets.len()],
+                computed: None,
+                undecided_from: None,
+            }
+        })
+        .collect();
+    // what each adjudication gave at the current move, for the shadows
+    let mut fired_at: Vec<Truth> = vec![Truth::Other; rs.rules.len()];
+    // a shadow's notes and evidence are its own and are not reported
+    let mut shadow_notes: Vec<String> = Vec::new();
+    let mut shadow_evidence: Vec<(String, Option<Evidence>)> = Vec::new();
+    let game: Vec<(&'static str, Value)> = crate::timeline::fields_of(Kind::Game)
+        .map(|f| (f, tl.field(0, Kind::Game, f)))
+        .collect();
+    let run = Run {
+        tl: Some(tl),
+        scope: None,
+        consts: &prog.consts,
+        detectors,
+        clock: &clock,
+        time_control: prog.time_control,
+        cache: &cache,
+        game: &game,
+    };
+    // the context of event `i`, for a `let` or a rule
+    macro_rules! ctx {
+        ($i:expr, $facts:expr) => {
+            ctx!(
+                $i,
+                $facts,
+                &prog.switches,
+                &lets,
+                &mut slots,
+                &mut notes,
+                None,
+                &mut evidence
+            )
+        };
+        ($i:expr, $facts:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $overlay:expr, $evidence:expr) => {
+            Ctx {
+                run: &run,
+                i: $i,
+                switches: $switches,
+                lets: $lets,
+                overlay: $overlay,
+                slots: $slots,
+                notes: $notes,
+                evidence: $evidence,
+                facts: $facts,
+            }
+        };
+    }
+    // which shadows evaluate the current `let`
+    let mut evaluate: Vec<bool> = vec![false; shadows.len()];
+    for i in 0..tl.events.len() {
+        let ev = &tl.events[i];
+        let facts = match &ev.data {
+            Data::Move(p) => Some(tl.move_facts(p)),
+            _ => None,
+        };
+        let (on_lets, on_rules) = plan.triggered(ev.kind);
+        for &j in on_lets {
+            let l = &rs.lets[j];
+            // A shadow evaluates the `let` only where its value can differ
+            // from the real pass's: it reads the flipped switch, or a `let`
+            // whose shadow value differs now, or its state is the shadow's
+            // own. Otherwise it has the real value, and its state (left
+            // as it was) is copied from the real pass's, before this
+            // event advances it, once the shadow needs it.
+            for (k, sh) in shadows.iter_mut().enumerate() {
+                let must = plan.depends[sh.flipped].lets[j]
+                    && (sh.own[j] || plan.let_inputs[j].differ(sh));
+                evaluate[k] = must;
+                if must && !sh.own[j] {
+                    for &c in &plan.let_calls[j] {
+                        sh.slots[c].clone_from(&slots[c]);
+                    }
+                }
+            }
+            let mut ctx = ctx!(i, facts);
+            ctx.advance(plan, &plan.let_calls[j]);
+            let v = ctx.eval(&l.expr);
+            lets[j] = v;
+            for (k, sh) in shadows.iter_mut().enumerate() {
+                if evaluate[k] {
+                    let mut c = ctx!(
+                        i,
+                        facts,
+                        &sh.switches,
+                        &sh.lets,
+                        &mut sh.slots,
+                        &mut shadow_notes,
+                        Some((&lets, &sh.differs)),
+                        &mut shadow_evidence
+                    );
+                    c.advance(plan, &plan.let_calls[j]);
+                    let v = c.eval(&l.expr);
+                    sh.differs[j] = !identical(&v, &lets[j]);
+                    sh.lets[j] = v;
+                    // its state is its own while it differs from the real
+                    // pass's
+                    sh.own[j] = plan.let_calls[j].iter().any(|&c| sh.slots[c] != slots[c]);
+                } else {
+                    sh.differs[j] = false;
+                }
+            }
+        }
+        notes.clear();
+        evidence.clear();
+        for &ri in on_rules {
+            let rule = &rs.rules[ri];
+            let mut ctx = ctx!(i, facts);
+            match &rule.check {
+                Check::Manual(_) => {}
+                Check::Adjudicate {
+                    result,
+                    records,
+                    when,
+                } => {
+                    ctx.advance(plan, &plan.rule_calls[ri]);
+                    // a condition fires when it is `true` (the truth of a
+                    // value is `true` for that value alone)
+                    let fired = ctx.truth(when);
+                    let open = out.computed.is_none() && undecided_from.is_none();
+                    match fired {
+                        Truth::True if open => {
+                            match computed_at(
+                                rule,
+                                result,
+                                records.as_ref(),
+                                &mut ctx,
+                                ev.ply.unwrap_or(0),
+                            ) {
+                                Ok(c) => out.computed = Some(c),
+                                Err(r) => {
+                                    indeterminate.entry(rule.id.clone()).or_insert(Indeterminate {
+                                        rule: rule.id.clone(),
+                                        ply: ev.ply,
+                                        reason: format!("the result expression gave {}, not white, black or draw", r.display()),
+                                    });
+                                }
+                            }
+                        }
+                        Truth::Unknown if open => {
+                            undecided_from = ev.ply;
+                            let reason = ctx
+                                .notes
+                                .first()
+                                .cloned()
+                                .unwrap_or_else(|| "a value was unknown".into());
+                            indeterminate
+                                .entry(rule.id.clone())
+                                .or_insert(Indeterminate {
+                                    rule: rule.id.clone(),
+                                    ply: ev.ply,
+                                    reason,
+                                });
+                        }
+                        _ => {}
+                    }
+                    fired_at[ri] = fired;
+                }
+                Check::Forbid { .. } | Check::Require { .. } => {
+                    ctx.advance(plan, &plan.rule_calls[ri]);
+                    match verdict(&rule.check, &mut ctx) {
+                        Verdict::Violation => {
+                            let f = violation(rule, &mut ctx, ev, path, &rs.path);
+                            out.findings.push(f);
+                        }
+                        Verdict::Unknown => note_unknown(&mut indeterminate, rule, ev.ply, &ctx),
+                        Verdict::Holds => {}
+                    }
+                }
+            }
+            notes.clear();
+            evidence.clear();
+        }
+        if ev.kind == Kind::Move {
+            // each shadow's adjudications, in the rules' order
+            for sh in &mut shadows {
+                for (ri, rule) in rs.rules.iter().enumerate() {
+                    let Check::Adjudicate {
+                        result,
+                        records,
+                        when,
+                    } = &rule.check
+                    else {
+                        continue;
+                    };
+                    // evaluated again only where it can differ (as for
+                    // the `let`s above); one with stateful calls of its own
+                    // on every move, to keep their state
+                    let own = plan.depends[sh.flipped].rules[ri]
+                        && (!plan.rule_calls[ri].is_empty() || plan.rule_inputs[ri].differ(sh));
+                    let mut c = if own {
+                        ctx!(
+                            i,
+                            facts,
+                            &sh.switches,
+                            &sh.lets,
+                            &mut sh.slots,
+                            &mut shadow_notes,
+                            Some((&lets, &sh.differs)),
+                            &mut shadow_evidence
+                        )
+                    } else {
+                        ctx!(i, facts)
+                    };
+                    let fired = if own {
+                        c.advance(plan, &plan.rule_calls[ri]);
+                        c.truth(when)
+                    } else {
+                        fired_at[ri]
+                    };
+                    let open = sh.computed.is_none() && sh.undecided_from.is_none();
+                    match fired {
+                        Truth::True if open => {
+                            if let Ok(computed) = computed_at(
+                                rule,
+                                result,
+                                records.as_ref(),
+                                &mut c,
+                                ev.ply.unwrap_or(0),
+                            ) {
+                                sh.computed = Some(computed);
+                            }
+                        }
+                        Truth::Unknown if open => sh.undecided_from = ev.ply,
+                        _ => {}
+                    }
+                    shadow_notes.clear();
+                    shadow_evidence.clear();
+                    notes.clear();
+                    evidence.clear();
+                }
+            }
+        }
+        if trace && ev.kind == Kind::Move {
+            out.trace.push((ev.ply.unwrap_or(0), lets.clone()));
+        }
+    }
+    out.indeterminate = indeterminate.into_values().collect();
+    out.undecided_from = undecided_from;
+    (out, shadows.into_iter().map(|s| s.computed).collect())
+}

@@ -1,0 +1,163 @@
+//! A rule's verdict at one event, and the finding it makes: its message,
+//! the clause it cites, and its evidence.
+
+use super::*;
+
+pub(super) enum Verdict {
+    Violation,
+    Unknown,
+    Holds,
+}
+
+/// A `forbid` or `require` rule at the current event or item, its
+/// stateful calls advanced.
+pub(super) fn verdict(check: &Check, ctx: &mut Ctx<'_, '_>) -> Verdict {
+    // a condition holds when it is `true` (the truth of a value is `true`
+    // for that value alone), and is undecided when it is `unknown`
+    let (v, forbid) = match check {
+        Check::Forbid { when, .. } => (
+            match when {
+                Some(w) => ctx.truth(w),
+                None => Truth::True,
+            },
+            true,
+        ),
+        Check::Require { when, .. } => (ctx.truth(when), false),
+        _ => return Verdict::Holds,
+    };
+    match (v, forbid) {
+        (Truth::Unknown, _) => Verdict::Unknown,
+        (Truth::True, true) => Verdict::Violation,
+        (_, true) | (Truth::True, false) => Verdict::Holds,
+        (_, false) => Verdict::Violation,
+    }
+}
+
+pub(super) fn note_unknown(
+    map: &mut BTreeMap<String, Indeterminate>,
+    rule: &RuleDef,
+    ply: Option<u32>,
+    ctx: &Ctx<'_, '_>,
+) {
+    map.entry(rule.id.clone()).or_insert(Indeterminate {
+        rule: rule.id.clone(),
+        ply,
+        reason: ctx
+            .notes
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "a value was unknown".into()),
+    });
+}
+
+/// The clause a rule cites, as one line.
+pub fn clause_text(rule: &RuleDef) -> String {
+    rule.cites
+        .iter()
+        .map(|c| format!("{}: \"{}\"", c.clause, c.quote))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Evidence pointing at the rule's citation in the ruleset file.
+pub fn rule_evidence(rule: &RuleDef, ruleset_path: &str) -> Evidence {
+    let c = &rule.cites[0];
+    Evidence::at_line(
+        ruleset_path,
+        c.line as u64,
+        c.column as u64,
+        0,
+        format!("rule {} cites clause {}", rule.id, c.clause),
+    )
+}
+
+/// A finding from a rule.
+pub fn rule_finding(
+    rule: &RuleDef,
+    message: String,
+    evidence: Evidence,
+    ruleset_path: &str,
+) -> Finding {
+    Finding {
+        code: rule.id.clone(),
+        severity: rule.severity,
+        title: rule.title.clone(),
+        message,
+        rule: rule.id.clone(),
+        clause: clause_text(rule),
+        sanction: rule.sanction.clone(),
+        evidence: vec![evidence, rule_evidence(rule, ruleset_path)],
+    }
+}
+
+/// A violation's message: the rule's own, rendered where it fired, and the
+/// evidence its detectors found.
+pub(super) fn message(rule: &RuleDef, ctx: &mut Ctx<'_, '_>) -> String {
+    let mut message = match &rule.message {
+        Some(parts) => render(parts, ctx),
+        None => format!("{} ({})", rule.title, rule.id),
+    };
+    if !ctx.evidence.is_empty() {
+        let texts: Vec<&str> = ctx.evidence.iter().map(|(t, _)| t.as_str()).collect();
+        message.push_str(&format!(". Evidence: {}", texts.join("; ")));
+    }
+    message
+}
+
+pub(super) fn violation(
+    rule: &RuleDef,
+    ctx: &mut Ctx<'_, '_>,
+    ev: &crate::timeline::Event<'_>,
+    path: &str,
+    rs_path: &str,
+) -> Finding {
+    let (span, ply) = (ev.span, ev.ply);
+    let (path, timestamp, what) = match &ev.data {
+        Data::Op { event, .. } => (
+            event.source.as_str(),
+            Some(event.at.clone()),
+            format!("the {} event", event.kind.log_name()),
+        ),
+        Data::Engine(e) => (
+            e.source.as_str(),
+            match e.fields.get("at") {
+                Some(Value::Str(s)) => Some(s.to_string()),
+                _ => None,
+            },
+            format!("the {} event", e.kind.rule_name()),
+        ),
+        _ => (path, None, format!("the {} event", ev.kind.name())),
+    };
+    let message = message(rule, ctx);
+    let note = what;
+    let mut f = rule_finding(
+        rule,
+        message,
+        Evidence {
+            path: path.to_string(),
+            span,
+            ply,
+            timestamp,
+            note,
+        },
+        rs_path,
+    );
+    // a detector's own places (the engine-log line it read), before the
+    // rules file's line, which stays last
+    let extra: Vec<Evidence> = ctx.evidence.iter().filter_map(|(_, e)| e.clone()).collect();
+    if !extra.is_empty() {
+        let at = f.evidence.len() - 1;
+        f.evidence.splice(at..at, extra);
+    }
+    f
+}
+
+pub(super) fn render(parts: &[CTemplatePart], ctx: &mut Ctx<'_, '_>) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            CTemplatePart::Text(t) => t.clone(),
+            CTemplatePart::Expr(e) => ctx.eval(e).display(),
+        })
+        .collect()
+}
