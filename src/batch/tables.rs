@@ -767,7 +767,9 @@ mod tests {
     /// A table of `n` rows, each piece built from its own rows as the
     /// games and findings tables are.
     fn numbered(n: usize) -> (Vec<(u64, String)>, DataFrame) {
-        let rows: Vec<(u64, String)> = (0..n as u64).map(|i| (i, format!("row {i}, \"quoted\""))).collect();
+        let rows: Vec<(u64, String)> = (0..n as u64)
+            .map(|i| (i, format!("row {i}, \"quoted\"")))
+            .collect();
         let whole = df!(
             "n" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
             "text" => rows.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(),
@@ -793,7 +795,10 @@ mod tests {
         let mut expected = Vec::new();
         CsvWriter::new(&mut expected).finish(&mut whole).unwrap();
         let written = std::fs::read(dir.path().join("t.csv")).unwrap();
-        assert_eq!(String::from_utf8(written).unwrap(), String::from_utf8(expected).unwrap());
+        assert_eq!(
+            String::from_utf8(written).unwrap(),
+            String::from_utf8(expected).unwrap()
+        );
         // the Parquet file reads back as the whole table, in three row groups
         let f = std::fs::File::open(dir.path().join("t.parquet")).unwrap();
         let mut reader = ParquetReader::new(f);
@@ -807,7 +812,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let rows: Vec<(u64, String)> = Vec::new();
         write_table(dir.path(), "t", pieces(&rows).map(piece)).unwrap();
-        assert_eq!(std::fs::read_to_string(dir.path().join("t.csv")).unwrap(), "n,text\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("t.csv")).unwrap(),
+            "n,text\n"
+        );
         let f = std::fs::File::open(dir.path().join("t.parquet")).unwrap();
         let back = ParquetReader::new(f).finish().unwrap();
         assert_eq!(back.height(), 0);
@@ -818,7 +826,9 @@ mod tests {
     fn a_header_name_is_quoted_only_where_csv_needs_it() {
         let df = df!("plain" => [1u64], "a,b" => [2u64], "say \"x\"" => [3u64]).unwrap();
         let mut polars_header = Vec::new();
-        CsvWriter::new(&mut polars_header).finish(&mut df.head(Some(0))).unwrap();
+        CsvWriter::new(&mut polars_header)
+            .finish(&mut df.head(Some(0)))
+            .unwrap();
         assert_eq!(csv_header(&df), "plain,\"a,b\",\"say \"\"x\"\"\"\n");
         assert_eq!(csv_header(&df).as_bytes(), polars_header.as_slice());
     }
