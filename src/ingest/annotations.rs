@@ -20,6 +20,89 @@
 
 use serde::Serialize;
 
+/// A principal variation's text (SAN, space separated). Read from the
+/// game's own bytes it is a span of them, shared with every other PV of the
+/// game, so typing a move's comment allocates nothing for it; a PV from a
+/// comment that had to be rewritten first (decoded from Latin-1, or with
+/// `[%…]` commands taken out) owns its text.
+#[derive(Clone)]
+pub enum PvText {
+    Span {
+        text: std::sync::Arc<Vec<u8>>,
+        start: u32,
+        len: u32,
+    },
+    Owned(Box<str>),
+}
+
+impl PvText {
+    /// The PV `value`, a slice of `src.body` when it comes from there.
+    fn new(src: Option<&CommentSource<'_>>, value: &str) -> PvText {
+        if let Some(src) = src {
+            let body = src.body.as_ptr() as usize;
+            let at = value.as_ptr() as usize;
+            if at >= body && at + value.len() <= body + src.body.len() {
+                let start = src.at + (at - body);
+                // the span is checked against the game's bytes, so a span
+                // never reads anything but the PV itself
+                if src.text.get(start..start + value.len()) == Some(value.as_bytes())
+                    && let (Ok(start), Ok(len)) = (u32::try_from(start), u32::try_from(value.len()))
+                {
+                    return PvText::Span {
+                        text: src.text.clone(),
+                        start,
+                        len,
+                    };
+                }
+            }
+        }
+        PvText::Owned(value.into())
+    }
+}
+
+impl std::ops::Deref for PvText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            PvText::Span { text, start, len } => {
+                let (start, len) = (*start as usize, *len as usize);
+                // made from a `&str` of the same bytes (`PvText::new`)
+                std::str::from_utf8(text.get(start..start + len).unwrap_or_default())
+                    .unwrap_or_default()
+            }
+            PvText::Owned(s) => s,
+        }
+    }
+}
+
+impl std::fmt::Debug for PvText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl PartialEq for PvText {
+    fn eq(&self, other: &PvText) -> bool {
+        **self == **other
+    }
+}
+
+impl Serialize for PvText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self)
+    }
+}
+
+/// Where a comment's text lies in its game's bytes: `body`, the text as the
+/// reader gave it, starts at byte `at` of `text`. With it a PV is kept as a
+/// span of the game's bytes instead of a copy.
+#[derive(Debug, Clone, Copy)]
+pub struct CommentSource<'a> {
+    pub text: &'a std::sync::Arc<Vec<u8>>,
+    pub body: &'a str,
+    pub at: usize,
+}
+
 /// An engine score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -211,7 +294,7 @@ pub struct TcecMove {
     pub n: Option<u64>,
     /// Principal variation, SAN, space separated.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pv: Option<String>,
+    pub pv: Option<PvText>,
     /// Tablebase hits; `Some(None)` when recorded as `null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tb: Option<Option<u64>>,
@@ -356,6 +439,12 @@ pub fn parse_comment(raw: &str) -> Annotations {
 /// types a comment where it is stored: an `Annotations` is about 500 bytes,
 /// and each move of one by value copies them).
 pub fn parse_comment_into(raw: &str, ann: &mut Annotations) {
+    parse_comment_from(raw, ann, None);
+}
+
+/// [`parse_comment_into`] for a comment whose place in its game's bytes is
+/// known (`src`, about `raw`): its PV is kept as a span of them.
+pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&CommentSource<'_>>) {
     // most comments hold no `[%…]` command: then nothing is copied
     let extracted;
     let rest = if memchr::memchr_iter(b'[', raw.as_bytes())
@@ -375,7 +464,7 @@ pub fn parse_comment_into(raw: &str, ann: &mut Annotations) {
     }
     if looks_like_tcec(rest) {
         let t = ann.tcec.insert(TcecMove::default());
-        parse_tcec(rest, t, &mut ann.problems, &mut ann.text);
+        parse_tcec(rest, t, &mut ann.problems, &mut ann.text, src);
         return;
     }
     if let Some(cc) = parse_cutechess(rest) {
@@ -546,7 +635,13 @@ fn looks_like_tcec(s: &str) -> bool {
     }
 }
 
-fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut String) {
+fn parse_tcec(
+    s: &str,
+    m: &mut TcecMove,
+    problems: &mut Vec<String>,
+    text: &mut String,
+    src: Option<&CommentSource<'_>>,
+) {
     let mut unknown_text: Vec<&str> = Vec::new();
     let b = s.as_bytes();
     let len = b.len();
@@ -574,13 +669,13 @@ fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut 
             let v = k + 1;
             end = if code == key::PV {
                 let end = memchr::memchr(b',', &b[v..]).map_or(len, |p| v + p);
-                tcec_item(m, problems, code, key, trim(&s[v..end]));
+                tcec_item(m, problems, code, key, trim(&s[v..end]), src);
                 end
             } else if let Some(end) = tcec_number(m, code, b, v) {
                 end
             } else {
                 let end = comma_near(b, v);
-                tcec_item(m, problems, code, key, trim(&s[v..end]));
+                tcec_item(m, problems, code, key, trim(&s[v..end]), src);
                 end
             };
         } else {
@@ -591,7 +686,7 @@ fn parse_tcec(s: &str, m: &mut TcecMove, problems: &mut Vec<String>, text: &mut 
             } else if !item.is_empty() {
                 match key_value(item) {
                     Some((key, value)) => {
-                        tcec_item(m, problems, key_code(key.as_bytes()), key, value)
+                        tcec_item(m, problems, key_code(key.as_bytes()), key, value, src)
                     }
                     None => unknown_text.push(item),
                 }
@@ -757,7 +852,14 @@ fn is_tcec_key(code: u32) -> bool {
 
 /// Type one `key=value` item of a TCEC comment (`code` is `key_code(key)`).
 #[inline]
-fn tcec_item(m: &mut TcecMove, problems: &mut Vec<String>, code: u32, key: &str, value: &str) {
+fn tcec_item(
+    m: &mut TcecMove,
+    problems: &mut Vec<String>,
+    code: u32,
+    key: &str,
+    value: &str,
+    src: Option<&CommentSource<'_>>,
+) {
     use self::key::*;
     let mut bad = |what: &str| problems.push(format!("{key}={value}: expected {what}"));
     match code {
@@ -794,7 +896,7 @@ fn tcec_item(m: &mut TcecMove, problems: &mut Vec<String>, code: u32, key: &str,
                 .ok()
         }
         N => m.n = int(value).map_err(|_| bad("a node count (integer)")).ok(),
-        PV => m.pv = Some(value.to_string()),
+        PV => m.pv = Some(PvText::new(src, value)),
         TB => {
             m.tb = if value == "null" {
                 Some(None)
@@ -1120,7 +1222,7 @@ mod tests {
             match item.split_once('=') {
                 Some((k, v)) => {
                     let (k, v) = (k.trim(), v.trim());
-                    tcec_item(&mut m, &mut problems, key_code(k.as_bytes()), k, v)
+                    tcec_item(&mut m, &mut problems, key_code(k.as_bytes()), k, v, None)
                 }
                 None => unknown.push(item),
             }
@@ -1173,7 +1275,7 @@ mod tests {
                     let mut m = TcecMove::default();
                     let mut problems = Vec::new();
                     let mut text_left = String::new();
-                    parse_tcec(&text, &mut m, &mut problems, &mut text_left);
+                    parse_tcec(&text, &mut m, &mut problems, &mut text_left, None);
                     let want = reference_tcec(&text);
                     assert_eq!((m, problems, text_left), want, "{text:?}");
                     n += 1;

@@ -19,7 +19,7 @@ use std::rc::Rc;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 
-use super::annotations::{Annotations, parse_comment_into};
+use super::annotations::{Annotations, CommentSource, parse_comment_from};
 use crate::span::{LineIndex, Span};
 
 /// Games longer than this are reported and skipped, so that one corrupt game
@@ -35,7 +35,9 @@ pub struct GameChunk {
     pub offset: u64,
     /// 1-based line of the chunk's first byte.
     pub line: u64,
-    pub bytes: Vec<u8>,
+    /// Its text, shared with the PVs typed from it
+    /// ([`super::annotations::PvText`]).
+    pub bytes: std::sync::Arc<Vec<u8>>,
     /// The game was longer than [`MAX_GAME_BYTES`]; `bytes` holds only the
     /// first part.
     pub oversize: Option<u64>,
@@ -198,9 +200,10 @@ impl<R: BufRead> GameSplitter<R> {
             index: self.next_index,
             offset: self.offset,
             line: self.line,
-            bytes: Vec::new(),
+            bytes: Default::default(),
             oversize: None,
         };
+        let mut bytes: Vec<u8> = Vec::new();
         let mut total: u64 = 0;
         let mut in_comment = false;
         let mut movetext = false;
@@ -252,17 +255,17 @@ impl<R: BufRead> GameSplitter<R> {
             self.line += 1;
             total += len;
             if chunk.oversize.is_none() {
-                if chunk.bytes.len() + line.len() > MAX_GAME_BYTES || (line.len() as u64) < len {
+                if bytes.len() + line.len() > MAX_GAME_BYTES || (line.len() as u64) < len {
                     chunk.oversize = Some(0);
                 } else {
-                    chunk.bytes.extend_from_slice(&line);
+                    bytes.extend_from_slice(&line);
                 }
             }
         }
         if total == 0 {
             return Ok(None);
         }
-        if chunk.oversize.is_none() && chunk.bytes.iter().all(u8::is_ascii_whitespace) {
+        if chunk.oversize.is_none() && bytes.iter().all(u8::is_ascii_whitespace) {
             // blank lines between or after games are not a game
             return self.next_chunk();
         }
@@ -270,9 +273,10 @@ impl<R: BufRead> GameSplitter<R> {
             chunk.oversize = Some(total);
         }
         // A line without its final newline does not start a new line.
-        if chunk.bytes.last().is_some_and(|&b| b != b'\n') && self.done {
+        if bytes.last().is_some_and(|&b| b != b'\n') && self.done {
             self.line -= 1;
         }
+        chunk.bytes = std::sync::Arc::new(bytes);
         self.next_index += 1;
         Ok(Some(chunk))
     }
@@ -508,7 +512,7 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
                 index: chunk.index,
                 offset: chunk.offset,
                 line: chunk.line,
-                bytes,
+                bytes: std::sync::Arc::new(bytes),
                 oversize: None,
             };
             let h = parse_game(&header);
@@ -544,6 +548,7 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
         .finish();
     let mut visitor = GameVisitor {
         chunk: bytes,
+        shared: &chunk.bytes,
         map,
         index: LineIndex::new(bytes, chunk.offset, chunk.line),
         cursor: 0,
@@ -639,6 +644,8 @@ enum Tok {
 
 struct GameVisitor<'c, 'g> {
     chunk: &'c [u8],
+    /// The same bytes, shared with the PVs typed from them.
+    shared: &'c std::sync::Arc<Vec<u8>>,
     map: Rc<PtrMap>,
     index: LineIndex<'c>,
     /// Scanner position in the chunk.
@@ -981,7 +988,18 @@ impl Visitor for GameVisitor<'_, '_> {
             }
         };
         if let Some(stored) = list.last_mut() {
-            parse_comment_into(&decoded, &mut stored.annotations);
+            // the body follows the `{` where the comment was found
+            let src = match &decoded {
+                std::borrow::Cow::Borrowed(body) if self.chunk.get(start) == Some(&b'{') => {
+                    Some(CommentSource {
+                        text: self.shared,
+                        body,
+                        at: start + 1,
+                    })
+                }
+                _ => None,
+            };
+            parse_comment_from(&decoded, &mut stored.annotations, src.as_ref());
             for p in &stored.annotations.problems {
                 game.problems.push(PgnProblem {
                     kind: ProblemKind::Annotation,
@@ -1042,6 +1060,33 @@ mod tests {
             out.push(parse_game(&c));
         }
         out
+    }
+
+    #[test]
+    fn a_pv_is_a_span_of_the_games_text_unless_its_comment_was_rewritten() {
+        use crate::ingest::annotations::PvText;
+        let text = b"[Event \"e\"]\n\n1. e4 {d=20, pv=e4 e5 Nf3, wv=0.30,} e5 {[%clk 1:00:00] d=19, pv=e5 Nf3 Nc6, wv=0.20,} 2. Nf3 {d=18, pv=Nf3 Caf\xe9, wv=0.10,} *\n";
+        let g = &games(text)[0];
+        let pv = |i: usize| {
+            g.moves[i].comments[0]
+                .annotations
+                .tcec
+                .as_ref()
+                .and_then(|t| t.pv.clone())
+                .unwrap()
+        };
+        // as written in the game: a span of its bytes, no copy
+        assert!(matches!(pv(0), PvText::Span { .. }), "{:?}", pv(0));
+        assert_eq!(&*pv(0), "e4 e5 Nf3");
+        // a `[%…]` command taken out first, and a comment decoded from
+        // Latin-1: the text was rewritten, so the PV owns its copy
+        assert!(matches!(pv(1), PvText::Owned(_)), "{:?}", pv(1));
+        assert_eq!(&*pv(1), "e5 Nf3 Nc6");
+        assert!(matches!(pv(2), PvText::Owned(_)), "{:?}", pv(2));
+        assert_eq!(&*pv(2), "Nf3 Caf\u{e9}");
+        // the JSON form is the text either way
+        assert_eq!(serde_json::json!(pv(0)), serde_json::json!("e4 e5 Nf3"));
+        assert_eq!(pv(0), PvText::Owned("e4 e5 Nf3".into()));
     }
 
     #[test]
