@@ -16,7 +16,8 @@
 //! buffers, its findings) is in the per-ply average too, so the last figure
 //! is the one for the steady state: the slope of each game's allocations
 //! against its plies (least squares over the games), what one more ply
-//! costs.
+//! costs; then the same over the games without a finding, since a long
+//! game can make more findings.
 
 mod common;
 
@@ -30,9 +31,9 @@ use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
 
 /// Audit every input; returns (games, plies) and, for each game, its
-/// plies and the allocations made since the game before it was done
-/// (reading, typing, replaying and judging it).
-fn audit_all(files: &[PathBuf], config: &Config) -> (u64, u64, Vec<(f64, f64)>) {
+/// plies, the allocations made since the game before it was done
+/// (reading, typing, replaying and judging it) and whether it has findings.
+fn audit_all(files: &[PathBuf], config: &Config) -> (u64, u64, Vec<(f64, f64, bool)>) {
     let (mut games, mut plies) = (0u64, 0u64);
     let mut each = Vec::new();
     let region = Region::new(GLOBAL);
@@ -43,7 +44,11 @@ fn audit_all(files: &[PathBuf], config: &Config) -> (u64, u64, Vec<(f64, f64)>) 
             plies += g.replay.plies.len() as u64;
             let s = region.change();
             let now = s.allocations + s.reallocations;
-            each.push((g.replay.plies.len() as f64, (now - before) as f64));
+            each.push((
+                g.replay.plies.len() as f64,
+                (now - before) as f64,
+                g.findings.is_empty(),
+            ));
             before = now;
             Ok(())
         })
@@ -67,15 +72,23 @@ fn count(name: &str, files: &[PathBuf], config: &Config) {
     audit_all(files, config); // the first pass warms what is made once
     let region = Region::new(GLOBAL);
     let (games, plies, each) = audit_all(files, config);
+    let all: Vec<(f64, f64)> = each.iter().map(|&(x, y, _)| (x, y)).collect();
+    let clean: Vec<(f64, f64)> = each
+        .iter()
+        .filter(|e| e.2)
+        .map(|&(x, y, _)| (x, y))
+        .collect();
     let s = region.change();
     let allocs = (s.allocations + s.reallocations) as f64;
     println!(
-        "{name:<28} {games:>6} games {plies:>8} plies {:>12} allocations {:>9.1} per game {:>7.1} per ply {:>9.0} bytes per ply {:>7.2} per further ply",
+        "{name:<28} {games:>6} games {plies:>8} plies {:>12} allocations {:>9.1} per game {:>7.1} per ply {:>9.0} bytes per ply {:>7.2} per further ply ({:.2} over the {} games without findings)",
         s.allocations + s.reallocations,
         allocs / games.max(1) as f64,
         allocs / plies.max(1) as f64,
         s.bytes_allocated as f64 / plies.max(1) as f64,
-        slope(&each),
+        slope(&all),
+        slope(&clean),
+        clean.len(),
     );
 }
 

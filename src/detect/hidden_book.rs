@@ -341,9 +341,8 @@ pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
     // least half of it (rounded up) has no innocent explanation: a book
     // line has its recaptures and forced moves too, but a run of nothing
     // but forced moves and recaptures is not a book.
+    let mut run: Vec<usize> = Vec::with_capacity(out.len());
     for white in [true, false] {
-        let idx: Vec<usize> = (0..out.len()).filter(|&i| out[i].white == white).collect();
-        let mut run: Vec<usize> = Vec::new();
         let close = |run: &mut Vec<usize>, out: &mut Vec<Assessment>| {
             let unexplained = run.iter().filter(|&&j| out[j].explained.is_none()).count();
             let flag = run.len() >= p.min_run.max(1) && 2 * unexplained >= run.len();
@@ -353,7 +352,10 @@ pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
             }
             run.clear();
         };
-        for &i in &idx {
+        for i in 0..out.len() {
+            if out[i].white != white {
+                continue;
+            }
             if out[i].searchless == Some(true) {
                 run.push(i);
             } else {

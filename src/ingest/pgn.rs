@@ -58,6 +58,10 @@ pub struct GameSplitter<R> {
     /// A line already read that starts the next chunk.
     carry: Option<Vec<u8>>,
     done: bool,
+    /// The length of the last game read: the next one's buffer is made
+    /// that large (to the next power of two) at once, so that a game's text
+    /// is one allocation, not one per doubling.
+    hint: usize,
 }
 
 /// Whether text starting with `head` is UTF-16 or UTF-32 (named, with how
@@ -87,6 +91,7 @@ impl<R: BufRead> GameSplitter<R> {
             next_index: 0,
             carry: None,
             done: false,
+            hint: 0,
         }
     }
 
@@ -203,7 +208,8 @@ impl<R: BufRead> GameSplitter<R> {
             bytes: Default::default(),
             oversize: None,
         };
-        let mut bytes: Vec<u8> = Vec::new();
+        let mut bytes: Vec<u8> =
+            Vec::with_capacity(self.hint.next_power_of_two().min(MAX_GAME_BYTES));
         let mut total: u64 = 0;
         let mut in_comment = false;
         let mut movetext = false;
@@ -276,6 +282,7 @@ impl<R: BufRead> GameSplitter<R> {
         if bytes.last().is_some_and(|&b| b != b'\n') && self.done {
             self.line -= 1;
         }
+        self.hint = bytes.len();
         chunk.bytes = std::sync::Arc::new(bytes);
         self.next_index += 1;
         Ok(Some(chunk))
