@@ -47,7 +47,7 @@ pub(super) struct Ctx<'c, 't> {
     pub(super) overlay: Option<(&'c [Value], &'c [bool])>,
     pub(super) slots: &'c mut [Slot],
     /// Reasons a detector could not decide, for this event.
-    pub(super) notes: &'c mut Vec<String>,
+    pub(super) notes: &'c mut Vec<Note>,
     /// What a detector found, for the finding's message.
     pub(super) evidence: &'c mut Vec<(String, Option<Evidence>)>,
     /// The current move's facts, found once per event.
@@ -504,6 +504,32 @@ impl Ctx<'_, '_> {
                 ..
             }) => Value::Num((t.left_at_move + u) as f64),
             _ => Value::None,
+        }
+    }
+}
+
+/// Why a value was unknown, as a detector says it: made into text only
+/// when a rule that could not be decided reports it (the first of the
+/// rule's notes), so that a detector that cannot decide at every ply of an
+/// ending makes no text for each.
+#[derive(Debug, Clone)]
+pub(super) enum Note {
+    Text(String),
+    /// The `tablebase` detector was given no tables.
+    NoTables {
+        pieces: u32,
+        ply: u32,
+    },
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Note::Text(t) => f.write_str(t),
+            Note::NoTables { pieces, ply } => write!(
+                f,
+                "no Syzygy tables were given (--syzygy DIR) to probe the {pieces}-piece position at ply {ply}"
+            ),
         }
     }
 }

@@ -68,10 +68,10 @@ impl Ctx<'_, '_> {
                     return Value::None; // no Syzygy table exists for it
                 }
                 let Some(tb) = &self.run.detectors.tablebase else {
-                    self.notes.push(format!(
-                        "no Syzygy tables were given (--syzygy DIR) to probe the {n}-piece position at ply {}",
-                        p.ply
-                    ));
+                    self.notes.push(Note::NoTables {
+                        pieces: n as u32,
+                        ply: p.ply,
+                    });
                     return Value::Unknown;
                 };
                 let fifty = params
@@ -110,10 +110,10 @@ impl Ctx<'_, '_> {
                             }
                         }
                         AmbiguousWdl::MaybeWin | AmbiguousWdl::MaybeLoss => {
-                            self.notes.push(format!(
+                            self.notes.push(Note::Text(format!(
                                 "the tablebase value at ply {} is ambiguous (DTZ rounding near the fifty-move limit)",
                                 p.ply
-                            ));
+                            )));
                             Value::Unknown
                         }
                     },
@@ -122,26 +122,28 @@ impl Ctx<'_, '_> {
                         if n > 7 {
                             Value::None // no Syzygy table exists for this many pieces
                         } else {
-                            self.notes.push(format!(
+                            self.notes.push(Note::Text(format!(
                                 "no table for {n} pieces: the tables given cover at most {} (ply {})",
                                 tb.max_pieces(),
                                 p.ply
-                            ));
+                            )));
                             Value::Unknown
                         }
                     }
                     Err(SyzygyError::Castling) => Value::None,
                     Err(SyzygyError::MissingTable { metric, material }) => {
-                        self.notes.push(format!(
+                        self.notes.push(Note::Text(format!(
                             "the {}-piece position at ply {} could not be probed: no {metric:?} table for {material}",
                             pos.board().occupied().count(),
                             p.ply
-                        ));
+                        )));
                         Value::Unknown
                     }
                     Err(e) => {
-                        self.notes
-                            .push(format!("tablebase probe failed at ply {}: {e}", p.ply));
+                        self.notes.push(Note::Text(format!(
+                            "tablebase probe failed at ply {}: {e}",
+                            p.ply
+                        )));
                         Value::Unknown
                     }
                 }
@@ -319,7 +321,7 @@ impl Ctx<'_, '_> {
                     }
                     Ok(None) => Value::Bool(false),
                     Err(why) => {
-                        self.notes.push(why);
+                        self.notes.push(Note::Text(why));
                         Value::Unknown
                     }
                 }

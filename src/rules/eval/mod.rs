@@ -312,7 +312,7 @@ pub fn run_event(
     let mut out = Outcome::default();
     let mut slots = vec![Slot::default(); rs.slots];
     let mut lets: Vec<Value> = vec![Value::None; rs.lets.len()];
-    let mut notes: Vec<String> = Vec::new();
+    let mut notes: Vec<Note> = Vec::new();
     let mut indeterminate: BTreeMap<String, Indeterminate> = BTreeMap::new();
     let cache = DetectorCache::default();
     let mut evidence: Vec<(String, Option<Evidence>)> = Vec::new();

@@ -159,7 +159,7 @@ pub fn run_switched(
     let mut out = Outcome::default();
     let mut slots = vec![Slot::default(); rs.slots];
     let mut lets: Vec<Value> = vec![Value::None; rs.lets.len()];
-    let mut notes: Vec<String> = Vec::new();
+    let mut notes: Vec<Note> = Vec::new();
     let mut indeterminate: BTreeMap<String, Indeterminate> = BTreeMap::new();
     // Once an adjudication cannot be decided at some ply, no later (or
     // lower-priority) adjudication can be trusted: the game may have ended
@@ -192,7 +192,7 @@ pub fn run_switched(
     // what each adjudication gave at the current move, for the shadows
     let mut fired_at: Vec<Truth> = vec![Truth::Other; rs.rules.len()];
     // a shadow's notes and evidence are its own and are not reported
-    let mut shadow_notes: Vec<String> = Vec::new();
+    let mut shadow_notes: Vec<Note> = Vec::new();
     let mut shadow_evidence: Vec<(String, Option<Evidence>)> = Vec::new();
     let game: Vec<(&'static str, Value)> = crate::timeline::fields_of(Kind::Game)
         .map(|f| (f, tl.field(0, Kind::Game, f)))
@@ -331,7 +331,7 @@ pub fn run_switched(
                             let reason = ctx
                                 .notes
                                 .first()
-                                .cloned()
+                                .map(Note::to_string)
                                 .unwrap_or_else(|| "a value was unknown".into());
                             indeterminate
                                 .entry(rule.id.clone())

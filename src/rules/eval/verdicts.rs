@@ -39,15 +39,23 @@ pub(super) fn note_unknown(
     ply: Option<u32>,
     ctx: &Ctx<'_, '_>,
 ) {
-    map.entry(rule.id.clone()).or_insert(Indeterminate {
-        rule: rule.id.clone(),
-        ply,
-        reason: ctx
-            .notes
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "a value was unknown".into()),
-    });
+    // the first event it was not decided at is kept: a later one makes
+    // nothing, not even the key
+    if map.contains_key(&rule.id) {
+        return;
+    }
+    map.insert(
+        rule.id.clone(),
+        Indeterminate {
+            rule: rule.id.clone(),
+            ply,
+            reason: ctx
+                .notes
+                .first()
+                .map(Note::to_string)
+                .unwrap_or_else(|| "a value was unknown".into()),
+        },
+    );
 }
 
 /// The clause a rule cites, as one line.
