@@ -504,7 +504,7 @@ pub fn summaries(
     facts: &[String],
     record: &crate::report::dossier::Record,
 ) -> Result<(String, String), String> {
-    use crate::report::dossier::{SCRIPT, STYLE, filter, first_screen as parts, html, md};
+    use crate::report::dossier::{SCRIPT, STYLE, escape_html, filter, first_screen as parts, md};
     use std::fmt::Write as _;
     let (tables, standings) = (&shown.tables, &shown.standings);
     let v = verdict(o, facts);
@@ -524,8 +524,8 @@ pub fn summaries(
             let _ = write!(
                 h,
                 "<p class=\"standing\"><b>{}</b>: {}</p>",
-                html(&event),
-                html(&line)
+                escape_html(&event),
+                escape_html(&line)
             );
             let _ = writeln!(m, "- **{}**: {}", md(&event), md(&line));
         }
@@ -545,7 +545,7 @@ pub fn summaries(
         let (cols, rows) = cells(df, 60)?;
         let title = name.replace('_', " ");
         let _ = write!(m, "\n### {}\n\n", md(&title));
-        let _ = write!(h, "<h3>{}</h3>", html(&title));
+        let _ = write!(h, "<h3>{}</h3>", escape_html(&title));
         if rows.is_empty() {
             m.push_str("none\n");
             h.push_str("<p>none</p>");
@@ -559,7 +559,7 @@ pub fn summaries(
         let _ = writeln!(m, "|{}", "---|".repeat(cols.len()));
         h.push_str("<table><tr>");
         for c in &cols {
-            let _ = write!(h, "<th>{}</th>", html(c));
+            let _ = write!(h, "<th>{}</th>", escape_html(c));
         }
         h.push_str("</tr>");
         for r in &rows {
@@ -570,7 +570,7 @@ pub fn summaries(
             );
             h.push_str("<tr>");
             for c in r {
-                let _ = write!(h, "<td>{}</td>", html(c));
+                let _ = write!(h, "<td>{}</td>", escape_html(c));
             }
             h.push_str("</tr>");
         }
@@ -578,7 +578,7 @@ pub fn summaries(
         if df.height() > rows.len() {
             let more = format!("… {} more rows in {name}.csv", df.height() - rows.len());
             let _ = writeln!(m, "\n{}", md(&more));
-            let _ = write!(h, "<p>{}</p>", html(&more));
+            let _ = write!(h, "<p>{}</p>", escape_html(&more));
         }
     }
     h.push_str("</section>\n");
@@ -609,7 +609,7 @@ pub fn summaries(
             )
         };
         let _ = writeln!(m, "- {}", md(&line));
-        let _ = write!(h, "<li>{}</li>", html(&line));
+        let _ = write!(h, "<li>{}</li>", escape_html(&line));
     }
     h.push_str("</ul></section>\n");
     // the rules that span an event
@@ -630,16 +630,16 @@ pub fn summaries(
             ),
         };
         let _ = writeln!(m, "- {}", md(&head));
-        let _ = write!(h, "<li>{}<ul>", html(&head));
+        let _ = write!(h, "<li>{}<ul>", escape_html(&head));
         for (_, f) in &e.findings {
             let line = format!("{} [{}] {}", f.code, f.severity.as_str(), f.message);
             let _ = writeln!(m, "  - {}", md(&line));
-            let _ = write!(h, "<li>{}</li>", html(&line));
+            let _ = write!(h, "<li>{}</li>", escape_html(&line));
         }
         for i in &e.indeterminate {
             let line = format!("{}: not decided: {}", i.rule, i.reason);
             let _ = writeln!(m, "  - {}", md(&line));
-            let _ = write!(h, "<li>{}</li>", html(&line));
+            let _ = write!(h, "<li>{}</li>", escape_html(&line));
         }
         h.push_str("</ul></li>");
     }
@@ -655,7 +655,7 @@ pub fn summaries(
         let _ = write!(
             h,
             "<h3>{}</h3><table><tr><th>rank</th><th>player</th><th>games</th><th>points</th><th>wins</th><th>draws</th><th>losses</th><th>crashes</th><th>tiebreaks</th></tr>",
-            html(event)
+            escape_html(event)
         );
         for r in rows {
             let tb = r
@@ -682,14 +682,14 @@ pub fn summaries(
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 r.rank,
-                html(&player),
+                escape_html(&player),
                 r.games,
                 r.points,
                 r.wins,
                 r.draws,
                 r.losses,
                 r.crashes,
-                html(&tb)
+                escape_html(&tb)
             );
         }
         h.push_str("</table>");
@@ -700,7 +700,7 @@ pub fn summaries(
         h.push_str("<h2>Unreadable inputs</h2><ul>");
         for (p, e) in &o.unreadable {
             let _ = writeln!(m, "- {}: {}", md(p), md(e));
-            let _ = write!(h, "<li>{}: {}</li>", html(p), html(e));
+            let _ = write!(h, "<li>{}: {}</li>", escape_html(p), escape_html(e));
         }
         h.push_str("</ul>");
     }

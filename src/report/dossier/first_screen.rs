@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{SEVERITIES, finding_anchor, gravity, html, md};
+use super::{SEVERITIES, escape_html, finding_anchor, gravity, md};
 use crate::findings::{Finding, Severity};
 
 /// A game as the verdict lists it.
@@ -170,12 +170,12 @@ fn events_line(v: &Verdict) -> String {
 pub fn path_html(p: &str) -> String {
     let short = short_path(p);
     if short == p {
-        format!("<span class=\"path\">{}</span>", html(p))
+        format!("<span class=\"path\">{}</span>", escape_html(p))
     } else {
         format!(
             "<span class=\"path\" title=\"{}\">{}</span>",
-            html(p),
-            html(&short)
+            escape_html(p),
+            escape_html(&short)
         )
     }
 }
@@ -238,7 +238,11 @@ fn event_round(g: &VerdictGame) -> String {
 /// The events, the counts by severity and the facts, as HTML.
 pub fn summary_html(v: &Verdict) -> String {
     let mut o = String::new();
-    let _ = write!(o, "<p class=\"events\">{}</p>", html(&events_line(v)));
+    let _ = write!(
+        o,
+        "<p class=\"events\">{}</p>",
+        escape_html(&events_line(v))
+    );
     let c = v.counts();
     o.push_str("<p class=\"counts\">");
     for (i, s) in SEVERITIES.iter().enumerate() {
@@ -262,7 +266,11 @@ pub fn summary_html(v: &Verdict) -> String {
     }
     o.push_str("</p>");
     if !v.facts.is_empty() {
-        let _ = write!(o, "<p class=\"facts\">{}</p>", html(&v.facts.join("; ")));
+        let _ = write!(
+            o,
+            "<p class=\"facts\">{}</p>",
+            escape_html(&v.facts.join("; "))
+        );
     }
     if v.unreadable > 0 {
         let _ = write!(
@@ -281,16 +289,16 @@ pub fn gravest_html(v: &Verdict, board: Option<&str>) -> String {
         let mut o = format!(
             "<div class=\"first\"><div class=\"finding gravest sev-{}\" data-f=\"{}\"><p><b class=\"{}\">{}</b> {} <code>{}</code></p><p class=\"where\">about the event {}</p><p>{}</p>",
             f.severity.as_str(),
-            html(&filter_keys([f])),
+            escape_html(&filter_keys([f])),
             f.severity.as_str(),
             f.severity.as_str(),
-            html(&f.title),
-            html(&f.code),
-            html(event),
-            html(&f.message)
+            escape_html(&f.title),
+            escape_html(&f.code),
+            escape_html(event),
+            escape_html(&f.message)
         );
         if !f.clause.is_empty() {
-            let _ = write!(o, "<p class=\"quote\">{}</p>", html(&f.clause));
+            let _ = write!(o, "<p class=\"quote\">{}</p>", escape_html(&f.clause));
         }
         o.push_str("</div></div>");
         return o;
@@ -312,32 +320,32 @@ pub fn gravest_html(v: &Verdict, board: Option<&str>) -> String {
         format!(
             "<a href=\"#{}\">{}</a>",
             finding_anchor(&g.anchor, k + 1),
-            html(&f.title)
+            escape_html(&f.title)
         )
     } else {
-        html(&f.title)
+        escape_html(&f.title)
     };
     let game = if g.linked {
-        format!("<a href=\"#{}\">{}</a>", g.anchor, html(&players(g)))
+        format!("<a href=\"#{}\">{}</a>", g.anchor, escape_html(&players(g)))
     } else {
-        html(&players(g))
+        escape_html(&players(g))
     };
     let _ = write!(
         o,
         "<div class=\"finding gravest sev-{}\" data-f=\"{}\"><p><b class=\"{}\">{}</b> {title} <code>{}</code></p><p class=\"where\">{game} ({}), {}; game {} of {}</p><p>{}</p>",
         f.severity.as_str(),
-        html(&filter_keys([f])),
+        escape_html(&filter_keys([f])),
         f.severity.as_str(),
         f.severity.as_str(),
-        html(&f.code),
-        html(g.result),
-        html(&event_round(g)),
+        escape_html(&f.code),
+        escape_html(g.result),
+        escape_html(&event_round(g)),
         g.number,
         path_html(g.path),
-        html(&f.message)
+        escape_html(&f.message)
     );
     if !f.clause.is_empty() {
-        let _ = write!(o, "<p class=\"quote\">{}</p>", html(&f.clause));
+        let _ = write!(o, "<p class=\"quote\">{}</p>", escape_html(&f.clause));
     }
     o.push_str("</div></div>");
     o
@@ -365,10 +373,10 @@ pub fn table_html(v: &Verdict, limit: usize) -> String {
             o,
             "<tr id=\"v-{}\" data-f=\"{}\"><td>{name}</td><td>{}</td><td>{}</td><td>{}</td><td>",
             g.anchor,
-            html(&filter_keys(g.findings)),
-            html(&players(g)),
-            html(g.result),
-            html(&event_round(g)),
+            escape_html(&filter_keys(g.findings)),
+            escape_html(&players(g)),
+            escape_html(g.result),
+            escape_html(&event_round(g)),
         );
         let words: Vec<String> = SEVERITIES
             .iter()
@@ -391,16 +399,16 @@ pub fn table_html(v: &Verdict, limit: usize) -> String {
                     "<a class=\"{}\" href=\"#{}\" title=\"{}\">{}</a> ",
                     f.severity.as_str(),
                     finding_anchor(&g.anchor, k + 1),
-                    html(&f.title),
-                    html(&f.code)
+                    escape_html(&f.title),
+                    escape_html(&f.code)
                 );
             } else {
                 let _ = write!(
                     o,
                     "<span class=\"{}\" title=\"{}\">{}</span> ",
                     f.severity.as_str(),
-                    html(&f.title),
-                    html(&f.code)
+                    escape_html(&f.title),
+                    escape_html(&f.code)
                 );
             }
         }
@@ -591,7 +599,7 @@ pub fn record_html(r: &Record) -> String {
     let _ = write!(
         o,
         "<p>{}</p>",
-        html(RECORD_NOTE)
+        escape_html(RECORD_NOTE)
             .replacen("`", "<code>", 1)
             .replacen("`", "</code>", 1)
     );
@@ -602,9 +610,9 @@ pub fn record_html(r: &Record) -> String {
             let _ = write!(
                 o,
                 "<li>{} ({}): {}</li>",
-                html(path),
-                html(kind),
-                html(e.as_ref().err().map_or("", String::as_str))
+                escape_html(path),
+                escape_html(kind),
+                escape_html(e.as_ref().err().map_or("", String::as_str))
             );
         }
         o.push_str("</ul>");
@@ -614,33 +622,42 @@ pub fn record_html(r: &Record) -> String {
         "<details><summary>{} file{} hashed; arbiter {}; the command</summary><table class=\"record\">",
         r.files.len(),
         if r.files.len() == 1 { "" } else { "s" },
-        html(&r.version)
+        escape_html(&r.version)
     );
-    let _ = write!(o, "<tr><th>arbiter</th><td>{}</td></tr>", html(&r.version));
+    let _ = write!(
+        o,
+        "<tr><th>arbiter</th><td>{}</td></tr>",
+        escape_html(&r.version)
+    );
     if let Some(c) = &r.command {
         let _ = write!(
             o,
             "<tr><th>command</th><td><code>{}</code></td></tr>",
-            html(c)
+            escape_html(c)
         );
     }
     if let Some(rs) = &r.ruleset {
-        let _ = write!(o, "<tr><th>ruleset</th><td>{}</td></tr>", html(rs));
+        let _ = write!(o, "<tr><th>ruleset</th><td>{}</td></tr>", escape_html(rs));
     }
     for (k, v) in &r.notes {
-        let _ = write!(o, "<tr><th>{}</th><td>{}</td></tr>", html(k), html(v));
+        let _ = write!(
+            o,
+            "<tr><th>{}</th><td>{}</td></tr>",
+            escape_html(k),
+            escape_html(v)
+        );
     }
     o.push_str("</table><table class=\"record\"><thead><tr><th>kind</th><th>file</th><th>SHA-256</th></tr></thead><tbody>");
     for (kind, path, h) in &r.files {
         let value = match h {
-            Ok(h) => format!("<code class=\"hash\">{}</code>", html(h)),
-            Err(e) => format!("unreadable: {}", html(e)),
+            Ok(h) => format!("<code class=\"hash\">{}</code>", escape_html(h)),
+            Err(e) => format!("unreadable: {}", escape_html(e)),
         };
         let _ = write!(
             o,
             "<tr><td>{}</td><td class=\"file\">{}</td><td>{value}</td></tr>",
-            html(kind),
-            html(path)
+            escape_html(kind),
+            escape_html(path)
         );
     }
     o.push_str("</tbody></table></details></section>\n");

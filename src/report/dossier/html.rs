@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use super::first_screen::{self as parts, Verdict};
 use super::{
-    Dossier, GameView, SEVERITIES, board_svg, evidence_text, finding_anchor, finding_ply, grouped,
-    html, rule_anchor, script_json,
+    Dossier, GameView, SEVERITIES, board_svg, escape_html, evidence_text, finding_anchor,
+    finding_ply, grouped, rule_anchor, script_json,
 };
 use crate::findings::Severity;
 
@@ -131,7 +131,7 @@ pub fn filter(v: &Verdict) -> String {
         "</select></label><label>Rule <select id=\"filter-code\"><option value=\"\">all</option>",
     );
     for c in codes {
-        let _ = write!(o, "<option value=\"{0}\">{0}</option>", html(c));
+        let _ = write!(o, "<option value=\"{0}\">{0}</option>", escape_html(c));
     }
     o.push_str("</select></label><span id=\"filter-count\"></span></form>");
     o
@@ -152,7 +152,7 @@ fn first_board(d: &Dossier, v: &Verdict) -> Option<String> {
         board_svg(&m.3, m.4, m.5, 240),
         m.0,
         if m.2 { "" } else { "… " },
-        html(&m.1)
+        escape_html(&m.1)
     ))
 }
 
@@ -164,9 +164,9 @@ pub fn to_html(d: &Dossier) -> String {
     let _ = write!(
         o,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>\n",
-        html(&d.title)
+        escape_html(&d.title)
     );
-    let _ = writeln!(o, "<h1>{}</h1>", html(&d.title));
+    let _ = writeln!(o, "<h1>{}</h1>", escape_html(&d.title));
     o.push_str(toc());
     // the first screen: the verdict
     o.push_str("<section id=\"verdict\"><h2>Verdict</h2>");
@@ -183,18 +183,18 @@ pub fn to_html(d: &Dossier) -> String {
             o,
             "<section class=\"rule\" id=\"{}\" data-f=\"{}\"><h3 class=\"{}\">{} <code>{}</code> ({} finding{})</h3>",
             rule_anchor(&code),
-            html(&parts::filter_keys(list.iter().map(|x| x.2))),
+            escape_html(&parts::filter_keys(list.iter().map(|x| x.2))),
             f0.severity.as_str(),
-            html(&f0.title),
-            html(&code),
+            escape_html(&f0.title),
+            escape_html(&code),
             list.len(),
             if list.len() == 1 { "" } else { "s" }
         );
         if !f0.clause.is_empty() {
-            let _ = write!(o, "<p class=\"quote\">{}</p>", html(&f0.clause));
+            let _ = write!(o, "<p class=\"quote\">{}</p>", escape_html(&f0.clause));
         }
         if !f0.sanction.is_empty() {
-            let _ = write!(o, "<p>Sanction: {}</p>", html(&f0.sanction));
+            let _ = write!(o, "<p>Sanction: {}</p>", escape_html(&f0.sanction));
         }
         o.push_str("<ul>");
         for (gi, k, f) in &list {
@@ -202,10 +202,10 @@ pub fn to_html(d: &Dossier) -> String {
             let _ = write!(
                 o,
                 "<li data-f=\"{}\"><a href=\"#{}\">{}</a>: {}</li>",
-                html(&parts::filter_keys([*f])),
+                escape_html(&parts::filter_keys([*f])),
                 finding_anchor(&g.anchor, k + 1),
-                html(&g.label),
-                html(&f.message)
+                escape_html(&g.label),
+                escape_html(&f.message)
             );
         }
         o.push_str("</ul></section>\n");
@@ -222,9 +222,9 @@ pub fn to_html(d: &Dossier) -> String {
     for g in games {
         let n = |s: Severity| g.findings.iter().filter(|f| f.severity == s).count();
         let name = if g.findings.is_empty() {
-            html(&g.label)
+            escape_html(&g.label)
         } else {
-            format!("<a href=\"#{}\">{}</a>", g.anchor, html(&g.label))
+            format!("<a href=\"#{}\">{}</a>", g.anchor, escape_html(&g.label))
         };
         let _ = write!(
             o,
@@ -251,8 +251,8 @@ fn game_html(g: &GameView) -> String {
         o,
         "<section class=\"game\" id=\"{}\" data-f=\"{}\"><h3>{}</h3>",
         g.anchor,
-        html(&parts::filter_keys(&g.findings)),
-        html(&g.label)
+        escape_html(&parts::filter_keys(&g.findings)),
+        escape_html(&g.label)
     );
     for (k, f) in g.findings.iter().enumerate() {
         let _ = write!(
@@ -260,18 +260,18 @@ fn game_html(g: &GameView) -> String {
             "<div class=\"finding sev-{}\" id=\"{}\" data-f=\"{}\"><p><b class=\"{}\">{}[{}]</b> {}: {}</p>",
             f.severity.as_str(),
             finding_anchor(&g.anchor, k + 1),
-            html(&parts::filter_keys([f])),
+            escape_html(&parts::filter_keys([f])),
             f.severity.as_str(),
             f.severity.as_str(),
-            html(&f.code),
-            html(&f.title),
-            html(&f.message)
+            escape_html(&f.code),
+            escape_html(&f.title),
+            escape_html(&f.message)
         );
         for e in evidence_text(f) {
-            let _ = write!(o, "<p><code>{}</code></p>", html(&e));
+            let _ = write!(o, "<p><code>{}</code></p>", escape_html(&e));
         }
         if !f.clause.is_empty() {
-            let _ = write!(o, "<p class=\"quote\">{}</p>", html(&f.clause));
+            let _ = write!(o, "<p class=\"quote\">{}</p>", escape_html(&f.clause));
         }
         if let Some(ply) = finding_ply(f)
             && let Some(m) = g.moves.iter().find(|m| m.0 == ply)
@@ -282,7 +282,7 @@ fn game_html(g: &GameView) -> String {
                 board_svg(&m.3, m.4, m.5, 240),
                 m.0,
                 if m.2 { "" } else { "… " },
-                html(&m.1)
+                escape_html(&m.1)
             );
             o.push_str(&move_list_html(g, Some(ply)));
         }
@@ -329,9 +329,9 @@ fn move_list_html(g: &GameView, mark: Option<u32>) -> String {
             let _ = write!(o, "{}. ", m.0.div_ceil(2));
         }
         if Some(m.0) == mark {
-            let _ = write!(o, "<mark>{}</mark> ", html(&m.1));
+            let _ = write!(o, "<mark>{}</mark> ", escape_html(&m.1));
         } else {
-            let _ = write!(o, "<span>{}</span> ", html(&m.1));
+            let _ = write!(o, "<span>{}</span> ", escape_html(&m.1));
         }
     }
     o.push_str("</p>");

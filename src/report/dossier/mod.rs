@@ -30,7 +30,7 @@ use crate::audit::GameAudit;
 use crate::findings::{Finding, Severity};
 
 /// Escape text for HTML (element content and attribute values).
-pub fn html(s: &str) -> String {
+pub fn escape_html(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -246,7 +246,7 @@ pub fn board_svg(fen: &str, from: Option<Square>, to: Option<Square>, size: u32)
     let s = size / 8;
     let mut o = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 {size} {size}\" role=\"img\" aria-label=\"{}\">",
-        html(fen)
+        escape_html(fen)
     );
     for rank in 0..8u32 {
         for file in 0..8u32 {
