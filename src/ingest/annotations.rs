@@ -431,19 +431,14 @@ pub struct Annotations {
 /// Parse one comment's text.
 pub fn parse_comment(raw: &str) -> Annotations {
     let mut ann = Annotations::default();
-    parse_comment_into(raw, &mut ann);
+    parse_comment_from(raw, &mut ann, None);
     ann
 }
 
 /// Parse one comment's text into `ann`, which must be empty (the reader
 /// types a comment where it is stored: an `Annotations` is about 500 bytes,
-/// and each move of one by value copies them).
-pub fn parse_comment_into(raw: &str, ann: &mut Annotations) {
-    parse_comment_from(raw, ann, None);
-}
-
-/// [`parse_comment_into`] for a comment whose place in its game's bytes is
-/// known (`src`, about `raw`): its PV is kept as a span of them.
+/// and each move of one by value copies them). With `src`, where `raw`
+/// lies in its game's bytes, its PV is kept as a span of them.
 pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&CommentSource<'_>>) {
     // most comments hold no `[%…]` command: then nothing is copied
     let extracted;

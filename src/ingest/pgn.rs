@@ -555,7 +555,6 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
         .finish();
     let mut visitor = GameVisitor {
         chunk: bytes,
-        shared: &chunk.bytes,
         map,
         index: LineIndex::new(bytes, chunk.offset, chunk.line),
         cursor: 0,
@@ -650,9 +649,8 @@ enum Tok {
 }
 
 struct GameVisitor<'c, 'g> {
-    chunk: &'c [u8],
-    /// The same bytes, shared with the PVs typed from them.
-    shared: &'c std::sync::Arc<Vec<u8>>,
+    /// The game's bytes, shared with the PVs typed from them.
+    chunk: &'c std::sync::Arc<Vec<u8>>,
     map: Rc<PtrMap>,
     index: LineIndex<'c>,
     /// Scanner position in the chunk.
@@ -692,7 +690,7 @@ impl GameVisitor<'_, '_> {
 
     /// The next token at or after `pos`: (kind, start, end).
     fn token(&self, mut pos: usize) -> (Tok, usize, usize) {
-        let c = self.chunk;
+        let c: &[u8] = self.chunk;
         while pos < c.len() {
             match c[pos] {
                 b' ' | b'\t' | b'\r' | b'\n' | b'.' => pos += 1,
@@ -805,7 +803,7 @@ impl GameVisitor<'_, '_> {
 
     /// Skip a variation starting at `(` (at `start`), like the reader does.
     fn skip_variation(&mut self, start: usize) -> usize {
-        let c = self.chunk;
+        let c: &[u8] = self.chunk;
         let mut depth = 0usize;
         let mut pos = start + 1;
         while pos < c.len() {
@@ -999,7 +997,7 @@ impl Visitor for GameVisitor<'_, '_> {
             let src = match &decoded {
                 std::borrow::Cow::Borrowed(body) if self.chunk.get(start) == Some(&b'{') => {
                     Some(CommentSource {
-                        text: self.shared,
+                        text: self.chunk,
                         body,
                         at: start + 1,
                     })
