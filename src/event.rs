@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::findings::Evidence;
 use crate::ingest::pgn::PgnGame;
 use crate::standings;
-use crate::timeline::{ScopeKind, Value};
+use crate::timeline::{ScopeKind, Text, Value};
 
 /// The tags the event level reads of each game (the standings' among
 /// them). A game's other tags are read again from its file when they are
@@ -317,21 +317,6 @@ impl Fields {
     }
 }
 
-/// One shared copy of each text the items of an event hold.
-#[derive(Default)]
-struct SharedTexts(std::collections::HashMap<String, Value>);
-
-impl SharedTexts {
-    fn get(&mut self, s: &str) -> Value {
-        if let Some(v) = self.0.get(s) {
-            return v.clone();
-        }
-        let v = text(s);
-        self.0.insert(s.to_string(), v.clone());
-        v
-    }
-}
-
 fn num(n: impl Into<f64>) -> Value {
     Value::Num(n.into())
 }
@@ -467,7 +452,8 @@ fn case(
         }
     }
     // the game items' texts: one copy of each name, result and opening
-    let mut shared = SharedTexts::default();
+    let mut interner = crate::timeline::Interner::default();
+    let mut shared = |s: &str| Value::Str(Text::Shared(interner.get(s)));
     for (i, g) in games.iter().enumerate() {
         let (w, b) = &sides[i];
         let games_in_round = |who: &String| {
@@ -485,20 +471,14 @@ fn case(
             "round",
             round_number(g.tag("Round")).map_or(Value::None, Value::Num),
         );
-        f.insert("white", shared.get(w));
-        f.insert("black", shared.get(b));
-        f.insert("result", shared.get(g.tag("Result")));
+        f.insert("white", shared(w));
+        f.insert("black", shared(b));
+        f.insert("result", shared(g.tag("Result")));
         f.insert("white_games_in_round", games_in_round(w));
         f.insert("black_games_in_round", games_in_round(b));
         let prev = i.checked_sub(1).map(|p| &sides[p]);
-        f.insert(
-            "previous_white",
-            prev.map_or(Value::None, |p| shared.get(&p.0)),
-        );
-        f.insert(
-            "previous_black",
-            prev.map_or(Value::None, |p| shared.get(&p.1)),
-        );
+        f.insert("previous_white", prev.map_or(Value::None, |p| shared(&p.0)));
+        f.insert("previous_black", prev.map_or(Value::None, |p| shared(&p.1)));
         f.insert(
             "white_score_before",
             num(before.get(w).copied().unwrap_or(0.0)),
@@ -510,7 +490,7 @@ fn case(
         match &g.opening {
             Some(o) => {
                 let same = &by_opening[o.as_str()];
-                f.insert("opening", shared.get(o));
+                f.insert("opening", shared(o));
                 f.insert(
                     "opening_index",
                     num((openings.iter().position(|x| x == o).unwrap_or(0) + 1) as f64),
@@ -714,7 +694,7 @@ impl EventCase {
             return Vec::new();
         };
         match (it.kind, it.game) {
-            (ScopeKind::EventGame, Some(gi)) if it.evidence.is_empty() => {
+            (ScopeKind::EventGame, Some(gi)) => {
                 let (Some(g), Some((w, b))) = (self.games.get(gi), self.sides.get(gi)) else {
                     return Vec::new();
                 };

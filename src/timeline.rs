@@ -88,6 +88,22 @@ impl From<&str> for Text {
     }
 }
 
+/// One shared copy of each text: the batch's records and an event's items
+/// repeat their files, events, players and results from game to game.
+#[derive(Debug, Default)]
+pub struct Interner(std::collections::HashSet<std::sync::Arc<str>>);
+
+impl Interner {
+    pub fn get(&mut self, s: &str) -> std::sync::Arc<str> {
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: std::sync::Arc<str> = s.into();
+        self.0.insert(a.clone());
+        a
+    }
+}
+
 /// A value a rule can see.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Value {

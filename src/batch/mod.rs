@@ -21,6 +21,7 @@ use rayon::prelude::*;
 use crate::audit::{self, Config, HashingReader};
 use crate::findings::Finding;
 use crate::ingest::pgn::{GameSplitter, parse_game};
+use crate::timeline::Interner;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -81,21 +82,6 @@ impl GameRecord {
             }
             .to_string()
         })
-    }
-}
-
-/// One shared copy of each text the records hold.
-#[derive(Debug, Default)]
-struct Interner(std::collections::HashSet<Arc<str>>);
-
-impl Interner {
-    fn get(&mut self, s: &str) -> Arc<str> {
-        if let Some(a) = self.0.get(s) {
-            return a.clone();
-        }
-        let a: Arc<str> = s.into();
-        self.0.insert(a.clone());
-        a
     }
 }
 
