@@ -194,15 +194,7 @@ impl Ctx<'_, '_> {
                 let Some(sim) = &self.run.detectors.similarity else {
                     return Value::None;
                 };
-                let num = |k: &str| {
-                    params
-                        .iter()
-                        .find(|(n, _)| *n == k)
-                        .and_then(|(_, v)| match v {
-                            Value::Num(x) => Some(*x),
-                            _ => None,
-                        })
-                };
+                let num = |k: &str| num_param(params, k);
                 let threshold = num("threshold").unwrap_or(5.0);
                 let min_positions = num("min_positions").unwrap_or(0.0);
                 let string = |k: &str| {
@@ -303,16 +295,7 @@ impl Ctx<'_, '_> {
                 let Some(gi) = case.items.get(self.i).and_then(|it| it.game) else {
                     return Value::None;
                 };
-                let num = |k: &str, d: f64| {
-                    params
-                        .iter()
-                        .find(|(n, _)| *n == k)
-                        .and_then(|(_, v)| match v {
-                            Value::Num(x) => Some(*x),
-                            _ => None,
-                        })
-                        .unwrap_or(d)
-                };
+                let num = |k: &str, d: f64| num_param(params, k).unwrap_or(d);
                 match case.accelerated_pairing(gi, num("until_round", 3.0), num("high_score", 0.5))
                 {
                     Ok(Some(why)) => {
@@ -328,4 +311,16 @@ impl Ctx<'_, '_> {
             }
         }
     }
+}
+
+/// The number a detector's call gives for parameter `name`, if it gives
+/// one.
+fn num_param(params: &[(&str, Value)], name: &str) -> Option<f64> {
+    params
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, v)| match v {
+            Value::Num(x) => Some(*x),
+            _ => None,
+        })
 }
