@@ -8,7 +8,9 @@ use super::*;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct Slot {
     pub(super) value: Value,
-    pub(super) keyed: BTreeMap<String, Value>,
+    /// A `per` call's state for each key, in the keys' order (a few: the
+    /// sides, or the engines).
+    pub(super) keyed: Vec<(String, Value)>,
     /// The value this slot returns for the current event.
     pub(super) current: Value,
 }
@@ -88,6 +90,19 @@ pub(super) fn clock_row(
     at_ply(clock, clock.first()?.ply, ply, |c| c.ply)
 }
 
+/// The state of `key` in a `per` call's list, sorted by key: a new key is
+/// stored once, with no state yet.
+fn keyed_state<'s>(keyed: &'s mut Vec<(String, Value)>, key: &str) -> &'s mut Value {
+    let at = match keyed.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+        Ok(at) => at,
+        Err(at) => {
+            keyed.insert(at, (key.to_string(), Value::None));
+            at
+        }
+    };
+    &mut keyed[at].1
+}
+
 pub(super) fn truthy(v: &Value) -> bool {
     *v == Value::Bool(true)
 }
@@ -123,32 +138,35 @@ impl Ctx<'_, '_> {
     /// current event, in order.
     pub(super) fn advance(&mut self, plan: &Plan, calls: &[usize]) {
         for &slot in calls {
-            if let Some(Some(s)) = plan.statefuls.get(slot) {
-                self.advance_one(s);
+            if let (Some(Some(s)), Some(Some(code))) =
+                (plan.statefuls.get(slot), plan.code.statefuls.get(slot))
+            {
+                self.advance_one(s, code);
             }
         }
     }
 
     /// Advance one stateful call for the current event.
-    pub(super) fn advance_one(&mut self, s: &Stateful) {
+    pub(super) fn advance_one(&mut self, s: &Stateful, code: &StatefulCode) {
         if self.kind() != Some(s.on) {
             return;
         }
-        let reset = s.reset.as_ref().is_some_and(|r| truthy(&self.eval(r)));
-        let over = s.over.as_ref().is_none_or(|o| truthy(&self.eval(o)));
-        let arg = self.eval(&s.arg);
-        let key = s.per.as_ref().map(|p| self.eval(p));
+        let reset = code.reset.as_ref().is_some_and(|r| r(self) == Truth::True);
+        let over = code.over.as_ref().is_none_or(|o| o(self) == Truth::True);
+        // the argument as the function reads it: a truth, a number, or the
+        // value itself
+        let arg = match &code.arg {
+            Arg::Truth(t) => Value::Bool(t(self) == Truth::True),
+            Arg::Num(n) => n(self).value(),
+            Arg::Value(v) => v(self),
+        };
+        let key = code.per.as_ref().map(|p| p(self));
         let slot = &mut self.slots[s.slot];
         let state = match &key {
             // a text key (a side, a name) is looked up as it is;
             // a new key is stored once
-            Some(Value::Str(t)) => {
-                if !slot.keyed.contains_key(t.as_str()) {
-                    slot.keyed.insert(t.to_string(), Value::None);
-                }
-                slot.keyed.get_mut(t.as_str()).expect("just ensured")
-            }
-            Some(k) => slot.keyed.entry(k.display()).or_default(),
+            Some(Value::Str(t)) => keyed_state(&mut slot.keyed, t.as_str()),
+            Some(k) => keyed_state(&mut slot.keyed, &k.display()),
             None => &mut slot.value,
         };
         let n = num(state).unwrap_or(0.0);

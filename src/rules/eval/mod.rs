@@ -33,6 +33,7 @@ use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline, Value};
 /// rules are listed once per run (see [`Ruleset::unavailable`]), not per game.
 pub const UNAVAILABLE: &str = "this version of arbiter has no detector";
 
+mod compiled;
 mod ctx;
 mod detectors;
 mod plan;
@@ -41,6 +42,7 @@ mod typed;
 mod verdicts;
 
 // the parts' own items, shared with each other through this module
+use compiled::{Arg, Code, StatefulCode, TruthFn};
 use ctx::*;
 pub(crate) use plan::Plan;
 pub use switched::run_switched;

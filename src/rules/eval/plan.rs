@@ -38,6 +38,10 @@ pub struct Plan {
     /// order: a `let` on that kind, a `forbid` or `require` on it, and every
     /// adjudication on a move. A kind not listed triggers none.
     pub(super) by_kind: Vec<(Kind, Vec<usize>, Vec<usize>)>,
+    /// The adjudications, in the rules' order.
+    pub(super) adjudications: Vec<usize>,
+    /// Every `let`, rule condition and stateful call, compiled.
+    pub(super) code: std::sync::Arc<Code>,
 }
 
 impl Plan {
@@ -108,7 +112,13 @@ impl Plan {
                 (kind, lets, rules)
             })
             .collect();
+        let code = std::sync::Arc::new(Code::of(rs, &statefuls));
+        let adjudications = (0..rs.rules.len())
+            .filter(|&r| matches!(rs.rules[r].check, Check::Adjudicate { .. }))
+            .collect();
         Plan {
+            adjudications,
+            code,
             statefuls,
             let_calls,
             rule_calls,

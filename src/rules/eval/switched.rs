@@ -59,6 +59,14 @@ pub(super) struct Shadow {
     pub(super) undecided_from: Option<u32>,
 }
 
+impl Shadow {
+    /// Whether its outcome is still open: no adjudication has fired in it,
+    /// and none was undecided.
+    pub(super) fn open(&self) -> bool {
+        self.computed.is_none() && self.undecided_from.is_none()
+    }
+}
+
 /// Whether two values are the same to every reader: equal, and a number
 /// with the same bits (`-0` is not `0` to a message).
 pub(super) fn identical(a: &Value, b: &Value) -> bool {
@@ -245,7 +253,6 @@ pub fn run_switched(
         };
         let (on_lets, on_rules) = plan.triggered(ev.kind);
         for &j in on_lets {
-            let l = &rs.lets[j];
             // A shadow evaluates the `let` only where its value can differ
             // from the real pass's: it reads the flipped switch, or a `let`
             // whose shadow value differs now, or its state is the shadow's
@@ -253,7 +260,10 @@ pub fn run_switched(
             // as it was) is copied from the real pass's, before this
             // event advances it, once the shadow needs it.
             for (k, sh) in shadows.iter_mut().enumerate() {
-                let must = plan.depends[sh.flipped].lets[j]
+                // a shadow whose outcome is decided has nothing left to
+                // find: nothing of it is read again
+                let must = sh.open()
+                    && plan.depends[sh.flipped].lets[j]
                     && (sh.own[j] || plan.let_inputs[j].differ(sh));
                 evaluate[k] = must;
                 if must && !sh.own[j] {
@@ -264,7 +274,7 @@ pub fn run_switched(
             }
             let mut ctx = ctx!(i, facts);
             ctx.advance(plan, &plan.let_calls[j]);
-            let v = ctx.eval(&l.expr);
+            let v = (plan.code.lets[j])(&mut ctx);
             lets[j] = v;
             for (k, sh) in shadows.iter_mut().enumerate() {
                 if evaluate[k] {
@@ -279,7 +289,7 @@ pub fn run_switched(
                         &mut shadow_evidence
                     );
                     c.advance(plan, &plan.let_calls[j]);
-                    let v = c.eval(&l.expr);
+                    let v = (plan.code.lets[j])(&mut c);
                     sh.differs[j] = !identical(&v, &lets[j]);
                     sh.lets[j] = v;
                     // its state is its own while it differs from the real
@@ -298,14 +308,14 @@ pub fn run_switched(
             match &rule.check {
                 Check::Manual(_) => {}
                 Check::Adjudicate {
-                    result,
-                    records,
-                    when,
+                    result, records, ..
                 } => {
                     ctx.advance(plan, &plan.rule_calls[ri]);
                     // a condition fires when it is `true` (the truth of a
                     // value is `true` for that value alone)
-                    let fired = ctx.truth(when);
+                    let fired = plan.code.when[ri]
+                        .as_ref()
+                        .map_or(Truth::True, |w| w(&mut ctx));
                     let open = out.computed.is_none() && undecided_from.is_none();
                     match fired {
                         Truth::True if open => {
@@ -347,7 +357,7 @@ pub fn run_switched(
                 }
                 Check::Forbid { .. } | Check::Require { .. } => {
                     ctx.advance(plan, &plan.rule_calls[ri]);
-                    match verdict(&rule.check, &mut ctx) {
+                    match verdict_with(&rule.check, plan.code.when[ri].as_ref(), &mut ctx) {
                         Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, path, &rs.path);
                             out.findings.push(f);
@@ -361,13 +371,13 @@ pub fn run_switched(
             evidence.clear();
         }
         if ev.kind == Kind::Move {
-            // each shadow's adjudications, in the rules' order
-            for sh in &mut shadows {
-                for (ri, rule) in rs.rules.iter().enumerate() {
+            // each shadow's adjudications, in the rules' order, until its
+            // outcome is decided
+            for sh in shadows.iter_mut().filter(|sh| sh.open()) {
+                for &ri in &plan.adjudications {
+                    let rule = &rs.rules[ri];
                     let Check::Adjudicate {
-                        result,
-                        records,
-                        when,
+                        result, records, ..
                     } = &rule.check
                     else {
                         continue;
@@ -377,6 +387,11 @@ pub fn run_switched(
                     // on every move, to keep their state
                     let own = plan.depends[sh.flipped].rules[ri]
                         && (!plan.rule_calls[ri].is_empty() || plan.rule_inputs[ri].differ(sh));
+                    if !own && !matches!(fired_at[ri], Truth::True | Truth::Unknown) {
+                        // the real pass's verdict, which decides nothing
+                        continue;
+                    }
+                    let open = sh.open();
                     let mut c = if own {
                         ctx!(
                             i,
@@ -393,11 +408,12 @@ pub fn run_switched(
                     };
                     let fired = if own {
                         c.advance(plan, &plan.rule_calls[ri]);
-                        c.truth(when)
+                        plan.code.when[ri]
+                            .as_ref()
+                            .map_or(Truth::True, |w| w(&mut c))
                     } else {
                         fired_at[ri]
                     };
-                    let open = sh.computed.is_none() && sh.undecided_from.is_none();
                     match fired {
                         Truth::True if open => {
                             if let Ok(computed) = computed_at(

@@ -25,6 +25,25 @@ pub(super) fn verdict(check: &Check, ctx: &mut Ctx<'_, '_>) -> Verdict {
         Check::Require { when, .. } => (ctx.truth(when), false),
         _ => return Verdict::Holds,
     };
+    judged(v, forbid)
+}
+
+/// The same, its condition compiled ([`Code::when`]).
+pub(super) fn verdict_with(
+    check: &Check,
+    when: Option<&TruthFn>,
+    ctx: &mut Ctx<'_, '_>,
+) -> Verdict {
+    let v = when.map_or(Truth::True, |w| w(ctx));
+    match check {
+        Check::Forbid { .. } => judged(v, true),
+        Check::Require { .. } => judged(v, false),
+        _ => Verdict::Holds,
+    }
+}
+
+/// A verdict from its condition's truth, for a `forbid` or a `require`.
+fn judged(v: Truth, forbid: bool) -> Verdict {
     match (v, forbid) {
         (Truth::Unknown, _) => Verdict::Unknown,
         (Truth::True, true) => Verdict::Violation,
