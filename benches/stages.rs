@@ -1,7 +1,8 @@
 //! Where the time of the audit without a ruleset goes, stage by stage, on
 //! one thread: splitting the file into games, reading each game (the PGN
 //! reader, the spans, and typing every comment), typing the comments alone,
-//! replaying, the built-in checks, and the game's JSON line.
+//! replaying, the built-in checks, and the game's JSON line; then the
+//! same audit with `rulesets/tcec-s15.rules`, for the rules' own time.
 //!
 //! ```sh
 //! cargo bench --bench stages                 # S15 under ARBITER_CORPUS, else the samples
@@ -115,6 +116,20 @@ fn main() {
     row("replay and built-in checks (audit_game)", &mut || {
         for g in &games {
             std::hint::black_box(audit_game("bench", g.clone(), &config));
+        }
+    });
+    // the rules: the same audit with `tcec-s15.rules` (its variants,
+    // switches and every finding); less the row above, the rules' own time
+    let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/tcec-s15.rules");
+    let ruled = Config {
+        ruleset: Some(std::sync::Arc::new(
+            Config::load_ruleset(&rules).unwrap_or_else(|e| panic!("{e}")),
+        )),
+        ..Config::default()
+    };
+    row("audit_game with tcec-s15.rules", &mut || {
+        for g in &games {
+            std::hint::black_box(audit_game("bench", g.clone(), &ruled));
         }
     });
     let audits: Vec<_> = games

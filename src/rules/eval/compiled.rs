@@ -458,13 +458,19 @@ fn equality(eq: bool, a: &CExpr, b: &CExpr) -> TruthFn {
     match (a, b) {
         (CExpr::Move(f, name), CExpr::Lit(l)) | (CExpr::Lit(l), CExpr::Move(f, name)) => {
             let (f, name, l) = (*f, *name, l.clone());
+            // `move.side == white`: the side named by the text, found
+            // when compiled (a text that names neither side is neither)
             let side = match (f, &l) {
-                (MoveField::Side, Value::Str(t)) => Some(t.as_str().to_string()),
+                (MoveField::Side, Value::Str(t)) => Some(match t.as_str() {
+                    "white" => Some(shakmaty::Color::White),
+                    "black" => Some(shakmaty::Color::Black),
+                    _ => None,
+                }),
                 _ => None,
             };
             Box::new(move |c| {
-                let same = match (&side, &c.facts) {
-                    (Some(t), Some(m)) => m.side_is(t),
+                let same = match (side, &c.facts) {
+                    (Some(named), Some(m)) => named == Some(m.ply.side),
                     _ => {
                         let v = c.move_field(f, name);
                         if matches!(v, Value::Unknown) || matches!(l, Value::Unknown) {
@@ -514,7 +520,19 @@ mod tests {
                 1 => CExpr::Const(self.next(values + 1)),
                 2 => CExpr::Let(self.next(values + 1)),
                 3 => CExpr::Switch(self.next(3)),
-                _ => CExpr::Move(MoveField::Side, "side"),
+                _ => {
+                    let fields = [
+                        (MoveField::Side, "side"),
+                        (MoveField::Capture, "capture"),
+                        (MoveField::Book, "book"),
+                        (MoveField::Score, "score"),
+                        (MoveField::Depth, "depth"),
+                        (MoveField::San, "san"),
+                        (MoveField::RecordedR50, "recorded_r50"),
+                    ];
+                    let (f, name) = fields[self.next(fields.len())];
+                    CExpr::Move(f, name)
+                }
             }
         }
 
@@ -581,6 +599,7 @@ mod tests {
 
     fn sample_values() -> Vec<Value> {
         vec![
+            Value::Str("black".into()),
             Value::Num(2.0),
             Value::Num(-3.5),
             Value::Num(0.0),
@@ -598,10 +617,33 @@ mod tests {
     /// Every compiled closure gives what the walk gives on the same
     /// expression, as a value, a number and a truth: over the operators,
     /// builtins, `if`, `not`, `-`, short cuts, `in`, literals, constants,
-    /// `let`s (one past the end too), switches and a field of the move,
-    /// every kind of value on either side, to a depth of four.
+    /// `let`s (one past the end too), switches and fields of the move
+    /// (`move.side == white` among them), every kind of value on either
+    /// side, to a depth of four; at each move of a TCEC game (book moves,
+    /// engine moves, both sides, a capture) and with no move at all.
     #[test]
     fn compiled_expressions_give_what_the_walk_gives() {
+        let pgn = "[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+            1. e4 {book} d5 {book} 2. exd5 {d=20, sd=30, mt=1000, tl=60000, n=5000, pv=exd5 Qxd5, wv=0.35, R50=50, Rd=-11, Rr=-11,} \
+            Qxd5 {d=1, sd=1, mt=0, tl=59000, n=0, pv=, wv=0.30, R50=50, Rd=-11, Rr=-11,} 3. Nc3 *\n";
+        let chunk = crate::ingest::pgn::GameChunk {
+            index: 0,
+            offset: 0,
+            line: 1,
+            bytes: std::sync::Arc::new(pgn.as_bytes().to_vec()),
+            oversize: None,
+        };
+        let game = crate::ingest::pgn::parse_game(&chunk);
+        let replay = crate::replay::replay(&game);
+        let tl = Timeline::build(&game, &replay);
+        let facts: Vec<_> = replay.plies.iter().map(|p| tl.move_facts(p)).collect();
+        assert_eq!(facts.len(), 5, "every move of the game replays");
+        for at in facts.iter().map(Some).chain([None]) {
+            walk_and_closures_agree(at);
+        }
+    }
+
+    fn walk_and_closures_agree(facts: Option<&crate::timeline::MoveFacts<'_>>) {
         let values = sample_values();
         let detectors = Detectors::default();
         let cache = DetectorCache::default();
@@ -625,12 +667,31 @@ mod tests {
             slots: &mut [],
             notes: &mut notes,
             evidence: &mut evidence,
-            facts: None,
+            facts,
         };
+        // the shapes compiled in place, each way round
+        let field = |f, name| Box::new(CExpr::Move(f, name));
+        let lit = |v: Value| Box::new(CExpr::Lit(v));
+        let mut fixed = Vec::new();
+        for (f, name) in [
+            (MoveField::Side, "side"),
+            (MoveField::Capture, "capture"),
+            (MoveField::Score, "score"),
+        ] {
+            for v in values.iter().chain(&[Value::Num(0.35), Value::Num(-0.35)]) {
+                for op in [BinOp::Eq, BinOp::Ne] {
+                    fixed.push(CExpr::Binary(op, field(f, name), lit(v.clone())));
+                    fixed.push(CExpr::Binary(op, lit(v.clone()), field(f, name)));
+                }
+            }
+        }
         let mut g = Gen(15);
         let mut kinds = std::collections::BTreeSet::new();
-        for n in 0..20_000 {
-            let e = g.expr(1 + n % 4, values.len());
+        for n in 0..5_000 {
+            let e = match fixed.pop() {
+                Some(e) => e,
+                None => g.expr(1 + n % 4, values.len()),
+            };
             let want = ctx.eval(&e);
             assert_eq!(value(&e)(&mut ctx), want, "{e:?}");
             assert_eq!(

@@ -53,7 +53,7 @@ pub(super) struct Ctx<'c, 't> {
     /// What a detector found, for the finding's message.
     pub(super) evidence: &'c mut Vec<(String, Option<Evidence>)>,
     /// The current move's facts, found once per event.
-    pub(super) facts: Option<crate::timeline::MoveFacts<'c>>,
+    pub(super) facts: Option<&'c crate::timeline::MoveFacts<'c>>,
 }
 
 /// Whole-game detector results, by their parameters.
@@ -136,6 +136,7 @@ impl Ctx<'_, '_> {
 
     /// Advance stateful calls (a `let`'s or a rule's, by their slots in [`Plan`]) for the
     /// current event, in order.
+    #[inline]
     pub(super) fn advance(&mut self, plan: &Plan, calls: &[usize]) {
         for &slot in calls {
             if let (Some(Some(s)), Some(Some(code))) =

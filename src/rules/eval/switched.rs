@@ -251,6 +251,7 @@ pub fn run_switched(
             Data::Move(p) => Some(tl.move_facts(p)),
             _ => None,
         };
+        let facts = facts.as_ref();
         let (on_lets, on_rules) = plan.triggered(ev.kind);
         for &j in on_lets {
             // A shadow evaluates the `let` only where its value can differ
