@@ -8,6 +8,7 @@
 //! cargo bench --bench stages                 # S15 under ARBITER_CORPUS, else the samples
 //! cargo bench --bench stages -- FILE.pgn…    # other games
 //! cargo bench --bench stages -- --only=replay # the stages whose name holds "replay"
+//! cargo bench --bench stages -- --rules=FILE  # another ruleset for the last row
 //! ```
 //!
 //! Each stage runs over every game of the inputs, already in memory, five
@@ -120,7 +121,11 @@ fn main() {
     });
     // the rules: the same audit with `tcec-s15.rules` (its variants,
     // switches and every finding); less the row above, the rules' own time
-    let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/tcec-s15.rules");
+    let rules = std::env::args()
+        .find_map(|a| a.strip_prefix("--rules=").map(std::path::PathBuf::from))
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/tcec-s15.rules")
+        });
     let ruled = Config {
         ruleset: Some(std::sync::Arc::new(
             Config::load_ruleset(&rules).unwrap_or_else(|e| panic!("{e}")),
