@@ -18,6 +18,7 @@
 //! S15 x2 with `tcec-s15.rules` on one thread (median of 7 pairs).
 
 use super::*;
+use crate::timeline::Text;
 
 pub(super) type TruthFn = Box<dyn Fn(&mut Ctx<'_, '_>) -> Truth + Send + Sync>;
 pub(super) type NumFn = Box<dyn Fn(&mut Ctx<'_, '_>) -> Num + Send + Sync>;
@@ -168,11 +169,41 @@ impl TruthLeaf {
     }
 }
 
+/// A literal as the compiled code holds it: a text made `'static`
+/// ([`interned`]), so that giving it out at every event copies two words
+/// instead of counting a reference that every worker thread shares.
+fn literal(v: &Value) -> Value {
+    match v {
+        Value::Str(Text::Shared(t)) => Value::Str(Text::Static(interned(t))),
+        Value::List(items) => Value::List(items.iter().map(literal).collect()),
+        other => other.clone(),
+    }
+}
+
+/// One `'static` copy of each distinct text the compiled rulesets of this
+/// run hold (their literals: a few dozen short texts, kept once each
+/// however many times a ruleset is compiled).
+fn interned(t: &str) -> &'static str {
+    static TEXTS: std::sync::Mutex<std::collections::BTreeSet<&'static str>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let mut texts = TEXTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match texts.get(t) {
+        Some(s) => s,
+        None => {
+            let s: &'static str = Box::leak(t.into());
+            texts.insert(s);
+            s
+        }
+    }
+}
+
 /// The expression as [`Ctx::eval`] gives it.
 pub(super) fn value(e: &CExpr) -> ValFn {
     match e {
         CExpr::Lit(v) => {
-            let v = v.clone();
+            let v = literal(v);
             Box::new(move |_| v.clone())
         }
         CExpr::Const(i) => {
