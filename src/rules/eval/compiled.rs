@@ -8,10 +8,11 @@
 //! Each closure gives what [`Ctx::eval`], [`Ctx::num`] or [`Ctx::truth`]
 //! gives on the same expression, and a shape it does not know is handed to
 //! them (fields other than the move's, lists, the builtins of text,
-//! detectors). `tests` below holds the three to the walk on 20,000
-//! generated expressions of every kind of node and value; on real moves,
-//! `tests/identical.rs` holds the outputs of S15 and of `samples/`, and
-//! `tests/switches.rs` the switches' shadows.
+//! detectors). `tests` below holds the three to the walk on 5,000
+//! generated expressions of every kind of node and value, at each move of
+//! a TCEC game and with no move; on whole archives, `tests/identical.rs`
+//! holds the outputs of S15 and of `samples/`, and `tests/switches.rs` the
+//! switches' shadows.
 //!
 //! The walk stays: constants, labels, the event level and the shapes
 //! above use it. The closures cost 0.88x the time of the whole audit of

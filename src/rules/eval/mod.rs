@@ -9,9 +9,12 @@
 //! [`run_event`], and their [`Outcome`]. The parts, in the order a rule
 //! meets them:
 //!
-//! - `plan`: what a ruleset's structure says, found once per ruleset;
+//! - `plan`: what a ruleset's structure says, found once per ruleset,
+//!   with `compiled`'s closures: each `let`, rule condition and stateful
+//!   call compiled once, which a game's run calls;
 //! - `ctx`: the walk of an expression at one event (`Ctx`), with
-//!   `typed`'s unboxed numbers and truths;
+//!   `typed`'s unboxed numbers and truths (for the event level, the
+//!   constants, and the shapes the closures hand back);
 //! - `detectors`: the builtin functions and the detectors rules call;
 //! - `switched`: the one-pass shadows that show what each switch changes;
 //! - `verdicts`: a rule's verdict and the finding it makes.
