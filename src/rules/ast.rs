@@ -32,6 +32,25 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// Every operator, in the order of the enum (for tests that go over
+    /// them all).
+    #[cfg(test)]
+    pub(crate) const ALL: [BinOp; 13] = [
+        BinOp::Or,
+        BinOp::And,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+        BinOp::In,
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+    ];
+
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Or => "or",

@@ -573,21 +573,7 @@ mod tests {
                 return self.leaf(values);
             }
             let sub = |g: &mut Gen| Box::new(g.expr(depth - 1, values));
-            let ops = [
-                BinOp::Or,
-                BinOp::And,
-                BinOp::Eq,
-                BinOp::Ne,
-                BinOp::Lt,
-                BinOp::Le,
-                BinOp::Gt,
-                BinOp::Ge,
-                BinOp::In,
-                BinOp::Add,
-                BinOp::Sub,
-                BinOp::Mul,
-                BinOp::Div,
-            ];
+            let ops = BinOp::ALL;
             let one = [Builtin::Abs, Builtin::Floor, Builtin::Ceil, Builtin::Round];
             match self.next(9) {
                 0 => self.leaf(values),

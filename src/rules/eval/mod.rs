@@ -541,21 +541,7 @@ mod tests {
                     );
                 }
                 // and the whole path, eval through num and truth
-                for op in [
-                    BinOp::Or,
-                    BinOp::And,
-                    BinOp::Eq,
-                    BinOp::Ne,
-                    BinOp::Lt,
-                    BinOp::Le,
-                    BinOp::Gt,
-                    BinOp::Ge,
-                    BinOp::In,
-                    BinOp::Add,
-                    BinOp::Sub,
-                    BinOp::Mul,
-                    BinOp::Div,
-                ] {
+                for op in BinOp::ALL {
                     let e = CExpr::Binary(
                         op,
                         Box::new(CExpr::Lit(x.clone())),
