@@ -665,16 +665,7 @@ mod tests {
         let values = sample_values();
         let detectors = Detectors::default();
         let cache = DetectorCache::default();
-        let run = Run {
-            tl: None,
-            scope: None,
-            consts: &values,
-            detectors: &detectors,
-            clock: &[],
-            time_control: None,
-            cache: &cache,
-            game: &[],
-        };
+        let run = Run::bare(&values, &detectors, &cache);
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
         let mut ctx = Ctx {
             run: &run,

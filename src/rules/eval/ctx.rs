@@ -36,6 +36,27 @@ pub(super) struct Run<'c, 't> {
     pub(super) game: &'c [(&'static str, Value)],
 }
 
+#[cfg(test)]
+impl<'c> Run<'c, '_> {
+    /// A run over no game: for tests of expressions alone.
+    pub(super) fn bare(
+        consts: &'c [Value],
+        detectors: &'c Detectors,
+        cache: &'c DetectorCache,
+    ) -> Self {
+        Run {
+            tl: None,
+            scope: None,
+            consts,
+            detectors,
+            clock: &[],
+            time_control: None,
+            cache,
+            game: &[],
+        }
+    }
+}
+
 /// One evaluation's context: the run, the event, and the state it reads
 /// and advances (the real pass's, or a switch's shadow's).
 pub(super) struct Ctx<'c, 't> {

@@ -500,16 +500,7 @@ mod tests {
         ];
         let detectors = Detectors::default();
         let cache = DetectorCache::default();
-        let run = Run {
-            tl: None,
-            scope: None,
-            consts: &[],
-            detectors: &detectors,
-            clock: &[],
-            time_control: None,
-            cache: &cache,
-            game: &[],
-        };
+        let run = Run::bare(&[], &detectors, &cache);
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
         let mut ctx = Ctx {
             run: &run,
