@@ -38,6 +38,10 @@ pub struct Plan {
     /// order: a `let` on that kind, a `forbid` or `require` on it, and every
     /// adjudication on a move. A kind not listed triggers none.
     pub(super) by_kind: Vec<(Kind, Vec<usize>, Vec<usize>)>,
+    /// For each switch, whether an adjudication reads it directly or has
+    /// stateful calls of its own (then a shadow evaluates it at every
+    /// move, whatever its `let`s).
+    pub(super) direct: Vec<bool>,
     /// The adjudications, in the rules' order.
     pub(super) adjudications: Vec<usize>,
     /// Every `let`, rule condition and stateful call, compiled.
@@ -72,14 +76,14 @@ impl Plan {
             .iter()
             .map(|l| slots_of(&mut std::iter::once(&l.expr)))
             .collect();
-        let rule_calls = rs
+        let rule_calls: Vec<Vec<usize>> = rs
             .rules
             .iter()
             .map(|rule| slots_of(&mut rule.evaluated()))
             .collect();
         let let_inputs: Vec<Inputs> = rs.lets.iter().map(|l| Inputs::of([&l.expr])).collect();
         let rule_inputs: Vec<Inputs> = rs.rules.iter().map(adjudication_inputs).collect();
-        let depends = (0..rs.switches.len())
+        let depends: Vec<Depends> = (0..rs.switches.len())
             .map(|s| Depends::on(&let_inputs, &rule_inputs, s))
             .collect();
         let mut kinds: Vec<Kind> = vec![Kind::Move];
@@ -113,10 +117,19 @@ impl Plan {
             })
             .collect();
         let code = std::sync::Arc::new(Code::of(rs, &statefuls));
-        let adjudications = (0..rs.rules.len())
+        let adjudications: Vec<usize> = (0..rs.rules.len())
             .filter(|&r| matches!(rs.rules[r].check, Check::Adjudicate { .. }))
             .collect();
+        let direct = (0..rs.switches.len())
+            .map(|sw| {
+                adjudications.iter().any(|&r| {
+                    depends[sw].rules[r]
+                        && (!rule_calls[r].is_empty() || rule_inputs[r].switches.contains(&sw))
+                })
+            })
+            .collect();
         Plan {
+            direct,
             adjudications,
             code,
             statefuls,

@@ -245,6 +245,21 @@ pub fn run_switched(
     }
     // which shadows evaluate the current `let`
     let mut evaluate: Vec<bool> = vec![false; shadows.len()];
+    // for each `let`, the shadows whose flipped switch it reads (directly
+    // or through earlier `let`s), as bits (all of them past 64 shadows):
+    // a `let` that reads none is the real pass's alone
+    let readers: Vec<u64> = (0..rs.lets.len())
+        .map(|j| {
+            if shadows.len() > 64 {
+                return u64::MAX;
+            }
+            shadows
+                .iter()
+                .enumerate()
+                .filter(|(_, sh)| plan.depends[sh.flipped].lets[j])
+                .fold(0, |m, (k, _)| m | 1 << k)
+        })
+        .collect();
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
         let facts = match &ev.data {
@@ -260,7 +275,8 @@ pub fn run_switched(
             // own. Otherwise it has the real value, and its state (left
             // as it was) is copied from the real pass's, before this
             // event advances it, once the shadow needs it.
-            for (k, sh) in shadows.iter_mut().enumerate() {
+            let shadowed = readers[j] != 0;
+            for (k, sh) in shadows.iter_mut().enumerate().filter(|_| shadowed) {
                 // a shadow whose outcome is decided has nothing left to
                 // find: nothing of it is read again
                 let must = sh.open()
@@ -277,7 +293,7 @@ pub fn run_switched(
             ctx.advance(plan, &plan.let_calls[j]);
             let v = (plan.code.lets[j])(&mut ctx);
             lets[j] = v;
-            for (k, sh) in shadows.iter_mut().enumerate() {
+            for (k, sh) in shadows.iter_mut().enumerate().filter(|_| shadowed) {
                 if evaluate[k] {
                     let mut c = ctx!(
                         i,
@@ -303,6 +319,9 @@ pub fn run_switched(
         }
         notes.clear();
         evidence.clear();
+        // whether an adjudication of the real pass fired, or could not be
+        // decided, at this event: a shadow reads that verdict
+        let mut decisive = false;
         for &ri in on_rules {
             let rule = &rs.rules[ri];
             let mut ctx = ctx!(i, facts);
@@ -355,6 +374,7 @@ pub fn run_switched(
                         _ => {}
                     }
                     fired_at[ri] = fired;
+                    decisive |= matches!(fired, Truth::True | Truth::Unknown);
                 }
                 Check::Forbid { .. } | Check::Require { .. } => {
                     ctx.advance(plan, &plan.rule_calls[ri]);
@@ -375,6 +395,13 @@ pub fn run_switched(
             // each shadow's adjudications, in the rules' order, until its
             // outcome is decided
             for sh in shadows.iter_mut().filter(|sh| sh.open()) {
+                // a shadow none of whose `let`s differs now, whose switch no
+                // adjudication reads directly and none keeps state of its
+                // own, has the real pass's verdicts: when none of those
+                // decides anything, there is nothing to evaluate
+                if !decisive && !plan.direct[sh.flipped] && !sh.differs.contains(&true) {
+                    continue;
+                }
                 for &ri in &plan.adjudications {
                     let rule = &rs.rules[ri];
                     let Check::Adjudicate {
