@@ -1314,13 +1314,102 @@ impl MoveFacts<'_> {
         }
     }
 
+    /// A numeric field's value, without making a `Value`: `Some(None)`
+    /// where the record has none, `None` for a field that is not a number
+    /// (then [`MoveFacts::get`] gives it). `get` is made from it, so that
+    /// the two agree.
+    #[inline]
+    pub fn number(&self, f: MoveField) -> Option<Option<f64>> {
+        let (p, tcec) = (self.ply, self.tcec);
+        Some(match f {
+            MoveField::Ply => Some(f64::from(p.ply)),
+            MoveField::Number => Some(f64::from(p.move_number)),
+            MoveField::HalfmoveClock => Some(f64::from(p.halfmove_clock)),
+            MoveField::Repetition => Some(f64::from(p.repetition)),
+            MoveField::Pieces => Some(f64::from(p.pieces)),
+            MoveField::Depth => self.depth.map(f64::from),
+            MoveField::Seldepth => tcec
+                .and_then(|t| t.sd)
+                .or_else(|| self.gui.and_then(|g| g.seldepth))
+                .map(f64::from),
+            MoveField::Score => self.white_score.map(|s| {
+                let s = if p.side == Color::White {
+                    s
+                } else {
+                    s.negate()
+                };
+                score_pawns(s)
+            }),
+            MoveField::Wv => self.white_score.map(score_pawns),
+            MoveField::Mate => match self.white_score {
+                Some(Score::Mate(m)) => Some(f64::from(m)),
+                _ => None,
+            },
+            MoveField::Nodes => tcec
+                .and_then(|t| t.n)
+                .or_else(|| self.gui.and_then(|g| g.nodes))
+                .map(|x| x as f64),
+            MoveField::Nps => tcec
+                .and_then(|t| t.s)
+                .or_else(|| self.gui.and_then(|g| g.nps))
+                .map(|x| x as f64),
+            MoveField::Mt => tcec
+                .and_then(|t| t.mt)
+                .or_else(|| self.cc.and_then(|c| c.time_ms))
+                .or_else(|| self.gui.and_then(|g| g.time_ms))
+                .map(|x| x as f64),
+            MoveField::Tl => tcec.and_then(|t| t.tl).map(|x| x as f64),
+            MoveField::Tbhits => tcec
+                .and_then(|t| t.tb.flatten())
+                .or_else(|| self.gui.and_then(|g| g.tbhits))
+                .map(|x| x as f64),
+            MoveField::Hashfull => tcec.and_then(|t| t.h),
+            MoveField::Ponderhit => tcec.and_then(|t| t.ph),
+            MoveField::RecordedLeft => tcec
+                .and_then(|t| t.tl)
+                .or_else(|| self.mv.comments.iter().find_map(|c| c.annotations.clk))
+                .map(|x| x as f64),
+            MoveField::RecordedR50 => tcec.and_then(|t| t.r50).map(f64::from),
+            MoveField::RecordedRd => tcec.and_then(|t| t.rd).map(f64::from),
+            MoveField::RecordedRr => tcec.and_then(|t| t.rr).map(f64::from),
+            _ => return None,
+        })
+    }
+
+    /// A boolean field's value, without making a `Value`; `None` for a
+    /// field that is not a boolean. `get` is made from it.
+    #[inline]
+    pub fn flag(&self, f: MoveField) -> Option<bool> {
+        let (p, tcec, cc) = (self.ply, self.tcec, self.cc);
+        Some(match f {
+            MoveField::Capture => p.capture,
+            MoveField::PawnMove => p.pawn_move,
+            MoveField::Promotion => p.promotion,
+            MoveField::Castling => p.castling,
+            MoveField::CastlingRightsLost => p.castling_rights_changed,
+            MoveField::RookCastlingLost => p.rook_castling_lost,
+            MoveField::Irreversible => p.capture || p.pawn_move,
+            MoveField::Check => p.check,
+            MoveField::Checkmate => p.checkmate,
+            MoveField::Stalemate => p.stalemate,
+            MoveField::InsufficientMaterial => p.insufficient_material,
+            MoveField::Book => tcec.is_some_and(|t| t.book) || cc.is_some_and(|c| c.book),
+            MoveField::Commented => tcec.is_some() || cc.is_some() || self.gui.is_some(),
+            _ => return None,
+        })
+    }
+
     /// The value of a field (`none` for the clock fields, which the
     /// evaluator reads from its clock reconstruction).
     pub fn get(&self, f: MoveField) -> Value {
-        let (p, tcec, cc) = (self.ply, self.tcec, self.cc);
+        if let Some(n) = self.number(f) {
+            return opt_num(n);
+        }
+        if let Some(b) = self.flag(f) {
+            return Value::Bool(b);
+        }
+        let (p, tcec) = (self.ply, self.tcec);
         match f {
-            MoveField::Ply => Value::Num(f64::from(p.ply)),
-            MoveField::Number => Value::Num(f64::from(p.move_number)),
             MoveField::Side => side_str(p.side),
             MoveField::Engine => tag_value(
                 self.game,
@@ -1332,63 +1421,6 @@ impl MoveFacts<'_> {
             ),
             MoveField::San => Value::Str(p.san.as_str().into()),
             MoveField::Uci => Value::Str(p.uci.as_str().into()),
-            MoveField::Capture => Value::Bool(p.capture),
-            MoveField::PawnMove => Value::Bool(p.pawn_move),
-            MoveField::Promotion => Value::Bool(p.promotion),
-            MoveField::Castling => Value::Bool(p.castling),
-            MoveField::CastlingRightsLost => Value::Bool(p.castling_rights_changed),
-            MoveField::RookCastlingLost => Value::Bool(p.rook_castling_lost),
-            MoveField::Irreversible => Value::Bool(p.capture || p.pawn_move),
-            MoveField::HalfmoveClock => Value::Num(f64::from(p.halfmove_clock)),
-            MoveField::Repetition => Value::Num(f64::from(p.repetition)),
-            MoveField::Pieces => Value::Num(f64::from(p.pieces)),
-            MoveField::Check => Value::Bool(p.check),
-            MoveField::Checkmate => Value::Bool(p.checkmate),
-            MoveField::Stalemate => Value::Bool(p.stalemate),
-            MoveField::InsufficientMaterial => Value::Bool(p.insufficient_material),
-            MoveField::Book => {
-                Value::Bool(tcec.is_some_and(|t| t.book) || cc.is_some_and(|c| c.book))
-            }
-            MoveField::Commented => {
-                Value::Bool(tcec.is_some() || cc.is_some() || self.gui.is_some())
-            }
-            MoveField::Depth => opt_num(self.depth),
-            MoveField::Seldepth => opt_num(
-                tcec.and_then(|t| t.sd)
-                    .or_else(|| self.gui.and_then(|g| g.seldepth)),
-            ),
-            MoveField::Score => self.white_score.map_or(Value::None, |s| {
-                let s = if p.side == Color::White {
-                    s
-                } else {
-                    s.negate()
-                };
-                Value::Num(score_pawns(s))
-            }),
-            MoveField::Wv => self
-                .white_score
-                .map_or(Value::None, |s| Value::Num(score_pawns(s))),
-            MoveField::Mate => match self.white_score {
-                Some(Score::Mate(m)) => Value::Num(f64::from(m)),
-                _ => Value::None,
-            },
-            MoveField::Nodes => opt_num(
-                tcec.and_then(|t| t.n)
-                    .or_else(|| self.gui.and_then(|g| g.nodes))
-                    .map(|x| x as f64),
-            ),
-            MoveField::Nps => opt_num(
-                tcec.and_then(|t| t.s)
-                    .or_else(|| self.gui.and_then(|g| g.nps))
-                    .map(|x| x as f64),
-            ),
-            MoveField::Mt => opt_num(
-                tcec.and_then(|t| t.mt)
-                    .or_else(|| cc.and_then(|c| c.time_ms))
-                    .or_else(|| self.gui.and_then(|g| g.time_ms))
-                    .map(|x| x as f64),
-            ),
-            MoveField::Tl => opt_num(tcec.and_then(|t| t.tl).map(|x| x as f64)),
             MoveField::Clk => self.ann(|a| a.clk),
             MoveField::Emt => self.ann(|a| a.emt),
             MoveField::Pv => tcec
@@ -1397,22 +1429,7 @@ impl MoveFacts<'_> {
             MoveField::Ponder => tcec
                 .and_then(|t| t.pd.as_deref())
                 .map_or(Value::None, |s| Value::Str(s.into())),
-            MoveField::Tbhits => opt_num(
-                tcec.and_then(|t| t.tb.flatten())
-                    .or_else(|| self.gui.and_then(|g| g.tbhits))
-                    .map(|x| x as f64),
-            ),
-            MoveField::Hashfull => opt_num(tcec.and_then(|t| t.h)),
-            MoveField::Ponderhit => opt_num(tcec.and_then(|t| t.ph)),
-            MoveField::RecordedLeft => opt_num(
-                tcec.and_then(|t| t.tl)
-                    .or_else(|| self.mv.comments.iter().find_map(|c| c.annotations.clk))
-                    .map(|x| x as f64),
-            ),
-            MoveField::RecordedR50 => opt_num(tcec.and_then(|t| t.r50)),
-            MoveField::RecordedRd => opt_num(tcec.and_then(|t| t.rd)),
-            MoveField::RecordedRr => opt_num(tcec.and_then(|t| t.rr)),
-            MoveField::Clock(_) => Value::None,
+            _ => Value::None,
         }
     }
 }

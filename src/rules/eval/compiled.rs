@@ -127,7 +127,12 @@ impl NumLeaf {
             NumLeaf::Const(i) => c.run.consts.get(*i).map_or(Num::Other, Num::of),
             NumLeaf::Let(i) => c.let_at(*i).map_or(Num::Other, Num::of),
             NumLeaf::Field(f, name) => match &c.facts {
-                Some(m) => Num::of(&m.get(*f)),
+                // a numeric field read as it is, without a `Value`
+                Some(m) => match m.number(*f) {
+                    Some(Some(x)) => Num::Is(x),
+                    Some(None) => Num::Other,
+                    None => Num::of(&m.get(*f)),
+                },
                 None => Num::of(&c.move_field(*f, name)),
             },
             NumLeaf::Other(g) => g(c),
@@ -162,7 +167,11 @@ impl TruthLeaf {
             TruthLeaf::Let(i) => c.let_at(*i).map_or(Truth::Other, Truth::of),
             TruthLeaf::Switch(i) => Truth::from(c.switches.get(*i).copied().unwrap_or(false)),
             TruthLeaf::Field(f, name) => match &c.facts {
-                Some(m) => Truth::of(&m.get(*f)),
+                // a boolean field read as it is
+                Some(m) => match m.flag(*f) {
+                    Some(b) => Truth::from(b),
+                    None => Truth::of(&m.get(*f)),
+                },
                 None => Truth::of(&c.move_field(*f, name)),
             },
             TruthLeaf::Other(g) => g(c),
