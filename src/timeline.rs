@@ -1293,14 +1293,16 @@ fn tag_value(game: &PgnGame, name: &str) -> Value {
 }
 
 impl MoveFacts<'_> {
-    fn ann(&self, f: impl Fn(&crate::ingest::annotations::Annotations) -> Option<i64>) -> Value {
-        opt_num(
-            self.mv
-                .comments
-                .iter()
-                .find_map(|c| f(&c.annotations))
-                .map(|x| x as f64),
-        )
+    /// The first of the move's comments that gives `f`, as a number.
+    fn ann(
+        &self,
+        f: impl Fn(&crate::ingest::annotations::Annotations) -> Option<i64>,
+    ) -> Option<f64> {
+        self.mv
+            .comments
+            .iter()
+            .find_map(|c| f(&c.annotations))
+            .map(|x| x as f64)
     }
 
     /// Whether `text` names the side that made the move (`move.side ==
@@ -1316,8 +1318,9 @@ impl MoveFacts<'_> {
 
     /// A numeric field's value, without making a `Value`: `Some(None)`
     /// where the record has none, `None` for a field that is not a number
-    /// (then [`MoveFacts::get`] gives it). `get` is made from it, so that
-    /// the two agree.
+    /// (a text, a boolean, or a clock field, which the evaluator reads from
+    /// its clock reconstruction). `get` is made from it, so that the two
+    /// agree.
     #[inline]
     pub fn number(&self, f: MoveField) -> Option<Option<f64>> {
         let (p, tcec) = (self.ply, self.tcec);
@@ -1372,6 +1375,8 @@ impl MoveFacts<'_> {
             MoveField::RecordedR50 => tcec.and_then(|t| t.r50).map(f64::from),
             MoveField::RecordedRd => tcec.and_then(|t| t.rd).map(f64::from),
             MoveField::RecordedRr => tcec.and_then(|t| t.rr).map(f64::from),
+            MoveField::Clk => self.ann(|a| a.clk),
+            MoveField::Emt => self.ann(|a| a.emt),
             _ => return None,
         })
     }
@@ -1421,8 +1426,6 @@ impl MoveFacts<'_> {
             ),
             MoveField::San => Value::Str(p.san.as_str().into()),
             MoveField::Uci => Value::Str(p.uci.as_str().into()),
-            MoveField::Clk => self.ann(|a| a.clk),
-            MoveField::Emt => self.ann(|a| a.emt),
             MoveField::Pv => tcec
                 .and_then(|t| t.pv.as_deref())
                 .map_or(Value::None, |s| Value::Str(s.into())),
