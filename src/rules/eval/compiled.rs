@@ -25,10 +25,14 @@ pub(super) type TruthFn = Box<dyn Fn(&mut Ctx<'_, '_>) -> Truth + Send + Sync>;
 pub(super) type NumFn = Box<dyn Fn(&mut Ctx<'_, '_>) -> Num + Send + Sync>;
 pub(super) type ValFn = Box<dyn Fn(&mut Ctx<'_, '_>) -> Value + Send + Sync>;
 
-/// A stateful call's parts, compiled: its argument read as the function
-/// reads it (a truth for `streak`, `count` and `since`, a number for
-/// `sum`, the value for `last` and `previous`).
+/// A stateful call, compiled: the call itself (its slot, function and the
+/// kind of event that drives it) and its parts, its argument read as the
+/// function reads it (a truth for `streak`, `count` and `since`, a number
+/// for `sum`, the value for `last` and `previous`).
 pub(super) struct StatefulCode {
+    pub(super) slot: usize,
+    pub(super) func: StatefulFn,
+    pub(super) on: Kind,
     pub(super) reset: Option<TruthFn>,
     pub(super) over: Option<TruthFn>,
     pub(super) arg: Arg,
@@ -65,7 +69,17 @@ impl std::fmt::Debug for Code {
 }
 
 impl Code {
-    pub(super) fn of(rs: &Ruleset, statefuls: &[Option<Stateful>]) -> Code {
+    /// Rule `ri`'s condition at the context's event: `true` for a `forbid`
+    /// with none (and for a manual rule, which is never asked).
+    #[inline]
+    pub(super) fn condition(&self, ri: usize, c: &mut Ctx<'_, '_>) -> Truth {
+        match self.when.get(ri) {
+            Some(Some(w)) => w(c),
+            _ => Truth::True,
+        }
+    }
+
+    pub(super) fn of(rs: &Ruleset, statefuls: &[Option<&Stateful>]) -> Code {
         Code {
             lets: rs.lets.iter().map(|l| value(&l.expr)).collect(),
             when: rs
@@ -82,7 +96,10 @@ impl Code {
             statefuls: statefuls
                 .iter()
                 .map(|s| {
-                    s.as_ref().map(|s| StatefulCode {
+                    s.map(|s| StatefulCode {
+                        slot: s.slot,
+                        func: s.func,
+                        on: s.on,
                         reset: s.reset.as_ref().map(truth),
                         over: s.over.as_ref().map(truth),
                         arg: match s.func {
@@ -288,10 +305,6 @@ pub(super) fn num(e: &CExpr) -> NumFn {
             let n = Num::of(v);
             Box::new(move |_| n)
         }
-        CExpr::Const(_) | CExpr::Let(_) => {
-            let l = NumLeaf::of(e);
-            Box::new(move |c| l.get(c))
-        }
         CExpr::Stateful(s) => {
             let slot = s.slot;
             Box::new(move |c| {
@@ -304,7 +317,7 @@ pub(super) fn num(e: &CExpr) -> NumFn {
             let f = *f;
             Box::new(move |c| Num::of(&c.clock_field(f)))
         }
-        CExpr::Move(..) => {
+        CExpr::Const(_) | CExpr::Let(_) | CExpr::Move(..) => {
             let l = NumLeaf::of(e);
             Box::new(move |c| l.get(c))
         }
@@ -369,10 +382,6 @@ pub(super) fn truth(e: &CExpr) -> TruthFn {
             let t = Truth::of(v);
             Box::new(move |_| t)
         }
-        CExpr::Let(_) | CExpr::Switch(_) => {
-            let l = TruthLeaf::of(e);
-            Box::new(move |c| l.get(c))
-        }
         CExpr::Const(i) => {
             let i = *i;
             Box::new(move |c| c.run.consts.get(i).map_or(Truth::Other, Truth::of))
@@ -389,7 +398,7 @@ pub(super) fn truth(e: &CExpr) -> TruthFn {
             let f = *f;
             Box::new(move |c| Truth::of(&c.clock_field(f)))
         }
-        CExpr::Move(..) => {
+        CExpr::Let(_) | CExpr::Switch(_) | CExpr::Move(..) => {
             let l = TruthLeaf::of(e);
             Box::new(move |c| l.get(c))
         }

@@ -160,29 +160,27 @@ impl Ctx<'_, '_> {
     #[inline]
     pub(super) fn advance(&mut self, plan: &Plan, calls: &[usize]) {
         for &slot in calls {
-            if let (Some(Some(s)), Some(Some(code))) =
-                (plan.statefuls.get(slot), plan.code.statefuls.get(slot))
-            {
-                self.advance_one(s, code);
+            if let Some(Some(code)) = plan.code.statefuls.get(slot) {
+                self.advance_one(code);
             }
         }
     }
 
     /// Advance one stateful call for the current event.
-    pub(super) fn advance_one(&mut self, s: &Stateful, code: &StatefulCode) {
+    pub(super) fn advance_one(&mut self, s: &StatefulCode) {
         if self.kind() != Some(s.on) {
             return;
         }
-        let reset = code.reset.as_ref().is_some_and(|r| r(self) == Truth::True);
-        let over = code.over.as_ref().is_none_or(|o| o(self) == Truth::True);
+        let reset = s.reset.as_ref().is_some_and(|r| r(self) == Truth::True);
+        let over = s.over.as_ref().is_none_or(|o| o(self) == Truth::True);
         // the argument as the function reads it: a truth, a number, or the
         // value itself
-        let arg = match &code.arg {
+        let arg = match &s.arg {
             Arg::Truth(t) => Value::Bool(t(self) == Truth::True),
             Arg::Num(n) => n(self).value(),
             Arg::Value(v) => v(self),
         };
-        let key = code.per.as_ref().map(|p| p(self));
+        let key = s.per.as_ref().map(|p| p(self));
         let slot = &mut self.slots[s.slot];
         let state = match &key {
             // a text key (a side, a name) is looked up as it is;

@@ -45,7 +45,7 @@ mod typed;
 mod verdicts;
 
 // the parts' own items, shared with each other through this module
-use compiled::{Arg, Code, StatefulCode, TruthFn};
+use compiled::{Arg, Code, StatefulCode};
 use ctx::*;
 pub(crate) use plan::Plan;
 pub use switched::run_switched;

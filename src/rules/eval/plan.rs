@@ -20,8 +20,6 @@ pub(super) fn stateful_calls<'e>(e: &'e CExpr, out: &mut Vec<&'e Stateful>) {
 /// each switch, and the `let`s and rules each kind of event triggers.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
-    /// Every stateful call, at its slot.
-    pub(super) statefuls: Vec<Option<Stateful>>,
     /// The slots of the stateful calls each `let` advances on its events:
     /// those of its expression, in order.
     pub(super) let_calls: Vec<Vec<usize>>,
@@ -54,9 +52,10 @@ impl Plan {
         rs.plan.get_or_init(|| Plan::find(rs))
     }
 
-    pub(super) fn find(rs: &Ruleset) -> Plan {
-        let mut statefuls: Vec<Option<Stateful>> = vec![None; rs.slots];
-        let mut slots_of = |exprs: &mut dyn Iterator<Item = &CExpr>| {
+    pub(super) fn find<'r>(rs: &'r Ruleset) -> Plan {
+        // every stateful call, at its slot
+        let mut statefuls: Vec<Option<&'r Stateful>> = vec![None; rs.slots];
+        let mut slots_of = |exprs: &mut dyn Iterator<Item = &'r CExpr>| {
             let mut found = Vec::new();
             for e in exprs {
                 stateful_calls(e, &mut found);
@@ -65,7 +64,7 @@ impl Plan {
                 .into_iter()
                 .map(|s| {
                     if let Some(at) = statefuls.get_mut(s.slot) {
-                        *at = Some(s.clone());
+                        *at = Some(s);
                     }
                     s.slot
                 })
@@ -132,7 +131,6 @@ impl Plan {
             direct,
             adjudications,
             code,
-            statefuls,
             let_calls,
             rule_calls,
             let_inputs,

@@ -229,6 +229,20 @@ pub fn run_switched(
                 &mut evidence
             )
         };
+        // a shadow's: its switches, `let`s, state, notes and evidence,
+        // reading the real pass's `let`s where its own do not differ
+        (shadow $sh:ident, $i:expr, $facts:expr) => {
+            ctx!(
+                $i,
+                $facts,
+                &$sh.switches,
+                &$sh.lets,
+                &mut $sh.slots,
+                &mut shadow_notes,
+                Some((&lets, &$sh.differs)),
+                &mut shadow_evidence
+            )
+        };
         ($i:expr, $facts:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $overlay:expr, $evidence:expr) => {
             Ctx {
                 run: &run,
@@ -295,16 +309,7 @@ pub fn run_switched(
             lets[j] = v;
             for (k, sh) in shadows.iter_mut().enumerate().filter(|_| shadowed) {
                 if evaluate[k] {
-                    let mut c = ctx!(
-                        i,
-                        facts,
-                        &sh.switches,
-                        &sh.lets,
-                        &mut sh.slots,
-                        &mut shadow_notes,
-                        Some((&lets, &sh.differs)),
-                        &mut shadow_evidence
-                    );
+                    let mut c = ctx!(shadow sh, i, facts);
                     c.advance(plan, &plan.let_calls[j]);
                     let v = (plan.code.lets[j])(&mut c);
                     sh.differs[j] = !identical(&v, &lets[j]);
@@ -333,9 +338,7 @@ pub fn run_switched(
                     ctx.advance(plan, &plan.rule_calls[ri]);
                     // a condition fires when it is `true` (the truth of a
                     // value is `true` for that value alone)
-                    let fired = plan.code.when[ri]
-                        .as_ref()
-                        .map_or(Truth::True, |w| w(&mut ctx));
+                    let fired = plan.code.condition(ri, &mut ctx);
                     let open = out.computed.is_none() && undecided_from.is_none();
                     match fired {
                         Truth::True if open => {
@@ -378,7 +381,7 @@ pub fn run_switched(
                 }
                 Check::Forbid { .. } | Check::Require { .. } => {
                     ctx.advance(plan, &plan.rule_calls[ri]);
-                    match verdict_with(&rule.check, plan.code.when[ri].as_ref(), &mut ctx) {
+                    match verdict_with(&rule.check, plan.code.condition(ri, &mut ctx)) {
                         Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, path, &rs.path);
                             out.findings.push(f);
@@ -421,24 +424,13 @@ pub fn run_switched(
                     }
                     let open = sh.open();
                     let mut c = if own {
-                        ctx!(
-                            i,
-                            facts,
-                            &sh.switches,
-                            &sh.lets,
-                            &mut sh.slots,
-                            &mut shadow_notes,
-                            Some((&lets, &sh.differs)),
-                            &mut shadow_evidence
-                        )
+                        ctx!(shadow sh, i, facts)
                     } else {
                         ctx!(i, facts)
                     };
                     let fired = if own {
                         c.advance(plan, &plan.rule_calls[ri]);
-                        plan.code.when[ri]
-                            .as_ref()
-                            .map_or(Truth::True, |w| w(&mut c))
+                        plan.code.condition(ri, &mut c)
                     } else {
                         fired_at[ri]
                     };

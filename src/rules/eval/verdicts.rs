@@ -28,13 +28,9 @@ pub(super) fn verdict(check: &Check, ctx: &mut Ctx<'_, '_>) -> Verdict {
     judged(v, forbid)
 }
 
-/// The same, its condition compiled ([`Code::when`]).
-pub(super) fn verdict_with(
-    check: &Check,
-    when: Option<&TruthFn>,
-    ctx: &mut Ctx<'_, '_>,
-) -> Verdict {
-    let v = when.map_or(Truth::True, |w| w(ctx));
+/// The same, from its condition's truth as the compiled code gives it
+/// ([`Code::condition`]).
+pub(super) fn verdict_with(check: &Check, v: Truth) -> Verdict {
     match check {
         Check::Forbid { .. } => judged(v, true),
         Check::Require { .. } => judged(v, false),
