@@ -363,23 +363,23 @@ fn write_table(
     let in_pq = |e: &dyn std::fmt::Display| format!("{}: {e}", pq_path.display());
     let mut csv =
         std::io::BufWriter::new(std::fs::File::create(&csv_path).map_err(|e| in_csv(&e))?);
-    let mut pq = None;
-    for piece in pieces {
+    let mut pieces = pieces;
+    let Some(first) = pieces.next() else {
+        return csv.flush().map_err(|e| in_csv(&e));
+    };
+    let first = first.map_err(pe)?;
+    csv.write_all(csv_header(&first).as_bytes())
+        .map_err(|e| in_csv(&e))?;
+    // the Parquet writer writes a few bytes at a time: buffered, a table
+    // takes a handful of system calls instead of thousands
+    let mut pq_file =
+        std::io::BufWriter::new(std::fs::File::create(&pq_path).map_err(|e| in_pq(&e))?);
+    let mut pq = ParquetWriter::new(&mut pq_file)
+        .set_parallel(false)
+        .batched(first.schema())
+        .map_err(|e| in_pq(&e))?;
+    for piece in std::iter::once(Ok(first)).chain(pieces) {
         let mut df = piece.map_err(pe)?;
-        let pq = match &mut pq {
-            Some(w) => w,
-            None => {
-                csv.write_all(csv_header(&df).as_bytes())
-                    .map_err(|e| in_csv(&e))?;
-                let f = std::fs::File::create(&pq_path).map_err(|e| in_pq(&e))?;
-                pq.insert(
-                    ParquetWriter::new(f)
-                        .set_parallel(false)
-                        .batched(df.schema())
-                        .map_err(|e| in_pq(&e))?,
-                )
-            }
-        };
         CsvWriter::new(&mut csv)
             .include_header(false)
             .n_threads(1)
@@ -388,10 +388,9 @@ fn write_table(
         pq.write_batch(&df).map_err(|e| in_pq(&e))?;
     }
     csv.flush().map_err(|e| in_csv(&e))?;
-    if let Some(w) = pq {
-        w.finish().map_err(|e| in_pq(&e))?;
-    }
-    Ok(())
+    pq.finish().map_err(|e| in_pq(&e))?;
+    drop(pq);
+    pq_file.flush().map_err(|e| in_pq(&e))
 }
 
 /// A table's cells as text (every column cast to strings).
