@@ -2,6 +2,8 @@
 //! summary (`"type": "summary"`). Key order is fixed, so the same inputs
 //! give byte-identical output. The schema is in `docs/findings-schema.md`.
 
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
 use crate::audit::{GameAudit, InputSummary};
@@ -59,67 +61,162 @@ pub fn typed(audit: &GameAudit, ply: &Ply) -> Value {
     })
 }
 
-/// One game line.
-pub fn game_line(audit: &GameAudit) -> Value {
-    let g = &audit.game;
-    let mut tags = Map::new();
-    for t in &g.tags {
-        tags.entry(t.name.clone()).or_insert_with(|| json!(t.value));
-    }
-    let r = &audit.replay;
-    let pos = r.final_position();
-    use shakmaty::Position;
-    let engine_options = g
-        .preamble
-        .iter()
-        .find_map(|c| c.annotations.engine_options.as_ref());
-    let mut line = Map::new();
-    line.insert("type".into(), json!("game"));
-    line.insert(
-        "source".into(),
-        json!({"path": audit.path, "index": g.index, "line": g.line, "offset": g.offset}),
-    );
-    line.insert("tags".into(), Value::Object(tags));
-    line.insert("moves_recorded".into(), json!(g.moves.len()));
-    line.insert("plies".into(), json!(r.plies.len()));
-    line.insert("complete".into(), json!(r.stop.is_none()));
-    line.insert("final_fen".into(), json!(r.final_fen()));
-    line.insert(
-        "termination".into(),
-        json!({
-            "recorded": {
-                "result": g.tag("Result"),
-                "marker": g.outcome.as_ref().map(|o| &o.0),
-                "termination": g.tag("Termination"),
-                "details": g.tag("TerminationDetails"),
+/// One game line, written straight to its text by `Display` (no `Value`
+/// tree made on the way): `type`, `source`, `tags` (a repeated tag keeps
+/// its first value), `moves_recorded`, `plies`, `complete`, `final_fen`,
+/// `termination` (with `computed` when a ruleset judged the game),
+/// `variant` (idem), `variations_skipped`, `engine_options` (when recorded)
+/// and `findings`, in that order.
+pub fn game_line(audit: &GameAudit) -> GameLine<'_> {
+    GameLine(audit)
+}
+
+/// A game's JSON line; see [`game_line`].
+#[derive(Debug)]
+pub struct GameLine<'a>(&'a GameAudit);
+
+impl Serialize for GameLine<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let audit = self.0;
+        let g = &audit.game;
+        let r = &audit.replay;
+        let pos = r.final_position();
+        use shakmaty::Position;
+        let mut line = s.serialize_map(None)?;
+        line.serialize_entry("type", "game")?;
+        line.serialize_entry(
+            "source",
+            &Source {
+                path: &audit.path,
+                index: g.index,
+                line: g.line,
+                offset: g.offset,
             },
-            "final_position": {
-                "checkmate": pos.is_checkmate(),
-                "stalemate": pos.is_stalemate(),
-                "insufficient_material": pos.is_insufficient_material(),
-                "repetition": r.final_repetition(),
-                "halfmove_clock": pos.halfmoves(),
-            },
-        }),
-    );
-    if let Some(j) = &audit.judgement {
-        if let Some(t) = line.get_mut("termination").and_then(|t| t.as_object_mut()) {
-            t.insert(
-                "computed".into(),
-                match &j.computed {
-                    Some(c) => json!({"rule": c.rule, "ply": c.ply, "result": c.result, "records": c.records}),
-                    None => Value::Null,
+        )?;
+        line.serialize_entry("tags", &Tags(&g.tags))?;
+        line.serialize_entry("moves_recorded", &g.moves.len())?;
+        line.serialize_entry("plies", &r.plies.len())?;
+        line.serialize_entry("complete", &r.stop.is_none())?;
+        line.serialize_entry("final_fen", &r.final_fen())?;
+        line.serialize_entry(
+            "termination",
+            &Termination {
+                recorded: Recorded {
+                    result: g.tag("Result"),
+                    marker: g.outcome.as_ref().map(|o| o.0.as_str()),
+                    termination: g.tag("Termination"),
+                    details: g.tag("TerminationDetails"),
                 },
-            );
+                final_position: FinalPosition {
+                    checkmate: pos.is_checkmate(),
+                    stalemate: pos.is_stalemate(),
+                    insufficient_material: pos.is_insufficient_material(),
+                    repetition: r.final_repetition(),
+                    halfmove_clock: pos.halfmoves(),
+                },
+                computed: audit.judgement.as_ref().map(|j| {
+                    j.computed.as_ref().map(|c| ComputedLine {
+                        rule: &c.rule,
+                        ply: c.ply,
+                        result: &c.result,
+                        records: c.records.as_deref(),
+                    })
+                }),
+            },
+        )?;
+        if let Some(j) = &audit.judgement {
+            line.serialize_entry("variant", &j.variant)?;
         }
-        line.insert("variant".into(), json!(j.variant));
+        line.serialize_entry("variations_skipped", &g.variations)?;
+        if let Some(o) = g
+            .preamble
+            .iter()
+            .find_map(|c| c.annotations.engine_options.as_ref())
+        {
+            line.serialize_entry("engine_options", o)?;
+        }
+        line.serialize_entry("findings", &audit.findings)?;
+        line.end()
     }
-    line.insert("variations_skipped".into(), json!(g.variations));
-    if let Some(o) = engine_options {
-        line.insert("engine_options".into(), json!(o));
+}
+
+impl std::fmt::Display for GameLine<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        /// Serialises into the formatter, as `serde_json::Value`'s own
+        /// `Display` does.
+        struct Out<'a, 'b>(&'a mut std::fmt::Formatter<'b>);
+        impl std::io::Write for Out<'_, '_> {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                // serde_json writes UTF-8 only
+                let s = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
+                self.0.write_str(s).map_err(std::io::Error::other)?;
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        serde_json::to_writer(Out(f), self).map_err(|_| std::fmt::Error)
     }
-    line.insert("findings".into(), json!(audit.findings));
-    Value::Object(line)
+}
+
+#[derive(Serialize)]
+struct Source<'a> {
+    path: &'a str,
+    index: usize,
+    line: u64,
+    offset: u64,
+}
+
+/// The tags as an object in their order; a repeated name keeps its first
+/// value, at its first place.
+struct Tags<'a>(&'a [crate::ingest::pgn::Tag]);
+
+impl Serialize for Tags<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for (i, t) in self.0.iter().enumerate() {
+            if !self.0[..i].iter().any(|u| u.name == t.name) {
+                map.serialize_entry(&t.name, &t.value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct Termination<'a> {
+    recorded: Recorded<'a>,
+    final_position: FinalPosition,
+    /// Present when a ruleset judged the game; `null` when it computed no
+    /// end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    computed: Option<Option<ComputedLine<'a>>>,
+}
+
+#[derive(Serialize)]
+struct Recorded<'a> {
+    result: Option<&'a str>,
+    marker: Option<&'a str>,
+    termination: Option<&'a str>,
+    details: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct FinalPosition {
+    checkmate: bool,
+    stalemate: bool,
+    insufficient_material: bool,
+    repetition: u32,
+    halfmove_clock: u32,
+}
+
+#[derive(Serialize)]
+struct ComputedLine<'a> {
+    rule: &'a str,
+    ply: u32,
+    result: &'a str,
+    records: Option<&'a str>,
 }
 
 /// Totals for the summary line.
