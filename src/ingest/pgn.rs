@@ -41,6 +41,23 @@ pub struct GameChunk {
     /// The game was longer than [`MAX_GAME_BYTES`]; `bytes` holds only the
     /// first part.
     pub oversize: Option<u64>,
+    /// What the PGN reader must hold at once to read `bytes` (see
+    /// [`longest_token`]): the splitter finds it as it reads the lines.
+    pub longest_token: usize,
+}
+
+impl GameChunk {
+    /// A chunk of a whole game's text, as the splitter would make it.
+    pub fn of_text(index: usize, offset: u64, line: u64, bytes: Vec<u8>) -> GameChunk {
+        GameChunk {
+            index,
+            offset,
+            line,
+            longest_token: longest_token(&bytes),
+            bytes: std::sync::Arc::new(bytes),
+            oversize: None,
+        }
+    }
 }
 
 /// Splits a PGN stream into game chunks.
@@ -207,7 +224,9 @@ impl<R: BufRead> GameSplitter<R> {
             line: self.line,
             bytes: Default::default(),
             oversize: None,
+            longest_token: 0,
         };
+        let mut reach = TokenReach::default();
         let mut bytes: Vec<u8> =
             Vec::with_capacity(self.hint.next_power_of_two().min(MAX_GAME_BYTES));
         let mut total: u64 = 0;
@@ -264,6 +283,7 @@ impl<R: BufRead> GameSplitter<R> {
                 if bytes.len() + line.len() > MAX_GAME_BYTES || (line.len() as u64) < len {
                     chunk.oversize = Some(0);
                 } else {
+                    reach.follow(&line, bytes.len());
                     bytes.extend_from_slice(&line);
                 }
             }
@@ -283,6 +303,7 @@ impl<R: BufRead> GameSplitter<R> {
             self.line -= 1;
         }
         self.hint = bytes.len();
+        chunk.longest_token = reach.finish(bytes.len());
         chunk.bytes = std::sync::Arc::new(bytes);
         self.next_index += 1;
         Ok(Some(chunk))
@@ -515,13 +536,7 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
         {
             let mut bytes = chunk.bytes[..end].to_vec();
             bytes.extend_from_slice(b"\n\n*\n");
-            let header = GameChunk {
-                index: chunk.index,
-                offset: chunk.offset,
-                line: chunk.line,
-                bytes: std::sync::Arc::new(bytes),
-                oversize: None,
-            };
+            let header = GameChunk::of_text(chunk.index, chunk.offset, chunk.line, bytes);
             let h = parse_game(&header);
             game.tags = h.tags;
             game.problems.extend(
@@ -548,7 +563,7 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
         pos: 0,
         map: Rc::clone(&map),
     };
-    let limit = longest_token(bytes).max(255);
+    let limit = chunk.longest_token.max(255);
     let mut reader = Reader::build(source)
         .set_supported_tag_line_length(limit)
         .set_supported_comment_length(limit)
@@ -607,6 +622,58 @@ fn longest_token(bytes: &[u8]) -> usize {
         }
     }
     (longest + 2).min(bytes.len().max(1))
+}
+
+/// [`longest_token`] found a line at a time, as the splitter reads them:
+/// each line the splitter keeps ends with its only `\n` (a lone CR is kept
+/// as one), except a last line without one.
+#[derive(Debug, Default)]
+struct TokenReach {
+    longest: usize,
+    /// Bytes since the last `\n`.
+    line: usize,
+    /// Where the `{` not yet closed is, in the chunk.
+    open: Option<usize>,
+}
+
+impl TokenReach {
+    /// Follow `line`, which starts at `at` in the chunk.
+    fn follow(&mut self, line: &[u8], at: usize) {
+        self.line += line.len();
+        if line.last() == Some(&b'\n') {
+            self.longest = self.longest.max(self.line - 1);
+            self.line = 0;
+        }
+        let mut i = 0;
+        loop {
+            match self.open {
+                Some(open) => match memchr::memchr(b'}', &line[i..]) {
+                    Some(j) => {
+                        self.longest = self.longest.max(at + i + j + 1 - open);
+                        self.open = None;
+                        i += j + 1;
+                    }
+                    None => return,
+                },
+                None => match memchr::memchr(b'{', &line[i..]) {
+                    Some(j) => {
+                        self.open = Some(at + i + j);
+                        i += j + 1;
+                    }
+                    None => return,
+                },
+            }
+        }
+    }
+
+    /// The bound for a chunk of `len` bytes.
+    fn finish(&self, len: usize) -> usize {
+        let mut longest = self.longest.max(self.line);
+        if let Some(open) = self.open {
+            longest = longest.max(len - open);
+        }
+        (longest + 2).min(len.max(1))
+    }
 }
 
 /// Records which chunk offset the reader's buffer pointer corresponds to at
@@ -1065,6 +1132,58 @@ mod tests {
             out.push(parse_game(&c));
         }
         out
+    }
+
+    /// The bound the splitter finds a line at a time is the one
+    /// `longest_token` finds over the whole chunk, on generated texts of
+    /// tags, movetext, braces opened and closed across lines or never,
+    /// LF, CRLF and lone CR line ends, and joined files' byte-order marks.
+    #[test]
+    fn the_splitters_token_bound_is_longest_tokens() {
+        let pieces: [&[u8]; 16] = [
+            b"[Event \"E\"]\n",
+            b"[Site \"{x\"]\r\n",
+            b"\n",
+            b"\r\n",
+            b"\r",
+            b"1. e4 ",
+            b"{a comment} ",
+            b"{open ",
+            b"close} ",
+            b"}",
+            b"{",
+            b"; rest {\n",
+            b"% escape }\n",
+            b"\xEF\xBB\xBF[Event \"F\"]\n",
+            b"1-0\n",
+            b"e5 Nf3 Nc6 Bb5 a6 ",
+        ];
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut chunks = 0;
+        for _ in 0..3000 {
+            let mut text = Vec::new();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = 1 + (seed >> 59) as usize;
+            for _ in 0..n * 3 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.extend_from_slice(pieces[(seed >> 60) as usize]);
+            }
+            let mut sp = GameSplitter::new(&text[..]);
+            while let Ok(Some(c)) = sp.next_chunk() {
+                assert_eq!(
+                    c.longest_token,
+                    longest_token(&c.bytes),
+                    "{:?}",
+                    String::from_utf8_lossy(&c.bytes)
+                );
+                chunks += 1;
+            }
+        }
+        assert!(chunks > 3000, "the texts make games: {chunks}");
     }
 
     #[test]

@@ -662,13 +662,7 @@ mod tests {
         let pgn = "[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
             1. e4 {book} d5 {book} 2. exd5 {d=20, sd=30, mt=1000, tl=60000, n=5000, pv=exd5 Qxd5, wv=0.35, R50=50, Rd=-11, Rr=-11,} \
             Qxd5 {d=1, sd=1, mt=0, tl=59000, n=0, pv=, wv=0.30, R50=50, Rd=-11, Rr=-11,} 3. Nc3 *\n";
-        let chunk = crate::ingest::pgn::GameChunk {
-            index: 0,
-            offset: 0,
-            line: 1,
-            bytes: std::sync::Arc::new(pgn.as_bytes().to_vec()),
-            oversize: None,
-        };
+        let chunk = crate::ingest::pgn::GameChunk::of_text(0, 0, 1, pgn.as_bytes().to_vec());
         let game = crate::ingest::pgn::parse_game(&chunk);
         let replay = crate::replay::replay(&game);
         let tl = Timeline::build(&game, &replay);
