@@ -142,21 +142,10 @@ impl Serialize for GameLine<'_> {
 
 impl std::fmt::Display for GameLine<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        /// Serialises into the formatter, as `serde_json::Value`'s own
-        /// `Display` does.
-        struct Out<'a, 'b>(&'a mut std::fmt::Formatter<'b>);
-        impl std::io::Write for Out<'_, '_> {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                // serde_json writes UTF-8 only
-                let s = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
-                self.0.write_str(s).map_err(std::io::Error::other)?;
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        serde_json::to_writer(Out(f), self).map_err(|_| std::fmt::Error)
+        // made whole, then checked as UTF-8 once (serde_json writes a line
+        // in many small pieces)
+        let bytes = serde_json::to_vec(self).map_err(|_| std::fmt::Error)?;
+        f.write_str(std::str::from_utf8(&bytes).map_err(|_| std::fmt::Error)?)
     }
 }
 
