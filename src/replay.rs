@@ -314,7 +314,8 @@ pub fn replay(game: &PgnGame) -> Replay {
         span: p.span,
     };
     let mut pos = start;
-    let mut history: Vec<u64> = vec![hash(&pos)];
+    let mut current = hash(&pos);
+    let mut history: Vec<u64> = vec![current];
     // The SAN of the last ply played, without its suffix: whether it is
     // mate (and whether a position is stalemate) needs to know whether the
     // side to move has a legal move. When the next recorded move is legal,
@@ -370,9 +371,14 @@ pub fn replay(game: &PgnGame) -> Replay {
         let rook_castling_lost =
             m.role() == Role::Rook && m.from().is_some_and(|sq| before_rights.contains(sq));
         let san = San::from_move(&pos, m);
+        // the hash after the move from the one before it where shakmaty
+        // can (most moves), else computed whole
+        let next = pos.update_zobrist_hash(Zobrist64(current), m, EnPassantMode::Legal);
         pos.play_unchecked(m);
         debug_assert!(pieces_before >= pos.board().occupied().count());
-        let h = hash(&pos);
+        let h = next.map_or_else(|| hash(&pos), |z| z.0);
+        debug_assert_eq!(h, hash(&pos), "the hash kept up to date at ply {ply}");
+        current = h;
         if pos.halfmoves() == 0 {
             history.clear();
         }
