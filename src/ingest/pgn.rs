@@ -376,8 +376,10 @@ fn is_well_formed_tag(line: &[u8]) -> bool {
 /// A tag pair as written.
 #[derive(Debug, Clone)]
 pub struct Tag {
-    pub name: String,
-    pub value: String,
+    /// Inline (no allocation) up to 24 bytes, as nearly every tag's name
+    /// and value are.
+    pub name: compact_str::CompactString,
+    pub value: compact_str::CompactString,
     /// The span of the value (between the quotes).
     pub span: Span,
 }
@@ -472,6 +474,14 @@ impl PgnGame {
 pub fn decode_text(bytes: &[u8]) -> (String, bool) {
     match std::str::from_utf8(bytes) {
         Ok(s) => (s.to_string(), false),
+        Err(_) => (bytes.iter().map(|&b| windows_1252(b)).collect(), true),
+    }
+}
+
+/// [`decode_text`] into a text held inline up to 24 bytes.
+fn decode_compact(bytes: &[u8]) -> (compact_str::CompactString, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (s.into(), false),
         Err(_) => (bytes.iter().map(|&b| windows_1252(b)).collect(), true),
     }
 }
@@ -856,8 +866,14 @@ impl GameVisitor<'_, '_> {
         );
     }
 
-    fn decode(&mut self, bytes: &[u8], what: &str, span: Span) -> String {
-        let (text, latin1) = decode_text(bytes);
+    fn decode<T>(
+        &mut self,
+        bytes: &[u8],
+        what: std::fmt::Arguments<'_>,
+        span: Span,
+        decode: impl FnOnce(&[u8]) -> (T, bool),
+    ) -> T {
+        let (text, latin1) = decode(bytes);
         if latin1 {
             self.problem(
                 ProblemKind::Encoding,
@@ -972,8 +988,14 @@ impl Visitor for GameVisitor<'_, '_> {
         };
         // the reader keeps the white space between a name and its value
         // beyond the first space (Banksia writes a tab there)
-        let (name, _) = decode_text(name.trim_ascii());
-        let value = self.decode(&value.decode(), &format!("tag {name}"), span);
+        let (name, _) = decode_compact(name.trim_ascii());
+        // what the value is, made into a text only for a problem
+        let value = self.decode(
+            &value.decode(),
+            format_args!("tag {name}"),
+            span,
+            decode_compact,
+        );
         if self.game.tags.iter().any(|t| t.name == name) {
             self.problem(
                 ProblemKind::DuplicateTag,
@@ -1040,7 +1062,12 @@ impl Visitor for GameVisitor<'_, '_> {
         // span is), so a comment in UTF-8 is not copied
         let decoded = match std::str::from_utf8(body) {
             Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(_) => std::borrow::Cow::Owned(self.decode(body, "comment", span)),
+            Err(_) => std::borrow::Cow::Owned(self.decode(
+                body,
+                format_args!("comment"),
+                span,
+                decode_text,
+            )),
         };
         // typed where it is stored, not moved there
         let c = Comment {
