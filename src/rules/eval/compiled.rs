@@ -278,6 +278,18 @@ pub(super) fn value(e: &CExpr) -> ValFn {
                     .map_or(Value::None, |sl| sl.current.clone())
             })
         }
+        CExpr::Field(Kind::Game, f) => {
+            // the game's fields are listed once per game in the order of
+            // `fields_of`: read at their place there; any other list (none
+            // at all outside a game's evaluation) is the walk's
+            let f = *f;
+            let at = crate::timeline::fields_of(Kind::Game).position(|n| n == f);
+            let e = e.clone();
+            Box::new(move |c| match at.and_then(|i| c.run.game.get(i)) {
+                Some((n, v)) if *n == f => v.clone(),
+                _ => c.eval(&e),
+            })
+        }
         _ => {
             let e = e.clone();
             Box::new(move |c| c.eval(&e))
@@ -565,7 +577,15 @@ mod tests {
         }
 
         fn leaf(&mut self, values: usize) -> CExpr {
-            match self.next(5) {
+            match self.next(6) {
+                5 => {
+                    // a field of the game, one the list has or not
+                    let names: Vec<&'static str> = crate::timeline::fields_of(Kind::Game).collect();
+                    match self.next(names.len() + 1) {
+                        i if i < names.len() => CExpr::Field(Kind::Game, names[i]),
+                        _ => CExpr::Field(Kind::Game, "no_such_field"),
+                    }
+                }
                 0 => CExpr::Lit(sample_values()[self.next(values)].clone()),
                 1 => CExpr::Const(self.next(values + 1)),
                 2 => CExpr::Let(self.next(values + 1)),
@@ -677,13 +697,30 @@ mod tests {
         let values = sample_values();
         let detectors = Detectors::default();
         let cache = DetectorCache::default();
-        let run = Run::bare(&values, &detectors, &cache);
+        // the game's fields, each with one of the sample values, listed as
+        // a game's evaluation lists them; and no list at all
+        let game: Vec<(&'static str, Value)> = crate::timeline::fields_of(Kind::Game)
+            .zip(values.iter().cycle())
+            .map(|(n, v)| (n, v.clone()))
+            .collect();
+        for listed in [&game[..], &[]] {
+            let mut run = Run::bare(&values, &detectors, &cache);
+            run.game = listed;
+            agree_on(&run, &values, facts);
+        }
+    }
+
+    fn agree_on(
+        run: &Run<'_, '_>,
+        values: &[Value],
+        facts: Option<&crate::timeline::MoveFacts<'_>>,
+    ) {
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
         let mut ctx = Ctx {
-            run: &run,
+            run,
             i: 0,
             switches: &[true, false],
-            lets: &values,
+            lets: values,
             overlay: None,
             slots: &mut [],
             notes: &mut notes,
