@@ -315,7 +315,10 @@ pub fn replay(game: &PgnGame) -> Replay {
     };
     let mut pos = start;
     let mut current = hash(&pos);
-    let mut history: Vec<u64> = vec![current];
+    // room for every position of the game at once: the history never holds
+    // more (it is cleared at each irreversible move)
+    let mut history: Vec<u64> = Vec::with_capacity(game.moves.len() + 1);
+    history.push(current);
     // The SAN of the last ply played, without its suffix: whether it is
     // mate (and whether a position is stalemate) needs to know whether the
     // side to move has a legal move. When the next recorded move is legal,

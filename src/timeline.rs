@@ -960,6 +960,9 @@ impl<'a> Timeline<'a> {
                 *next_op += 1;
             }
         };
+        // what is left to place, the moves and the end: one allocation for
+        // the list, not one per doubling
+        events.reserve(side.len() + replay.plies.len() + 1);
         flush(&mut events, &mut next_op, first);
         for p in &replay.plies {
             events.push(Event {

@@ -144,7 +144,10 @@ impl std::fmt::Display for GameLine<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // made whole, then checked as UTF-8 once (serde_json writes a line
         // in many small pieces)
-        let bytes = serde_json::to_vec(self).map_err(|_| std::fmt::Error)?;
+        // room for a line of a few findings at once (S15's lines are 1.7 KB
+        // on average), not grown from serde_json's 128 bytes
+        let mut bytes = Vec::with_capacity(4096);
+        serde_json::to_writer(&mut bytes, self).map_err(|_| std::fmt::Error)?;
         f.write_str(std::str::from_utf8(&bytes).map_err(|_| std::fmt::Error)?)
     }
 }
