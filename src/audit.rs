@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::checks::{self, Context};
 use crate::findings::{Finding, Severity};
-use crate::ingest::pgn::{GameSplitter, PgnGame, parse_game};
+use crate::ingest::pgn::{GameChunk, GameSplitter, PgnGame, parse_game};
 use crate::replay::{Replay, replay};
 use crate::rules::analyzer::Ruleset;
 use crate::rules::eval::Detectors;
@@ -474,6 +474,10 @@ pub fn engine_logs_of<'l>(
 /// Stream every game of a PGN file through the pipeline, calling `on_game`
 /// for each. Returns the input's summary, or the I/O error that stopped the
 /// read (games before it have been delivered).
+///
+/// The file is read, hashed and cut into games on a thread of its own, a
+/// few games ahead of their audit, handed over in parcels of about
+/// [`PARCEL_BYTES`] (as `batch` does), in order.
 pub fn audit_file(
     path: &Path,
     config: &Config,
@@ -483,21 +487,65 @@ pub fn audit_file(
     let file = File::open(path)?;
     let mut splitter =
         GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
-    let mut games = 0u64;
-    while let Some(chunk) = splitter.next_chunk()? {
-        let game = parse_game(&chunk);
-        drop(chunk);
-        games += 1;
-        on_game(audit_game(&shown, game, config))?;
-    }
-    let (sha256, bytes) = splitter.into_inner().into_inner().finish();
-    Ok(InputSummary {
-        path: shown,
-        sha256,
-        bytes,
-        games,
+    // at most two parcels wait: the memory stays that of a few games
+    let (parcels, arrived) = std::sync::mpsc::sync_channel::<io::Result<Vec<GameChunk>>>(2);
+    std::thread::scope(|scope| {
+        let reader = scope.spawn(move || {
+            let mut parcel = Vec::new();
+            let mut bytes = 0;
+            loop {
+                match splitter.next_chunk() {
+                    Ok(Some(chunk)) => {
+                        bytes += chunk.bytes.len();
+                        parcel.push(chunk);
+                        if bytes >= PARCEL_BYTES {
+                            bytes = 0;
+                            if parcels.send(Ok(std::mem::take(&mut parcel))).is_err() {
+                                // the audit stopped: nothing more is read
+                                return None;
+                            }
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        let _ = parcels.send(Ok(parcel));
+                        let _ = parcels.send(Err(e));
+                        return None;
+                    }
+                }
+            }
+            if !parcel.is_empty() && parcels.send(Ok(parcel)).is_err() {
+                return None;
+            }
+            Some(splitter.into_inner().into_inner().finish())
+        });
+        let mut games = 0u64;
+        for parcel in arrived {
+            for chunk in parcel? {
+                let game = parse_game(&chunk);
+                drop(chunk);
+                games += 1;
+                on_game(audit_game(&shown, game, config))?;
+            }
+        }
+        match reader.join() {
+            Ok(Some((sha256, bytes))) => Ok(InputSummary {
+                path: shown,
+                sha256,
+                bytes,
+                games,
+            }),
+            // the reader sends its error before it stops, and it is
+            // returned above; a reader that stopped otherwise panicked
+            _ => Err(io::Error::other(format!(
+                "{shown}: the thread reading the file stopped"
+            ))),
+        }
     })
 }
+
+/// How much text the reading thread hands over at once.
+const PARCEL_BYTES: usize = 256 << 10;
 
 /// One thing to audit: a PGN file, or a case folder (a game with its logs
 /// and ruleset, described by `case.json`).
@@ -664,4 +712,55 @@ pub fn normalize(p: &Path) -> PathBuf {
         }
     }
     out.iter().map(|c| c.as_os_str()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file of many parcels (the reading thread hands them over about
+    /// 256 KiB at a time) gives every game in order, with the hash of the
+    /// whole file; an audit that stops early stops the reading too, and
+    /// returns its own error.
+    #[test]
+    fn a_file_is_read_on_its_own_thread_every_game_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("many.pgn");
+        let mut text = String::new();
+        for i in 0..8000 {
+            text.push_str(&format!(
+                "[Event \"E\"]\n[Round \"{i}\"]\n[Result \"*\"]\n\n1. e4 {{a comment of some length to fill the parcels}} e5 2. Nf3 *\n\n"
+            ));
+        }
+        assert!(text.len() > 3 * PARCEL_BYTES);
+        std::fs::write(&path, &text).unwrap();
+        let config = Config::default();
+        let mut rounds = Vec::new();
+        let summary = audit_file(&path, &config, |g| {
+            rounds.push(g.game.tag("Round").unwrap_or("").to_string());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(summary.games, 8000);
+        assert_eq!(summary.bytes, text.len() as u64);
+        let want: String = Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(summary.sha256, want);
+        let expected: Vec<String> = (0..8000).map(|i| i.to_string()).collect();
+        assert_eq!(rounds, expected);
+
+        let mut seen = 0;
+        let stopped = audit_file(&path, &config, |_| {
+            seen += 1;
+            if seen == 10 {
+                Err(io::Error::other("enough"))
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(stopped.unwrap_err().to_string(), "enough");
+        assert_eq!(seen, 10);
+    }
 }
