@@ -507,16 +507,12 @@ impl PgnGame {
 
 /// Decode bytes as UTF-8, falling back to Windows-1252 (every byte one
 /// char: Latin-1, with the printable characters Windows puts at 0x80-0x9F,
-/// e.g. `€` and `…`). Returns whether the fallback was used.
-pub fn decode_text(bytes: &[u8]) -> (String, bool) {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => (s.to_string(), false),
-        Err(_) => (bytes.iter().map(|&b| windows_1252(b)).collect(), true),
-    }
-}
-
-/// [`decode_text`] into a text held inline up to 24 bytes.
-fn decode_compact(bytes: &[u8]) -> (compact_str::CompactString, bool) {
+/// e.g. `€` and `…`), into a `String` or a `CompactString` (inline up to
+/// 24 bytes). Returns whether the fallback was used.
+pub fn decode_text<T>(bytes: &[u8]) -> (T, bool)
+where
+    T: for<'s> From<&'s str> + FromIterator<char>,
+{
     match std::str::from_utf8(bytes) {
         Ok(s) => (s.into(), false),
         Err(_) => (bytes.iter().map(|&b| windows_1252(b)).collect(), true),
@@ -903,14 +899,11 @@ impl GameVisitor<'_, '_> {
         );
     }
 
-    fn decode<T>(
-        &mut self,
-        bytes: &[u8],
-        what: std::fmt::Arguments<'_>,
-        span: Span,
-        decode: impl FnOnce(&[u8]) -> (T, bool),
-    ) -> T {
-        let (text, latin1) = decode(bytes);
+    fn decode<T>(&mut self, bytes: &[u8], what: std::fmt::Arguments<'_>, span: Span) -> T
+    where
+        T: for<'s> From<&'s str> + FromIterator<char>,
+    {
+        let (text, latin1) = decode_text(bytes);
         if latin1 {
             self.problem(
                 ProblemKind::Encoding,
@@ -1025,14 +1018,9 @@ impl Visitor for GameVisitor<'_, '_> {
         };
         // the reader keeps the white space between a name and its value
         // beyond the first space (Banksia writes a tab there)
-        let (name, _) = decode_compact(name.trim_ascii());
+        let (name, _) = decode_text(name.trim_ascii());
         // what the value is, made into a text only for a problem
-        let value = self.decode(
-            &value.decode(),
-            format_args!("tag {name}"),
-            span,
-            decode_compact,
-        );
+        let value = self.decode(&value.decode(), format_args!("tag {name}"), span);
         if self.game.tags.iter().any(|t| t.name == name) {
             self.problem(
                 ProblemKind::DuplicateTag,
@@ -1099,12 +1087,7 @@ impl Visitor for GameVisitor<'_, '_> {
         // span is), so a comment in UTF-8 is not copied
         let decoded = match std::str::from_utf8(body) {
             Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(_) => std::borrow::Cow::Owned(self.decode(
-                body,
-                format_args!("comment"),
-                span,
-                decode_text,
-            )),
+            Err(_) => std::borrow::Cow::Owned(self.decode(body, format_args!("comment"), span)),
         };
         // typed where it is stored, not moved there
         let c = Comment {
