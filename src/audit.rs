@@ -491,30 +491,31 @@ pub fn audit_file(
     let (parcels, arrived) = std::sync::mpsc::sync_channel::<io::Result<Vec<GameChunk>>>(2);
     std::thread::scope(|scope| {
         let reader = scope.spawn(move || {
-            let mut parcel = Vec::new();
-            let mut bytes = 0;
+            let mut pending = Parcels::default();
             loop {
                 match splitter.next_chunk() {
                     Ok(Some(chunk)) => {
-                        bytes += chunk.bytes.len();
-                        parcel.push(chunk);
-                        if bytes >= PARCEL_BYTES {
-                            bytes = 0;
-                            if parcels.send(Ok(std::mem::take(&mut parcel))).is_err() {
-                                // the audit stopped: nothing more is read
-                                return None;
-                            }
+                        let bytes = chunk.bytes.len();
+                        if let Some(parcel) = pending.add(chunk, bytes)
+                            && parcels.send(Ok(parcel)).is_err()
+                        {
+                            // the audit stopped: nothing more is read
+                            return None;
                         }
                     }
                     Ok(None) => break,
                     Err(e) => {
-                        let _ = parcels.send(Ok(parcel));
+                        if let Some(parcel) = pending.rest() {
+                            let _ = parcels.send(Ok(parcel));
+                        }
                         let _ = parcels.send(Err(e));
                         return None;
                     }
                 }
             }
-            if !parcel.is_empty() && parcels.send(Ok(parcel)).is_err() {
+            if let Some(parcel) = pending.rest()
+                && parcels.send(Ok(parcel)).is_err()
+            {
                 return None;
             }
             Some(splitter.into_inner().into_inner().finish())
@@ -544,8 +545,46 @@ pub fn audit_file(
     })
 }
 
-/// How much text the reading thread hands over at once.
-const PARCEL_BYTES: usize = 256 << 10;
+/// How much game text the thread that reads a file hands over at once, in
+/// `audit` and in `batch` (a hand-over for each game woke a sleeping
+/// thread for each game).
+pub(crate) const PARCEL_BYTES: usize = 256 << 10;
+
+/// Items of game text gathered, in order, into parcels of about
+/// [`PARCEL_BYTES`].
+#[derive(Debug)]
+pub(crate) struct Parcels<T> {
+    items: Vec<T>,
+    bytes: usize,
+}
+
+impl<T> Default for Parcels<T> {
+    fn default() -> Self {
+        Parcels {
+            items: Vec::new(),
+            bytes: 0,
+        }
+    }
+}
+
+impl<T> Parcels<T> {
+    /// Add an item of `bytes` bytes of text: the parcel, once it holds
+    /// [`PARCEL_BYTES`] or more.
+    pub(crate) fn add(&mut self, item: T, bytes: usize) -> Option<Vec<T>> {
+        self.items.push(item);
+        self.bytes += bytes;
+        (self.bytes >= PARCEL_BYTES).then(|| {
+            self.bytes = 0;
+            std::mem::take(&mut self.items)
+        })
+    }
+
+    /// The items not yet handed over, if any.
+    pub(crate) fn rest(&mut self) -> Option<Vec<T>> {
+        self.bytes = 0;
+        (!self.items.is_empty()).then(|| std::mem::take(&mut self.items))
+    }
+}
 
 /// One thing to audit: a PGN file, or a case folder (a game with its logs
 /// and ruleset, described by `case.json`).

@@ -257,7 +257,6 @@ pub fn run(
     // run may be smaller): a hand-over per game woke a sleeping thread for
     // each game, about 7% of the time without a ruleset. At most PARCELS
     // wait, so memory stays bounded.
-    const PARCEL_BYTES: usize = 256 << 10;
     const PARCELS: usize = 8;
     type Parcel = Vec<(u64, usize, crate::ingest::pgn::GameChunk)>;
     let (tx, rx) = std::sync::mpsc::sync_channel::<Parcel>(PARCELS);
@@ -270,8 +269,7 @@ pub fn run(
         let mut n: u64 = 0;
         // the place of each game sent, in input order
         let mut sent: u64 = 0;
-        let mut parcel: Parcel = Vec::new();
-        let mut parcel_bytes = 0;
+        let mut pending = audit::Parcels::default();
         for (fi, path) in reader_inputs.iter().enumerate() {
             let shown = path.display().to_string();
             let file = match std::fs::File::open(path) {
@@ -292,14 +290,13 @@ pub fn run(
                         let mine = shard.is_none_or(|(k, m)| n % m == k - 1);
                         n += 1;
                         if mine {
-                            parcel_bytes += chunk.bytes.len();
-                            parcel.push((sent, fi, chunk));
+                            let bytes = chunk.bytes.len();
+                            let full = pending.add((sent, fi, chunk), bytes);
                             sent += 1;
-                            if parcel_bytes >= PARCEL_BYTES {
-                                parcel_bytes = 0;
-                                if tx.send(std::mem::take(&mut parcel)).is_err() {
-                                    return (summaries, unreadable);
-                                }
+                            if let Some(parcel) = full
+                                && tx.send(parcel).is_err()
+                            {
+                                return (summaries, unreadable);
                             }
                         }
                     }
@@ -318,7 +315,7 @@ pub fn run(
                 games,
             });
         }
-        if !parcel.is_empty() {
+        if let Some(parcel) = pending.rest() {
             // the workers are gone only if they failed: nothing to deliver to
             let _ = tx.send(parcel);
         }
