@@ -325,7 +325,7 @@ pub fn replay(game: &PgnGame) -> Replay {
     // it has one, and no move generation is needed; only the last position
     // (and one before a move that is not legal) is asked.
     let mut last_san: Option<San> = None;
-    let mut text: Vec<u8> = Vec::with_capacity(16);
+    let mut text = String::with_capacity(16);
     for (i, mv) in game.moves.iter().enumerate() {
         let ply = first_ply + i as u32;
         if let Some(p) = cut.filter(|p| p.before_move == i) {
@@ -388,14 +388,14 @@ pub fn replay(game: &PgnGame) -> Replay {
         history.push(h);
         let repetition = history.iter().filter(|&&x| x == h).count() as u32;
         text.clear();
-        m.to_uci(mode).append_ascii_to(&mut text);
+        m.to_uci(mode).append_to_string(&mut text);
         out.plies.push(Ply {
             ply,
             move_number,
             side,
             // the SAN is written once its suffix is known (settle)
             san: compact_str::CompactString::default(),
-            uci: ascii(&text),
+            uci: compact_str::CompactString::from(text.as_str()),
             move_index: i,
             halfmove_clock: pos.halfmoves(),
             repetition,
@@ -574,7 +574,7 @@ fn settle(
     game: &PgnGame,
     san: Option<San>,
     a_move_followed: bool,
-    text: &mut Vec<u8>,
+    text: &mut String,
 ) {
     let (Some(san), Some(p)) = (san, out.plies.last_mut()) else {
         return;
@@ -591,18 +591,13 @@ fn settle(
         None
     };
     text.clear();
-    SanPlus { san, suffix }.append_ascii_to(text);
-    p.san = ascii(text);
+    SanPlus { san, suffix }.append_to_string(text);
+    p.san = compact_str::CompactString::from(text.as_str());
     p.suffix_wrong = match game.moves[p.move_index].san.suffix {
         Some(Suffix::Checkmate) => !p.checkmate,
         Some(Suffix::Check) => !check,
         None => false,
     };
-}
-
-/// Text shakmaty wrote (ASCII) as a string held inline.
-fn ascii(text: &[u8]) -> compact_str::CompactString {
-    compact_str::CompactString::from_utf8_lossy(text)
 }
 
 fn hash(pos: &Chess) -> u64 {

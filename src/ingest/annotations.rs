@@ -18,6 +18,7 @@
 //! commands in `commands`, and every value that fails to parse is recorded in
 //! [`Annotations::problems`] with what was expected.
 
+use super::pgn::GameText;
 use serde::Serialize;
 
 /// A principal variation's text (SAN, space separated). Read from the
@@ -28,7 +29,7 @@ use serde::Serialize;
 #[derive(Clone)]
 pub enum PvText {
     Span {
-        text: std::sync::Arc<Vec<u8>>,
+        text: std::sync::Arc<GameText>,
         start: u32,
         len: u32,
     },
@@ -67,8 +68,11 @@ impl std::ops::Deref for PvText {
             PvText::Span { text, start, len } => {
                 let (start, len) = (*start as usize, *len as usize);
                 // made from a `&str` of the same bytes (`PvText::new`)
-                std::str::from_utf8(text.get(start..start + len).unwrap_or_default())
-                    .unwrap_or_default()
+                match text.text(start, start + len) {
+                    Some(pv) => pv,
+                    None => std::str::from_utf8(text.get(start..start + len).unwrap_or_default())
+                        .unwrap_or_default(),
+                }
             }
             PvText::Owned(s) => s,
         }
@@ -98,7 +102,7 @@ impl Serialize for PvText {
 /// span of the game's bytes instead of a copy.
 #[derive(Debug, Clone, Copy)]
 pub struct CommentSource<'a> {
-    pub text: &'a std::sync::Arc<Vec<u8>>,
+    pub text: &'a std::sync::Arc<GameText>,
     pub body: &'a str,
     pub at: usize,
 }

@@ -37,7 +37,7 @@ pub struct GameChunk {
     pub line: u64,
     /// Its text, shared with the PVs typed from it
     /// ([`super::annotations::PvText`]).
-    pub bytes: std::sync::Arc<Vec<u8>>,
+    pub bytes: std::sync::Arc<GameText>,
     /// The game was longer than [`MAX_GAME_BYTES`]; `bytes` holds only the
     /// first part.
     pub oversize: Option<u64>,
@@ -54,8 +54,53 @@ impl GameChunk {
             offset,
             line,
             longest_token: longest_token(&bytes),
-            bytes: std::sync::Arc::new(bytes),
+            bytes: std::sync::Arc::new(GameText::new(bytes)),
             oversize: None,
+        }
+    }
+}
+
+/// A game's bytes, checked as UTF-8 once, where the splitter cuts them from
+/// the file (on the thread that reads it). Nearly every game is UTF-8: its
+/// tags, moves and comments are then read as slices of its text, without a
+/// check of their own; a game that is not keeps its bytes, and each piece
+/// is decoded as before.
+#[derive(Debug)]
+pub enum GameText {
+    Utf8(String),
+    Bytes(Vec<u8>),
+}
+
+impl GameText {
+    pub fn new(bytes: Vec<u8>) -> GameText {
+        match String::from_utf8(bytes) {
+            Ok(text) => GameText::Utf8(text),
+            Err(e) => GameText::Bytes(e.into_bytes()),
+        }
+    }
+
+    /// The text of bytes `start..end`: `None` when the game is not UTF-8 or
+    /// the range does not fall on characters' boundaries.
+    pub fn text(&self, start: usize, end: usize) -> Option<&str> {
+        match self {
+            GameText::Utf8(text) => text.get(start..end),
+            GameText::Bytes(_) => None,
+        }
+    }
+}
+
+impl Default for GameText {
+    fn default() -> GameText {
+        GameText::Utf8(String::new())
+    }
+}
+
+impl std::ops::Deref for GameText {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            GameText::Utf8(text) => text.as_bytes(),
+            GameText::Bytes(bytes) => bytes,
         }
     }
 }
@@ -117,15 +162,16 @@ impl<R: BufRead> GameSplitter<R> {
         self.input
     }
 
-    /// Reads one line (with its `\n`) into `line`, keeping at most
+    /// Reads one line (with its `\n`) onto the end of `line`, from `start`
+    /// (what was there from `start` on is dropped), keeping at most
     /// `MAX_GAME_BYTES + 1` bytes of it. Returns the true length.
     ///
     /// A line ends at LF, CRLF, or a CR alone (old Mac files, and files
     /// whose parts were joined from different systems): a lone CR is kept
     /// as an LF, the same length, so every offset is the file's and the
     /// line numbers are those an editor shows.
-    fn read_line(&mut self, line: &mut Vec<u8>) -> io::Result<Option<u64>> {
-        line.clear();
+    fn read_line(&mut self, line: &mut Vec<u8>, start: usize) -> io::Result<Option<u64>> {
+        line.truncate(start);
         let mut total: u64 = 0;
         // the previous buffer ended with a CR: the line ends here, with
         // this buffer's LF if it starts with one
@@ -138,12 +184,12 @@ impl<R: BufRead> GameSplitter<R> {
             };
             if after_cr {
                 if buf.first() == Some(&b'\n') {
-                    if line.len() <= MAX_GAME_BYTES {
+                    if line.len() - start <= MAX_GAME_BYTES {
                         line.push(b'\n');
                     }
                     total += 1;
                     self.input.consume(1);
-                } else if line.last() == Some(&b'\r') {
+                } else if line.len() > start && line.last() == Some(&b'\r') {
                     *line.last_mut().unwrap() = b'\n';
                 }
                 break;
@@ -163,7 +209,7 @@ impl<R: BufRead> GameSplitter<R> {
                 },
                 None => (buf.len(), false, false),
             };
-            let room = (MAX_GAME_BYTES + 1).saturating_sub(line.len());
+            let room = (MAX_GAME_BYTES + 1).saturating_sub(line.len() - start);
             line.extend_from_slice(&buf[..take.min(room)]);
             if lone_cr && take <= room {
                 *line.last_mut().unwrap() = b'\n';
@@ -234,35 +280,47 @@ impl<R: BufRead> GameSplitter<R> {
         let mut movetext = false;
         let mut prev_blank = false;
         let mut first = true;
-        // one buffer for every line of the game
-        let mut line: Vec<u8> = Vec::new();
+        // each line is read onto the end of the game's text, where it is
+        // kept (once the game is too large, into a buffer of its own)
+        let mut spill: Vec<u8> = Vec::new();
         loop {
+            let keep = chunk.oversize.is_none();
+            let (buf, start) = if keep {
+                let start = bytes.len();
+                (&mut bytes, start)
+            } else {
+                (&mut spill, 0)
+            };
             let len = match self.carry.take() {
                 Some(l) => {
-                    line = l;
-                    line.len() as u64
+                    buf.truncate(start);
+                    buf.extend_from_slice(&l);
+                    l.len() as u64
                 }
-                None => match self.read_line(&mut line)? {
+                None => match self.read_line(buf, start)? {
                     Some(n) => n,
                     None => {
+                        buf.truncate(start);
                         self.done = true;
                         break;
                     }
                 },
             };
+            let line = &mut buf[start..];
             // a byte-order mark at the start of a later line (files joined
             // with `cat`): blank it, keeping every offset, so that the tag
             // line after it is seen
             if line.starts_with(&[0xEF, 0xBB, 0xBF]) {
                 line[..3].copy_from_slice(b"   ");
             }
-            let trimmed = trim_start(&line);
+            let trimmed = trim_start(line);
             let is_tag = trimmed.first() == Some(&b'[');
             if !first && is_tag {
                 let boundary = (!in_comment && movetext)
                     || (in_comment && prev_blank && is_well_formed_tag(trimmed));
                 if boundary {
-                    self.carry = Some(std::mem::take(&mut line));
+                    self.carry = Some(buf[start..].to_vec());
+                    buf.truncate(start);
                     break;
                 }
             }
@@ -273,18 +331,19 @@ impl<R: BufRead> GameSplitter<R> {
             } else if line.first() == Some(&b'%') && !in_comment {
                 // escape line
             } else {
-                scan_line(&line, &mut in_comment, &mut movetext);
+                scan_line(line, &mut in_comment, &mut movetext);
             }
             prev_blank = trimmed.iter().all(|b| b.is_ascii_whitespace());
             self.offset += len;
             self.line += 1;
             total += len;
-            if chunk.oversize.is_none() {
-                if bytes.len() + line.len() > MAX_GAME_BYTES || (line.len() as u64) < len {
+            if keep {
+                let kept = buf.len() - start;
+                if buf.len() > MAX_GAME_BYTES || (kept as u64) < len {
                     chunk.oversize = Some(0);
+                    buf.truncate(start);
                 } else {
-                    reach.follow(&line, bytes.len());
-                    bytes.extend_from_slice(&line);
+                    reach.follow(&buf[start..], start);
                 }
             }
         }
@@ -304,7 +363,7 @@ impl<R: BufRead> GameSplitter<R> {
         }
         self.hint = bytes.len();
         chunk.longest_token = reach.finish(bytes.len());
-        chunk.bytes = std::sync::Arc::new(bytes);
+        chunk.bytes = std::sync::Arc::new(GameText::new(bytes));
         self.next_index += 1;
         Ok(Some(chunk))
     }
@@ -760,7 +819,7 @@ enum Tok {
 
 struct GameVisitor<'c, 'g> {
     /// The game's bytes, shared with the PVs typed from them.
-    chunk: &'c std::sync::Arc<Vec<u8>>,
+    chunk: &'c std::sync::Arc<GameText>,
     map: Rc<PtrMap>,
     index: LineIndex<'c>,
     /// Scanner position in the chunk.
@@ -1008,7 +1067,8 @@ impl Visitor for GameVisitor<'_, '_> {
     }
 
     fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        let at = self.locate(value.0).or_else(|| self.locate(name));
+        let at_value = self.locate(value.0);
+        let at = at_value.or_else(|| self.locate(name));
         let span = match at {
             Some(off) => {
                 self.cursor = self.cursor.max(off + value.0.len());
@@ -1020,7 +1080,16 @@ impl Visitor for GameVisitor<'_, '_> {
         // beyond the first space (Banksia writes a tab there)
         let (name, _) = decode_text(name.trim_ascii());
         // what the value is, made into a text only for a problem
-        let value = self.decode(&value.decode(), format_args!("tag {name}"), span);
+        let raw = value.decode();
+        // without escapes, the value is where it was found in the game's text
+        let in_game = match (&raw, at_value) {
+            (std::borrow::Cow::Borrowed(_), Some(off)) => self.chunk.text(off, off + raw.len()),
+            _ => None,
+        };
+        let value = match in_game {
+            Some(text) => compact_str::CompactString::new(text),
+            None => self.decode(&raw, format_args!("tag {name}"), span),
+        };
         if self.game.tags.iter().any(|t| t.name == name) {
             self.problem(
                 ProblemKind::DuplicateTag,
@@ -1045,7 +1114,10 @@ impl Visitor for GameVisitor<'_, '_> {
     fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
         let (written, span) = match self.seek(Tok::San) {
             Some((s, e)) => {
-                let w = compact_str::CompactString::from_utf8_lossy(&self.chunk[s..e]);
+                let w = match self.chunk.text(s, e) {
+                    Some(text) => compact_str::CompactString::new(text),
+                    None => compact_str::CompactString::from_utf8_lossy(&self.chunk[s..e]),
+                };
                 (w, Some(self.index.span(s, e - s)))
             }
             None => (compact_str::format_compact!("{san}"), None),
@@ -1085,7 +1157,13 @@ impl Visitor for GameVisitor<'_, '_> {
         let span = self.index.span(start, end - start);
         // typed from the reader's bytes: the text itself is not kept (its
         // span is), so a comment in UTF-8 is not copied
-        let decoded = match std::str::from_utf8(body) {
+        // the body follows the `{` where the comment was found: its text is
+        // then a slice of the game's, already checked as UTF-8
+        let in_game = (self.chunk.get(start) == Some(&b'{'))
+            .then(|| self.chunk.text(start + 1, start + 1 + body.len()))
+            .flatten()
+            .filter(|text| text.as_bytes() == body);
+        let decoded = match in_game.map_or_else(|| std::str::from_utf8(body), Ok) {
             Ok(text) => std::borrow::Cow::Borrowed(text),
             Err(_) => std::borrow::Cow::Owned(self.decode(body, format_args!("comment"), span)),
         };
@@ -1277,6 +1355,75 @@ mod tests {
         // the JSON form is the text either way
         assert_eq!(serde_json::json!(pv(0)), serde_json::json!("e4 e5 Nf3"));
         assert_eq!(pv(0), PvText::Owned("e4 e5 Nf3".into()));
+    }
+
+    /// A game is checked as UTF-8 once, where it is cut from the file; its
+    /// tags, moves, comments and PVs are then slices of its text. A game
+    /// that is not UTF-8 is read piece by piece as before: the same text
+    /// where a piece is UTF-8, Windows-1252 (reported) where it is not.
+    #[test]
+    fn a_games_text_is_checked_once_and_read_in_slices() {
+        use crate::ingest::annotations::PvText;
+        let game = |site: &[u8], note: &[u8]| {
+            let mut text = b"[Event \"Caf\xc3\xa9 \\\"Open\\\"\"]\n[Site \"".to_vec();
+            text.extend_from_slice(site);
+            text.extend_from_slice(b"\"]\n\n1. e4 {d=20, pv=e4 e5, wv=0.30,} e5 {");
+            text.extend_from_slice(note);
+            text.extend_from_slice(b"} *\n");
+            let mut sp = GameSplitter::new(&text[..]);
+            let chunk = sp.next_chunk().unwrap().unwrap();
+            let utf8 = matches!(*chunk.bytes, GameText::Utf8(_));
+            (utf8, parse_game(&chunk))
+        };
+        let (utf8, g) = game(
+            "M\u{fc}nchen".as_bytes(),
+            "Gr\u{fc}\u{df}e \u{2654}".as_bytes(),
+        );
+        assert!(utf8);
+        assert_eq!(g.tag("Event"), Some("Caf\u{e9} \"Open\""));
+        assert_eq!(g.tag("Site"), Some("M\u{fc}nchen"));
+        assert_eq!(
+            g.moves[1].comments[0].annotations.text,
+            "Gr\u{fc}\u{df}e \u{2654}"
+        );
+        let pv = g.moves[0].comments[0]
+            .annotations
+            .tcec
+            .as_ref()
+            .unwrap()
+            .pv
+            .clone()
+            .unwrap();
+        assert!(matches!(pv, PvText::Span { .. }));
+        assert_eq!(&*pv, "e4 e5");
+        assert!(g.problems.is_empty(), "{:?}", g.problems);
+        // the same game with a Latin-1 tag: its other pieces read the same
+        let (utf8, g) = game(b"M\xfcnchen", "Gr\u{fc}\u{df}e \u{2654}".as_bytes());
+        assert!(!utf8);
+        assert_eq!(g.tag("Event"), Some("Caf\u{e9} \"Open\""));
+        assert_eq!(g.tag("Site"), Some("M\u{fc}nchen"));
+        assert_eq!(
+            g.moves[1].comments[0].annotations.text,
+            "Gr\u{fc}\u{df}e \u{2654}"
+        );
+        assert_eq!(
+            &*g.moves[0].comments[0]
+                .annotations
+                .tcec
+                .as_ref()
+                .unwrap()
+                .pv
+                .clone()
+                .unwrap(),
+            "e4 e5"
+        );
+        assert_eq!(g.problems.len(), 1, "{:?}", g.problems);
+        assert_eq!(g.problems[0].kind, ProblemKind::Encoding);
+        assert!(
+            g.problems[0].message.contains("tag Site"),
+            "{}",
+            g.problems[0].message
+        );
     }
 
     #[test]
