@@ -666,7 +666,18 @@ fn batch(
     let shown = jsonl.display().to_string();
     let mut lines =
         io::BufWriter::new(std::fs::File::create(&jsonl).map_err(|e| format!("{shown}: {e}"))?);
+    // what the tables' writer makes once per run, made beside the audit
+    // where it is sure to be needed
+    #[cfg(feature = "tables")]
+    let prepared = cfg
+        .ruleset
+        .is_none()
+        .then(|| std::thread::spawn(crate::batch::prepare_tables));
     let outcome = crate::batch::run(&bcfg, &mut lines, &shown)?;
+    #[cfg(feature = "tables")]
+    if let Some(prepared) = prepared {
+        let _ = prepared.join();
+    }
     if !quiet {
         for (p, e) in &outcome.unreadable {
             say!("arbiter batch: {p}: {e}");

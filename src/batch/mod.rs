@@ -518,4 +518,4 @@ fn judge_event(
 #[cfg(feature = "tables")]
 mod tables;
 #[cfg(feature = "tables")]
-pub use tables::{Shown, summaries, write_tables};
+pub use tables::{Shown, prepare_tables, summaries, write_tables};

@@ -239,6 +239,27 @@ pub fn write_tables(dir: &Path, o: &Outcome) -> Result<Shown, String> {
     Ok(Shown { tables, standings })
 }
 
+/// Make ahead what polars' Parquet writer makes once per run: a buffer of
+/// 8 MiB of zeroes, shared by every column of a row group that has no value
+/// at all (the games' computed ending without a ruleset, a finding's ply at
+/// the event level). Writing its zeroes and faulting in its pages took
+/// about 20 ms after the last game, when the tables are written, the run's
+/// longest step then. Called on a thread of its own as the batch starts,
+/// beside the reading and the audit, when the batch runs without a ruleset:
+/// then no game has a computed ending and the buffer is sure to be made
+/// (with a ruleset it may never be, and 8 MiB would be kept for nothing).
+/// The writer that needs the buffer waits for it if it is not made yet.
+/// It writes a table of one empty cell to nowhere.
+pub fn prepare_tables() {
+    let column = Column::full_null("none".into(), 1, &DataType::Int64);
+    if let Ok(mut df) = DataFrame::new(1, vec![column]) {
+        // nothing is kept: an error here would be the tables' own, later
+        let _ = ParquetWriter::new(std::io::sink())
+            .set_parallel(false)
+            .finish(&mut df);
+    }
+}
+
 /// Groups with the most rows first; groups with as many rows keep the
 /// keys' order.
 fn most_first<const K: usize>(
