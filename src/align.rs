@@ -658,7 +658,7 @@ fn typed(s: &str) -> Value {
     match crate::ingest::annotations::OptionValue::parse(s) {
         crate::ingest::annotations::OptionValue::Int(i) => Value::Num(i as f64),
         crate::ingest::annotations::OptionValue::Bool(b) => Value::Bool(b),
-        crate::ingest::annotations::OptionValue::Text(t) => Value::Str(t.into()),
+        crate::ingest::annotations::OptionValue::Text(t) => Value::Str(t.as_str().into()),
     }
 }
 

@@ -358,7 +358,7 @@ pub struct CutechessMove {
 pub enum OptionValue {
     Int(i64),
     Bool(bool),
-    Text(String),
+    Text(compact_str::CompactString),
 }
 
 impl OptionValue {
@@ -371,7 +371,7 @@ impl OptionValue {
         } else if t.eq_ignore_ascii_case("false") {
             OptionValue::Bool(false)
         } else {
-            OptionValue::Text(t.to_string())
+            OptionValue::Text(t.into())
         }
     }
 }
@@ -379,10 +379,12 @@ impl OptionValue {
 /// One engine option as recorded, with its typed value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EngineOption {
-    pub name: String,
+    /// Held inline up to 24 bytes, as nearly every option's name and value
+    /// is (`Threads`, `SyzygyPath`, `16384`): no allocation for them.
+    pub name: compact_str::CompactString,
     pub value: OptionValue,
     /// The value exactly as written.
-    pub raw: String,
+    pub raw: compact_str::CompactString,
 }
 
 /// `WhiteEngineOptions: …, BlackEngineOptions: …`.
@@ -1003,14 +1005,14 @@ fn parse_engine_options(s: &str) -> EngineOptions {
             .filter(|x| !x.is_empty())
             .map(|item| match item.split_once('=') {
                 Some((k, v)) => EngineOption {
-                    name: k.trim().to_string(),
+                    name: k.trim().into(),
                     value: OptionValue::parse(v),
-                    raw: v.trim().to_string(),
+                    raw: v.trim().into(),
                 },
                 None => EngineOption {
-                    name: item.to_string(),
-                    value: OptionValue::Text(String::new()),
-                    raw: String::new(),
+                    name: item.into(),
+                    value: OptionValue::Text(Default::default()),
+                    raw: Default::default(),
                 },
             })
             .collect()
