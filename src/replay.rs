@@ -373,7 +373,7 @@ pub fn replay(game: &PgnGame) -> Replay {
         let castling = m.is_castle();
         let rook_castling_lost =
             m.role() == Role::Rook && m.from().is_some_and(|sq| before_rights.contains(sq));
-        let san = San::from_move(&pos, m);
+        let san = canonical_san(&mv.san.san, &pos, m);
         // the hash after the move from the one before it where shakmaty
         // can (most moves), else computed whole
         let next = pos.update_zobrist_hash(Zobrist64(current), m, EnPassantMode::Legal);
@@ -598,6 +598,56 @@ fn settle(
         Some(Suffix::Check) => !check,
         None => false,
     };
+}
+
+/// The SAN of legal move `m`, which `written` named in `pos`, as shakmaty
+/// writes it (`San::from_move`), without the look at the other pieces that
+/// `from_move` takes where the answer is known: a pawn's move names its
+/// file of departure for a capture and nothing else; a castle is its side;
+/// a piece's move that the writer named without a file or rank of
+/// departure, and that was not ambiguous (`to_move` found one piece of its
+/// role reaching the square), needs none. That is nearly every move. Any
+/// other (a piece's move written with its departure, where it may or may
+/// not be needed, en passant) is given to `from_move`. A debug assertion
+/// holds the two equal at every ply of every test.
+fn canonical_san(written: &San, pos: &Chess, m: shakmaty::Move) -> San {
+    let named_no_departure = matches!(
+        written,
+        San::Normal {
+            file: None,
+            rank: None,
+            ..
+        }
+    );
+    let san = match m {
+        shakmaty::Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } if role == Role::Pawn || named_no_departure => San::Normal {
+            role,
+            file: (role == Role::Pawn && capture.is_some()).then(|| from.file()),
+            rank: None,
+            capture: capture.is_some(),
+            to,
+            promotion,
+        },
+        shakmaty::Move::Castle { king, rook } => San::Castle(if rook < king {
+            shakmaty::CastlingSide::QueenSide
+        } else {
+            shakmaty::CastlingSide::KingSide
+        }),
+        _ => San::from_move(pos, m),
+    };
+    debug_assert_eq!(
+        san,
+        San::from_move(pos, m),
+        "the SAN of {m:?} in {}",
+        fen_of(pos)
+    );
+    san
 }
 
 fn hash(pos: &Chess) -> u64 {
