@@ -1375,48 +1375,27 @@ mod tests {
             let utf8 = matches!(*chunk.bytes, GameText::Utf8(_));
             (utf8, parse_game(&chunk))
         };
+        // what both readings give: the same tags, comment text and PV
+        let same = |g: &PgnGame| {
+            assert_eq!(g.tag("Event"), Some("Caf\u{e9} \"Open\""));
+            assert_eq!(g.tag("Site"), Some("M\u{fc}nchen"));
+            let notes = |i: usize| &g.moves[i].comments[0].annotations;
+            assert_eq!(notes(1).text, "Gr\u{fc}\u{df}e \u{2654}");
+            let pv = notes(0).tcec.as_ref().and_then(|t| t.pv.clone()).unwrap();
+            assert_eq!(&*pv, "e4 e5");
+            pv
+        };
         let (utf8, g) = game(
             "M\u{fc}nchen".as_bytes(),
             "Gr\u{fc}\u{df}e \u{2654}".as_bytes(),
         );
         assert!(utf8);
-        assert_eq!(g.tag("Event"), Some("Caf\u{e9} \"Open\""));
-        assert_eq!(g.tag("Site"), Some("M\u{fc}nchen"));
-        assert_eq!(
-            g.moves[1].comments[0].annotations.text,
-            "Gr\u{fc}\u{df}e \u{2654}"
-        );
-        let pv = g.moves[0].comments[0]
-            .annotations
-            .tcec
-            .as_ref()
-            .unwrap()
-            .pv
-            .clone()
-            .unwrap();
-        assert!(matches!(pv, PvText::Span { .. }));
-        assert_eq!(&*pv, "e4 e5");
+        assert!(matches!(same(&g), PvText::Span { .. }));
         assert!(g.problems.is_empty(), "{:?}", g.problems);
         // the same game with a Latin-1 tag: its other pieces read the same
         let (utf8, g) = game(b"M\xfcnchen", "Gr\u{fc}\u{df}e \u{2654}".as_bytes());
         assert!(!utf8);
-        assert_eq!(g.tag("Event"), Some("Caf\u{e9} \"Open\""));
-        assert_eq!(g.tag("Site"), Some("M\u{fc}nchen"));
-        assert_eq!(
-            g.moves[1].comments[0].annotations.text,
-            "Gr\u{fc}\u{df}e \u{2654}"
-        );
-        assert_eq!(
-            &*g.moves[0].comments[0]
-                .annotations
-                .tcec
-                .as_ref()
-                .unwrap()
-                .pv
-                .clone()
-                .unwrap(),
-            "e4 e5"
-        );
+        same(&g);
         assert_eq!(g.problems.len(), 1, "{:?}", g.problems);
         assert_eq!(g.problems[0].kind, ProblemKind::Encoding);
         assert!(
