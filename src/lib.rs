@@ -35,5 +35,8 @@ pub mod standings;
 pub mod timeline;
 pub mod verify;
 
+#[cfg(test)]
+mod test_rng;
+
 /// The version recorded in every report.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1302,19 +1302,13 @@ mod tests {
             b"1-0\n",
             b"e5 Nf3 Nc6 Bb5 a6 ",
         ];
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rng = crate::test_rng::Lcg(0x9E37_79B9_7F4A_7C15);
         let mut chunks = 0;
         for _ in 0..3000 {
             let mut text = Vec::new();
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let n = 1 + (seed >> 59) as usize;
+            let n = 1 + (rng.step() >> 59) as usize;
             for _ in 0..n * 3 {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                text.extend_from_slice(pieces[(seed >> 60) as usize]);
+                text.extend_from_slice(pieces[(rng.step() >> 60) as usize]);
             }
             let mut sp = GameSplitter::new(&text[..]);
             while let Ok(Some(c)) = sp.next_chunk() {

@@ -565,15 +565,11 @@ mod tests {
     /// A small generator of expressions, deterministic (a linear
     /// congruential sequence), over every node the compiler knows and some
     /// it hands back to the walk.
-    struct Gen(u64);
+    struct Gen(crate::test_rng::Lcg);
 
     impl Gen {
         fn next(&mut self, n: usize) -> usize {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 33) % n as u64) as usize
+            self.0.below(n)
         }
 
         fn leaf(&mut self, values: usize) -> CExpr {
@@ -743,7 +739,7 @@ mod tests {
                 }
             }
         }
-        let mut g = Gen(15);
+        let mut g = Gen(crate::test_rng::Lcg(15));
         let mut kinds = std::collections::BTreeSet::new();
         for n in 0..5_000 {
             let e = match fixed.pop() {
