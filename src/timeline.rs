@@ -88,6 +88,16 @@ impl From<&str> for Text {
     }
 }
 
+/// An engine option's texts as values, each made the first time a rule
+/// reads it and shared by the reads after (a ruleset reads an option's name
+/// in several rules: one copy, not one a read).
+#[derive(Debug, Clone, Default)]
+pub struct OptionTexts {
+    name: std::sync::OnceLock<Text>,
+    value: std::sync::OnceLock<Text>,
+    raw: std::sync::OnceLock<Text>,
+}
+
 /// One shared copy of each text: the batch's records and an event's items
 /// repeat their files, events, players and results from game to game.
 #[derive(Debug, Default)]
@@ -857,6 +867,7 @@ pub enum Data<'a> {
         name: &'a str,
         value: &'a OptionValue,
         raw: &'a str,
+        texts: OptionTexts,
     },
     Move(&'a Ply),
     End,
@@ -919,6 +930,7 @@ impl<'a> Timeline<'a> {
                                 name: &o.name,
                                 value: &o.value,
                                 raw: &o.raw,
+                                texts: OptionTexts::default(),
                             },
                         });
                     }
@@ -1018,16 +1030,19 @@ impl<'a> Timeline<'a> {
                 name: n,
                 value,
                 raw,
+                texts,
             } => match name {
                 "side" => side_str(*side),
-                "name" => Value::Str((*n).into()),
+                "name" => Value::Str(texts.name.get_or_init(|| (*n).into()).clone()),
                 "value" => match value {
                     OptionValue::Int(i) => Value::Num(*i as f64),
                     OptionValue::Bool(b) => Value::Bool(*b),
-                    OptionValue::Text(t) => Value::Str(t.as_str().into()),
+                    OptionValue::Text(t) => {
+                        Value::Str(texts.value.get_or_init(|| t.as_str().into()).clone())
+                    }
                 },
-                "raw" => Value::Str((*raw).into()),
-                "source" => Value::Str("pgn-engine-options".into()),
+                "raw" => Value::Str(texts.raw.get_or_init(|| (*raw).into()).clone()),
+                "source" => Value::Str(Text::from_static("pgn-engine-options")),
                 _ => Value::None,
             },
             Data::Move(p) => self.move_field(p, name),
