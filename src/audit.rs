@@ -281,10 +281,12 @@ pub fn sha256_file(path: &Path) -> io::Result<String> {
 
 /// Hex SHA-256 of bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(bytes))
+}
+
+/// Bytes (a digest) as lowercase hex.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Config {
@@ -324,12 +326,7 @@ impl<R: Read> HashingReader<R> {
 
     /// Hex SHA-256 and byte count of everything read so far.
     pub fn finish(self) -> (String, u64) {
-        let digest = self.hasher.finalize();
-        let mut hex = String::with_capacity(64);
-        for b in digest {
-            hex.push_str(&format!("{b:02x}"));
-        }
-        (hex, self.bytes)
+        (hex(&self.hasher.finalize()), self.bytes)
     }
 }
 
@@ -782,11 +779,7 @@ mod tests {
         .unwrap();
         assert_eq!(summary.games, 8000);
         assert_eq!(summary.bytes, text.len() as u64);
-        let want: String = Sha256::digest(text.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        assert_eq!(summary.sha256, want);
+        assert_eq!(summary.sha256, sha256_hex(text.as_bytes()));
         let expected: Vec<String> = (0..8000).map(|i| i.to_string()).collect();
         assert_eq!(rounds, expected);
 
