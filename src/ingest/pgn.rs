@@ -1159,7 +1159,8 @@ impl Visitor for GameVisitor<'_, '_> {
         // span is), so a comment in UTF-8 is not copied
         // the body follows the `{` where the comment was found: its text is
         // then a slice of the game's, already checked as UTF-8
-        let in_game = (self.chunk.get(start) == Some(&b'{'))
+        let opens = self.chunk.get(start) == Some(&b'{');
+        let in_game = opens
             .then(|| self.chunk.text(start + 1, start + 1 + body.len()))
             .flatten()
             .filter(|text| text.as_bytes() == body);
@@ -1187,13 +1188,11 @@ impl Visitor for GameVisitor<'_, '_> {
         if let Some(stored) = list.last_mut() {
             // the body follows the `{` where the comment was found
             let src = match &decoded {
-                std::borrow::Cow::Borrowed(body) if self.chunk.get(start) == Some(&b'{') => {
-                    Some(CommentSource {
-                        text: self.chunk,
-                        body,
-                        at: start + 1,
-                    })
-                }
+                std::borrow::Cow::Borrowed(body) if opens => Some(CommentSource {
+                    text: self.chunk,
+                    body,
+                    at: start + 1,
+                }),
                 _ => None,
             };
             parse_comment_from(&decoded, &mut stored.annotations, src.as_ref());
