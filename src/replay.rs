@@ -634,12 +634,10 @@ fn canonical_san(written: &San, pos: &Chess, m: shakmaty::Move) -> San {
             to,
             promotion,
         },
-        shakmaty::Move::Castle { king, rook } => San::Castle(if rook < king {
-            shakmaty::CastlingSide::QueenSide
-        } else {
-            shakmaty::CastlingSide::KingSide
-        }),
-        _ => San::from_move(pos, m),
+        _ => match m.castling_side() {
+            Some(side) => San::Castle(side),
+            None => San::from_move(pos, m),
+        },
     };
     debug_assert_eq!(
         san,
