@@ -12,9 +12,9 @@
 //! audit` does it, but on one thread: each game is cut from its file
 //! ([`GameSplitter`], which `audit` runs on a thread of its own), read and
 //! audited ([`parse_game`], [`audit_game`]) before the next is cut, so that
-//! every allocation is counted with the game it was made for (the reading
-//! thread runs ahead, and counted on the side its allocations landed on
-//! whichever game was being audited then). The lists the reading thread
+//! every allocation is counted with the game it was made for (`audit`'s
+//! reading thread runs ahead, so that a count taken beside it put its
+//! allocations with whichever game was being audited then). The lists the reading thread
 //! gathers games into (one a parcel of 256 KiB) are not counted. The
 //! second pass over the same games is the one counted, so what is set up
 //! once per run is not. It prints allocations and bytes per game and per
