@@ -214,19 +214,19 @@ fn searchless(s: &Search, p: &Params) -> Option<bool> {
 }
 
 /// The engine's own prediction, at its previous move, of the reply the
-/// opponent then made: (predicted reply, predicted answer), SAN or UCI.
-fn predicted(tl: &Timeline<'_>, i: usize) -> (Option<String>, Vec<String>) {
+/// opponent then made: its ponder move and its PV (SAN or UCI), as written
+/// in the record (nothing is copied: a move without search may be met at
+/// any ply).
+fn predicted<'t>(tl: &'t Timeline<'_>, i: usize) -> (Option<&'t str>, Option<&'t str>) {
     let Some(prev) = i.checked_sub(2).map(|j| &tl.replay.plies[j]) else {
-        return (None, Vec::new());
+        return (None, None);
     };
     let mv = &tl.game.moves[prev.move_index];
     let t = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
-    let pd = t.and_then(|t| t.pd.as_deref()).map(str::to_string);
-    let pv: Vec<String> = t
-        .and_then(|t| t.pv.as_deref())
-        .map(|pv| pv.split_whitespace().map(str::to_string).collect())
-        .unwrap_or_default();
-    (pd, pv)
+    (
+        t.and_then(|t| t.pd.as_deref()),
+        t.and_then(|t| t.pv.as_deref()),
+    )
 }
 
 fn same_san(a: &str, b: &str) -> bool {
@@ -255,10 +255,16 @@ fn explanation(
     if i >= 1 {
         let opp = &tl.replay.plies[i - 1];
         let (pd, pv) = predicted(tl, i);
-        if pd.as_deref().is_some_and(|pd| same_san(pd, &opp.san)) {
+        if pd.is_some_and(|pd| same_san(pd, &opp.san)) {
             return Some("the engine predicted the opponent's reply (ponder move)");
         }
-        if i >= 2 && pv.len() >= 3 && same_san(&pv[1], &opp.san) && same_san(&pv[2], &ply.san) {
+        // the PV's second and third moves: the opponent's reply and this move
+        let mut pv = pv.map(str::split_whitespace).into_iter().flatten().skip(1);
+        if i >= 2
+            && let (Some(reply), Some(answer)) = (pv.next(), pv.next())
+            && same_san(reply, &opp.san)
+            && same_san(answer, &ply.san)
+        {
             return Some("the move its own PV expected, from the hash");
         }
         if let Some(Some(pm)) = i.checked_sub(2).and_then(|j| engine_ponder.get(j))
