@@ -26,6 +26,22 @@
 //! (cut, read and audited) and for the audit alone (read and audited:
 //! what the worker does); then the whole over the games without a
 //! finding, since a long game can make more findings.
+//!
+//! Across games, the slope also picks up what each game allocates once
+//! where it goes with the game's length (a longer game's engines may have
+//! logged more options, each read by the rules; it may have more
+//! findings). The last figure holds the game fixed: each game of 20 plies
+//! or more is cut after a fifth, two, three and four fifths of its plies
+//! (its text up to the end of that move and its comments, then its
+//! result), each prefix read and audited, and the slope is taken within
+//! each game's prefixes (pooled over the games: each game's counts and
+//! plies less their own mean). Its tags, options and engines are the same
+//! in every prefix, and every prefix is cut short alike (the whole game is
+//! not among them: where it ends, by mate or adjudication, the audit
+//! differs from a prefix's, and that is not a ply's cost), so what is left
+//! is what one more ply of the same game costs: the steady state. A
+//! finding in the plies a longer prefix adds is counted in it, so the
+//! figure is given for the games whose whole audit has none as well.
 
 mod common;
 
@@ -102,6 +118,94 @@ fn slope(points: &[(f64, f64)]) -> f64 {
     if var > 0.0 { cov / var } else { f64::NAN }
 }
 
+/// Where a game's text ends after its first `k` plies: the end of the
+/// `k`th move or of its last comment, whichever is later, as an offset in
+/// the game's text; `None` if a span is missing.
+fn end_after(game: &arbiter::ingest::pgn::PgnGame, k: usize) -> Option<usize> {
+    let m = game.moves.get(k.checked_sub(1)?)?;
+    let end = |s: &arbiter::span::Span| s.offset + s.len;
+    let last = m
+        .comments
+        .iter()
+        .map(|c| end(&c.span))
+        .chain(m.span.as_ref().map(end))
+        .max()?;
+    usize::try_from(last.checked_sub(game.offset)?).ok()
+}
+
+/// The slope of allocations against plies within each game's prefixes
+/// (pooled: each game's points less their own means), over every game
+/// and over those whose whole audit has no finding.
+fn prefix_slopes(files: &[PathBuf], config: &Config) -> (f64, f64, usize) {
+    let region = Region::new(GLOBAL);
+    let count = || {
+        let s = region.change();
+        (s.allocations + s.reallocations) as f64
+    };
+    let (mut cov, mut var, mut clean_cov, mut clean_var, mut games) = (0.0, 0.0, 0.0, 0.0, 0);
+    for f in files {
+        let shown = f.display().to_string();
+        let file = std::fs::File::open(f).unwrap_or_else(|e| panic!("{shown}: {e}"));
+        let mut splitter = GameSplitter::new(BufReader::with_capacity(1 << 16, file));
+        while let Some(chunk) = splitter
+            .next_chunk()
+            .unwrap_or_else(|e| panic!("{shown}: {e}"))
+        {
+            let whole = parse_game(&chunk);
+            let n = whole.moves.len();
+            if n < 20 {
+                continue;
+            }
+            let result = whole
+                .outcome
+                .as_ref()
+                .map_or("*".to_string(), |(r, _)| r.clone());
+            let ends: Option<Vec<(usize, usize)>> = [n / 5, 2 * n / 5, 3 * n / 5, 4 * n / 5]
+                .into_iter()
+                .map(|k| end_after(&whole, k).map(|e| (k, e)))
+                .collect();
+            let Some(ends) = ends else { continue };
+            let clean = audit_game(&shown, parse_game(&chunk), config)
+                .findings
+                .is_empty();
+            drop(whole);
+            let mut points = Vec::with_capacity(ends.len());
+            for (k, e) in ends {
+                let Some(text) = chunk.bytes.get(..e) else {
+                    continue;
+                };
+                let mut text = text.to_vec();
+                text.extend_from_slice(format!(" {result}\n").as_bytes());
+                let prefix = arbiter::ingest::pgn::GameChunk::of_text(
+                    chunk.index,
+                    chunk.offset,
+                    chunk.line,
+                    text,
+                );
+                let before = count();
+                let g = audit_game(&shown, parse_game(&prefix), config);
+                assert_eq!(g.replay.plies.len(), k, "{shown}: a prefix of {k} plies");
+                drop(g);
+                points.push((k as f64, count() - before));
+            }
+            let m = points.len() as f64;
+            let (mx, my) = points
+                .iter()
+                .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / m, b + y / m));
+            let c: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+            let v: f64 = points.iter().map(|(x, _)| (x - mx) * (x - mx)).sum();
+            cov += c;
+            var += v;
+            if clean {
+                clean_cov += c;
+                clean_var += v;
+                games += 1;
+            }
+        }
+    }
+    (cov / var, clean_cov / clean_var, games)
+}
+
 fn count(name: &str, files: &[PathBuf], config: &Config) {
     audit_all(files, config); // the first pass warms what is made once
     let region = Region::new(GLOBAL);
@@ -127,6 +231,11 @@ fn count(name: &str, files: &[PathBuf], config: &Config) {
         slope(&audit),
         slope(&clean),
         clean.len(),
+    );
+    let (within, within_clean, n) = prefix_slopes(files, config);
+    println!(
+        "{:<28} per further ply of the same game (its prefixes): {within:.4} ({within_clean:.4} over the {n} games without findings)",
+        ""
     );
 }
 
