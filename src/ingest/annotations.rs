@@ -45,8 +45,14 @@ impl PvText {
             if at >= body && at + value.len() <= body + src.body.len() {
                 let start = src.at + (at - body);
                 // the span is checked against the game's bytes, so a span
-                // never reads anything but the PV itself
-                if src.text.get(start..start + value.len()) == Some(value.as_bytes())
+                // never reads anything but the PV itself: the same memory
+                // (nearly always: the comment's body is a slice of the
+                // game's text) is the PV without a compare of its bytes
+                let same = src
+                    .text
+                    .get(start..start + value.len())
+                    .is_some_and(|s| std::ptr::eq(s, value.as_bytes()) || s == value.as_bytes());
+                if same
                     && let (Ok(start), Ok(len)) = (u32::try_from(start), u32::try_from(value.len()))
                 {
                     return PvText::Span {
