@@ -300,6 +300,11 @@ pub struct Ruleset {
     /// What the evaluator reads of this ruleset's structure, found the
     /// first time it runs.
     pub(crate) plan: std::sync::OnceLock<super::eval::Plan>,
+    /// The constants' values of the base ruleset (first) and of each
+    /// variant (in `variants`' order), each found the first time a game
+    /// needs it: they depend on nothing but the ruleset.
+    pub(crate) const_values:
+        std::sync::OnceLock<Vec<std::sync::OnceLock<std::sync::Arc<[crate::timeline::Value]>>>>,
 }
 
 impl Ruleset {
@@ -736,6 +741,7 @@ impl<'a> Analyzer<'a> {
             slots: self.slots,
             fits: self.fits,
             plan: std::sync::OnceLock::new(),
+            const_values: std::sync::OnceLock::new(),
         })
     }
 

@@ -143,7 +143,9 @@ impl Detectors {
 pub struct Program<'r> {
     pub ruleset: &'r Ruleset,
     pub variant: Option<String>,
-    pub consts: Vec<Value>,
+    /// The constants' values: shared with every program of the same
+    /// variant when nothing overrides them.
+    pub consts: std::sync::Arc<[Value]>,
     pub switches: Vec<bool>,
     pub time_control: Option<&'r TimeControlDef>,
 }
@@ -197,6 +199,19 @@ impl<'r> Program<'r> {
                 }
             }
         }
+        // with nothing over them, the variant's constants are found once
+        // per ruleset (they read nothing but each other)
+        let vi = variant.and_then(|name| rs.variants.iter().position(|v| v.name == name));
+        let cached = over.consts.is_empty().then(|| {
+            let all = rs.const_values.get_or_init(|| {
+                (0..=rs.variants.len())
+                    .map(|_| Default::default())
+                    .collect()
+            });
+            all[vi.map_or(0, |v| v + 1)]
+                .get_or_init(|| const_values(&rs.consts, &overrides).into())
+                .clone()
+        });
         for (i, v) in &over.consts {
             overrides.push((*i, CExpr::Lit(v.clone())));
         }
@@ -208,7 +223,7 @@ impl<'r> Program<'r> {
         Ok(Program {
             ruleset: rs,
             variant: variant.map(str::to_string),
-            consts: const_values(&rs.consts, &overrides),
+            consts: cached.unwrap_or_else(|| const_values(&rs.consts, &overrides).into()),
             switches,
             time_control: tc.and_then(|n| rs.time_controls.iter().find(|t| t.name == n)),
         })
