@@ -2,8 +2,8 @@
 # Two builds timed in turn (A B A B …) on the same command line, to compare
 # them when the machine's speed drifts: each pair's ratio A/B of wall time,
 # then the median of the ratios, with each build's median wall time and
-# largest peak RSS. This is how the README's "median of N pairs" figures
-# are taken.
+# largest peak RSS. This is how the "median of N pairs" figures of
+# docs/performance.md are taken.
 #
 # Usage: bench/pairs.sh BINARY_A BINARY_B PAIRS ARGS…
 #   e.g. bench/pairs.sh target/release/arbiter /tmp/old/arbiter 7 \
