@@ -107,14 +107,21 @@ fn audit_all(files: &[PathBuf], config: &Config) -> (u64, u64, Vec<Counted>) {
     (games, plies, each)
 }
 
-/// The least-squares slope of y against x.
-fn slope(points: &[(f64, f64)]) -> f64 {
+/// The sums of (x − mean x)(y − mean y) and of (x − mean x)² over the
+/// points: the slope of y against x is the first over the second.
+fn moments(points: &[(f64, f64)]) -> (f64, f64) {
     let n = points.len() as f64;
     let (mx, my) = points
         .iter()
         .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
     let cov: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
     let var: f64 = points.iter().map(|(x, _)| (x - mx) * (x - mx)).sum();
+    (cov, var)
+}
+
+/// The least-squares slope of y against x.
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let (cov, var) = moments(points);
     if var > 0.0 { cov / var } else { f64::NAN }
 }
 
@@ -188,12 +195,7 @@ fn prefix_slopes(files: &[PathBuf], config: &Config) -> (f64, f64, usize) {
                 drop(g);
                 points.push((k as f64, count() - before));
             }
-            let m = points.len() as f64;
-            let (mx, my) = points
-                .iter()
-                .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / m, b + y / m));
-            let c: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
-            let v: f64 = points.iter().map(|(x, _)| (x - mx) * (x - mx)).sum();
+            let (c, v) = moments(&points);
             cov += c;
             var += v;
             if clean {
