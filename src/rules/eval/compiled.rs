@@ -518,6 +518,30 @@ fn member(x: Value, list: Option<&Value>) -> Truth {
 /// in place.
 fn equality(eq: bool, a: &CExpr, b: &CExpr) -> TruthFn {
     match (a, b) {
+        // `lower(option.name) == "hash"`: an ASCII text compared with a
+        // literal in lower-case ASCII without making its lower-case copy
+        // (for ASCII, `to_lowercase` is the ASCII lower case); any other
+        // value is lowered and compared as the walk does
+        (CExpr::Call(Builtin::Lower, args), CExpr::Lit(Value::Str(t)))
+        | (CExpr::Lit(Value::Str(t)), CExpr::Call(Builtin::Lower, args))
+            if args.len() == 1 && t.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) =>
+        {
+            let (x, t) = (value(&args[0]), Value::Str(Text::Static(interned(t))));
+            Box::new(move |c| {
+                let v = x(c);
+                let same = match (&v, &t) {
+                    (Value::Str(s), Value::Str(t)) if s.is_ascii() => s.eq_ignore_ascii_case(t),
+                    _ => {
+                        let lowered = c.builtin(Builtin::Lower, [v, Value::None]);
+                        if matches!(lowered, Value::Unknown) {
+                            return Truth::Unknown;
+                        }
+                        lowered == t
+                    }
+                };
+                Truth::from(same == eq)
+            })
+        }
         (CExpr::Move(f, name), CExpr::Lit(l)) | (CExpr::Lit(l), CExpr::Move(f, name)) => {
             let (f, name, l) = (*f, *name, l.clone());
             // `move.side == white`: the side named by the text, found
@@ -736,6 +760,31 @@ mod tests {
                 for op in [BinOp::Eq, BinOp::Ne] {
                     fixed.push(CExpr::Binary(op, field(f, name), lit(v.clone())));
                     fixed.push(CExpr::Binary(op, lit(v.clone()), field(f, name)));
+                }
+            }
+        }
+        // `lower(x)` against a literal, each way round: texts in ASCII or
+        // not, literals in lower case or not, and every sample value
+        let texts = [
+            "HaSh",
+            "hash",
+            "ÉCOLE",
+            "école",
+            "\u{212A}",
+            "Kelvin \u{212A}",
+            "x",
+        ];
+        let inputs: Vec<Value> = texts
+            .iter()
+            .map(|t| Value::Str((*t).into()))
+            .chain(values.iter().cloned())
+            .collect();
+        for x in &inputs {
+            for l in ["hash", "école", "k", "Hash", "x", ""] {
+                let low = || Box::new(CExpr::Call(Builtin::Lower, vec![CExpr::Lit(x.clone())]));
+                for op in [BinOp::Eq, BinOp::Ne] {
+                    fixed.push(CExpr::Binary(op, low(), lit(Value::Str(l.into()))));
+                    fixed.push(CExpr::Binary(op, lit(Value::Str(l.into())), low()));
                 }
             }
         }
