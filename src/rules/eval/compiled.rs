@@ -226,13 +226,27 @@ fn interned(t: &str) -> &'static str {
     }
 }
 
+/// A list whose items are all literals (at any depth), as the one value
+/// [`Ctx::eval`] makes of it at every event: made once, when compiled.
+fn literal_list(e: &CExpr) -> Option<Value> {
+    match e {
+        CExpr::Lit(v) => Some(literal(v)),
+        CExpr::List(items) => items
+            .iter()
+            .map(literal_list)
+            .collect::<Option<Vec<Value>>>()
+            .map(Value::List),
+        _ => None,
+    }
+}
+
 /// The expression as [`Ctx::eval`] gives it.
 pub(super) fn value(e: &CExpr) -> ValFn {
+    // a literal, or a list of literals made once
+    if let Some(v) = literal_list(e) {
+        return Box::new(move |_| v.clone());
+    }
     match e {
-        CExpr::Lit(v) => {
-            let v = literal(v);
-            Box::new(move |_| v.clone())
-        }
         CExpr::Const(i) => {
             let i = *i;
             Box::new(move |c| c.run.consts.get(i).cloned().unwrap_or(Value::None))
@@ -446,6 +460,10 @@ pub(super) fn truth(e: &CExpr) -> TruthFn {
         CExpr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => equality(*op == BinOp::Eq, a, b),
         CExpr::Binary(BinOp::In, a, b) => {
             let x = value(a);
+            // a literal list, or a list of literals made once
+            if let Some(l) = literal_list(b) {
+                return Box::new(move |c| member(x(c), Some(&l)));
+            }
             match &**b {
                 CExpr::Const(i) => {
                     let i = *i;
@@ -454,10 +472,6 @@ pub(super) fn truth(e: &CExpr) -> TruthFn {
                         let consts = c.run.consts;
                         member(x, consts.get(i))
                     })
-                }
-                CExpr::Lit(l) => {
-                    let l = l.clone();
-                    Box::new(move |c| member(x(c), Some(&l)))
                 }
                 _ => {
                     let list = value(b);
@@ -788,6 +802,19 @@ mod tests {
                 }
             }
         }
+        // lists of literals (made once when compiled), nested too, as
+        // values and on the right of `in`
+        let listed = || {
+            Box::new(CExpr::List(vec![
+                CExpr::Lit(Value::Str("white".into())),
+                CExpr::Lit(Value::Num(2.0)),
+                CExpr::List(vec![CExpr::Lit(Value::Bool(true))]),
+            ]))
+        };
+        for v in values {
+            fixed.push(CExpr::Binary(BinOp::In, lit(v.clone()), listed()));
+        }
+        fixed.push(*listed());
         let mut g = Gen(crate::test_rng::Lcg(15));
         let mut kinds = std::collections::BTreeSet::new();
         for n in 0..5_000 {
