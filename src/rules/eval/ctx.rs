@@ -10,7 +10,7 @@ pub(super) struct Slot {
     pub(super) value: Value,
     /// A `per` call's state for each key, in the keys' order (a few: the
     /// sides, or the engines).
-    pub(super) keyed: Vec<(String, Value)>,
+    pub(super) keyed: Vec<(crate::timeline::Text, Value)>,
     /// The value this slot returns for the current event.
     pub(super) current: Value,
 }
@@ -113,11 +113,15 @@ pub(super) fn clock_row(
 
 /// The state of `key` in a `per` call's list, sorted by key: a new key is
 /// stored once, with no state yet.
-fn keyed_state<'s>(keyed: &'s mut Vec<(String, Value)>, key: &str) -> &'s mut Value {
-    let at = match keyed.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+fn keyed_state<'s>(
+    keyed: &'s mut Vec<(crate::timeline::Text, Value)>,
+    key: &crate::timeline::Text,
+) -> &'s mut Value {
+    let at = match keyed.binary_search_by(|(k, _)| k.as_str().cmp(key.as_str())) {
         Ok(at) => at,
         Err(at) => {
-            keyed.insert(at, (key.to_string(), Value::None));
+            // the key's text is shared, not copied (a side's name is static)
+            keyed.insert(at, (key.clone(), Value::None));
             at
         }
     };
@@ -185,8 +189,8 @@ impl Ctx<'_, '_> {
         let state = match &key {
             // a text key (a side, a name) is looked up as it is;
             // a new key is stored once
-            Some(Value::Str(t)) => keyed_state(&mut slot.keyed, t.as_str()),
-            Some(k) => keyed_state(&mut slot.keyed, &k.display()),
+            Some(Value::Str(t)) => keyed_state(&mut slot.keyed, t),
+            Some(k) => keyed_state(&mut slot.keyed, &k.display().into()),
             None => &mut slot.value,
         };
         let n = num(state).unwrap_or(0.0);
