@@ -171,59 +171,68 @@ impl<'r> Program<'r> {
         variant: Option<&str>,
         over: &Overrides,
     ) -> Result<Program<'r>, String> {
-        let mut overrides = Vec::new();
+        let vi = match variant {
+            Some(name) => Some(rs.variants.iter().position(|v| v.name == name).ok_or_else(
+                || {
+                    let known: Vec<&str> = rs.variants.iter().map(|v| v.name.as_str()).collect();
+                    format!(
+                        "ruleset {} has no variant `{name}`; its variants: {}",
+                        rs.id,
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    )
+                },
+            )?),
+            None => None,
+        };
+        // the variant's ancestors, then the variant itself
+        let lineage = || {
+            vi.into_iter()
+                .flat_map(|vi| rs.variants[vi].ancestors.iter().copied().chain([vi]))
+                .map(|a| &rs.variants[a])
+        };
         let mut switches: Vec<bool> = rs.switches.iter().map(|s| s.default).collect();
         let mut tc = rs.time_control.clone();
-        if let Some(name) = variant {
-            let Some(vi) = rs.variants.iter().position(|v| v.name == name) else {
-                let known: Vec<&str> = rs.variants.iter().map(|v| v.name.as_str()).collect();
-                return Err(format!(
-                    "ruleset {} has no variant `{name}`; its variants: {}",
-                    rs.id,
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                ));
-            };
-            let v = &rs.variants[vi];
-            for &a in v.ancestors.iter().chain(std::iter::once(&vi)) {
-                let av = &rs.variants[a];
-                overrides.extend(av.consts.iter().cloned());
-                for &(s, b) in &av.switches {
-                    switches[s] = b;
-                }
-                if av.time_control.is_some() {
-                    tc = av.time_control.clone();
-                }
+        for av in lineage() {
+            for &(s, b) in &av.switches {
+                switches[s] = b;
             }
-        }
-        // with nothing over them, the variant's constants are found once
-        // per ruleset (they read nothing but each other)
-        let vi = variant.and_then(|name| rs.variants.iter().position(|v| v.name == name));
-        let cached = over.consts.is_empty().then(|| {
-            let all = rs.const_values.get_or_init(|| {
-                (0..=rs.variants.len())
-                    .map(|_| Default::default())
-                    .collect()
-            });
-            all[vi.map_or(0, |v| v + 1)]
-                .get_or_init(|| const_values(&rs.consts, &overrides).into())
-                .clone()
-        });
-        for (i, v) in &over.consts {
-            overrides.push((*i, CExpr::Lit(v.clone())));
+            if av.time_control.is_some() {
+                tc = av.time_control.clone();
+            }
         }
         for &(s, b) in &over.switches {
             if let Some(at) = switches.get_mut(s) {
                 *at = b;
             }
         }
+        // the constants the variant and its ancestors give values to
+        let overrides = || -> Vec<(usize, CExpr)> {
+            lineage().flat_map(|av| av.consts.iter().cloned()).collect()
+        };
+        let consts = if over.consts.is_empty() {
+            // with nothing over them, the variant's constants are found once
+            // per ruleset (they read nothing but each other)
+            let all = rs.const_values.get_or_init(|| {
+                (0..=rs.variants.len())
+                    .map(|_| Default::default())
+                    .collect()
+            });
+            all[vi.map_or(0, |v| v + 1)]
+                .get_or_init(|| const_values(&rs.consts, &overrides()).into())
+                .clone()
+        } else {
+            let mut overrides = overrides();
+            overrides.extend(over.consts.iter().map(|(i, v)| (*i, CExpr::Lit(v.clone()))));
+            const_values(&rs.consts, &overrides).into()
+        };
         Ok(Program {
             ruleset: rs,
             variant: variant.map(str::to_string),
-            consts: cached.unwrap_or_else(|| const_values(&rs.consts, &overrides).into()),
+            consts,
             switches,
             time_control: tc.and_then(|n| rs.time_controls.iter().find(|t| t.name == n)),
         })
