@@ -172,10 +172,7 @@ fn prefix_slopes(files: &[PathBuf], config: &Config) -> (f64, f64, usize) {
                 .map(|k| end_after(&whole, k).map(|e| (k, e)))
                 .collect();
             let Some(ends) = ends else { continue };
-            let clean = audit_game(&shown, parse_game(&chunk), config)
-                .findings
-                .is_empty();
-            drop(whole);
+            let clean = audit_game(&shown, whole, config).findings.is_empty();
             let mut points = Vec::with_capacity(ends.len());
             for (k, e) in ends {
                 let Some(text) = chunk.bytes.get(..e) else {
