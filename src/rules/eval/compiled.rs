@@ -314,7 +314,7 @@ pub(super) fn value(e: &CExpr) -> ValFn {
 /// Whether [`num`] computes `e` itself, with the value `eval` gives (a
 /// builtin of numbers called with one argument, or two for `min` and
 /// `max`, as the analyzer checks; otherwise `eval`'s own call is kept).
-fn num_handles(e: &CExpr) -> bool {
+pub(super) fn num_handles(e: &CExpr) -> bool {
     match e {
         CExpr::Call(Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Round, args) => {
             args.len() == 1
@@ -597,16 +597,16 @@ fn equality(eq: bool, a: &CExpr, b: &CExpr) -> TruthFn {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::rules::eval) mod tests {
     use super::*;
 
     /// A small generator of expressions, deterministic (a linear
     /// congruential sequence), over every node the compiler knows and some
     /// it hands back to the walk.
-    struct Gen(crate::test_rng::Lcg);
+    pub(in crate::rules::eval) struct Gen(pub(in crate::rules::eval) crate::test_rng::Lcg);
 
     impl Gen {
-        fn next(&mut self, n: usize) -> usize {
+        pub(in crate::rules::eval) fn next(&mut self, n: usize) -> usize {
             self.0.below(n)
         }
 
@@ -640,7 +640,7 @@ mod tests {
             }
         }
 
-        fn expr(&mut self, depth: u32, values: usize) -> CExpr {
+        pub(in crate::rules::eval) fn expr(&mut self, depth: u32, values: usize) -> CExpr {
             if depth == 0 {
                 return self.leaf(values);
             }
@@ -687,7 +687,7 @@ mod tests {
         }
     }
 
-    fn sample_values() -> Vec<Value> {
+    pub(in crate::rules::eval) fn sample_values() -> Vec<Value> {
         vec![
             Value::Str("black".into()),
             Value::Num(2.0),

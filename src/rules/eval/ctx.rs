@@ -15,6 +15,89 @@ pub(super) struct Slot {
     pub(super) current: Value,
 }
 
+impl Slot {
+    /// One event's step of a stateful call: its `reset`, `over`, argument
+    /// (as the function reads it) and `per` key at the event. Sets the
+    /// value the call gives at the event (`current`). The per-event walk
+    /// and the columns (`columns`) both step through here.
+    pub(super) fn step(
+        &mut self,
+        func: StatefulFn,
+        reset: bool,
+        over: bool,
+        arg: Value,
+        key: Option<&Value>,
+    ) {
+        let slot = self;
+        let state = match key {
+            // a text key (a side, a name) is looked up as it is;
+            // a new key is stored once
+            Some(Value::Str(t)) => keyed_state(&mut slot.keyed, t),
+            Some(k) => keyed_state(&mut slot.keyed, &k.display().into()),
+            None => &mut slot.value,
+        };
+        let n = num(state).unwrap_or(0.0);
+        let (next, current) = match func {
+            StatefulFn::Streak => {
+                let v = if reset {
+                    0.0
+                } else if !over {
+                    n
+                } else if truthy(&arg) {
+                    n + 1.0
+                } else {
+                    0.0
+                };
+                (Value::Num(v), Value::Num(v))
+            }
+            StatefulFn::Count => {
+                let v = if reset {
+                    0.0
+                } else if over && truthy(&arg) {
+                    n + 1.0
+                } else {
+                    n
+                };
+                (Value::Num(v), Value::Num(v))
+            }
+            StatefulFn::Sum => {
+                let v = if reset {
+                    0.0
+                } else if over {
+                    n + num(&arg).unwrap_or(0.0)
+                } else {
+                    n
+                };
+                (Value::Num(v), Value::Num(v))
+            }
+            StatefulFn::Since => {
+                let b = !reset && (truthy(state) || (over && truthy(&arg)));
+                (Value::Bool(b), Value::Bool(b))
+            }
+            StatefulFn::Last => {
+                let v = if reset {
+                    Value::None
+                } else if over {
+                    arg
+                } else {
+                    state.clone()
+                };
+                (v.clone(), v)
+            }
+            StatefulFn::Previous => {
+                let before = if reset { Value::None } else { state.clone() };
+                if over {
+                    (arg, before)
+                } else {
+                    (state.clone(), before)
+                }
+            }
+        };
+        *state = next;
+        slot.current = current;
+    }
+}
+
 /// What stays the same for a whole run over a game or an event: where its
 /// events come from, the program's constants, the detectors, the clocks
 /// and the game's fields.
@@ -111,6 +194,34 @@ pub(super) fn clock_row(
     at_ply(clock, clock.first()?.ply, ply, |c| c.ply)
 }
 
+/// A clock field of the move at `ply`, from the reconstructed clocks
+/// (`none` where they have no row for it).
+pub(super) fn clock_value(run: &Run<'_, '_>, ply: u32, f: ClockField) -> Value {
+    let Some(c) = clock_row(run.clock, ply) else {
+        return Value::None;
+    };
+    let ms = |v: Option<i64>| v.map_or(Value::None, |u| Value::Num(u as f64));
+    let text = |v: Option<&str>| v.map_or(Value::None, |s| Value::Str(s.into()));
+    match (f, &c.tick) {
+        (ClockField::Used, _) => ms(c.used),
+        (ClockField::UsedSource, _) => text(c.source.map(|s| s.name())),
+        (ClockField::TimedUsed, _) => ms(c.timed),
+        (ClockField::TimedSource, _) => text(c.timed_source.map(|s| s.name())),
+        (ClockField::ClockJump, _) => ms(c.jump),
+        (ClockField::ClockExpected, _) => ms(c.expected),
+        (ClockField::ClockStopped, _) => Value::Num(c.stopped as f64),
+        (ClockField::ClockRequirement, Some(t)) => match run.time_control {
+            Some(tc) => text(crate::clock::period_text(tc, t.period).as_deref()),
+            None => Value::None,
+        },
+        (ClockField::ClockLeft, Some(t)) => Value::Num(t.left as f64),
+        (ClockField::ClockFlag, Some(t)) => Value::Bool(t.flag),
+        (ClockField::ClockAtMove, Some(t)) => Value::Num(t.left_at_move as f64),
+        (ClockField::ClockPeriod, Some(t)) => Value::Num(f64::from(t.period)),
+        _ => Value::None,
+    }
+}
+
 /// The state of `key` in a `per` call's list, sorted by key: a new key is
 /// stored once, with no state yet.
 fn keyed_state<'s>(
@@ -185,73 +296,7 @@ impl Ctx<'_, '_> {
             Arg::Value(v) => v(self),
         };
         let key = s.per.as_ref().map(|p| p(self));
-        let slot = &mut self.slots[s.slot];
-        let state = match &key {
-            // a text key (a side, a name) is looked up as it is;
-            // a new key is stored once
-            Some(Value::Str(t)) => keyed_state(&mut slot.keyed, t),
-            Some(k) => keyed_state(&mut slot.keyed, &k.display().into()),
-            None => &mut slot.value,
-        };
-        let n = num(state).unwrap_or(0.0);
-        let (next, current) = match s.func {
-            StatefulFn::Streak => {
-                let v = if reset {
-                    0.0
-                } else if !over {
-                    n
-                } else if truthy(&arg) {
-                    n + 1.0
-                } else {
-                    0.0
-                };
-                (Value::Num(v), Value::Num(v))
-            }
-            StatefulFn::Count => {
-                let v = if reset {
-                    0.0
-                } else if over && truthy(&arg) {
-                    n + 1.0
-                } else {
-                    n
-                };
-                (Value::Num(v), Value::Num(v))
-            }
-            StatefulFn::Sum => {
-                let v = if reset {
-                    0.0
-                } else if over {
-                    n + num(&arg).unwrap_or(0.0)
-                } else {
-                    n
-                };
-                (Value::Num(v), Value::Num(v))
-            }
-            StatefulFn::Since => {
-                let b = !reset && (truthy(state) || (over && truthy(&arg)));
-                (Value::Bool(b), Value::Bool(b))
-            }
-            StatefulFn::Last => {
-                let v = if reset {
-                    Value::None
-                } else if over {
-                    arg
-                } else {
-                    state.clone()
-                };
-                (v.clone(), v)
-            }
-            StatefulFn::Previous => {
-                let before = if reset { Value::None } else { state.clone() };
-                if over {
-                    (arg, before)
-                } else {
-                    (state.clone(), before)
-                }
-            }
-        };
-        *state = next;
-        slot.current = current;
+        self.slots[s.slot].step(s.func, reset, over, arg, key.as_ref());
     }
 
     pub(super) fn eval(&mut self, e: &CExpr) -> Value {
@@ -500,29 +545,7 @@ impl Ctx<'_, '_> {
         let Data::Move(p) = &tl.events[self.i].data else {
             return Value::None;
         };
-        let Some(c) = clock_row(self.run.clock, p.ply) else {
-            return Value::None;
-        };
-        let ms = |v: Option<i64>| v.map_or(Value::None, |u| Value::Num(u as f64));
-        let text = |v: Option<&str>| v.map_or(Value::None, |s| Value::Str(s.into()));
-        match (f, &c.tick) {
-            (ClockField::Used, _) => ms(c.used),
-            (ClockField::UsedSource, _) => text(c.source.map(|s| s.name())),
-            (ClockField::TimedUsed, _) => ms(c.timed),
-            (ClockField::TimedSource, _) => text(c.timed_source.map(|s| s.name())),
-            (ClockField::ClockJump, _) => ms(c.jump),
-            (ClockField::ClockExpected, _) => ms(c.expected),
-            (ClockField::ClockStopped, _) => Value::Num(c.stopped as f64),
-            (ClockField::ClockRequirement, Some(t)) => match self.run.time_control {
-                Some(tc) => text(crate::clock::period_text(tc, t.period).as_deref()),
-                None => Value::None,
-            },
-            (ClockField::ClockLeft, Some(t)) => Value::Num(t.left as f64),
-            (ClockField::ClockFlag, Some(t)) => Value::Bool(t.flag),
-            (ClockField::ClockAtMove, Some(t)) => Value::Num(t.left_at_move as f64),
-            (ClockField::ClockPeriod, Some(t)) => Value::Num(f64::from(t.period)),
-            _ => Value::None,
-        }
+        clock_value(self.run, p.ply, f)
     }
 
     /// The reconstructed game clock of a searching engine's side before the

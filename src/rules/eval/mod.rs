@@ -12,6 +12,9 @@
 //! - `plan`: what a ruleset's structure says, found once per ruleset,
 //!   with `compiled`'s closures: each `let`, rule condition and stateful
 //!   call compiled once, which a game's run calls;
+//! - `columns`: the `let`s and conditions on moves whose parts a column
+//!   can hold, evaluated over all of a game's moves at once before the
+//!   per-event pass, which reads them (and their switches' shadows);
 //! - `ctx`: the walk of an expression at one event (`Ctx`), with
 //!   `typed`'s unboxed numbers and truths (for the event level, the
 //!   constants, and the shapes the closures hand back);
@@ -36,6 +39,7 @@ use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline, Value};
 /// rules are listed once per run (see [`Ruleset::unavailable`]), not per game.
 pub const UNAVAILABLE: &str = "this version of arbiter has no detector";
 
+mod columns;
 mod compiled;
 mod ctx;
 mod detectors;

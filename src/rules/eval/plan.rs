@@ -44,6 +44,8 @@ pub struct Plan {
     pub(super) adjudications: Vec<usize>,
     /// Every `let`, rule condition and stateful call, compiled.
     pub(super) code: std::sync::Arc<Code>,
+    /// The `let`s and rule conditions evaluated a column at a time.
+    pub(super) columns: columns::Columnar,
 }
 
 impl Plan {
@@ -127,7 +129,9 @@ impl Plan {
                 })
             })
             .collect();
+        let columns = columns::Columnar::of(rs, &rule_calls);
         Plan {
+            columns,
             direct,
             adjudications,
             code,

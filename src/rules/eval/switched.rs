@@ -274,15 +274,76 @@ pub fn run_switched(
                 .fold(0, |m, (k, _)| m | 1 << k)
         })
         .collect();
+    // the `let`s and conditions evaluated a column at a time, over the
+    // moves (`rows`, each move's facts), before the pass below reads them
+    let rows = columns::rows(plan, tl);
+    let cols = rows
+        .as_deref()
+        .map(|rows| columns::evaluate(plan, rs, &run, rows, &prog.switches, flipped));
+    // the current move's place among the moves
+    let mut row: usize = 0;
+    // for each `let` a column holds: the move whose value `lets` holds. A
+    // column's value is put there only where something evaluated in this
+    // pass reads it (`fill!`)
+    let mut filled: Vec<usize> = vec![usize::MAX; rs.lets.len()];
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
-        let facts = match &ev.data {
-            Data::Move(p) => Some(tl.move_facts(p)),
+        let r = row;
+        // the move whose values the `let`s hold at this event: this one,
+        // or the last before it
+        let at = match (&rows, ev.kind) {
+            (Some(_), Kind::Move) => Some(r),
+            _ => row.checked_sub(1),
+        };
+        macro_rules! fill {
+            ($needed:expr) => {
+                if let (Some(gc), Some(at)) = (&cols, at) {
+                    for &l in $needed {
+                        if let Some(c) = &gc.lets[l]
+                            && filled[l] != at
+                        {
+                            lets[l] = c.value_at(at);
+                            filled[l] = at;
+                        }
+                    }
+                }
+            };
+        }
+        let made;
+        let facts = match (&rows, ev.kind, &ev.data) {
+            (Some(rows), Kind::Move, _) => {
+                row += 1;
+                rows.get(r)
+            }
+            (_, _, Data::Move(p)) => {
+                made = tl.move_facts(p);
+                Some(&made)
+            }
             _ => None,
         };
-        let facts = facts.as_ref();
         let (on_lets, on_rules) = plan.triggered(ev.kind);
         for &j in on_lets {
+            // a column: its value at this move, the real pass's and each
+            // shadow's (a shadow's differs only where it has a column)
+            if let Some(gc) = &cols
+                && let Some(c) = &gc.lets[j]
+            {
+                if readers[j] != 0 {
+                    for (sh, own) in shadows.iter_mut().zip(&gc.shadows) {
+                        sh.differs[j] = match &own.lets[j] {
+                            Some(o) if sh.open() => {
+                                let v = o.value_at(r);
+                                let differs = !identical(&v, &c.value_at(r));
+                                sh.lets[j] = v;
+                                differs
+                            }
+                            _ => false,
+                        };
+                    }
+                }
+                continue;
+            }
+            fill!(&plan.let_inputs[j].lets);
             // A shadow evaluates the `let` only where its value can differ
             // from the real pass's: it reads the flipped switch, or a `let`
             // whose shadow value differs now, or its state is the shadow's
@@ -329,6 +390,27 @@ pub fn run_switched(
         let mut decisive = false;
         for &ri in on_rules {
             let rule = &rs.rules[ri];
+            // a condition a column holds, read there: nothing else of the
+            // rule is evaluated unless it fires
+            let column = cols
+                .as_ref()
+                .and_then(|c| c.rules[ri].as_ref())
+                .map(|c| *c.at(r));
+            if let Some(t) = column {
+                let decides = match &rule.check {
+                    Check::Adjudicate { .. } => {
+                        fired_at[ri] = t;
+                        let d = matches!(t, Truth::True | Truth::Unknown);
+                        decisive |= d;
+                        d && out.computed.is_none() && undecided_from.is_none()
+                    }
+                    check => !matches!(verdict_with(check, t), Verdict::Holds),
+                };
+                if !decides {
+                    continue;
+                }
+            }
+            fill!(&plan.columns.rule_reads[ri]);
             let mut ctx = ctx!(i, facts);
             match &rule.check {
                 Check::Manual(_) => {}
@@ -338,7 +420,10 @@ pub fn run_switched(
                     ctx.advance(plan, &plan.rule_calls[ri]);
                     // a condition fires when it is `true` (the truth of a
                     // value is `true` for that value alone)
-                    let fired = plan.code.condition(ri, &mut ctx);
+                    let fired = match column {
+                        Some(t) => t,
+                        None => plan.code.condition(ri, &mut ctx),
+                    };
                     let open = out.computed.is_none() && undecided_from.is_none();
                     match fired {
                         Truth::True if open => {
@@ -381,7 +466,11 @@ pub fn run_switched(
                 }
                 Check::Forbid { .. } | Check::Require { .. } => {
                     ctx.advance(plan, &plan.rule_calls[ri]);
-                    match verdict_with(&rule.check, plan.code.condition(ri, &mut ctx)) {
+                    let v = match column {
+                        Some(t) => t,
+                        None => plan.code.condition(ri, &mut ctx),
+                    };
+                    match verdict_with(&rule.check, v) {
                         Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, path, &rs.path);
                             out.findings.push(f);
@@ -397,7 +486,7 @@ pub fn run_switched(
         if ev.kind == Kind::Move {
             // each shadow's adjudications, in the rules' order, until its
             // outcome is decided
-            for sh in shadows.iter_mut().filter(|sh| sh.open()) {
+            for (k, sh) in shadows.iter_mut().enumerate().filter(|(_, sh)| sh.open()) {
                 // a shadow none of whose `let`s differs now, whose switch no
                 // adjudication reads directly and none keeps state of its
                 // own, has the real pass's verdicts: when none of those
@@ -423,6 +512,7 @@ pub fn run_switched(
                         continue;
                     }
                     let open = sh.open();
+                    fill!(&plan.columns.rule_reads[ri]);
                     let mut c = if own {
                         ctx!(shadow sh, i, facts)
                     } else {
@@ -430,7 +520,15 @@ pub fn run_switched(
                     };
                     let fired = if own {
                         c.advance(plan, &plan.rule_calls[ri]);
-                        plan.code.condition(ri, &mut c)
+                        // a column: the shadow's where it differs, else
+                        // the real pass's
+                        match cols.as_ref().and_then(|c| {
+                            let real = c.rules[ri].as_ref()?;
+                            Some(c.shadows[k].rules[ri].as_ref().unwrap_or(real))
+                        }) {
+                            Some(c) => *c.at(r),
+                            None => plan.code.condition(ri, &mut c),
+                        }
                     } else {
                         fired_at[ri]
                     };
@@ -457,6 +555,7 @@ pub fn run_switched(
             }
         }
         if trace && ev.kind == Kind::Move {
+            fill!(&(0..rs.lets.len()).collect::<Vec<usize>>());
             out.trace.push((ev.ply.unwrap_or(0), lets.clone()));
         }
     }

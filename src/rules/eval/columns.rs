@@ -1,0 +1,1091 @@
+//! The rules a column at a time: each `let` on moves, and each condition of
+//! a rule on moves, whose every part a column can hold (literals,
+//! constants, switches, the game's fields, the move's fields, the `let`s
+//! that are columns themselves, operators, `if`, the builtins of numbers,
+//! and the stateful calls over them) is evaluated over all of a game's
+//! moves at once, node by node. What an expression costs to interpret (its
+//! dispatch, its closures, its `Value`s) is paid once per node per game,
+//! and each node's work is a loop over the moves; the per-move pass then
+//! reads the columns.
+//!
+//! Each node gives, at every move, what the walk ([`Ctx::eval`],
+//! [`Ctx::num`], [`Ctx::truth`]) gives on the same expression at that move:
+//! the methods below follow the walk's arms one by one, with the same
+//! [`Num`] and [`Truth`] operations; a stateful call steps through the
+//! same [`Slot::step`]. `tests` holds them to the walk on thousands of
+//! generated expressions at each move of a game; on whole archives,
+//! `tests/identical.rs` holds the outputs of S15 and of `samples/`, and
+//! `tests/switches.rs` the switches' shadows.
+//!
+//! A switch's shadow is a set of columns too: a `let` or condition that
+//! reads the flipped switch, or a shadow column, is evaluated again with the
+//! switch flipped; where the result is the real pass's at every move, the
+//! shadow keeps none, and what reads it is not evaluated again either.
+
+use std::borrow::Cow;
+
+use super::*;
+use crate::timeline::{MoveFacts, Text};
+
+/// One value per move, or one value for every move.
+#[derive(Debug, Clone)]
+pub(super) enum Column<T> {
+    /// The same at every move.
+    K(T),
+    /// One per move, in order.
+    C(Vec<T>),
+}
+
+impl<T> Column<T> {
+    #[inline]
+    pub(super) fn at(&self, r: usize) -> &T {
+        match self {
+            Column::K(x) => x,
+            Column::C(v) => &v[r],
+        }
+    }
+
+    fn map<U>(&self, f: impl Fn(&T) -> U) -> Column<U> {
+        match self {
+            Column::K(x) => Column::K(f(x)),
+            Column::C(v) => Column::C(v.iter().map(f).collect()),
+        }
+    }
+
+    fn zip<S, U>(&self, o: &Column<S>, f: impl Fn(&T, &S) -> U) -> Column<U> {
+        Column::C(match (self, o) {
+            (Column::K(x), Column::K(y)) => return Column::K(f(x, y)),
+            (Column::C(a), Column::C(b)) => a.iter().zip(b).map(|(x, y)| f(x, y)).collect(),
+            (Column::C(a), Column::K(y)) => a.iter().map(|x| f(x, y)).collect(),
+            (Column::K(x), Column::C(b)) => b.iter().map(|y| f(x, y)).collect(),
+        })
+    }
+}
+
+/// `if k then a else b`, move by move.
+fn choose<T: Clone>(
+    k: &Column<Truth>,
+    a: &Column<T>,
+    b: &Column<T>,
+    unknown: T,
+    n: usize,
+) -> Column<T> {
+    let one = |k: Truth, a: &T, b: &T| match k {
+        Truth::True => a.clone(),
+        Truth::Unknown => unknown.clone(),
+        _ => b.clone(),
+    };
+    match (k, a, b) {
+        (Column::K(k), Column::K(a), Column::K(b)) => Column::K(one(*k, a, b)),
+        _ => Column::C((0..n).map(|r| one(*k.at(r), a.at(r), b.at(r))).collect()),
+    }
+}
+
+/// A `let`'s or a node's values over the moves, in the form that holds them
+/// exactly: numbers (a move's value is [`Num::value`]), truths (its value is
+/// [`Truth::value`]; never `Other`), or values.
+#[derive(Debug, Clone)]
+pub(super) enum Col {
+    N(Column<Num>),
+    T(Column<Truth>),
+    V(Column<Value>),
+}
+
+impl Col {
+    /// The value at move `r`.
+    #[inline]
+    pub(super) fn value_at(&self, r: usize) -> Value {
+        match self {
+            Col::N(c) => c.at(r).value(),
+            Col::T(c) => c.at(r).value(),
+            Col::V(c) => c.at(r).clone(),
+        }
+    }
+
+    /// As [`Num::of`] reads each value.
+    fn nums(&self) -> Cow<'_, Column<Num>> {
+        match self {
+            Col::N(c) => Cow::Borrowed(c),
+            Col::T(c) => Cow::Owned(c.map(|t| match t {
+                Truth::Unknown => Num::Unknown,
+                _ => Num::Other,
+            })),
+            Col::V(c) => Cow::Owned(c.map(Num::of)),
+        }
+    }
+
+    /// As [`Truth::of`] reads each value.
+    fn truths(&self) -> Cow<'_, Column<Truth>> {
+        match self {
+            Col::N(c) => Cow::Owned(c.map(|n| match n {
+                Num::Unknown => Truth::Unknown,
+                _ => Truth::Other,
+            })),
+            Col::T(c) => Cow::Borrowed(c),
+            Col::V(c) => Cow::Owned(c.map(Truth::of)),
+        }
+    }
+
+    /// A truth column as a value's: `Other` is `false`.
+    fn of_truths(c: Column<Truth>) -> Col {
+        let norm = |t: Truth| if t == Truth::Other { Truth::False } else { t };
+        Col::T(match c {
+            Column::K(t) => Column::K(norm(t)),
+            Column::C(mut v) => {
+                v.iter_mut().for_each(|t| *t = norm(*t));
+                Column::C(v)
+            }
+        })
+    }
+
+    /// A truth from the two columns' values at each move.
+    fn zip_values(&self, o: &Col, n: usize, f: impl Fn(&Value, &Value) -> Truth) -> Column<Truth> {
+        match (self, o) {
+            (Col::V(Column::K(x)), Col::V(Column::K(y))) => Column::K(f(x, y)),
+            _ => Column::C(
+                (0..n)
+                    .map(|r| f(&self.value_at(r), &o.value_at(r)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Whether the two hold the same values at every one of `n` moves, to
+    /// every reader ([`identical`]).
+    fn same(&self, o: &Col, n: usize) -> bool {
+        match (self, o) {
+            (Col::N(a), Col::N(b)) => (0..n).all(|r| match (a.at(r), b.at(r)) {
+                (Num::Is(x), Num::Is(y)) => x.to_bits() == y.to_bits(),
+                (Num::Unknown, Num::Unknown) | (Num::Other, Num::Other) => true,
+                _ => false,
+            }),
+            (Col::T(a), Col::T(b)) => (0..n).all(|r| a.at(r) == b.at(r)),
+            _ => (0..n).all(|r| identical(&self.value_at(r), &o.value_at(r))),
+        }
+    }
+}
+
+/// A column's numbers, borrowed where it holds them.
+fn cow_nums(c: Cow<'_, Col>) -> Cow<'_, Column<Num>> {
+    match c {
+        Cow::Borrowed(c) => c.nums(),
+        Cow::Owned(Col::N(n)) => Cow::Owned(n),
+        Cow::Owned(c) => Cow::Owned(c.nums().into_owned()),
+    }
+}
+
+/// A column's truths, borrowed where it holds them.
+fn cow_truths(c: Cow<'_, Col>) -> Cow<'_, Column<Truth>> {
+    match c {
+        Cow::Borrowed(c) => c.truths(),
+        Cow::Owned(Col::T(t)) => Cow::Owned(t),
+        Cow::Owned(c) => Cow::Owned(c.truths().into_owned()),
+    }
+}
+
+/// Which `let`s and rule conditions are columns, found once per ruleset.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Columnar {
+    /// For each `let`: its stateful calls, in order, where it is a column.
+    pub(super) lets: Vec<Option<Vec<Stateful>>>,
+    /// For each rule: whether its condition is a column (a rule on moves
+    /// whose condition is one, and which has no stateful call).
+    pub(super) rules: Vec<bool>,
+    /// The fields of the move the columns read, each made a column once
+    /// per game.
+    fields: Vec<MoveField>,
+    /// For each rule, the `let`s that what it evaluates reads (its
+    /// condition, result, record and message): those a column holds are
+    /// put in the per-move pass's `let`s only before the rule is evaluated
+    /// there.
+    pub(super) rule_reads: Vec<Vec<usize>>,
+}
+
+impl Columnar {
+    pub(super) fn of(rs: &Ruleset, rule_calls: &[Vec<usize>]) -> Columnar {
+        let mut lets: Vec<Option<Vec<Stateful>>> = Vec::with_capacity(rs.lets.len());
+        for l in &rs.lets {
+            let column = l.on == Kind::Move && columnar(&l.expr, &lets);
+            lets.push(column.then(|| {
+                let mut calls = Vec::new();
+                plan::stateful_calls(&l.expr, &mut calls);
+                calls.into_iter().cloned().collect()
+            }));
+        }
+        let rules: Vec<bool> = rs
+            .rules
+            .iter()
+            .zip(rule_calls)
+            .map(|(rule, calls)| {
+                let when = match &rule.check {
+                    Check::Adjudicate { when, .. } => when,
+                    Check::Forbid {
+                        on: Kind::Move,
+                        when: Some(when),
+                    }
+                    | Check::Require {
+                        on: Kind::Move,
+                        when,
+                    } => when,
+                    _ => return false,
+                };
+                calls.is_empty() && columnar(when, &lets)
+            })
+            .collect();
+        let mut fields = Vec::new();
+        let mut add = |e: &CExpr| moves_fields(e, &mut fields);
+        for (l, c) in rs.lets.iter().zip(&lets) {
+            if c.is_some() {
+                add(&l.expr);
+            }
+        }
+        for (rule, c) in rs.rules.iter().zip(rules.iter()) {
+            match &rule.check {
+                Check::Adjudicate { when, .. }
+                | Check::Forbid {
+                    when: Some(when), ..
+                }
+                | Check::Require { when, .. }
+                    if *c =>
+                {
+                    add(when)
+                }
+                _ => {}
+            }
+        }
+        let rule_reads = rs
+            .rules
+            .iter()
+            .map(|rule| {
+                let records = match &rule.check {
+                    Check::Adjudicate { records, .. } => records.as_ref(),
+                    _ => None,
+                };
+                let message = rule.message.iter().flatten().filter_map(|p| match p {
+                    CTemplatePart::Expr(e) => Some(e),
+                    CTemplatePart::Text(_) => None,
+                });
+                Inputs::of(rule.evaluated().chain(records).chain(message)).lets
+            })
+            .collect();
+        Columnar {
+            lets,
+            rules,
+            fields,
+            rule_reads,
+        }
+    }
+
+    fn any(&self) -> bool {
+        self.lets.iter().any(Option::is_some) || self.rules.contains(&true)
+    }
+}
+
+/// Whether a column can hold `e` (on moves, given the `let`s found to be
+/// columns so far).
+fn columnar(e: &CExpr, lets: &[Option<Vec<Stateful>>]) -> bool {
+    let all = |es: &mut dyn Iterator<Item = &CExpr>| {
+        for x in es {
+            if !columnar(x, lets) {
+                return false;
+            }
+        }
+        true
+    };
+    match e {
+        CExpr::Lit(_) | CExpr::Const(_) | CExpr::Switch(_) | CExpr::Move(..) => true,
+        CExpr::Field(k, _) => *k == Kind::Game,
+        CExpr::Let(l) => lets.get(*l).is_some_and(Option::is_some),
+        CExpr::List(_) => literal(e),
+        CExpr::Unary(_, a) => columnar(a, lets),
+        CExpr::Binary(_, a, b) | CExpr::Short(_, a, b) => {
+            all(&mut [a, b].into_iter().map(|x| &**x))
+        }
+        CExpr::If(k, a, b) => all(&mut [k, a, b].into_iter().map(|x| &**x)),
+        CExpr::Call(Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Round, args) => {
+            args.len() == 1 && all(&mut args.iter())
+        }
+        CExpr::Call(Builtin::Min | Builtin::Max, args) => args.len() == 2 && all(&mut args.iter()),
+        CExpr::Call(..) | CExpr::Detector(..) => false,
+        CExpr::Stateful(s) => {
+            s.on == Kind::Move
+                && all(&mut std::iter::once(&s.arg)
+                    .chain([&s.over, &s.reset, &s.per].into_iter().flatten()))
+        }
+    }
+}
+
+/// The fields of the move `e` reads, added to `out` once each.
+fn moves_fields(e: &CExpr, out: &mut Vec<MoveField>) {
+    match e {
+        CExpr::Move(f, _) => {
+            if !out.contains(f) {
+                out.push(*f);
+            }
+        }
+        _ => e.each_child(&mut |x| moves_fields(x, out)),
+    }
+}
+
+/// A literal, or a list of literals (at any depth).
+fn literal(e: &CExpr) -> bool {
+    match e {
+        CExpr::Lit(_) => true,
+        CExpr::List(items) => items.iter().all(literal),
+        _ => false,
+    }
+}
+
+/// A shadow's `let`s and rule conditions where they differ from the real
+/// pass's (`None` elsewhere).
+pub(super) struct ShadowColumns {
+    pub(super) lets: Vec<Option<Col>>,
+    pub(super) rules: Vec<Option<Column<Truth>>>,
+}
+
+/// A game's columns: the real pass's, and each shadow's where it differs.
+pub(super) struct GameColumns {
+    /// Each `let`'s column, where it is one.
+    pub(super) lets: Vec<Option<Col>>,
+    /// Each rule's condition, where it is a column, as [`Ctx::truth`] gives
+    /// it.
+    pub(super) rules: Vec<Option<Column<Truth>>>,
+    /// For each shadow (in the order of the flipped switches): its `let`s
+    /// and conditions where they differ from the real pass's.
+    pub(super) shadows: Vec<ShadowColumns>,
+}
+
+/// The facts of each move of the game, in order, when the ruleset has
+/// columns and every move event is a move (else `None`: the per-move pass
+/// evaluates everything).
+pub(super) fn rows<'t>(plan: &Plan, tl: &Timeline<'t>) -> Option<Vec<MoveFacts<'t>>> {
+    if !plan.columns.any() {
+        return None;
+    }
+    tl.events
+        .iter()
+        .filter(|e| e.kind == Kind::Move)
+        .map(|e| match &e.data {
+            Data::Move(p) => Some(tl.move_facts(p)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Evaluate the ruleset's columns over a game's moves (`rows`), and each
+/// shadow's (the switches of `flipped` flipped, in turn).
+pub(super) fn evaluate(
+    plan: &Plan,
+    rs: &Ruleset,
+    run: &Run<'_, '_>,
+    rows: &[MoveFacts<'_>],
+    switches: &[bool],
+    flipped: &[usize],
+) -> GameColumns {
+    let cp = &plan.columns;
+    let fields: Vec<(MoveField, Col)> = cp
+        .fields
+        .iter()
+        .map(|&f| (f, field_column(run, rows, f)))
+        .collect();
+    fn view<'c, 'r, 't>(
+        (run, rows, fields): (&'c Run<'c, 't>, &'c [MoveFacts<'r>], &'c [(MoveField, Col)]),
+        switches: &'c [bool],
+        lets: &'c [Option<Col>],
+        overlay: &'c [Option<Col>],
+    ) -> Cols<'c, 'r, 't> {
+        Cols {
+            run,
+            rows,
+            switches,
+            lets,
+            overlay,
+            states: &[],
+            fields,
+        }
+    }
+    let game = (run, rows, &fields[..]);
+    // a rule's condition, where it has one
+    fn condition(rule: &RuleDef, v: Cols<'_, '_, '_>) -> Option<Column<Truth>> {
+        match &rule.check {
+            Check::Adjudicate { when, .. }
+            | Check::Forbid {
+                when: Some(when), ..
+            }
+            | Check::Require { when, .. } => Some(v.truth(when).into_owned()),
+            _ => None,
+        }
+    }
+    let mut lets: Vec<Option<Col>> = vec![None; rs.lets.len()];
+    for (j, calls) in cp.lets.iter().enumerate() {
+        if let Some(calls) = calls {
+            let c = view(game, switches, &lets, &[]).let_column(&rs.lets[j].expr, calls);
+            lets[j] = Some(c);
+        }
+    }
+    let rules: Vec<Option<Column<Truth>>> = (0..rs.rules.len())
+        .map(|ri| {
+            if cp.rules[ri] {
+                condition(&rs.rules[ri], view(game, switches, &lets, &[]))
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut shadows = Vec::with_capacity(flipped.len());
+    for &s in flipped {
+        let mut sw = switches.to_vec();
+        if let Some(b) = sw.get_mut(s) {
+            *b = !*b;
+        }
+        let depends = &plan.depends[s];
+        // what reads the switch, or a `let` whose shadow differs
+        let reads = |i: &Inputs, own: &[Option<Col>]| {
+            i.switches.contains(&s) || i.lets.iter().any(|&l| own[l].is_some())
+        };
+        let mut own: Vec<Option<Col>> = vec![None; rs.lets.len()];
+        for (j, calls) in cp.lets.iter().enumerate() {
+            let (Some(calls), Some(real)) = (calls, &lets[j]) else {
+                continue;
+            };
+            if !depends.lets[j] || !reads(&plan.let_inputs[j], &own) {
+                continue;
+            }
+            let c = view(game, &sw, &lets, &own).let_column(&rs.lets[j].expr, calls);
+            if !c.same(real, rows.len()) {
+                own[j] = Some(c);
+            }
+        }
+        let conditions = (0..rs.rules.len())
+            .map(|ri| {
+                if cp.rules[ri] && depends.rules[ri] && reads(&plan.rule_inputs[ri], &own) {
+                    condition(&rs.rules[ri], view(game, &sw, &lets, &own))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        shadows.push(ShadowColumns {
+            lets: own,
+            rules: conditions,
+        });
+    }
+    GameColumns {
+        lets,
+        rules,
+        shadows,
+    }
+}
+
+/// A view of a game's columns for evaluating one expression: the moves,
+/// the switches, the `let`s' columns (a shadow's over the real pass's), and
+/// the columns of the stateful calls of the expression.
+#[derive(Clone, Copy)]
+struct Cols<'c, 'r, 't> {
+    run: &'c Run<'c, 't>,
+    rows: &'c [MoveFacts<'r>],
+    switches: &'c [bool],
+    lets: &'c [Option<Col>],
+    /// A shadow's `let`s where they differ from the real pass's.
+    overlay: &'c [Option<Col>],
+    states: &'c [(usize, Col)],
+    /// The move's fields the columns read, made once per game.
+    fields: &'c [(MoveField, Col)],
+}
+
+/// A field of the move over the moves, typed where every move's value is a
+/// number (or none, or unknown), or a truth (or unknown).
+fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col {
+    let values: Vec<Value> = match f {
+        MoveField::Clock(c) => rows
+            .iter()
+            .map(|m| clock_value(run, m.ply.ply, c))
+            .collect(),
+        _ => {
+            if let Some(first) = rows.first()
+                && first.number(f).is_some()
+            {
+                return Col::N(Column::C(
+                    rows.iter()
+                        .map(|m| match m.number(f) {
+                            Some(Some(x)) => Num::Is(x),
+                            Some(None) => Num::Other,
+                            None => Num::of(&m.get(f)),
+                        })
+                        .collect(),
+                ));
+            }
+            rows.iter().map(|m| m.get(f)).collect()
+        }
+    };
+    typed(values)
+}
+
+/// Values held as numbers where every one is a number, none or unknown;
+/// as truths where every one is a boolean or unknown; else as they are.
+fn typed(values: Vec<Value>) -> Col {
+    if values
+        .iter()
+        .all(|v| matches!(v, Value::Num(_) | Value::None | Value::Unknown))
+    {
+        Col::N(Column::C(values.iter().map(Num::of).collect()))
+    } else if values
+        .iter()
+        .all(|v| matches!(v, Value::Bool(_) | Value::Unknown))
+    {
+        Col::T(Column::C(values.iter().map(Truth::of).collect()))
+    } else {
+        Col::V(Column::C(values))
+    }
+}
+
+/// One value for every move, typed as [`typed`] types a column.
+fn typed_one(v: Value) -> Col {
+    match v {
+        Value::Num(_) | Value::None | Value::Unknown => Col::N(Column::K(Num::of(&v))),
+        Value::Bool(b) => Col::T(Column::K(Truth::from(b))),
+        v => Col::V(Column::K(v)),
+    }
+}
+
+/// What a column that cannot be read gives (a `let` or slot the ruleset
+/// does not have, which the analyzer and [`Columnar`] rule out).
+static NONE: Col = Col::V(Column::K(Value::None));
+
+impl Cols<'_, '_, '_> {
+    fn n(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// A `let`'s column: its stateful calls' columns first, in order, then
+    /// its expression over them.
+    fn let_column(&self, e: &CExpr, calls: &[Stateful]) -> Col {
+        let states: Vec<(usize, Col)> = calls.iter().map(|s| (s.slot, self.stateful(s))).collect();
+        let with = Cols {
+            states: &states,
+            ..*self
+        };
+        with.value(e).into_owned()
+    }
+
+    fn let_col(&self, l: usize) -> &Col {
+        self.overlay
+            .get(l)
+            .and_then(Option::as_ref)
+            .or_else(|| self.lets.get(l).and_then(Option::as_ref))
+            .unwrap_or(&NONE)
+    }
+
+    fn state(&self, slot: usize) -> &Col {
+        self.states
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map_or(&NONE, |(_, c)| c)
+    }
+
+    /// A node that is the same at every move (a literal, a constant, a
+    /// switch, a field of the game, a list of literals), as the walk gives
+    /// it.
+    fn scalar(&self, e: &CExpr) -> Value {
+        let (mut notes, mut evidence) = (Vec::new(), Vec::new());
+        let mut ctx = Ctx {
+            run: self.run,
+            i: 0,
+            switches: self.switches,
+            lets: &[],
+            overlay: None,
+            slots: &mut [],
+            notes: &mut notes,
+            evidence: &mut evidence,
+            facts: None,
+        };
+        ctx.eval(e)
+    }
+
+    /// A field of the move, as a column: the game's, made once.
+    fn field(&self, f: MoveField) -> Cow<'_, Col> {
+        match self.fields.iter().find(|(g, _)| *g == f) {
+            Some((_, c)) => Cow::Borrowed(c),
+            None => Cow::Owned(field_column(self.run, self.rows, f)),
+        }
+    }
+
+    /// A stateful call's values over the moves, stepped as
+    /// [`Ctx::advance_one`] steps it (`streak`, `count` and `sum` on
+    /// numbers, by [`Cols::counter`]; the others through [`Slot::step`]).
+    fn stateful(&self, s: &Stateful) -> Col {
+        if matches!(
+            s.func,
+            StatefulFn::Streak | StatefulFn::Count | StatefulFn::Sum
+        ) {
+            return Col::N(self.counter(s));
+        }
+        // `since` reads its argument as a truth, `last` and `previous` as
+        // the value
+        enum Arg<'a> {
+            Truth(Cow<'a, Column<Truth>>),
+            Value(Cow<'a, Col>),
+        }
+        let reset = s.reset.as_ref().map(|e| self.truth(e));
+        let over = s.over.as_ref().map(|e| self.truth(e));
+        let arg = match s.func {
+            StatefulFn::Since => Arg::Truth(self.truth(&s.arg)),
+            _ => Arg::Value(self.value(&s.arg)),
+        };
+        let per = s.per.as_ref().map(|e| self.value(e));
+        let mut slot = Slot::default();
+        let mut values = Vec::with_capacity(self.n());
+        for r in 0..self.n() {
+            let reset = reset.as_ref().is_some_and(|c| *c.at(r) == Truth::True);
+            let over = over.as_ref().is_none_or(|c| *c.at(r) == Truth::True);
+            let arg = match &arg {
+                Arg::Truth(c) => Value::Bool(*c.at(r) == Truth::True),
+                Arg::Value(c) => c.value_at(r),
+            };
+            let key = per.as_ref().map(|c| c.value_at(r));
+            slot.step(s.func, reset, over, arg, key.as_ref());
+            values.push(slot.current.clone());
+        }
+        typed(values)
+    }
+
+    /// `streak`, `count` and `sum` over the moves: [`Slot::step`] on
+    /// numbers (its state is none, then a number, for each key; `0` when
+    /// none), with each `per` key by its text, as [`Slot::step`] keys it.
+    fn counter(&self, s: &Stateful) -> Column<Num> {
+        let n = self.n();
+        let reset = s.reset.as_ref().map(|e| self.truth(e));
+        let over = s.over.as_ref().map(|e| self.truth(e));
+        let (truths, nums) = match s.func {
+            StatefulFn::Sum => (None, Some(self.num(&s.arg))),
+            _ => (Some(self.truth(&s.arg)), None),
+        };
+        // each move's key, as the place of its text among the keys met
+        let mut keys: Vec<Text> = Vec::new();
+        let key_of: Option<Vec<usize>> = s.per.as_ref().map(|e| {
+            let per = self.value(e);
+            (0..n)
+                .map(|r| {
+                    let text: Text = match per.value_at(r) {
+                        Value::Str(t) => t,
+                        k => k.display().into(),
+                    };
+                    match keys.iter().position(|k| k.as_str() == text.as_str()) {
+                        Some(at) => at,
+                        None => {
+                            keys.push(text);
+                            keys.len() - 1
+                        }
+                    }
+                })
+                .collect()
+        });
+        let mut state = vec![0.0f64; keys.len().max(1)];
+        let mut out = Vec::with_capacity(n);
+        for r in 0..n {
+            let k = key_of.as_ref().map_or(0, |keys| keys[r]);
+            let before = state[k];
+            let reset = reset.as_ref().is_some_and(|c| *c.at(r) == Truth::True);
+            let over = over.as_ref().is_none_or(|c| *c.at(r) == Truth::True);
+            let yes = || truths.as_ref().is_some_and(|c| *c.at(r) == Truth::True);
+            let v = if reset {
+                0.0
+            } else {
+                match s.func {
+                    StatefulFn::Streak if !over => before,
+                    StatefulFn::Streak if yes() => before + 1.0,
+                    StatefulFn::Streak => 0.0,
+                    StatefulFn::Count if over && yes() => before + 1.0,
+                    StatefulFn::Sum if over => {
+                        before
+                            + match nums.as_ref().map(|c| *c.at(r)) {
+                                Some(Num::Is(x)) => x,
+                                _ => 0.0,
+                            }
+                    }
+                    _ => before,
+                }
+            };
+            state[k] = v;
+            out.push(Num::Is(v));
+        }
+        Column::C(out)
+    }
+
+    /// As [`Ctx::eval`] gives it.
+    fn value(&self, e: &CExpr) -> Cow<'_, Col> {
+        match e {
+            CExpr::Lit(_)
+            | CExpr::Const(_)
+            | CExpr::Switch(_)
+            | CExpr::Field(..)
+            | CExpr::List(_) => Cow::Owned(typed_one(self.scalar(e))),
+            CExpr::Let(l) => Cow::Borrowed(self.let_col(*l)),
+            CExpr::Move(f, _) => self.field(*f),
+            CExpr::Unary(UnOp::Neg, _)
+            | CExpr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => {
+                Cow::Owned(Col::N(self.num(e).into_owned()))
+            }
+            CExpr::Call(
+                Builtin::Abs
+                | Builtin::Floor
+                | Builtin::Ceil
+                | Builtin::Round
+                | Builtin::Min
+                | Builtin::Max,
+                _,
+            ) if compiled::num_handles(e) => Cow::Owned(Col::N(self.num(e).into_owned())),
+            CExpr::Unary(UnOp::Not, _) | CExpr::Binary(..) | CExpr::Short(..) => {
+                Cow::Owned(Col::of_truths(self.truth(e).into_owned()))
+            }
+            CExpr::If(k, a, b) => {
+                let (k, n) = (self.truth(k), self.n());
+                Cow::Owned(match (&*self.value(a), &*self.value(b)) {
+                    (Col::N(a), Col::N(b)) => Col::N(choose(&k, a, b, Num::Unknown, n)),
+                    (Col::T(a), Col::T(b)) => Col::T(choose(&k, a, b, Truth::Unknown, n)),
+                    (a, b) => Col::V(Column::C(
+                        (0..n)
+                            .map(|r| match k.at(r) {
+                                Truth::True => a.value_at(r),
+                                Truth::Unknown => Value::Unknown,
+                                _ => b.value_at(r),
+                            })
+                            .collect(),
+                    )),
+                })
+            }
+            CExpr::Stateful(s) => Cow::Borrowed(self.state(s.slot)),
+            // what `Columnar` keeps out of columns
+            CExpr::Call(..) | CExpr::Detector(..) => Cow::Borrowed(&NONE),
+        }
+    }
+
+    /// As [`Ctx::num`] gives it.
+    fn num(&self, e: &CExpr) -> Cow<'_, Column<Num>> {
+        let n = self.n();
+        Cow::Owned(match e {
+            CExpr::Lit(v) => Column::K(Num::of(v)),
+            CExpr::Const(i) => Column::K(self.run.consts.get(*i).map_or(Num::Other, Num::of)),
+            CExpr::Let(l) => return self.let_col(*l).nums(),
+            CExpr::Stateful(s) => return self.state(s.slot).nums(),
+            CExpr::Move(f, _) => return cow_nums(self.field(*f)),
+            CExpr::Unary(UnOp::Neg, a) => self.num(a).map(|x| x.neg()),
+            CExpr::If(k, a, b) => {
+                choose(&self.truth(k), &self.num(a), &self.num(b), Num::Unknown, n)
+            }
+            CExpr::Call(
+                f @ (Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Round),
+                args,
+            ) if args.len() == 1 => self.num(&args[0]).map(|x| x.call1(*f)),
+            CExpr::Call(f @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => self
+                .num(&args[0])
+                .zip(&self.num(&args[1]), |x, y| x.call2(*f, *y)),
+            CExpr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
+                self.num(a).zip(&self.num(b), |x, y| x.arith(*op, *y))
+            }
+            _ => return cow_nums(self.value(e)),
+        })
+    }
+
+    /// As [`Ctx::truth`] gives it.
+    fn truth(&self, e: &CExpr) -> Cow<'_, Column<Truth>> {
+        let n = self.n();
+        Cow::Owned(match e {
+            CExpr::Lit(v) => Column::K(Truth::of(v)),
+            CExpr::Let(l) => return self.let_col(*l).truths(),
+            CExpr::Switch(i) => {
+                Column::K(Truth::from(self.switches.get(*i).copied().unwrap_or(false)))
+            }
+            CExpr::Move(f, _) => return cow_truths(self.field(*f)),
+            CExpr::Unary(UnOp::Not, a) => self.truth(a).map(|x| x.not()),
+            CExpr::If(k, a, b) => choose(
+                &self.truth(k),
+                &self.truth(a),
+                &self.truth(b),
+                Truth::Unknown,
+                n,
+            ),
+            CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+                self.num(a).zip(&self.num(b), |x, y| x.compare(*op, *y))
+            }
+            CExpr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let eq = *op == BinOp::Eq;
+                match (&**a, &**b) {
+                    // the side to move against a text
+                    (CExpr::Move(MoveField::Side, _), CExpr::Lit(Value::Str(t)))
+                    | (CExpr::Lit(Value::Str(t)), CExpr::Move(MoveField::Side, _)) => Column::C(
+                        self.rows
+                            .iter()
+                            .map(|m| Truth::from(m.side_is(t) == eq))
+                            .collect(),
+                    ),
+                    _ => {
+                        let (x, y) = (self.value(a), self.value(b));
+                        let differ = Truth::from(!eq);
+                        // numbers (none among them) and truths compared as
+                        // they are held: a number or none is never a truth
+                        match (&*x, &*y) {
+                            (Col::N(x), Col::N(y)) => {
+                                return Cow::Owned(x.zip(y, |x, y| match (x, y) {
+                                    (Num::Unknown, _) | (_, Num::Unknown) => Truth::Unknown,
+                                    (Num::Is(x), Num::Is(y)) => Truth::from((x == y) == eq),
+                                    (Num::Other, Num::Other) => Truth::from(eq),
+                                    _ => differ,
+                                }));
+                            }
+                            (Col::T(x), Col::T(y)) => {
+                                return Cow::Owned(x.zip(y, |x, y| match (x, y) {
+                                    (Truth::Unknown, _) | (_, Truth::Unknown) => Truth::Unknown,
+                                    _ => Truth::from((x == y) == eq),
+                                }));
+                            }
+                            (Col::N(x), Col::T(y)) => {
+                                return Cow::Owned(x.zip(y, |x, y| match (x, y) {
+                                    (Num::Unknown, _) | (_, Truth::Unknown) => Truth::Unknown,
+                                    _ => differ,
+                                }));
+                            }
+                            (Col::T(x), Col::N(y)) => {
+                                return Cow::Owned(x.zip(y, |x, y| match (x, y) {
+                                    (Truth::Unknown, _) | (_, Num::Unknown) => Truth::Unknown,
+                                    _ => differ,
+                                }));
+                            }
+                            _ => {}
+                        }
+                        x.zip_values(&y, n, |x, y| {
+                            if matches!(x, Value::Unknown) || matches!(y, Value::Unknown) {
+                                Truth::Unknown
+                            } else {
+                                Truth::from((x == y) == eq)
+                            }
+                        })
+                    }
+                }
+            }
+            CExpr::Binary(BinOp::In, a, b) => {
+                let (x, list) = (self.value(a), self.value(b));
+                x.zip_values(&list, n, |x, list| match (x, list) {
+                    (Value::Unknown, _) | (_, Value::Unknown) => Truth::Unknown,
+                    (x, Value::List(items)) => Truth::from(items.contains(x)),
+                    _ => Truth::False,
+                })
+            }
+            CExpr::Binary(BinOp::And, a, b) | CExpr::Short(BinOp::And, a, b) => {
+                self.truth(a).zip(&self.truth(b), |x, y| x.and(*y))
+            }
+            CExpr::Binary(BinOp::Or, a, b) | CExpr::Short(_, a, b) => {
+                self.truth(a).zip(&self.truth(b), |x, y| x.or(*y))
+            }
+            _ => return cow_truths(self.value(e)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compiled::tests::{Gen, sample_values};
+    use super::*;
+
+    /// A game of several moves of each kind: book moves, searched moves of
+    /// both sides, a move without search, captures, an evaluation past the
+    /// win rule's, and moves with no comment.
+    const PGN: &str = "[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+        1. e4 {book} d5 {book} 2. exd5 {d=20, sd=30, mt=1000, tl=60000, n=5000, pv=exd5 Qxd5, wv=0.35, R50=50, Rd=-11, Rr=-11,} \
+        Qxd5 {d=1, sd=1, mt=0, tl=59000, n=0, pv=, wv=0.30, R50=50, Rd=-11, Rr=-11,} \
+        3. Nc3 {d=22, sd=31, mt=2000, tl=58000, n=9000, pv=Nc3 Qa5, wv=0.05, R50=49, Rd=-11, Rr=-11,} \
+        Qa5 {d=18, sd=25, mt=1500, tl=57000, n=7000, pv=Qa5 d4, wv=-11.50, R50=48, Rd=-11, Rr=9,} \
+        4. d4 Nf6 5. Nf3 {d=25, sd=40, mt=3000, tl=55000, n=12000, pv=Nf3, wv=12.00, R50=47, Rd=-11, Rr=8,} *\n";
+
+    /// Every generated expression a column can hold gives, at each move of
+    /// the game, what the walk gives there, as a value, a number and a
+    /// truth (to the bit: `-0` is not `0`); and every stateful call over
+    /// generated arguments, `reset`, `over` and `per` gives what stepping a
+    /// slot with the walk's values at each move gives.
+    #[test]
+    fn columns_give_what_the_walk_gives_at_every_move() {
+        let chunk = crate::ingest::pgn::GameChunk::of_text(0, 0, 1, PGN.as_bytes().to_vec());
+        let game = crate::ingest::pgn::parse_game(&chunk);
+        let replay = crate::replay::replay(&game);
+        let tl = Timeline::build(&game, &replay);
+        let rows: Vec<_> = replay.plies.iter().map(|p| tl.move_facts(p)).collect();
+        assert_eq!(rows.len(), 9, "every move of the game replays");
+        let values = sample_values();
+        let detectors = Detectors::default();
+        let cache = DetectorCache::default();
+        let game_fields: Vec<(&'static str, Value)> = crate::timeline::fields_of(Kind::Game)
+            .zip(values.iter().cycle())
+            .map(|(n, v)| (n, v.clone()))
+            .collect();
+        let mut run = Run::bare(&values, &detectors, &cache);
+        run.game = &game_fields;
+        let switches = [true, false];
+        // each `let` a column of one of the sample values
+        let lets: Vec<Option<Col>> = values.iter().map(|v| Some(typed_one(v.clone()))).collect();
+        let column_lets: Vec<Option<Vec<Stateful>>> =
+            values.iter().map(|_| Some(Vec::new())).collect();
+        let view = Cols {
+            run: &run,
+            rows: &rows,
+            switches: &switches,
+            lets: &lets,
+            overlay: &[],
+            states: &[],
+            fields: &[],
+        };
+        let (mut notes, mut evidence) = (Vec::new(), Vec::new());
+        let mut walk = |m: &MoveFacts<'_>, f: &mut dyn FnMut(&mut Ctx<'_, '_>)| {
+            let mut ctx = Ctx {
+                run: &run,
+                i: 0,
+                switches: &switches,
+                lets: &values,
+                overlay: None,
+                slots: &mut [],
+                notes: &mut notes,
+                evidence: &mut evidence,
+                facts: Some(m),
+            };
+            f(&mut ctx)
+        };
+        let mut g = Gen(crate::test_rng::Lcg(21));
+        let mut kinds = std::collections::BTreeSet::new();
+        let (mut tried, mut held) = (0, 0);
+        while held < 3_000 {
+            tried += 1;
+            let e = g.expr(1 + tried % 4, values.len());
+            if !columnar(&e, &column_lets) {
+                continue;
+            }
+            held += 1;
+            let (v, n, t) = (view.value(&e), view.num(&e), view.truth(&e));
+            for (r, m) in rows.iter().enumerate() {
+                walk(m, &mut |ctx| {
+                    let want = ctx.eval(&e);
+                    assert_eq!(
+                        format!("{:?}", v.value_at(r)),
+                        format!("{want:?}"),
+                        "{e:?} at {r}"
+                    );
+                    assert_eq!(
+                        format!("{:?}", n.at(r)),
+                        format!("{:?}", ctx.num(&e)),
+                        "{e:?} at {r}"
+                    );
+                    assert_eq!(*t.at(r), ctx.truth(&e), "{e:?} at {r}");
+                    kinds.insert(want.type_name());
+                });
+            }
+        }
+        // the sample reaches every kind of result, and most expressions
+        // are columns (those that are not call the builtins of text or
+        // make lists)
+        assert_eq!(kinds.len(), 6, "{kinds:?}");
+        assert!(held * 2 > tried, "{held} of {tried}");
+        let funcs = [
+            StatefulFn::Streak,
+            StatefulFn::Count,
+            StatefulFn::Sum,
+            StatefulFn::Since,
+            StatefulFn::Last,
+            StatefulFn::Previous,
+        ];
+        // the parts of a stateful call: a generated expression, or one of
+        // the move's that change from move to move (so that streaks run,
+        // are cut and reset, and keys differ)
+        let field = |f, name| Box::new(CExpr::Move(f, name));
+        let num = |x| Box::new(CExpr::Lit(Value::Num(x)));
+        let moving = [
+            CExpr::Move(MoveField::Capture, "capture"),
+            CExpr::Move(MoveField::Book, "book"),
+            CExpr::Move(MoveField::Score, "score"),
+            CExpr::Move(MoveField::Depth, "depth"),
+            CExpr::Move(MoveField::Side, "side"),
+            CExpr::Binary(
+                BinOp::Eq,
+                field(MoveField::Side, "side"),
+                Box::new(CExpr::Lit(Value::Str("white".into()))),
+            ),
+            CExpr::Binary(BinOp::Ge, field(MoveField::Score, "score"), num(0.1)),
+            CExpr::Binary(
+                BinOp::Le,
+                Box::new(CExpr::Call(
+                    Builtin::Abs,
+                    vec![CExpr::Move(MoveField::Score, "score")],
+                )),
+                num(0.32),
+            ),
+            CExpr::Binary(BinOp::Gt, field(MoveField::Depth, "depth"), num(19.0)),
+            CExpr::Unary(UnOp::Not, field(MoveField::Capture, "capture")),
+            // a key that is a text at some moves and a truth at others,
+            // the same text either way (`per` keys by the text)
+            CExpr::If(
+                field(MoveField::Capture, "capture"),
+                Box::new(CExpr::Lit(Value::Str("false".into()))),
+                field(MoveField::Book, "book"),
+            ),
+        ];
+        let mut part = |g: &mut Gen, depth: u32| {
+            if g.next(3) > 0 {
+                return moving[g.next(moving.len())].clone();
+            }
+            loop {
+                let e = g.expr(depth, values.len());
+                if columnar(&e, &column_lets) {
+                    return e;
+                }
+            }
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for k in 0..1_200 {
+            let maybe = |g: &mut Gen, p: &mut dyn FnMut(&mut Gen, u32) -> CExpr| {
+                if g.next(3) == 0 {
+                    return None;
+                }
+                let depth = 1 + g.next(3) as u32;
+                Some(p(g, depth))
+            };
+            let s = Stateful {
+                slot: 0,
+                func: funcs[k % funcs.len()],
+                arg: part(&mut g, 1 + (k % 3) as u32),
+                over: maybe(&mut g, &mut part),
+                reset: maybe(&mut g, &mut part),
+                per: maybe(&mut g, &mut part),
+                on: Kind::Move,
+            };
+            let got = view.stateful(&s);
+            let mut slot = Slot::default();
+            for (r, m) in rows.iter().enumerate() {
+                walk(m, &mut |ctx| {
+                    let reset = s
+                        .reset
+                        .as_ref()
+                        .is_some_and(|e| ctx.truth(e) == Truth::True);
+                    let over = s.over.as_ref().is_none_or(|e| ctx.truth(e) == Truth::True);
+                    let arg = match s.func {
+                        StatefulFn::Streak | StatefulFn::Count | StatefulFn::Since => {
+                            Value::Bool(ctx.truth(&s.arg) == Truth::True)
+                        }
+                        StatefulFn::Sum => ctx.num(&s.arg).value(),
+                        _ => ctx.eval(&s.arg),
+                    };
+                    let key = s.per.as_ref().map(|e| ctx.eval(e));
+                    slot.step(s.func, reset, over, arg, key.as_ref());
+                });
+                assert_eq!(
+                    format!("{:?}", got.value_at(r)),
+                    format!("{:?}", slot.current),
+                    "{s:?} at {r}"
+                );
+                seen.insert((k % funcs.len(), slot.current.display()));
+            }
+        }
+        // streaks, counts and sums reach several values each, and `since`,
+        // `last` and `previous` both truths and values of the move
+        for (f, least) in [(0, 4), (1, 4), (2, 4), (3, 2), (4, 4), (5, 4)] {
+            let n = seen.iter().filter(|(g, _)| *g == f).count();
+            assert!(n >= least, "{:?}: {n} values", funcs[f]);
+        }
+    }
+}
