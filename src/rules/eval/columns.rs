@@ -144,9 +144,18 @@ impl Col {
             (Col::V(Column::K(x)), Col::V(Column::K(y))) => Column::K(f(x, y)),
             _ => Column::C(
                 (0..n)
-                    .map(|r| f(&self.value_at(r), &o.value_at(r)))
+                    .map(|r| f(&self.value_ref(r), &o.value_ref(r)))
                     .collect(),
             ),
+        }
+    }
+
+    /// The value at move `r`, borrowed where the column holds values.
+    #[inline]
+    fn value_ref(&self, r: usize) -> Cow<'_, Value> {
+        match self {
+            Col::V(c) => Cow::Borrowed(c.at(r)),
+            _ => Cow::Owned(self.value_at(r)),
         }
     }
 
@@ -199,6 +208,8 @@ pub(super) struct Columnar {
     /// put in the per-move pass's `let`s only before the rule is evaluated
     /// there.
     pub(super) rule_reads: Vec<Vec<usize>>,
+    /// For each rule: whether its condition calls a detector.
+    pub(super) effects: Vec<bool>,
 }
 
 impl Columnar {
@@ -268,11 +279,24 @@ impl Columnar {
                 Inputs::of(rule.evaluated().chain(records).chain(message)).lets
             })
             .collect();
+        let effects = rs
+            .rules
+            .iter()
+            .map(|rule| match &rule.check {
+                Check::Adjudicate { when, .. }
+                | Check::Forbid {
+                    when: Some(when), ..
+                }
+                | Check::Require { when, .. } => calls_detector(when),
+                _ => false,
+            })
+            .collect();
         Columnar {
             lets,
             rules,
             fields,
             rule_reads,
+            effects,
         }
     }
 
@@ -282,7 +306,10 @@ impl Columnar {
 }
 
 /// Whether a column can hold `e` (on moves, given the `let`s found to be
-/// columns so far).
+/// columns so far): its shape is one the columns compute, from parts a
+/// column can hold; or it reads no `let` and no stateful call, and is
+/// walked at each move ([`Cols::walk`]: a detector, the builtins of text,
+/// the fields of other events).
 fn columnar(e: &CExpr, lets: &[Option<Vec<Stateful>>]) -> bool {
     let all = |es: &mut dyn Iterator<Item = &CExpr>| {
         for x in es {
@@ -292,7 +319,7 @@ fn columnar(e: &CExpr, lets: &[Option<Vec<Stateful>>]) -> bool {
         }
         true
     };
-    match e {
+    let shaped = match e {
         CExpr::Lit(_) | CExpr::Const(_) | CExpr::Switch(_) | CExpr::Move(..) => true,
         CExpr::Field(k, _) => *k == Kind::Game,
         CExpr::Let(l) => lets.get(*l).is_some_and(Option::is_some),
@@ -302,15 +329,55 @@ fn columnar(e: &CExpr, lets: &[Option<Vec<Stateful>>]) -> bool {
             all(&mut [a, b].into_iter().map(|x| &**x))
         }
         CExpr::If(k, a, b) => all(&mut [k, a, b].into_iter().map(|x| &**x)),
-        CExpr::Call(Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Round, args) => {
-            args.len() == 1 && all(&mut args.iter())
-        }
-        CExpr::Call(Builtin::Min | Builtin::Max, args) => args.len() == 2 && all(&mut args.iter()),
+        CExpr::Call(_, args) if compiled::num_handles(e) && numeric(e) => all(&mut args.iter()),
         CExpr::Call(..) | CExpr::Detector(..) => false,
         CExpr::Stateful(s) => {
             s.on == Kind::Move
                 && all(&mut std::iter::once(&s.arg)
                     .chain([&s.over, &s.reset, &s.per].into_iter().flatten()))
+        }
+    };
+    shaped || walked(e)
+}
+
+/// A builtin of numbers.
+fn numeric(e: &CExpr) -> bool {
+    matches!(
+        e,
+        CExpr::Call(
+            Builtin::Abs
+                | Builtin::Floor
+                | Builtin::Ceil
+                | Builtin::Round
+                | Builtin::Min
+                | Builtin::Max,
+            _
+        )
+    )
+}
+
+/// Whether `e` can be walked at each move: it reads no `let` and no
+/// stateful call (the walk at a move has neither).
+fn walked(e: &CExpr) -> bool {
+    match e {
+        CExpr::Let(_) | CExpr::Stateful(_) => false,
+        _ => {
+            let mut ok = true;
+            e.each_child(&mut |x| ok = ok && walked(x));
+            ok
+        }
+    }
+}
+
+/// Whether `e` calls a detector (which notes why it could not decide, and
+/// what it found, as it is evaluated).
+pub(super) fn calls_detector(e: &CExpr) -> bool {
+    match e {
+        CExpr::Detector(..) => true,
+        _ => {
+            let mut found = false;
+            e.each_child(&mut |x| found = found || calls_detector(x));
+            found
         }
     }
 }
@@ -327,6 +394,14 @@ fn moves_fields(e: &CExpr, out: &mut Vec<MoveField>) {
     }
 }
 
+/// A node that is the same at every move ([`Cols::scalar`]).
+fn scalar(e: &CExpr) -> bool {
+    matches!(
+        e,
+        CExpr::Lit(_) | CExpr::Const(_) | CExpr::Switch(_) | CExpr::Field(Kind::Game, _)
+    ) || literal(e)
+}
+
 /// A literal, or a list of literals (at any depth).
 fn literal(e: &CExpr) -> bool {
     match e {
@@ -339,6 +414,8 @@ fn literal(e: &CExpr) -> bool {
 /// A shadow's `let`s and rule conditions where they differ from the real
 /// pass's (`None` elsewhere).
 pub(super) struct ShadowColumns {
+    /// Whether any `let` differs anywhere in the game.
+    pub(super) any: bool,
     pub(super) lets: Vec<Option<Col>>,
     pub(super) rules: Vec<Option<Column<Truth>>>,
 }
@@ -355,21 +432,33 @@ pub(super) struct GameColumns {
     pub(super) shadows: Vec<ShadowColumns>,
 }
 
-/// The facts of each move of the game, in order, when the ruleset has
-/// columns and every move event is a move (else `None`: the per-move pass
-/// evaluates everything).
-pub(super) fn rows<'t>(plan: &Plan, tl: &Timeline<'t>) -> Option<Vec<MoveFacts<'t>>> {
+/// A game's moves, in order: each one's facts and its event's index.
+pub(super) struct Moves<'t> {
+    pub(super) facts: Vec<MoveFacts<'t>>,
+    pub(super) events: Vec<usize>,
+}
+
+/// The game's moves, when the ruleset has columns and every move event is
+/// a move (else `None`: the per-move pass evaluates everything).
+pub(super) fn rows<'t>(plan: &Plan, tl: &Timeline<'t>) -> Option<Moves<'t>> {
     if !plan.columns.any() {
         return None;
     }
-    tl.events
-        .iter()
-        .filter(|e| e.kind == Kind::Move)
-        .map(|e| match &e.data {
-            Data::Move(p) => Some(tl.move_facts(p)),
-            _ => None,
-        })
-        .collect()
+    let mut moves = Moves {
+        facts: Vec::new(),
+        events: Vec::new(),
+    };
+    for (i, e) in tl.events.iter().enumerate() {
+        if e.kind != Kind::Move {
+            continue;
+        }
+        let Data::Move(p) = &e.data else {
+            return None;
+        };
+        moves.facts.push(tl.move_facts(p));
+        moves.events.push(i);
+    }
+    Some(moves)
 }
 
 /// Evaluate the ruleset's columns over a game's moves (`rows`), and each
@@ -378,18 +467,25 @@ pub(super) fn evaluate(
     plan: &Plan,
     rs: &Ruleset,
     run: &Run<'_, '_>,
-    rows: &[MoveFacts<'_>],
+    moves: &Moves<'_>,
     switches: &[bool],
     flipped: &[usize],
 ) -> GameColumns {
     let cp = &plan.columns;
+    let (rows, events) = (&moves.facts[..], &moves.events[..]);
     let fields: Vec<(MoveField, Col)> = cp
         .fields
         .iter()
         .map(|&f| (f, field_column(run, rows, f)))
         .collect();
+    type Game<'c, 'r, 't> = (
+        &'c Run<'c, 't>,
+        &'c [MoveFacts<'r>],
+        &'c [usize],
+        &'c [(MoveField, Col)],
+    );
     fn view<'c, 'r, 't>(
-        (run, rows, fields): (&'c Run<'c, 't>, &'c [MoveFacts<'r>], &'c [(MoveField, Col)]),
+        (run, rows, events, fields): Game<'c, 'r, 't>,
         switches: &'c [bool],
         lets: &'c [Option<Col>],
         overlay: &'c [Option<Col>],
@@ -397,6 +493,7 @@ pub(super) fn evaluate(
         Cols {
             run,
             rows,
+            events,
             switches,
             lets,
             overlay,
@@ -404,7 +501,7 @@ pub(super) fn evaluate(
             fields,
         }
     }
-    let game = (run, rows, &fields[..]);
+    let game = (run, rows, events, &fields[..]);
     // a rule's condition, where it has one
     fn condition(rule: &RuleDef, v: Cols<'_, '_, '_>) -> Option<Column<Truth>> {
         match &rule.check {
@@ -466,6 +563,7 @@ pub(super) fn evaluate(
             })
             .collect();
         shadows.push(ShadowColumns {
+            any: own.iter().any(Option::is_some),
             lets: own,
             rules: conditions,
         });
@@ -484,6 +582,8 @@ pub(super) fn evaluate(
 struct Cols<'c, 'r, 't> {
     run: &'c Run<'c, 't>,
     rows: &'c [MoveFacts<'r>],
+    /// Each move's event in the timeline.
+    events: &'c [usize],
     switches: &'c [bool],
     lets: &'c [Option<Col>],
     /// A shadow's `let`s where they differ from the real pass's.
@@ -496,46 +596,51 @@ struct Cols<'c, 'r, 't> {
 /// A field of the move over the moves, typed where every move's value is a
 /// number (or none, or unknown), or a truth (or unknown).
 fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col {
-    let values: Vec<Value> = match f {
-        MoveField::Clock(c) => rows
-            .iter()
-            .map(|m| clock_value(run, m.ply.ply, c))
-            .collect(),
-        _ => {
-            if let Some(first) = rows.first()
-                && first.number(f).is_some()
-            {
-                return Col::N(Column::C(
-                    rows.iter()
-                        .map(|m| match m.number(f) {
-                            Some(Some(x)) => Num::Is(x),
-                            Some(None) => Num::Other,
-                            None => Num::of(&m.get(f)),
-                        })
-                        .collect(),
-                ));
-            }
-            rows.iter().map(|m| m.get(f)).collect()
-        }
-    };
-    typed(values)
+    let first = rows.first();
+    match f {
+        MoveField::Clock(c) => typed(rows.iter().map(|m| clock_value(run, m.ply.ply, c))),
+        _ if first.is_some_and(|m| m.number(f).is_some()) => Col::N(Column::C(
+            rows.iter()
+                .map(|m| match m.number(f) {
+                    Some(Some(x)) => Num::Is(x),
+                    Some(None) => Num::Other,
+                    None => Num::of(&m.get(f)),
+                })
+                .collect(),
+        )),
+        _ if first.is_some_and(|m| m.flag(f).is_some()) => Col::T(Column::C(
+            rows.iter()
+                .map(|m| match m.flag(f) {
+                    Some(b) => Truth::from(b),
+                    None => Truth::of(&m.get(f)),
+                })
+                .collect(),
+        )),
+        _ => typed(rows.iter().map(|m| m.get(f))),
+    }
 }
 
 /// Values held as numbers where every one is a number, none or unknown;
 /// as truths where every one is a boolean or unknown; else as they are.
-fn typed(values: Vec<Value>) -> Col {
-    if values
-        .iter()
-        .all(|v| matches!(v, Value::Num(_) | Value::None | Value::Unknown))
-    {
-        Col::N(Column::C(values.iter().map(Num::of).collect()))
-    } else if values
+fn typed(values: impl Iterator<Item = Value>) -> Col {
+    // numbers while they last, then values
+    let mut nums: Vec<Num> = Vec::with_capacity(values.size_hint().0);
+    let mut values = values.peekable();
+    while let Some(v @ (Value::Num(_) | Value::None | Value::Unknown)) = values.peek() {
+        nums.push(Num::of(v));
+        values.next();
+    }
+    if values.peek().is_none() {
+        return Col::N(Column::C(nums));
+    }
+    let all: Vec<Value> = nums.iter().map(|n| n.value()).chain(values).collect();
+    if all
         .iter()
         .all(|v| matches!(v, Value::Bool(_) | Value::Unknown))
     {
-        Col::T(Column::C(values.iter().map(Truth::of).collect()))
+        Col::T(Column::C(all.iter().map(Truth::of).collect()))
     } else {
-        Col::V(Column::C(values))
+        Col::V(Column::C(all))
     }
 }
 
@@ -602,6 +707,45 @@ impl Cols<'_, '_, '_> {
         ctx.eval(e)
     }
 
+    /// An expression that reads no `let` and no stateful call, walked at
+    /// each move ([`Ctx::eval`] at the move's event). A detector whose
+    /// parameters are the same at every move is given them found once.
+    /// What a detector notes or finds is not kept: the per-move pass
+    /// evaluates a condition that calls one again where it decides.
+    fn walk(&self, e: &CExpr) -> Col {
+        let given: Option<(Detector, Vec<(&str, Value)>)> = match e {
+            CExpr::Detector(d, params) if params.iter().all(|(_, p)| scalar(p)) => Some((
+                *d,
+                params
+                    .iter()
+                    .map(|(k, p)| (k.as_str(), self.scalar(p)))
+                    .collect(),
+            )),
+            _ => None,
+        };
+        let (mut notes, mut evidence) = (Vec::new(), Vec::new());
+        typed((0..self.n()).map(|r| {
+            let mut ctx = Ctx {
+                run: self.run,
+                i: self.events.get(r).copied().unwrap_or(0),
+                switches: self.switches,
+                lets: &[],
+                overlay: None,
+                slots: &mut [],
+                notes: &mut notes,
+                evidence: &mut evidence,
+                facts: self.rows.get(r),
+            };
+            let v = match &given {
+                Some((d, given)) => ctx.detect(*d, given),
+                None => ctx.eval(e),
+            };
+            notes.clear();
+            evidence.clear();
+            v
+        }))
+    }
+
     /// A field of the move, as a column: the game's, made once.
     fn field(&self, f: MoveField) -> Cow<'_, Col> {
         match self.fields.iter().find(|(g, _)| *g == f) {
@@ -646,7 +790,7 @@ impl Cols<'_, '_, '_> {
             slot.step(s.func, reset, over, arg, key.as_ref());
             values.push(slot.current.clone());
         }
-        typed(values)
+        typed(values.into_iter())
     }
 
     /// `streak`, `count` and `sum` over the moves: [`Slot::step`] on
@@ -715,11 +859,10 @@ impl Cols<'_, '_, '_> {
     /// As [`Ctx::eval`] gives it.
     fn value(&self, e: &CExpr) -> Cow<'_, Col> {
         match e {
-            CExpr::Lit(_)
-            | CExpr::Const(_)
-            | CExpr::Switch(_)
-            | CExpr::Field(..)
-            | CExpr::List(_) => Cow::Owned(typed_one(self.scalar(e))),
+            CExpr::Lit(_) | CExpr::Const(_) | CExpr::Switch(_) | CExpr::Field(Kind::Game, _) => {
+                Cow::Owned(typed_one(self.scalar(e)))
+            }
+            CExpr::List(_) if literal(e) => Cow::Owned(typed_one(self.scalar(e))),
             CExpr::Let(l) => Cow::Borrowed(self.let_col(*l)),
             CExpr::Move(f, _) => self.field(*f),
             CExpr::Unary(UnOp::Neg, _)
@@ -755,8 +898,11 @@ impl Cols<'_, '_, '_> {
                 })
             }
             CExpr::Stateful(s) => Cow::Borrowed(self.state(s.slot)),
-            // what `Columnar` keeps out of columns
-            CExpr::Call(..) | CExpr::Detector(..) => Cow::Borrowed(&NONE),
+            // the fields of other events, lists, the builtins of text and
+            // the detectors: walked at each move
+            CExpr::Field(..) | CExpr::List(_) | CExpr::Call(..) | CExpr::Detector(..) => {
+                Cow::Owned(self.walk(e))
+            }
         }
     }
 
@@ -888,14 +1034,16 @@ mod tests {
     use super::*;
 
     /// A game of several moves of each kind: book moves, searched moves of
-    /// both sides, a move without search, captures, an evaluation past the
-    /// win rule's, and moves with no comment.
+    /// both sides, moves without search (a recapture, and one no innocent
+    /// cause explains), captures, an evaluation past the win rule's, and a
+    /// move with no comment.
     const PGN: &str = "[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
         1. e4 {book} d5 {book} 2. exd5 {d=20, sd=30, mt=1000, tl=60000, n=5000, pv=exd5 Qxd5, wv=0.35, R50=50, Rd=-11, Rr=-11,} \
         Qxd5 {d=1, sd=1, mt=0, tl=59000, n=0, pv=, wv=0.30, R50=50, Rd=-11, Rr=-11,} \
         3. Nc3 {d=22, sd=31, mt=2000, tl=58000, n=9000, pv=Nc3 Qa5, wv=0.05, R50=49, Rd=-11, Rr=-11,} \
         Qa5 {d=18, sd=25, mt=1500, tl=57000, n=7000, pv=Qa5 d4, wv=-11.50, R50=48, Rd=-11, Rr=9,} \
-        4. d4 Nf6 5. Nf3 {d=25, sd=40, mt=3000, tl=55000, n=12000, pv=Nf3, wv=12.00, R50=47, Rd=-11, Rr=8,} *\n";
+        4. d4 {d=24, sd=33, mt=2500, tl=56500, n=11000, pv=d4 c6, wv=0.20, R50=50, Rd=-11, Rr=-11,} \
+        Nf6 {d=1, sd=1, mt=0, tl=57000, n=0, pv=, wv=0.10, R50=49, Rd=-11, Rr=-11,} 5. Nf3 {d=25, sd=40, mt=3000, tl=55000, n=12000, pv=Nf3, wv=12.00, R50=47, Rd=-11, Rr=8,} e6 *\n";
 
     /// Every generated expression a column can hold gives, at each move of
     /// the game, what the walk gives there, as a value, a number and a
@@ -908,8 +1056,21 @@ mod tests {
         let game = crate::ingest::pgn::parse_game(&chunk);
         let replay = crate::replay::replay(&game);
         let tl = Timeline::build(&game, &replay);
-        let rows: Vec<_> = replay.plies.iter().map(|p| tl.move_facts(p)).collect();
-        assert_eq!(rows.len(), 9, "every move of the game replays");
+        // the moves as a game's evaluation finds them
+        let moves = Moves {
+            facts: Vec::new(),
+            events: Vec::new(),
+        };
+        let plan = Plan {
+            columns: Columnar {
+                lets: vec![Some(Vec::new())],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let moves = rows(&plan, &tl).unwrap_or(moves);
+        let (rows, events) = (&moves.facts, &moves.events);
+        assert_eq!(rows.len(), 10, "every move of the game replays");
         let values = sample_values();
         let detectors = Detectors::default();
         let cache = DetectorCache::default();
@@ -919,6 +1080,7 @@ mod tests {
             .collect();
         let mut run = Run::bare(&values, &detectors, &cache);
         run.game = &game_fields;
+        run.tl = Some(&tl);
         let switches = [true, false];
         // each `let` a column of one of the sample values
         let lets: Vec<Option<Col>> = values.iter().map(|v| Some(typed_one(v.clone()))).collect();
@@ -926,7 +1088,8 @@ mod tests {
             values.iter().map(|_| Some(Vec::new())).collect();
         let view = Cols {
             run: &run,
-            rows: &rows,
+            rows,
+            events,
             switches: &switches,
             lets: &lets,
             overlay: &[],
@@ -934,33 +1097,66 @@ mod tests {
             fields: &[],
         };
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
-        let mut walk = |m: &MoveFacts<'_>, f: &mut dyn FnMut(&mut Ctx<'_, '_>)| {
+        let mut walk = |r: usize, f: &mut dyn FnMut(&mut Ctx<'_, '_>)| {
             let mut ctx = Ctx {
                 run: &run,
-                i: 0,
+                i: events[r],
                 switches: &switches,
                 lets: &values,
                 overlay: None,
                 slots: &mut [],
                 notes: &mut notes,
                 evidence: &mut evidence,
-                facts: Some(m),
+                facts: rows.get(r),
             };
             f(&mut ctx)
         };
         let mut g = Gen(crate::test_rng::Lcg(21));
         let mut kinds = std::collections::BTreeSet::new();
         let (mut tried, mut held) = (0, 0);
+        // the detectors, walked at each move (the hidden book's parameters
+        // found once, or at each move where one of them is a field)
+        let lit = |v: Value| CExpr::Lit(v);
+        let hidden = |run: CExpr| {
+            CExpr::Detector(
+                Detector::HiddenBook,
+                vec![
+                    ("min_run".to_string(), run),
+                    ("max_nodes".to_string(), lit(Value::Num(1000.0))),
+                    ("max_depth".to_string(), lit(Value::Num(1.0))),
+                    ("max_time".to_string(), lit(Value::Num(100.0))),
+                    ("tb_pieces".to_string(), CExpr::Const(1)),
+                ],
+            )
+        };
+        let mut fixed = vec![
+            hidden(lit(Value::Num(1.0))),
+            hidden(lit(Value::Num(2.0))),
+            hidden(CExpr::Move(MoveField::Depth, "depth")),
+            CExpr::Binary(
+                BinOp::Eq,
+                Box::new(hidden(CExpr::Const(1))),
+                Box::new(lit(Value::Bool(true))),
+            ),
+            CExpr::Detector(
+                Detector::Tablebase,
+                vec![("fifty_move_rule".to_string(), lit(Value::Bool(true)))],
+            ),
+        ];
+        let mut flagged = 0;
         while held < 3_000 {
             tried += 1;
-            let e = g.expr(1 + tried % 4, values.len());
+            let e = match fixed.pop() {
+                Some(e) => e,
+                None => g.expr(1 + tried % 4, values.len()),
+            };
             if !columnar(&e, &column_lets) {
                 continue;
             }
             held += 1;
             let (v, n, t) = (view.value(&e), view.num(&e), view.truth(&e));
-            for (r, m) in rows.iter().enumerate() {
-                walk(m, &mut |ctx| {
+            for r in 0..rows.len() {
+                walk(r, &mut |ctx| {
                     let want = ctx.eval(&e);
                     assert_eq!(
                         format!("{:?}", v.value_at(r)),
@@ -974,6 +1170,9 @@ mod tests {
                     );
                     assert_eq!(*t.at(r), ctx.truth(&e), "{e:?} at {r}");
                     kinds.insert(want.type_name());
+                    if matches!(e, CExpr::Detector(..)) && want == Value::Bool(true) {
+                        flagged += 1;
+                    }
                 });
             }
         }
@@ -982,6 +1181,8 @@ mod tests {
         // make lists)
         assert_eq!(kinds.len(), 6, "{kinds:?}");
         assert!(held * 2 > tried, "{held} of {tried}");
+        // the hidden book flags the run of searchless moves
+        assert!(flagged > 0, "no move flagged");
         let funcs = [
             StatefulFn::Streak,
             StatefulFn::Count,
@@ -1056,8 +1257,8 @@ mod tests {
             };
             let got = view.stateful(&s);
             let mut slot = Slot::default();
-            for (r, m) in rows.iter().enumerate() {
-                walk(m, &mut |ctx| {
+            for r in 0..rows.len() {
+                walk(r, &mut |ctx| {
                     let reset = s
                         .reset
                         .as_ref()

@@ -50,6 +50,8 @@ pub(super) struct Shadow {
     /// Whether its value of each `let` differs from the real pass's at the
     /// current event.
     pub(super) differs: Vec<bool>,
+    /// How many of `differs` are true.
+    pub(super) differing: usize,
     pub(super) slots: Vec<Slot>,
     /// The `let`s whose stateful calls' state is the shadow's own (it
     /// differs from the real pass's); the state of the others has followed
@@ -60,6 +62,20 @@ pub(super) struct Shadow {
 }
 
 impl Shadow {
+    /// Mark whether its value of `let` `j` differs from the real pass's
+    /// at the current event.
+    #[inline]
+    pub(super) fn set_differs(&mut self, j: usize, d: bool) {
+        if self.differs[j] != d {
+            self.differs[j] = d;
+            if d {
+                self.differing += 1;
+            } else {
+                self.differing -= 1;
+            }
+        }
+    }
+
     /// Whether its outcome is still open: no adjudication has fired in it,
     /// and none was undecided.
     pub(super) fn open(&self) -> bool {
@@ -190,6 +206,7 @@ pub fn run_switched(
                 switches,
                 lets: lets.clone(),
                 differs: vec![false; rs.lets.len()],
+                differing: 0,
                 slots: slots.clone(),
                 own: vec![false; rs.lets.len()],
                 computed: None,
@@ -278,8 +295,8 @@ pub fn run_switched(
     // moves (`rows`, each move's facts), before the pass below reads them
     let rows = columns::rows(plan, tl);
     let cols = rows
-        .as_deref()
-        .map(|rows| columns::evaluate(plan, rs, &run, rows, &prog.switches, flipped));
+        .as_ref()
+        .map(|moves| columns::evaluate(plan, rs, &run, moves, &prog.switches, flipped));
     // the current move's place among the moves
     let mut row: usize = 0;
     // for each `let` a column holds: the move whose value `lets` holds. A
@@ -311,9 +328,9 @@ pub fn run_switched(
         }
         let made;
         let facts = match (&rows, ev.kind, &ev.data) {
-            (Some(rows), Kind::Move, _) => {
+            (Some(moves), Kind::Move, _) => {
                 row += 1;
-                rows.get(r)
+                moves.facts.get(r)
             }
             (_, _, Data::Move(p)) => {
                 made = tl.move_facts(p);
@@ -329,8 +346,10 @@ pub fn run_switched(
                 && let Some(c) = &gc.lets[j]
             {
                 if readers[j] != 0 {
-                    for (sh, own) in shadows.iter_mut().zip(&gc.shadows) {
-                        sh.differs[j] = match &own.lets[j] {
+                    // (a shadow none of whose `let`s differs anywhere in
+                    // the game has nothing to set)
+                    for (sh, own) in shadows.iter_mut().zip(&gc.shadows).filter(|(_, o)| o.any) {
+                        let d = match &own.lets[j] {
                             Some(o) if sh.open() => {
                                 let v = o.value_at(r);
                                 let differs = !identical(&v, &c.value_at(r));
@@ -339,6 +358,7 @@ pub fn run_switched(
                             }
                             _ => false,
                         };
+                        sh.set_differs(j, d);
                     }
                 }
                 continue;
@@ -373,13 +393,14 @@ pub fn run_switched(
                     let mut c = ctx!(shadow sh, i, facts);
                     c.advance(plan, &plan.let_calls[j]);
                     let v = (plan.code.lets[j])(&mut c);
-                    sh.differs[j] = !identical(&v, &lets[j]);
+                    let d = !identical(&v, &lets[j]);
+                    sh.set_differs(j, d);
                     sh.lets[j] = v;
                     // its state is its own while it differs from the real
                     // pass's
                     sh.own[j] = plan.let_calls[j].iter().any(|&c| sh.slots[c] != slots[c]);
                 } else {
-                    sh.differs[j] = false;
+                    sh.set_differs(j, false);
                 }
             }
         }
@@ -410,6 +431,9 @@ pub fn run_switched(
                     continue;
                 }
             }
+            // where it decides, a condition that calls a detector is
+            // evaluated again, for what the detector notes and finds
+            let column = column.filter(|_| !plan.columns.effects[ri]);
             fill!(&plan.columns.rule_reads[ri]);
             let mut ctx = ctx!(i, facts);
             match &rule.check {
@@ -491,7 +515,7 @@ pub fn run_switched(
                 // adjudication reads directly and none keeps state of its
                 // own, has the real pass's verdicts: when none of those
                 // decides anything, there is nothing to evaluate
-                if !decisive && !plan.direct[sh.flipped] && !sh.differs.contains(&true) {
+                if !decisive && !plan.direct[sh.flipped] && sh.differing == 0 {
                     continue;
                 }
                 for &ri in &plan.adjudications {
