@@ -25,6 +25,7 @@
 use std::borrow::Cow;
 
 use super::*;
+use super::detectors::hidden_book_value;
 use crate::timeline::{MoveFacts, Text};
 
 /// One value per move, or one value for every move.
@@ -665,7 +666,14 @@ impl Cols<'_, '_, '_> {
     /// A `let`'s column: its stateful calls' columns first, in order, then
     /// its expression over them.
     fn let_column(&self, e: &CExpr, calls: &[Stateful]) -> Col {
-        let states: Vec<(usize, Col)> = calls.iter().map(|s| (s.slot, self.stateful(s))).collect();
+        let mut states: Vec<(usize, Col)> =
+            calls.iter().map(|s| (s.slot, self.stateful(s))).collect();
+        // a `let` that is one stateful call is its column
+        if let CExpr::Stateful(s) = e
+            && let Some(at) = states.iter().position(|(slot, _)| *slot == s.slot)
+        {
+            return states.swap_remove(at).1;
+        }
         let with = Cols {
             states: &states,
             ..*self
@@ -724,6 +732,25 @@ impl Cols<'_, '_, '_> {
             _ => None,
         };
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
+        // the hidden book: the game's assessment found once, then read at
+        // each move (as the detector reads it)
+        if let (Some((Detector::HiddenBook, given)), Some(tl)) = (&given, self.run.tl) {
+            let ctx = Ctx {
+                run: self.run,
+                i: 0,
+                switches: self.switches,
+                lets: &[],
+                overlay: None,
+                slots: &mut [],
+                notes: &mut notes,
+                evidence: &mut evidence,
+                facts: None,
+            };
+            let found = ctx.hidden_book(tl, given);
+            return typed(self.rows.iter().map(|m| {
+                hidden_book_value(at_ply(&found, tl.replay.first_ply, m.ply.ply, |a| a.ply))
+            }));
+        }
         typed((0..self.n()).map(|r| {
             let mut ctx = Ctx {
                 run: self.run,

@@ -155,19 +155,7 @@ impl Ctx<'_, '_> {
                 let Data::Move(p) = &tl.events[self.i].data else {
                     return Value::None;
                 };
-                let params = crate::detect::hidden_book::params(params);
-                let found = {
-                    let mut c = self.run.cache.hidden_book.borrow_mut();
-                    match c.iter().find(|(k, _)| *k == params) {
-                        Some((_, v)) => v.clone(),
-                        None => {
-                            let v =
-                                std::rc::Rc::new(crate::detect::hidden_book::assess(tl, &params));
-                            c.push((params, v.clone()));
-                            v
-                        }
-                    }
-                };
+                let found = self.hidden_book(tl, params);
                 // one assessment per replayed ply, in order
                 match at_ply(&found, tl.replay.first_ply, p.ply, |a| a.ply) {
                     Some(a) if a.flagged => {
@@ -183,8 +171,7 @@ impl Ctx<'_, '_> {
                         self.evidence.push((a.evidence(&p.san), place));
                         Value::Bool(true)
                     }
-                    Some(a) if a.searchless.is_some() => Value::Bool(false),
-                    _ => Value::None,
+                    a => hidden_book_value(a),
                 }
             }
             Detector::Similarity => {
@@ -310,6 +297,39 @@ impl Ctx<'_, '_> {
                 }
             }
         }
+    }
+}
+
+impl Ctx<'_, '_> {
+    /// The hidden-book detector's assessment of the game under the
+    /// parameters given, made once per game for each set of them.
+    pub(super) fn hidden_book(
+        &self,
+        tl: &Timeline<'_>,
+        params: &[(&str, Value)],
+    ) -> std::rc::Rc<Vec<crate::detect::hidden_book::Assessment>> {
+        let params = crate::detect::hidden_book::params(params);
+        let mut c = self.run.cache.hidden_book.borrow_mut();
+        match c.iter().find(|(k, _)| *k == params) {
+            Some((_, v)) => v.clone(),
+            None => {
+                let v = std::rc::Rc::new(crate::detect::hidden_book::assess(tl, &params));
+                c.push((params, v.clone()));
+                v
+            }
+        }
+    }
+}
+
+/// What the hidden-book detector gives for a move's assessment (`None`:
+/// the move has none): `true` where it is flagged (then the detector also
+/// gives its evidence), `false` for a move without search that is not, none
+/// for the others.
+pub(super) fn hidden_book_value(a: Option<&crate::detect::hidden_book::Assessment>) -> Value {
+    match a {
+        Some(a) if a.flagged => Value::Bool(true),
+        Some(a) if a.searchless.is_some() => Value::Bool(false),
+        _ => Value::None,
     }
 }
 
