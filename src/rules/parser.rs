@@ -869,9 +869,9 @@ fn span(a: Pos, b: Pos) -> Pos {
 
 /// Position of a byte offset in `src`.
 pub fn pos_of(src: &str, offset: usize, len: usize) -> Pos {
-    let before = &src[..offset.min(src.len())];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let before = &src.as_bytes()[..offset.min(src.len())];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
     Pos {
         offset,
         len,
