@@ -24,8 +24,8 @@
 
 use std::borrow::Cow;
 
-use super::*;
 use super::detectors::hidden_book_value;
+use super::*;
 use crate::timeline::{MoveFacts, Text};
 
 /// One value per move, or one value for every move.
@@ -431,6 +431,59 @@ pub(super) struct GameColumns {
     /// For each shadow (in the order of the flipped switches): its `let`s
     /// and conditions where they differ from the real pass's.
     pub(super) shadows: Vec<ShadowColumns>,
+}
+
+impl GameColumns {
+    /// The moves at which the per-move pass has something to do, when the
+    /// columns hold every `let` and rule on moves (else `None`: it visits
+    /// every move): where a rule's condition decides something (a finding,
+    /// an adjudication, an undecided rule), and where a shadow's `let`
+    /// differs from the real pass's (and the move after, where its marks
+    /// are cleared). A shadow whose adjudications read its switch directly,
+    /// or keep state, needs every move.
+    pub(super) fn busy(
+        &self,
+        plan: &Plan,
+        rs: &Ruleset,
+        flipped: &[usize],
+        n: usize,
+    ) -> Option<Vec<bool>> {
+        let (on_lets, on_rules) = plan.triggered(Kind::Move);
+        if on_lets.iter().any(|&j| self.lets[j].is_none())
+            || on_rules.iter().any(|&ri| self.rules[ri].is_none())
+            || flipped.iter().any(|&s| plan.direct[s])
+        {
+            return None;
+        }
+        let mut busy = vec![false; n];
+        for &ri in on_rules {
+            let Some(c) = &self.rules[ri] else { continue };
+            let check = &rs.rules[ri].check;
+            for (r, b) in busy.iter_mut().enumerate() {
+                let t = *c.at(r);
+                *b |= match check {
+                    Check::Adjudicate { .. } => matches!(t, Truth::True | Truth::Unknown),
+                    check => !matches!(verdict_with(check, t), Verdict::Holds),
+                };
+            }
+        }
+        for shadow in self.shadows.iter().filter(|s| s.any) {
+            for (own, real) in shadow.lets.iter().zip(&self.lets) {
+                let (Some(own), Some(real)) = (own, real) else {
+                    continue;
+                };
+                for r in 0..n {
+                    if !identical(&own.value_at(r), &real.value_at(r)) {
+                        busy[r] = true;
+                        if let Some(next) = busy.get_mut(r + 1) {
+                            *next = true;
+                        }
+                    }
+                }
+            }
+        }
+        Some(busy)
+    }
 }
 
 /// A game's moves, in order: each one's facts and its event's index.

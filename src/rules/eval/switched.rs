@@ -297,6 +297,17 @@ pub fn run_switched(
     let cols = rows
         .as_ref()
         .map(|moves| columns::evaluate(plan, rs, &run, moves, &prog.switches, flipped));
+    // the moves the pass below must visit (where it visits every move:
+    // none)
+    let busy = match (&cols, trace) {
+        (Some(gc), false) => gc.busy(
+            plan,
+            rs,
+            flipped,
+            rows.as_ref().map_or(0, |m| m.facts.len()),
+        ),
+        _ => None,
+    };
     // the current move's place among the moves
     let mut row: usize = 0;
     // for each `let` a column holds: the move whose value `lets` holds. A
@@ -306,6 +317,15 @@ pub fn run_switched(
     for i in 0..tl.events.len() {
         let ev = &tl.events[i];
         let r = row;
+        // a move at which nothing is decided and no shadow differs: every
+        // `let` and condition of it is a column, read where needed
+        if ev.kind == Kind::Move
+            && let Some(busy) = &busy
+            && !busy.get(r).copied().unwrap_or(true)
+        {
+            row += 1;
+            continue;
+        }
         // the move whose values the `let`s hold at this event: this one,
         // or the last before it
         let at = match (&rows, ev.kind) {
