@@ -1002,12 +1002,28 @@ impl Cols<'_, '_, '_> {
             CExpr::Call(
                 f @ (Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Round),
                 args,
-            ) if args.len() == 1 => self.num(&args[0]).map(|x| x.call1(*f)),
+            ) if args.len() == 1 => {
+                // each function its own loop (the function is not asked
+                // again at every move)
+                let x = self.num(&args[0]);
+                match f {
+                    Builtin::Abs => x.map(|x| x.call1(Builtin::Abs)),
+                    Builtin::Floor => x.map(|x| x.call1(Builtin::Floor)),
+                    Builtin::Ceil => x.map(|x| x.call1(Builtin::Ceil)),
+                    _ => x.map(|x| x.call1(Builtin::Round)),
+                }
+            }
             CExpr::Call(f @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => self
                 .num(&args[0])
                 .zip(&self.num(&args[1]), |x, y| x.call2(*f, *y)),
             CExpr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
-                self.num(a).zip(&self.num(b), |x, y| x.arith(*op, *y))
+                let (x, y) = (self.num(a), self.num(b));
+                match op {
+                    BinOp::Add => x.zip(&y, |x, y| x.arith(BinOp::Add, *y)),
+                    BinOp::Sub => x.zip(&y, |x, y| x.arith(BinOp::Sub, *y)),
+                    BinOp::Mul => x.zip(&y, |x, y| x.arith(BinOp::Mul, *y)),
+                    _ => x.zip(&y, |x, y| x.arith(BinOp::Div, *y)),
+                }
             }
             _ => return cow_nums(self.value(e)),
         })
@@ -1032,7 +1048,13 @@ impl Cols<'_, '_, '_> {
                 n,
             ),
             CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
-                self.num(a).zip(&self.num(b), |x, y| x.compare(*op, *y))
+                let (x, y) = (self.num(a), self.num(b));
+                match op {
+                    BinOp::Lt => x.zip(&y, |x, y| x.compare(BinOp::Lt, *y)),
+                    BinOp::Le => x.zip(&y, |x, y| x.compare(BinOp::Le, *y)),
+                    BinOp::Gt => x.zip(&y, |x, y| x.compare(BinOp::Gt, *y)),
+                    _ => x.zip(&y, |x, y| x.compare(BinOp::Ge, *y)),
+                }
             }
             CExpr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
                 let eq = *op == BinOp::Eq;

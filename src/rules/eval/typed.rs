@@ -31,6 +31,7 @@ impl Num {
 
     /// `+ - * /`: `unknown` if either side is, a finite number, or none
     /// (not numbers, a division by zero, an overflow).
+    #[inline]
     pub(super) fn arith(self, op: BinOp, y: Num) -> Num {
         match (self, y) {
             (Num::Unknown, _) | (_, Num::Unknown) => Num::Unknown,
@@ -53,6 +54,7 @@ impl Num {
     }
 
     /// `abs`, `floor`, `ceil`, `round` (the others give none).
+    #[inline]
     pub(super) fn call1(self, f: Builtin) -> Num {
         match self {
             Num::Is(x) => match f {
@@ -81,6 +83,7 @@ impl Num {
 
     /// `< <= > >=`: `unknown` if either side is, false unless both are
     /// numbers.
+    #[inline]
     pub(super) fn compare(self, op: BinOp, y: Num) -> Truth {
         match (self, y) {
             (Num::Unknown, _) | (_, Num::Unknown) => Truth::Unknown,
