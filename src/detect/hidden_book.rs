@@ -308,9 +308,10 @@ fn engine_ponders(tl: &Timeline<'_>) -> Vec<Option<String>> {
 pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
     let evidence = searches(tl);
     let ponders = engine_ponders(tl);
-    let mut out: Vec<Assessment> = Vec::with_capacity(evidence.len());
+    let mut out: Vec<Assessment> = Vec::with_capacity(tl.replay.plies.len());
     let mut since_book = [0usize; 2];
-    for (i, ply) in tl.replay.plies.iter().enumerate() {
+    // each ply's search evidence moved into its assessment, not copied
+    for ((i, ply), search) in tl.replay.plies.iter().enumerate().zip(evidence) {
         let k = usize::from(!ply.side.is_white());
         let book = tl.game.moves[ply.move_index].comments.iter().any(|c| {
             c.annotations.tcec.as_ref().is_some_and(|t| t.book)
@@ -321,7 +322,6 @@ pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
         } else {
             since_book[k] += 1;
         }
-        let search = evidence[i].clone();
         let less = if book {
             None
         } else {
