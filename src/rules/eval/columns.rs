@@ -30,14 +30,14 @@ use crate::timeline::{MoveFacts, Text};
 
 /// One value per move, or one value for every move.
 #[derive(Debug, Clone)]
-pub(super) enum Column<T> {
+pub(super) enum Column<T: Pooled> {
     /// The same at every move.
     K(T),
     /// One per move, in order.
-    C(Vec<T>),
+    C(Buf<T>),
 }
 
-impl<T> Column<T> {
+impl<T: Pooled> Column<T> {
     #[inline]
     pub(super) fn at(&self, r: usize) -> &T {
         match self {
@@ -46,25 +46,126 @@ impl<T> Column<T> {
         }
     }
 
-    fn map<U>(&self, f: impl Fn(&T) -> U) -> Column<U> {
+    fn map<U: Pooled>(&self, f: impl Fn(&T) -> U) -> Column<U> {
         match self {
             Column::K(x) => Column::K(f(x)),
             Column::C(v) => Column::C(v.iter().map(f).collect()),
         }
     }
 
-    fn zip<S, U>(&self, o: &Column<S>, f: impl Fn(&T, &S) -> U) -> Column<U> {
+    fn zip<S: Pooled, U: Pooled>(&self, o: &Column<S>, f: impl Fn(&T, &S) -> U) -> Column<U> {
         Column::C(match (self, o) {
             (Column::K(x), Column::K(y)) => return Column::K(f(x, y)),
-            (Column::C(a), Column::C(b)) => a.iter().zip(b).map(|(x, y)| f(x, y)).collect(),
+            (Column::C(a), Column::C(b)) => a.iter().zip(b.iter()).map(|(x, y)| f(x, y)).collect(),
             (Column::C(a), Column::K(y)) => a.iter().map(|x| f(x, y)).collect(),
             (Column::K(x), Column::C(b)) => b.iter().map(|y| f(x, y)).collect(),
         })
     }
 }
 
+/// A column's values: a vector taken from this thread's pool and given
+/// back to it when dropped, so that once the pool holds what a game's
+/// columns need, evaluating them allocates nothing, whatever the game (a
+/// switch that changes something in one game and not in another makes
+/// more columns there, not more allocations).
+pub(super) struct Buf<T: Pooled>(Vec<T>);
+
+/// The element types of columns, each with its thread's pool of vectors.
+pub(super) trait Pooled: Sized + 'static {
+    fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<Self>>>>;
+}
+
+macro_rules! pooled {
+    ($t:ty, $pool:ident) => {
+        thread_local! {
+            static $pool: std::cell::RefCell<Vec<Vec<$t>>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        impl Pooled for $t {
+            fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<$t>>>> {
+                &$pool
+            }
+        }
+    };
+}
+pooled!(Num, NUMS);
+pooled!(Truth, TRUTHS);
+pooled!(Value, VALUES);
+
+/// The most vectors a thread's pool keeps of each type (a game's columns
+/// and their shadows need about a hundred), and the largest it keeps (in
+/// values): a game of many thousand plies does not leave its columns'
+/// memory behind.
+const POOL_BUFFERS: usize = 128;
+const POOL_LARGEST: usize = 1 << 12;
+
+impl<T: Pooled> Buf<T> {
+    /// An empty vector with room for `n` values, from the pool where it
+    /// has one.
+    fn with_capacity(n: usize) -> Buf<T> {
+        let mut v = T::pool()
+            .try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        v.reserve(n);
+        Buf(v)
+    }
+}
+
+impl<T: Pooled> Drop for Buf<T> {
+    fn drop(&mut self) {
+        let mut v = std::mem::take(&mut self.0);
+        if v.capacity() == 0 || v.capacity() > POOL_LARGEST {
+            return;
+        }
+        v.clear();
+        let _ = T::pool().try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut()
+                && p.len() < POOL_BUFFERS
+            {
+                p.push(v);
+            }
+        });
+    }
+}
+
+impl<T: Pooled> FromIterator<T> for Buf<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let iter = iter.into_iter();
+        let mut b = Buf::with_capacity(iter.size_hint().0);
+        b.0.extend(iter);
+        b
+    }
+}
+
+impl<T: Pooled> std::ops::Deref for Buf<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T: Pooled> std::ops::DerefMut for Buf<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+impl<T: Pooled + Clone> Clone for Buf<T> {
+    fn clone(&self) -> Self {
+        self.iter().cloned().collect()
+    }
+}
+
+impl<T: Pooled + std::fmt::Debug> std::fmt::Debug for Buf<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// `if k then a else b`, move by move.
-fn choose<T: Clone>(
+fn choose<T: Clone + Pooled>(
     k: &Column<Truth>,
     a: &Column<T>,
     b: &Column<T>,
@@ -498,9 +599,12 @@ pub(super) fn rows<'t>(plan: &Plan, tl: &Timeline<'t>) -> Option<Moves<'t>> {
     if !plan.columns.any() {
         return None;
     }
+    // made at their size: a vector grown move by move would allocate
+    // again as the game goes on
+    let n = tl.events.iter().filter(|e| e.kind == Kind::Move).count();
     let mut moves = Moves {
-        facts: Vec::new(),
-        events: Vec::new(),
+        facts: Vec::with_capacity(n),
+        events: Vec::with_capacity(n),
     };
     for (i, e) in tl.events.iter().enumerate() {
         if e.kind != Kind::Move {
@@ -678,7 +782,7 @@ fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col 
 /// as truths where every one is a boolean or unknown; else as they are.
 fn typed(values: impl Iterator<Item = Value>) -> Col {
     // numbers while they last, then values
-    let mut nums: Vec<Num> = Vec::with_capacity(values.size_hint().0);
+    let mut nums: Buf<Num> = Buf::with_capacity(values.size_hint().0);
     let mut values = values.peekable();
     while let Some(v @ (Value::Num(_) | Value::None | Value::Unknown)) = values.peek() {
         nums.push(Num::of(v));
@@ -687,7 +791,7 @@ fn typed(values: impl Iterator<Item = Value>) -> Col {
     if values.peek().is_none() {
         return Col::N(Column::C(nums));
     }
-    let all: Vec<Value> = nums.iter().map(|n| n.value()).chain(values).collect();
+    let all: Buf<Value> = nums.iter().map(|n| n.value()).chain(values).collect();
     if all
         .iter()
         .all(|v| matches!(v, Value::Bool(_) | Value::Unknown))
@@ -719,7 +823,7 @@ impl Cols<'_, '_, '_> {
     /// A `let`'s column: its stateful calls' columns first, in order, then
     /// its expression over them.
     fn let_column(&self, e: &CExpr, calls: &[Stateful]) -> Col {
-        let mut states: Vec<(usize, Col)> =
+        let mut states: smallvec::SmallVec<[(usize, Col); 4]> =
             calls.iter().map(|s| (s.slot, self.stateful(s))).collect();
         // a `let` that is one stateful call is its column
         if let CExpr::Stateful(s) = e
@@ -858,7 +962,7 @@ impl Cols<'_, '_, '_> {
         };
         let per = s.per.as_ref().map(|e| self.value(e));
         let mut slot = Slot::default();
-        let mut values = Vec::with_capacity(self.n());
+        let mut values: Buf<Value> = Buf::with_capacity(self.n());
         for r in 0..self.n() {
             let reset = reset.as_ref().is_some_and(|c| *c.at(r) == Truth::True);
             let over = over.as_ref().is_none_or(|c| *c.at(r) == Truth::True);
@@ -870,7 +974,7 @@ impl Cols<'_, '_, '_> {
             slot.step(s.func, reset, over, arg, key.as_ref());
             values.push(slot.current.clone());
         }
-        typed(values.into_iter())
+        typed(values.drain(..))
     }
 
     /// `streak`, `count` and `sum` over the moves: [`Slot::step`] on
@@ -905,7 +1009,7 @@ impl Cols<'_, '_, '_> {
                 .collect()
         });
         let mut state = vec![0.0f64; keys.len().max(1)];
-        let mut out = Vec::with_capacity(n);
+        let mut out: Buf<Num> = Buf::with_capacity(n);
         for r in 0..n {
             let k = key_of.as_ref().map_or(0, |keys| keys[r]);
             let before = state[k];
