@@ -21,7 +21,6 @@ use rayon::prelude::*;
 use crate::audit::{self, Config, HashingReader};
 use crate::findings::Finding;
 use crate::ingest::pgn::{GameSplitter, parse_game};
-use crate::timeline::Interner;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -36,26 +35,66 @@ pub struct BatchConfig {
     pub progress: bool,
 }
 
+/// A text shared by every record that has it, read as a `str`. One
+/// pointer wide: an `Arc<str>` is two, and a record holds ten texts, kept
+/// for every game of the batch to its end.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Shared(Arc<String>);
+
+impl std::ops::Deref for Shared {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for Shared {
+    fn borrow(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl std::fmt::Display for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+/// The texts of the records, each kept once.
+#[derive(Debug, Default)]
+struct Names(std::collections::HashSet<Shared>);
+
+impl Names {
+    fn get(&mut self, s: &str) -> Shared {
+        if let Some(t) = self.0.get(s) {
+            return t.clone();
+        }
+        let t = Shared(Arc::new(s.to_string()));
+        self.0.insert(t.clone());
+        t
+    }
+}
+
 /// What the batch keeps of one game. Its texts are shared with every
-/// other record that has the same (`Interner`): an archive repeats its
+/// other record that has the same (`Names`): an archive repeats its
 /// file, event, players, results and terminations from game to game, so a
 /// record costs little more than its numbers and findings.
 #[derive(Debug, Clone)]
 pub struct GameRecord {
-    pub file: Arc<str>,
+    pub file: Shared,
     pub file_index: usize,
     pub game: usize,
     /// The tags, trimmed (empty when absent).
-    pub event: Arc<str>,
-    pub round: Arc<str>,
-    pub white: Arc<str>,
-    pub black: Arc<str>,
-    pub result: Arc<str>,
+    pub event: Shared,
+    pub round: Shared,
+    pub white: Shared,
+    pub black: Shared,
+    pub result: Shared,
     pub plies: usize,
     /// The TerminationDetails tag.
-    pub details: Arc<str>,
-    pub computed_rule: Arc<str>,
-    pub computed_result: Arc<str>,
+    pub details: Shared,
+    pub computed_rule: Shared,
+    pub computed_result: Shared,
     pub computed_ply: Option<u32>,
     pub findings: Vec<Finding>,
     /// The replay stopped before the end of the record.
@@ -138,7 +177,7 @@ fn record(
     file_index: usize,
     g: audit::GameAudit,
     in_event: bool,
-    texts: &std::sync::Mutex<Interner>,
+    texts: &std::sync::Mutex<Names>,
 ) -> (GameRecord, Option<crate::event::GameInfo>, String) {
     let tag = |k: &str| g.game.tag(k).unwrap_or("").trim();
     let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
@@ -324,7 +363,7 @@ pub fn run(
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     type Done = (GameRecord, Option<crate::event::GameInfo>, String);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<Vec<(u64, Done)>>();
-    let texts = std::sync::Mutex::new(Interner::default());
+    let texts = std::sync::Mutex::new(Names::default());
     // the games and the headers of those in an event, in input order
     let mut games: Vec<GameRecord> = Vec::new();
     let mut infos: Vec<crate::event::GameInfo> = Vec::new();
