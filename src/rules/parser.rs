@@ -61,12 +61,13 @@ impl Parser<'_> {
         self.peek().tok == Tok::Eof
     }
 
-    fn bump(&mut self) -> Token {
-        let t = self.t[self.i].clone();
-        if t.tok != Tok::Eof {
+    /// Step past the current token (never past the end); its position.
+    fn bump(&mut self) -> Pos {
+        let pos = self.t[self.i].pos;
+        if self.t[self.i].tok != Tok::Eof {
             self.i += 1;
         }
-        t
+        pos
     }
 
     fn is_ident(&self, word: &str) -> bool {
@@ -99,7 +100,7 @@ impl Parser<'_> {
         )
     }
 
-    fn expect(&mut self, tok: Tok) -> Result<Token, RuleError> {
+    fn expect(&mut self, tok: Tok) -> Result<Pos, RuleError> {
         if self.peek().tok == tok {
             Ok(self.bump())
         } else {
@@ -107,7 +108,7 @@ impl Parser<'_> {
         }
     }
 
-    fn expect_word(&mut self, word: &str) -> Result<Token, RuleError> {
+    fn expect_word(&mut self, word: &str) -> Result<Pos, RuleError> {
         if self.is_ident(word) {
             Ok(self.bump())
         } else {
@@ -119,7 +120,7 @@ impl Parser<'_> {
         match &self.peek().tok {
             Tok::Str(s) => {
                 let s = s.clone();
-                let pos = self.bump().pos;
+                let pos = self.bump();
                 Ok((s, pos))
             }
             _ => Err(self.unexpected(what)),
@@ -130,7 +131,7 @@ impl Parser<'_> {
         match &self.peek().tok {
             Tok::Ident(s) => {
                 let text = s.clone();
-                let pos = self.bump().pos;
+                let pos = self.bump();
                 Ok(Name { text, pos })
             }
             _ => Err(self.unexpected(what)),
@@ -144,7 +145,7 @@ impl Parser<'_> {
             Tok::Ident(_) => self.bump(),
             _ => return Err(self.unexpected(what)),
         };
-        let start = first.pos;
+        let start = first;
         let mut end = start.offset + start.len;
         loop {
             let t = self.peek();
@@ -156,7 +157,7 @@ impl Parser<'_> {
             if joins && part_follows {
                 self.bump();
                 let part = self.bump();
-                end = part.pos.offset + part.pos.len;
+                end = part.offset + part.len;
             } else {
                 break;
             }
@@ -199,7 +200,7 @@ impl Parser<'_> {
                 self.expect(Tok::Assign)?;
                 let e = self.expr()?;
                 let fit = if self.is_ident("fit") {
-                    let pos = self.bump().pos;
+                    let pos = self.bump();
                     Some((pos, self.fit_grid()?))
                 } else {
                     None
@@ -212,7 +213,7 @@ impl Parser<'_> {
                 self.expect(Tok::Assign)?;
                 let default = self.bool_literal()?;
                 let fit = if self.is_ident("fit") {
-                    Some(self.bump().pos)
+                    Some(self.bump())
                 } else {
                     None
                 };
@@ -392,7 +393,7 @@ impl Parser<'_> {
                 time,
                 increment,
                 at_least,
-                pos: kw.pos,
+                pos: kw,
             });
         }
         Ok(tc)
@@ -474,7 +475,7 @@ impl Parser<'_> {
         loop {
             if self.peek().tok == Tok::RBrace {
                 let t = self.bump();
-                r.end = t.pos.offset + 1;
+                r.end = t.offset + 1;
                 break;
             }
             let kw = self.expect_ident("a rule item (`cite`, `severity`, `sanction`, `manual`, `adjudicate`, `forbid`, `require`…) or `}`")?;
@@ -575,7 +576,7 @@ impl Parser<'_> {
                     let sub_src = &self.src[..base + close];
                     let mut sub = Parser {
                         src: sub_src,
-                        t: lex_from(self.src, base + i + 1, base + close)?,
+                        t: lex_from(self.src, pos, base + i + 1, base + close)?,
                         i: 0,
                         depth: 0,
                     };
@@ -629,7 +630,7 @@ impl Parser<'_> {
 
     fn if_expr(&mut self) -> Result<Expr, RuleError> {
         if self.is_ident("if") {
-            let start = self.bump().pos;
+            let start = self.bump();
             let c = self.expr()?;
             self.expect_word("then")?;
             let a = self.expr()?;
@@ -644,15 +645,16 @@ impl Parser<'_> {
         self.or_expr()
     }
 
+    /// Operands `next` parses, joined left to right by the operators `op`
+    /// reads from a token (without a copy of the token).
     fn binary_chain(
         &mut self,
         next: fn(&mut Self) -> Result<Expr, RuleError>,
-        ops: &[(Tok, BinOp)],
+        op: fn(&Tok) -> Option<BinOp>,
     ) -> Result<Expr, RuleError> {
         let mut lhs = next(self)?;
         loop {
-            let tok = self.peek().tok.clone();
-            let Some(op) = ops.iter().find(|(t, _)| *t == tok).map(|(_, o)| *o) else {
+            let Some(op) = op(&self.peek().tok) else {
                 return Ok(lhs);
             };
             self.bump();
@@ -666,11 +668,15 @@ impl Parser<'_> {
     }
 
     fn or_expr(&mut self) -> Result<Expr, RuleError> {
-        self.binary_chain(Self::and_expr, &[(Tok::Ident("or".into()), BinOp::Or)])
+        self.binary_chain(Self::and_expr, |t| {
+            matches!(t, Tok::Ident(w) if w == "or").then_some(BinOp::Or)
+        })
     }
 
     fn and_expr(&mut self) -> Result<Expr, RuleError> {
-        self.binary_chain(Self::not_expr, &[(Tok::Ident("and".into()), BinOp::And)])
+        self.binary_chain(Self::not_expr, |t| {
+            matches!(t, Tok::Ident(w) if w == "and").then_some(BinOp::And)
+        })
     }
 
     fn not_expr(&mut self) -> Result<Expr, RuleError> {
@@ -687,7 +693,7 @@ impl Parser<'_> {
         op: UnOp,
         operand: fn(&mut Self) -> Result<Expr, RuleError>,
     ) -> Result<Expr, RuleError> {
-        let start = self.bump().pos;
+        let start = self.bump();
         self.depth += 1;
         if self.depth > RECURSION_LIMIT {
             return Err(RuleError::new(
@@ -736,17 +742,19 @@ impl Parser<'_> {
     }
 
     fn add_expr(&mut self) -> Result<Expr, RuleError> {
-        self.binary_chain(
-            Self::mul_expr,
-            &[(Tok::Plus, BinOp::Add), (Tok::Minus, BinOp::Sub)],
-        )
+        self.binary_chain(Self::mul_expr, |t| match t {
+            Tok::Plus => Some(BinOp::Add),
+            Tok::Minus => Some(BinOp::Sub),
+            _ => None,
+        })
     }
 
     fn mul_expr(&mut self) -> Result<Expr, RuleError> {
-        self.binary_chain(
-            Self::unary_expr,
-            &[(Tok::Star, BinOp::Mul), (Tok::Slash, BinOp::Div)],
-        )
+        self.binary_chain(Self::unary_expr, |t| match t {
+            Tok::Star => Some(BinOp::Mul),
+            Tok::Slash => Some(BinOp::Div),
+            _ => None,
+        })
     }
 
     fn unary_expr(&mut self) -> Result<Expr, RuleError> {
@@ -757,20 +765,24 @@ impl Parser<'_> {
     }
 
     fn primary(&mut self) -> Result<Expr, RuleError> {
-        let t = self.peek().clone();
-        let simple = |kind| Ok(Expr { kind, pos: t.pos });
-        match &t.tok {
+        // the token is read where it lies: only a text it holds is copied
+        let pos = self.peek().pos;
+        let simple = |kind| Ok(Expr { kind, pos });
+        match &self.peek().tok {
             Tok::Num(n) => {
+                let n = *n;
                 self.bump();
-                simple(ExprKind::Num(*n))
+                simple(ExprKind::Num(n))
             }
             Tok::Duration(ms) => {
+                let ms = *ms;
                 self.bump();
-                simple(ExprKind::Duration(*ms))
+                simple(ExprKind::Duration(ms))
             }
             Tok::Str(s) => {
+                let s = s.clone();
                 self.bump();
-                simple(ExprKind::Str(s.clone()))
+                simple(ExprKind::Str(s))
             }
             Tok::LParen => {
                 self.bump();
@@ -787,27 +799,25 @@ impl Parser<'_> {
                         break;
                     }
                 }
-                let end = self.expect(Tok::RBracket)?.pos;
+                let end = self.expect(Tok::RBracket)?;
                 Ok(Expr {
                     kind: ExprKind::List(items),
-                    pos: span(t.pos, end),
+                    pos: span(pos, end),
                 })
             }
             Tok::Ident(word) => {
-                let word = word.clone();
-                match word.as_str() {
-                    "true" | "false" => {
-                        self.bump();
-                        return simple(ExprKind::Bool(word == "true"));
-                    }
-                    "none" => {
-                        self.bump();
-                        return simple(ExprKind::None);
-                    }
+                let literal = match word.as_str() {
+                    "true" => Some(ExprKind::Bool(true)),
+                    "false" => Some(ExprKind::Bool(false)),
+                    "none" => Some(ExprKind::None),
                     "and" | "or" | "not" | "in" | "then" | "else" | "when" => {
                         return Err(self.unexpected("an expression"));
                     }
-                    _ => {}
+                    _ => None,
+                };
+                if let Some(kind) = literal {
+                    self.bump();
+                    return simple(kind);
                 }
                 let name = self.expect_ident("a name")?;
                 if self.peek().tok == Tok::Dot {
@@ -843,7 +853,7 @@ impl Parser<'_> {
                             break;
                         }
                     }
-                    let end = self.expect(Tok::RParen)?.pos;
+                    let end = self.expect(Tok::RParen)?;
                     let pos = span(name.pos, end);
                     return Ok(Expr {
                         kind: ExprKind::Call(name, args, named),
@@ -880,9 +890,30 @@ pub fn pos_of(src: &str, offset: usize, len: usize) -> Pos {
     }
 }
 
-/// Lex `src[from..to]`, keeping positions relative to the whole source.
-fn lex_from(src: &str, from: usize, to: usize) -> Result<Vec<Token>, RuleError> {
-    let base = pos_of(src, from, 0);
+/// Position of byte `offset` of `src`, as [`pos_of`] gives it, counted on
+/// from `known`, a position at or before it: the source before `known` is
+/// not scanned again (each hole of a message was found from the start of
+/// the file, a scan of the whole ruleset per hole).
+fn pos_after(src: &str, known: Pos, offset: usize, len: usize) -> Pos {
+    let end = offset.min(src.len());
+    let from = known.offset.min(end);
+    let between = &src.as_bytes()[from..end];
+    let column = match memchr::memrchr(b'\n', between) {
+        Some(nl) => src[from + nl + 1..end].chars().count() + 1,
+        None => known.column + src[from..end].chars().count(),
+    };
+    Pos {
+        offset,
+        len,
+        line: known.line + memchr::memchr_iter(b'\n', between).count(),
+        column,
+    }
+}
+
+/// Lex `src[from..to]`, keeping positions relative to the whole source;
+/// `known` is a position at or before `from`.
+fn lex_from(src: &str, known: Pos, from: usize, to: usize) -> Result<Vec<Token>, RuleError> {
+    let base = pos_after(src, known, from, 0);
     let fix = |mut p: Pos| {
         if p.line == 1 {
             p.column += base.column - 1;
@@ -922,4 +953,29 @@ fn hole_end(s: &str, open: usize) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+#[cfg(test)]
+mod position_tests {
+    use super::*;
+
+    #[test]
+    fn a_position_counted_on_is_the_position_counted_from_the_start() {
+        let src = "ruleset x \"t\" {\n  let a on move = 1 # é\n\n  rule r \"ü{move.ply}\" {\r\n cite \"c\"\n}\n}";
+        for known in 0..=src.len() {
+            if !src.is_char_boundary(known) {
+                continue;
+            }
+            let k = pos_of(src, known, 0);
+            for offset in known..=src.len() {
+                if src.is_char_boundary(offset) {
+                    assert_eq!(
+                        pos_after(src, k, offset, 3),
+                        pos_of(src, offset, 3),
+                        "{known} {offset}"
+                    );
+                }
+            }
+        }
+    }
 }
