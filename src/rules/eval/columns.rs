@@ -858,18 +858,7 @@ impl Cols<'_, '_, '_> {
     /// it.
     fn scalar(&self, e: &CExpr) -> Value {
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
-        let mut ctx = Ctx {
-            run: self.run,
-            i: 0,
-            switches: self.switches,
-            lets: &[],
-            overlay: None,
-            slots: &mut [],
-            notes: &mut notes,
-            evidence: &mut evidence,
-            facts: None,
-        };
-        ctx.eval(e)
+        Ctx::stateless(self.run, self.switches, 0, None, &mut notes, &mut evidence).eval(e)
     }
 
     /// An expression that reads no `let` and no stateful call, walked at
@@ -892,34 +881,22 @@ impl Cols<'_, '_, '_> {
         // the hidden book: the game's assessment found once, then read at
         // each move (as the detector reads it)
         if let (Some((Detector::HiddenBook, given)), Some(tl)) = (&given, self.run.tl) {
-            let ctx = Ctx {
-                run: self.run,
-                i: 0,
-                switches: self.switches,
-                lets: &[],
-                overlay: None,
-                slots: &mut [],
-                notes: &mut notes,
-                evidence: &mut evidence,
-                facts: None,
-            };
+            let ctx = Ctx::stateless(self.run, self.switches, 0, None, &mut notes, &mut evidence);
             let found = ctx.hidden_book(tl, given);
             return typed(self.rows.iter().map(|m| {
                 hidden_book_value(at_ply(&found, tl.replay.first_ply, m.ply.ply, |a| a.ply))
             }));
         }
         typed((0..self.n()).map(|r| {
-            let mut ctx = Ctx {
-                run: self.run,
-                i: self.events.get(r).copied().unwrap_or(0),
-                switches: self.switches,
-                lets: &[],
-                overlay: None,
-                slots: &mut [],
-                notes: &mut notes,
-                evidence: &mut evidence,
-                facts: self.rows.get(r),
-            };
+            let i = self.events.get(r).copied().unwrap_or(0);
+            let mut ctx = Ctx::stateless(
+                self.run,
+                self.switches,
+                i,
+                self.rows.get(r),
+                &mut notes,
+                &mut evidence,
+            );
             let v = match &given {
                 Some((d, given)) => ctx.detect(*d, given),
                 None => ctx.eval(e),

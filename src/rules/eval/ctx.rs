@@ -160,6 +160,31 @@ pub(super) struct Ctx<'c, 't> {
     pub(super) facts: Option<&'c crate::timeline::MoveFacts<'c>>,
 }
 
+impl<'c, 't> Ctx<'c, 't> {
+    /// A walk of an expression that reads no `let` and no stateful call:
+    /// event `i` (its move's `facts`, where found) under `switches`.
+    pub(super) fn stateless(
+        run: &'c Run<'c, 't>,
+        switches: &'c [bool],
+        i: usize,
+        facts: Option<&'c crate::timeline::MoveFacts<'c>>,
+        notes: &'c mut Vec<Note>,
+        evidence: &'c mut Vec<(String, Option<Evidence>)>,
+    ) -> Ctx<'c, 't> {
+        Ctx {
+            run,
+            i,
+            switches,
+            lets: &[],
+            overlay: None,
+            slots: &mut [],
+            notes,
+            evidence,
+            facts,
+        }
+    }
+}
+
 /// Whole-game detector results, by their parameters.
 #[derive(Default)]
 pub(super) struct DetectorCache {

@@ -97,18 +97,8 @@ fn eval_stateless(
         cache: &DetectorCache::default(),
         game: &[],
     };
-    let mut ctx = Ctx {
-        run: &run,
-        i,
-        switches,
-        lets: &[],
-        overlay: None,
-        slots: &mut [],
-        notes: &mut Vec::new(),
-        evidence: &mut Vec::new(),
-        facts: None,
-    };
-    ctx.eval(e)
+    let (mut notes, mut evidence) = (Vec::new(), Vec::new());
+    Ctx::stateless(&run, switches, i, None, &mut notes, &mut evidence).eval(e)
 }
 
 /// External oracles the rules may call.
@@ -530,17 +520,7 @@ mod tests {
         let cache = DetectorCache::default();
         let run = Run::bare(&[], &detectors, &cache);
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
-        let mut ctx = Ctx {
-            run: &run,
-            i: 0,
-            switches: &[],
-            lets: &[],
-            overlay: None,
-            slots: &mut [],
-            notes: &mut notes,
-            evidence: &mut evidence,
-            facts: None,
-        };
+        let mut ctx = Ctx::stateless(&run, &[], 0, None, &mut notes, &mut evidence);
         for x in &values {
             for y in &values {
                 for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div] {
