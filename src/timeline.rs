@@ -99,16 +99,26 @@ pub struct OptionTexts {
 }
 
 /// One shared copy of each text: the batch's records and an event's items
-/// repeat their files, events, players and results from game to game.
-#[derive(Debug, Default)]
-pub struct Interner(std::collections::HashSet<std::sync::Arc<str>>);
+/// repeat their files, events, players and results from game to game. `T`
+/// is the shared text (an `Arc<str>`, or the batch's one-pointer text).
+#[derive(Debug)]
+pub struct Interner<T = std::sync::Arc<str>>(std::collections::HashSet<T>);
 
-impl Interner {
-    pub fn get(&mut self, s: &str) -> std::sync::Arc<str> {
+impl<T> Default for Interner<T> {
+    fn default() -> Self {
+        Interner(std::collections::HashSet::new())
+    }
+}
+
+impl<T> Interner<T>
+where
+    T: Clone + Eq + std::hash::Hash + std::borrow::Borrow<str> + for<'s> From<&'s str>,
+{
+    pub fn get(&mut self, s: &str) -> T {
         if let Some(a) = self.0.get(s) {
             return a.clone();
         }
-        let a: std::sync::Arc<str> = s.into();
+        let a = T::from(s);
         self.0.insert(a.clone());
         a
     }

@@ -21,6 +21,7 @@ use rayon::prelude::*;
 use crate::audit::{self, Config, HashingReader};
 use crate::findings::Finding;
 use crate::ingest::pgn::{GameSplitter, parse_game};
+use crate::timeline::Interner;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -60,23 +61,14 @@ impl std::fmt::Display for Shared {
     }
 }
 
-/// The texts of the records, each kept once.
-#[derive(Debug, Default)]
-struct Names(std::collections::HashSet<Shared>);
-
-impl Names {
-    fn get(&mut self, s: &str) -> Shared {
-        if let Some(t) = self.0.get(s) {
-            return t.clone();
-        }
-        let t = Shared(Arc::new(s.to_string()));
-        self.0.insert(t.clone());
-        t
+impl From<&str> for Shared {
+    fn from(s: &str) -> Shared {
+        Shared(Arc::new(s.to_string()))
     }
 }
 
 /// What the batch keeps of one game. Its texts are shared with every
-/// other record that has the same (`Names`): an archive repeats its
+/// other record that has the same (`Interner`): an archive repeats its
 /// file, event, players, results and terminations from game to game, so a
 /// record costs little more than its numbers and findings.
 #[derive(Debug, Clone)]
@@ -177,7 +169,7 @@ fn record(
     file_index: usize,
     g: audit::GameAudit,
     in_event: bool,
-    texts: &std::sync::Mutex<Names>,
+    texts: &std::sync::Mutex<Interner<Shared>>,
 ) -> (GameRecord, Option<crate::event::GameInfo>, String) {
     let tag = |k: &str| g.game.tag(k).unwrap_or("").trim();
     let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
@@ -363,7 +355,7 @@ pub fn run(
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     type Done = (GameRecord, Option<crate::event::GameInfo>, String);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<Vec<(u64, Done)>>();
-    let texts = std::sync::Mutex::new(Names::default());
+    let texts = std::sync::Mutex::new(Interner::<Shared>::default());
     // the games and the headers of those in an event, in input order
     let mut games: Vec<GameRecord> = Vec::new();
     let mut infos: Vec<crate::event::GameInfo> = Vec::new();
