@@ -464,10 +464,7 @@ pub fn run_switched(
                     ctx.advance(plan, &plan.rule_calls[ri]);
                     // a condition fires when it is `true` (the truth of a
                     // value is `true` for that value alone)
-                    let fired = match column {
-                        Some(t) => t,
-                        None => plan.code.condition(ri, &mut ctx),
-                    };
+                    let fired = column.unwrap_or_else(|| plan.code.condition(ri, &mut ctx));
                     let open = out.computed.is_none() && undecided_from.is_none();
                     match fired {
                         Truth::True if open => {
@@ -510,10 +507,7 @@ pub fn run_switched(
                 }
                 Check::Forbid { .. } | Check::Require { .. } => {
                     ctx.advance(plan, &plan.rule_calls[ri]);
-                    let v = match column {
-                        Some(t) => t,
-                        None => plan.code.condition(ri, &mut ctx),
-                    };
+                    let v = column.unwrap_or_else(|| plan.code.condition(ri, &mut ctx));
                     match verdict_with(&rule.check, v) {
                         Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, path, &rs.path);
