@@ -879,21 +879,19 @@ fn span(a: Pos, b: Pos) -> Pos {
 
 /// Position of a byte offset in `src`.
 pub fn pos_of(src: &str, offset: usize, len: usize) -> Pos {
-    let before = &src.as_bytes()[..offset.min(src.len())];
-    let line = memchr::memchr_iter(b'\n', before).count() + 1;
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    Pos {
-        offset,
-        len,
-        line,
-        column: src[line_start..offset.min(src.len())].chars().count() + 1,
-    }
+    let start = Pos {
+        offset: 0,
+        len: 0,
+        line: 1,
+        column: 1,
+    };
+    pos_after(src, start, offset, len)
 }
 
-/// Position of byte `offset` of `src`, as [`pos_of`] gives it, counted on
-/// from `known`, a position at or before it: the source before `known` is
-/// not scanned again (each hole of a message was found from the start of
-/// the file, a scan of the whole ruleset per hole).
+/// Position of byte `offset` of `src`, counted on from `known`, a position
+/// at or before it: the source before `known` is not scanned again (each
+/// hole of a message was found from the start of the file, a scan of the
+/// whole ruleset per hole).
 fn pos_after(src: &str, known: Pos, offset: usize, len: usize) -> Pos {
     let end = offset.min(src.len());
     let from = known.offset.min(end);
@@ -959,19 +957,39 @@ fn hole_end(s: &str, open: usize) -> Option<usize> {
 mod position_tests {
     use super::*;
 
+    /// A position counted from the start of the source, or on from any
+    /// position before it, is the line and column found by going through
+    /// the source a character at a time.
     #[test]
     fn a_position_counted_on_is_the_position_counted_from_the_start() {
         let src = "ruleset x \"t\" {\n  let a on move = 1 # é\n\n  rule r \"ü{move.ply}\" {\r\n cite \"c\"\n}\n}";
+        let stepped = |offset: usize| {
+            let (mut line, mut column) = (1, 1);
+            for c in src[..offset].chars() {
+                if c == '\n' {
+                    (line, column) = (line + 1, 1);
+                } else {
+                    column += 1;
+                }
+            }
+            Pos {
+                offset,
+                len: 3,
+                line,
+                column,
+            }
+        };
         for known in 0..=src.len() {
             if !src.is_char_boundary(known) {
                 continue;
             }
             let k = pos_of(src, known, 0);
+            assert_eq!(pos_of(src, known, 3), stepped(known), "{known}");
             for offset in known..=src.len() {
                 if src.is_char_boundary(offset) {
                     assert_eq!(
                         pos_after(src, k, offset, 3),
-                        pos_of(src, offset, 3),
+                        stepped(offset),
                         "{known} {offset}"
                     );
                 }
