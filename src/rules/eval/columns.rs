@@ -1030,15 +1030,9 @@ impl Cols<'_, '_, '_> {
             | CExpr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => {
                 Cow::Owned(Col::N(self.num(e).into_owned()))
             }
-            CExpr::Call(
-                Builtin::Abs
-                | Builtin::Floor
-                | Builtin::Ceil
-                | Builtin::Round
-                | Builtin::Min
-                | Builtin::Max,
-                _,
-            ) if compiled::num_handles(e) => Cow::Owned(Col::N(self.num(e).into_owned())),
+            CExpr::Call(..) if numeric(e) && compiled::num_handles(e) => {
+                Cow::Owned(Col::N(self.num(e).into_owned()))
+            }
             CExpr::Unary(UnOp::Not, _) | CExpr::Binary(..) | CExpr::Short(..) => {
                 Cow::Owned(Col::of_truths(self.truth(e).into_owned()))
             }
