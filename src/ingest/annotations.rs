@@ -631,7 +631,28 @@ fn key_value(item: &str) -> Option<(&str, &str)> {
     Some((trim(&item[..eq]), trim(&item[eq + 1..])))
 }
 
+/// Whether a (trimmed) comment is TCEC's: its first item is `book` or a
+/// TCEC `key=value`.
 fn looks_like_tcec(s: &str) -> bool {
+    match leading_key(s) {
+        Some(code) => is_tcec_key(code),
+        None => first_item_is_tcec(s),
+    }
+}
+
+/// The [`key_code`] of `s`'s first item's key where `s` starts with it
+/// (letters and digits right before an `=`, nearly every comment): the
+/// key that the item's first `=` and its trimmed left side give, found
+/// without cutting the item out. `None` for any other start.
+fn leading_key(s: &str) -> Option<u32> {
+    let b = s.as_bytes();
+    let k = b.iter().position(|c| !KEY_BYTE[usize::from(*c)])?;
+    (k > 0 && b[k] == b'=').then(|| key_code(&b[..k]))
+}
+
+/// [`looks_like_tcec`] for any comment: its first item, trimmed, is `book`
+/// or cut at its first `=` into a TCEC key.
+fn first_item_is_tcec(s: &str) -> bool {
     let first = items(s).next().unwrap_or("");
     if first == "book" {
         return true;
@@ -666,7 +687,7 @@ fn parse_tcec(
             k += 1;
         }
         let key_start = k;
-        while k < len && b[k].is_ascii_alphanumeric() {
+        while k < len && KEY_BYTE[usize::from(b[k])] {
             k += 1;
         }
         let end;
@@ -708,6 +729,19 @@ fn parse_tcec(
         *text = unknown_text.join(", ");
     }
 }
+
+/// Whether a byte is an ASCII letter or digit (`u8::is_ascii_alphanumeric`),
+/// as one load: the key loop of [`parse_tcec`] asks it of every byte of
+/// every key.
+static KEY_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u8).is_ascii_alphanumeric();
+        i += 1;
+    }
+    t
+};
 
 /// A number right after a key's `=` and right before the next `,` (or the
 /// end), read in the one look at its bytes: for the integer keys a `-` and
@@ -1059,6 +1093,43 @@ fn parse_cutechess(s: &str) -> Option<CutechessMove> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcut for a comment that starts with its key answers as the
+    /// whole first item does, wherever it answers.
+    #[test]
+    fn a_leading_key_is_the_first_items_key() {
+        let cases = [
+            "d=30, sd=44",
+            "R50=50, Rd=-11",
+            "wv=0.27",
+            "mb=+0+0+0+0+0,",
+            "x=1, d=3",
+            "depth=3, d=30",
+            "d =30",
+            "d= 30",
+            "book, mb=+0+0+0+0+0,",
+            "book",
+            "=3",
+            "d",
+            "d,=3",
+            "Rr=-11",
+            "pv=e4 e5, d=3",
+            "1.2s",
+            "+0.35/24 1.2s",
+            "é=3",
+        ];
+        let mut answered = 0;
+        for s in cases {
+            if let Some(code) = leading_key(s) {
+                answered += 1;
+                let first = items(s).next().unwrap_or("");
+                let (key, _) = key_value(first).expect("an item with `=`");
+                assert_eq!(code, key_code(key.as_bytes()), "{s}");
+                assert_eq!(is_tcec_key(code), first_item_is_tcec(s), "{s}");
+            }
+        }
+        assert_eq!(answered, 9);
+    }
 
     /// Texts of numbers and near-numbers: every length of digits up to
     /// 21, with and without a sign, a point at each place, and junk.
