@@ -325,6 +325,8 @@ pub fn replay(game: &PgnGame) -> Replay {
     // it has one, and no move generation is needed; only the last position
     // (and one before a move that is not legal) is asked.
     let mut last_san: Option<San> = None;
+    // whether the side to move is in check (the ply before says it)
+    let mut in_check = pos.is_check();
     let mut text = String::with_capacity(16);
     for (i, mv) in game.moves.iter().enumerate() {
         let ply = first_ply + i as u32;
@@ -333,7 +335,9 @@ pub fn replay(game: &PgnGame) -> Replay {
             out.stop = Some(cut_stop(p));
             return out;
         }
-        let m = match resolve(&pos, &mv.san.san).map_or_else(|| mv.san.san.to_move(&pos), Ok) {
+        let m = match resolve(&pos, in_check, &mv.san.san)
+            .map_or_else(|| mv.san.san.to_move(&pos), Ok)
+        {
             Ok(m) => m,
             Err(e) => {
                 settle(&mut out, game, last_san.take(), false, &mut text);
@@ -387,6 +391,7 @@ pub fn replay(game: &PgnGame) -> Replay {
         }
         history.push(h);
         let repetition = history.iter().filter(|&&x| x == h).count() as u32;
+        in_check = pos.is_check();
         text.clear();
         m.to_uci(mode).append_to_string(&mut text);
         out.plies.push(Ply {
@@ -406,7 +411,7 @@ pub fn replay(game: &PgnGame) -> Replay {
             castling,
             rook_castling_lost,
             pieces: pos.board().occupied().count() as u32,
-            check: pos.is_check(),
+            check: in_check,
             checkmate: false,
             suffix_wrong: false,
             stalemate: false,
@@ -660,7 +665,7 @@ fn canonical_san(written: &San, pos: &Chess, m: shakmaty::Move) -> San {
 /// result is always `to_move`'s. A debug assertion holds the two equal at
 /// every ply of every test, and a unit test at every legal move, and at
 /// altered SANs, of generated games.
-fn resolve(pos: &Chess, san: &San) -> Option<shakmaty::Move> {
+fn resolve(pos: &Chess, in_check: bool, san: &San) -> Option<shakmaty::Move> {
     use shakmaty::{Move, Rank, Square, attacks};
     let San::Normal {
         role,
@@ -724,7 +729,14 @@ fn resolve(pos: &Chess, san: &San) -> Option<shakmaty::Move> {
             if promotion.is_some() || capture != taken.is_some() {
                 return None;
             }
-            attacks::attacks(to, role.of(us), occupied) & board.by_role(role) & ours
+            let reach = match role {
+                Role::Knight => attacks::knight_attacks(to),
+                Role::Bishop => attacks::bishop_attacks(to, occupied),
+                Role::Rook => attacks::rook_attacks(to, occupied),
+                Role::Queen => attacks::queen_attacks(to, occupied),
+                _ => attacks::king_attacks(to),
+            };
+            reach & board.by_role(role) & ours
         }
     };
     let mut found = None;
@@ -742,9 +754,14 @@ fn resolve(pos: &Chess, san: &San) -> Option<shakmaty::Move> {
         } else {
             (to, king)
         };
+        // not in check, a piece that stands on no line through our king
+        // opens none by leaving (only the king's own move and en passant,
+        // which takes a second piece away, need the look)
+        let plain = !in_check && role != Role::King && !en_passant;
         let after = occupied.without(from).without(gone).with(to);
-        let attackers = board.attacks_to(target, !us, after).without(gone);
-        if attackers.any() {
+        if !(plain && attacks::ray(king, from).is_empty())
+            && board.attacks_to(target, !us, after).without(gone).any()
+        {
             continue;
         }
         if found.is_some() {
@@ -936,7 +953,7 @@ mod tests {
         let mut fast = 0;
         for pos in &starts {
             let agrees = |san: San| {
-                if let Some(m) = resolve(pos, &san) {
+                if let Some(m) = resolve(pos, pos.is_check(), &san) {
                     assert_eq!(Ok(m), san.to_move(pos), "{san} in {}", fen_of(pos));
                     true
                 } else {
