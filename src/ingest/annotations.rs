@@ -230,7 +230,40 @@ pub struct Material {
 }
 
 impl Material {
+    /// `+0-1+0+0+0`: five signs each with one digit, as [`Material::parse`]
+    /// reads them; `None` for any other form.
+    fn five_digits(b: &[u8]) -> Option<Material> {
+        if b.len() != 10 {
+            return None;
+        }
+        let pairs: &[[u8; 2]; 5] = b.as_chunks::<2>().0.try_into().ok()?;
+        let mut vals = [0i32; 5];
+        for (v, &[sign, digit]) in vals.iter_mut().zip(pairs) {
+            if !digit.is_ascii_digit() {
+                return None;
+            }
+            let d = i32::from(digit - b'0');
+            *v = match sign {
+                b'+' => d,
+                b'-' => -d,
+                _ => return None,
+            };
+        }
+        let [pawns, knights, bishops, rooks, queens] = vals;
+        Some(Material {
+            pawns,
+            knights,
+            bishops,
+            rooks,
+            queens,
+        })
+    }
+
     fn parse(s: &str) -> Result<Material, String> {
+        // nearly always five one-digit counts: read in place
+        if let Some(m) = Material::five_digits(s.as_bytes()) {
+            return Ok(m);
+        }
         let err = || format!("expected five signed counts like +0-1+0+0+0, found {s:?}");
         let mut vals = [0i32; 5];
         let mut n = 0;
@@ -687,23 +720,39 @@ fn parse_tcec(
             k += 1;
         }
         let key_start = k;
+        // the key's bytes gathered into its `key_code` as they are read
+        let mut gathered: u32 = 0;
         while k < len && KEY_BYTE[usize::from(b[k])] {
+            if k - key_start < 3 {
+                gathered |= u32::from(b[k]) << (8 * (k - key_start));
+            }
             k += 1;
         }
         let end;
         if k > key_start && k < len && b[k] == b'=' {
             let key = &s[key_start..k];
-            let code = key_code(key.as_bytes());
+            let code = match k - key_start {
+                n @ 1..=3 => (n as u32) << 24 | gathered,
+                _ => 0,
+            };
+            debug_assert_eq!(code, key_code(key.as_bytes()));
             let v = k + 1;
             end = if code == key::PV {
+                // as tcec_item types it, without the call
                 let end = memchr::memchr(b',', &b[v..]).map_or(len, |p| v + p);
-                tcec_item(m, problems, code, key, trim(&s[v..end]), src);
+                m.pv = Some(PvText::new(src, trim(&s[v..end])));
                 end
             } else if let Some(end) = tcec_number(m, code, b, v) {
                 end
             } else {
                 let end = comma_near(b, v);
-                tcec_item(m, problems, code, key, trim(&s[v..end]), src);
+                let value = trim(&s[v..end]);
+                // the material balance as tcec_item types it, without the
+                // call; a malformed one goes there to be reported
+                match (code == key::MB).then(|| Material::parse(value)) {
+                    Some(Ok(mb)) => m.mb = Some(mb),
+                    _ => tcec_item(m, problems, code, key, value, src),
+                }
                 end
             };
         } else {
@@ -1258,6 +1307,12 @@ mod tests {
             "+0+0++0+0",
             "0+0+0+0+0",
             "+0+0+0+0+",
+            "+0+0+0+0++",
+            "+0+0+0+0-9",
+            "+0+0+0+0+a",
+            "*0+0+0+0+0",
+            "+0+0+0+00+",
+            "+0+0+0+0+\u{e9}",
         ] {
             let slow = |s: &str| -> Option<[i32; 5]> {
                 let mut v = Vec::new();
