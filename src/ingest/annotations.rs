@@ -747,11 +747,16 @@ fn parse_tcec(
             } else {
                 let end = comma_near(b, v);
                 let value = trim(&s[v..end]);
-                // the material balance as tcec_item types it, without the
-                // call; a malformed one goes there to be reported
-                match (code == key::MB).then(|| Material::parse(value)) {
-                    Some(Ok(mb)) => m.mb = Some(mb),
-                    _ => tcec_item(m, problems, code, key, value, src),
+                // the ponder move and the material balance as tcec_item
+                // types them, without the call; a malformed balance goes
+                // there to be reported
+                if code == key::PD {
+                    m.pd = Some(value.into());
+                } else {
+                    match (code == key::MB).then(|| Material::parse(value)) {
+                        Some(Ok(mb)) => m.mb = Some(mb),
+                        _ => tcec_item(m, problems, code, key, value, src),
+                    }
                 }
                 end
             };
