@@ -54,8 +54,9 @@ impl Default for Params {
 pub struct Search {
     pub source: &'static str,
     /// Where the engine log shows the search: (file, the `go` line, its
-    /// timestamp as written).
-    pub place: Option<(String, Option<crate::span::Span>, Option<String>)>,
+    /// timestamp as written). Boxed: only an engine log gives it, and a
+    /// search of every ply is moved twice.
+    pub place: Option<Box<SearchPlace>>,
     pub info_lines: Option<u32>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -80,6 +81,10 @@ impl Search {
         format!("{} ({})", v.join(", "), self.source)
     }
 }
+
+/// A search's place in an engine log: (file, the `go` line, its timestamp
+/// as written).
+pub type SearchPlace = (String, Option<crate::span::Span>, Option<String>);
 
 /// One move's assessment.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,14 +186,14 @@ fn searches(tl: &Timeline<'_>) -> Vec<Option<Search>> {
         };
         *slot = Some(Search {
             source: "engine log",
-            place: Some((
+            place: Some(Box::new((
                 e.source.clone(),
                 Some(e.span),
                 match f("at") {
                     Some(Value::Str(s)) => Some(s.to_string()),
                     _ => None,
                 },
-            )),
+            ))),
             info_lines: num(f("iterations")).map(|x| x as u32),
             depth: num(f("depth")).map(|x| x as u32),
             nodes: num(f("nodes")).map(|x| x as u64),

@@ -159,15 +159,17 @@ impl Ctx<'_, '_> {
                 // one assessment per replayed ply, in order
                 match at_ply(&found, tl.replay.first_ply, p.ply, |a| a.ply) {
                     Some(a) if a.flagged => {
-                        let place = a.search.as_ref().and_then(|s| s.place.clone()).map(
-                            |(path, span, timestamp)| Evidence {
+                        let place = a
+                            .search
+                            .as_ref()
+                            .and_then(|s| s.place.as_deref().cloned())
+                            .map(|(path, span, timestamp)| Evidence {
                                 path,
                                 span,
                                 ply: Some(a.ply),
                                 timestamp,
                                 note: "the engine's search for this move (`go`)".into(),
-                            },
-                        );
+                            });
                         self.evidence.push((a.evidence(&p.san), place));
                         Value::Bool(true)
                     }
