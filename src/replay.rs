@@ -956,6 +956,28 @@ mod tests {
         assert!(r.plies.last().unwrap().checkmate);
     }
 
+    /// The positions of `fens`, then every position of 40 games of up to
+    /// `plies` random legal moves each, from generator `seed`.
+    fn positions(fens: &[&str], seed: u64, plies: usize) -> Vec<Chess> {
+        let mut out: Vec<Chess> = fens
+            .iter()
+            .map(|f| setup(f, CastlingMode::Standard).unwrap())
+            .collect();
+        let mut rng = crate::test_rng::Lcg(seed);
+        for _ in 0..40 {
+            let mut pos = Chess::default();
+            for _ in 0..rng.below(plies) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+
     /// `resolve` against `San::to_move` at every position of generated
     /// games and of set positions (en passant under a pin, promotions,
     /// check, double check): for each legal move its SAN as shakmaty
@@ -966,31 +988,20 @@ mod tests {
     #[test]
     fn resolving_a_san_is_to_move() {
         use shakmaty::{Move, Square};
-        let mut starts: Vec<Chess> = [
-            "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
-            "8/8/8/8/R2Pp2k/8/8/4K3 b - d3 0 1",
-            "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1",
-            "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
-            "4r1k1/8/8/8/8/5n2/8/3QK3 w - - 0 1",
-            "4k3/8/8/8/1b6/8/3N4/r3K3 w - - 0 1",
-            "3qk3/8/8/8/8/8/3R4/3QK3 w - - 0 1",
-            "7k/8/8/8/8/8/N1N5/1N1N3K w - - 0 1",
-        ]
-        .iter()
-        .map(|f| setup(f, CastlingMode::Standard).unwrap())
-        .collect();
-        let mut rng = crate::test_rng::Lcg(1996);
-        for _ in 0..40 {
-            let mut pos = Chess::default();
-            for _ in 0..rng.below(160) {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-                starts.push(pos.clone());
-            }
-        }
+        let starts = positions(
+            &[
+                "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
+                "8/8/8/8/R2Pp2k/8/8/4K3 b - d3 0 1",
+                "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1",
+                "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
+                "4r1k1/8/8/8/8/5n2/8/3QK3 w - - 0 1",
+                "4k3/8/8/8/1b6/8/3N4/r3K3 w - - 0 1",
+                "3qk3/8/8/8/8/8/3R4/3QK3 w - - 0 1",
+                "7k/8/8/8/8/8/N1N5/1N1N3K w - - 0 1",
+            ],
+            1996,
+            160,
+        );
         let mut fast = 0;
         for pos in &starts {
             let agrees = |san: San| {
@@ -1061,27 +1072,16 @@ mod tests {
     /// beside an en passant square); it answers for most of them.
     #[test]
     fn a_kings_step_keeps_the_hash() {
-        let mut starts: Vec<Chess> = [
-            "4k2r/6K1/8/8/8/8/8/8 w k - 0 1",
-            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
-            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
-            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-        ]
-        .iter()
-        .map(|f| setup(f, CastlingMode::Standard).unwrap())
-        .collect();
-        let mut rng = crate::test_rng::Lcg(2003);
-        for _ in 0..40 {
-            let mut pos = Chess::default();
-            for _ in 0..rng.below(200) {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-                starts.push(pos.clone());
-            }
-        }
+        let starts = positions(
+            &[
+                "4k2r/6K1/8/8/8/8/8/8 w k - 0 1",
+                "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+                "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            ],
+            2003,
+            200,
+        );
         let (mut kings, mut stepped) = (0, 0);
         for pos in &starts {
             for m in pos.legal_moves() {
