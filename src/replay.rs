@@ -741,30 +741,30 @@ fn resolve(pos: &Chess, in_check: bool, san: &San) -> Option<shakmaty::Move> {
             reach & board.by_role(role) & ours
         }
     };
+    // not in check, a piece that stands on no line through our king opens
+    // none by leaving: only the king's own move, en passant (which takes a
+    // second piece away) and a move out of check always need the look
+    let plain = !in_check && role != Role::King && !en_passant;
     let mut found = None;
     for from in from_set {
         if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
             continue;
         }
-        // the squares after the move: `from` left, `to` taken (and the
-        // pawn taken en passant gone); the pieces of theirs that still
-        // stand, and whether any of them attacks our king
-        let (gone, target) = if en_passant {
-            (Square::from_coords(to.file(), from.rank()), king)
-        } else if role == Role::King {
-            (to, to)
-        } else {
-            (to, king)
-        };
-        // not in check, a piece that stands on no line through our king
-        // opens none by leaving (only the king's own move and en passant,
-        // which takes a second piece away, need the look)
-        let plain = !in_check && role != Role::King && !en_passant;
-        let after = occupied.without(from).without(gone).with(to);
-        if !(plain && attacks::ray(king, from).is_empty())
-            && board.attacks_to(target, !us, after).without(gone).any()
-        {
-            continue;
+        if !(plain && attacks::ray(king, from).is_empty()) {
+            // the squares after the move: `from` left, `to` taken (and the
+            // pawn taken en passant gone); whether a piece of theirs that
+            // still stands attacks our king (the king: the square it goes to)
+            let (gone, target) = if en_passant {
+                (Square::from_coords(to.file(), from.rank()), king)
+            } else if role == Role::King {
+                (to, to)
+            } else {
+                (to, king)
+            };
+            let after = occupied.without(from).without(gone).with(to);
+            if board.attacks_to(target, !us, after).without(gone).any() {
+                continue;
+            }
         }
         if found.is_some() {
             return None;
