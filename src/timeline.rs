@@ -178,7 +178,7 @@ fn opt_num<T: Into<f64>>(v: Option<T>) -> Value {
     v.map_or(Value::None, |x| Value::Num(x.into()))
 }
 
-fn side_str(c: Color) -> Value {
+pub(crate) fn side_str(c: Color) -> Value {
     Value::Str(Text::from_static(if c == Color::White {
         "white"
     } else {

@@ -27,6 +27,7 @@ use std::borrow::Cow;
 use super::detectors::hidden_book_value;
 use super::*;
 use crate::timeline::{MoveFacts, Text};
+use shakmaty::Color;
 
 /// One value per move, or one value for every move.
 #[derive(Debug, Clone)]
@@ -91,6 +92,7 @@ macro_rules! pooled {
 pooled!(Num, NUMS);
 pooled!(Truth, TRUTHS);
 pooled!(Value, VALUES);
+pooled!(u8, CODES);
 
 /// The most vectors a thread's pool keeps of each type (a game's columns
 /// and their shadows need about a hundred), and the largest it keeps (in
@@ -185,12 +187,108 @@ fn choose<T: Clone + Pooled>(
 
 /// A `let`'s or a node's values over the moves, in the form that holds them
 /// exactly: numbers (a move's value is [`Num::value`]), truths (its value is
-/// [`Truth::value`]; never `Other`), or values.
+/// [`Truth::value`]; never `Other`), a few values coded ([`Dict`]), or
+/// values.
 #[derive(Debug, Clone)]
 pub(super) enum Col {
     N(Column<Num>),
     T(Column<Truth>),
+    D(Dict),
     V(Column<Value>),
+}
+
+/// The most values a [`Dict`] holds: a column with more is held as values.
+const DICT_MOST: usize = 16;
+
+/// A column of a few distinct values (texts, a detector's truth or none, a
+/// side's name): each one once, and each move's place among them. A node
+/// over such columns is worked out once for each value (or pair of
+/// values), not at every move, and no value is copied move by move.
+#[derive(Debug, Clone)]
+pub(super) struct Dict {
+    /// The distinct values, in the order met; no two [`identical`].
+    values: smallvec::SmallVec<[Value; 4]>,
+    /// Each move's value, as its place in `values`.
+    codes: Buf<u8>,
+}
+
+impl Dict {
+    #[inline]
+    fn at(&self, r: usize) -> &Value {
+        &self.values[usize::from(self.codes[r])]
+    }
+
+    /// Each move's `f` of its value, `f` found once for each value.
+    fn map<U: Pooled + Copy>(&self, f: impl Fn(&Value) -> U) -> Column<U> {
+        let of: smallvec::SmallVec<[U; DICT_MOST]> = self.values.iter().map(f).collect();
+        Column::C(self.codes.iter().map(|&c| of[usize::from(c)]).collect())
+    }
+}
+
+/// Values as [`typed`] types them, from values borrowed or made move by
+/// move: numbers where every one is a number, none or unknown; truths
+/// where every one is a boolean or unknown; coded where there are few
+/// distinct ones; else as they are.
+fn coded<'v>(values: impl Iterator<Item = Cow<'v, Value>>) -> Col {
+    let mut values = values;
+    let mut dict: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
+    let mut codes: Buf<u8> = Buf::with_capacity(values.size_hint().0);
+    while let Some(v) = values.next() {
+        let at = match dict.iter().position(|d| same_value(d, &v)) {
+            Some(at) => at,
+            None if dict.len() < DICT_MOST => {
+                dict.push(v.into_owned());
+                dict.len() - 1
+            }
+            None => {
+                // too many to code: every value as it is
+                let all: Buf<Value> = codes
+                    .iter()
+                    .map(|&c| dict[usize::from(c)].clone())
+                    .chain(std::iter::once(v.into_owned()))
+                    .chain(values.map(Cow::into_owned))
+                    .collect();
+                return plain(all);
+            }
+        };
+        codes.push(at as u8);
+    }
+    retyped(Dict {
+        values: dict,
+        codes,
+    })
+}
+
+/// A coded column as [`typed`] types it: numbers or truths where its values
+/// are all of them.
+fn retyped(dict: Dict) -> Col {
+    if dict
+        .values
+        .iter()
+        .all(|v| matches!(v, Value::Num(_) | Value::None | Value::Unknown))
+    {
+        Col::N(dict.map(Num::of))
+    } else if dict
+        .values
+        .iter()
+        .all(|v| matches!(v, Value::Bool(_) | Value::Unknown))
+    {
+        Col::T(dict.map(Truth::of))
+    } else {
+        Col::D(dict)
+    }
+}
+
+/// [`identical`], with a text found the same by its address first.
+#[inline]
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => {
+            let (x, y) = (x.as_str(), y.as_str());
+            std::ptr::eq(x, y) || x == y
+        }
+        _ => identical(a, b),
+    }
 }
 
 impl Col {
@@ -200,7 +298,18 @@ impl Col {
         match self {
             Col::N(c) => c.at(r).value(),
             Col::T(c) => c.at(r).value(),
+            Col::D(d) => d.at(r).clone(),
             Col::V(c) => c.at(r).clone(),
+        }
+    }
+
+    /// The value of a column that has one for every move.
+    fn one(&self) -> Option<Value> {
+        match self {
+            Col::N(Column::K(x)) => Some(x.value()),
+            Col::T(Column::K(t)) => Some(t.value()),
+            Col::V(Column::K(v)) => Some(v.clone()),
+            _ => None,
         }
     }
 
@@ -212,6 +321,7 @@ impl Col {
                 Truth::Unknown => Num::Unknown,
                 _ => Num::Other,
             })),
+            Col::D(d) => Cow::Owned(d.map(Num::of)),
             Col::V(c) => Cow::Owned(c.map(Num::of)),
         }
     }
@@ -224,6 +334,7 @@ impl Col {
                 _ => Truth::Other,
             })),
             Col::T(c) => Cow::Borrowed(c),
+            Col::D(d) => Cow::Owned(d.map(Truth::of)),
             Col::V(c) => Cow::Owned(c.map(Truth::of)),
         }
     }
@@ -244,6 +355,26 @@ impl Col {
     fn zip_values(&self, o: &Col, n: usize, f: impl Fn(&Value, &Value) -> Truth) -> Column<Truth> {
         match (self, o) {
             (Col::V(Column::K(x)), Col::V(Column::K(y))) => Column::K(f(x, y)),
+            // coded against coded or one value: `f` of each pair of
+            // values, once
+            (Col::D(x), y) if let Some(y) = y.one() => x.map(|x| f(x, &y)),
+            (x, Col::D(y)) if let Some(x) = x.one() => y.map(|y| f(&x, y)),
+            (Col::D(x), Col::D(y)) => {
+                let ny = y.values.len();
+                let of: Vec<Truth> = x
+                    .values
+                    .iter()
+                    .flat_map(|a| y.values.iter().map(move |b| (a, b)))
+                    .map(|(a, b)| f(a, b))
+                    .collect();
+                Column::C(
+                    x.codes
+                        .iter()
+                        .zip(y.codes.iter())
+                        .map(|(&a, &b)| of[usize::from(a) * ny + usize::from(b)])
+                        .collect(),
+                )
+            }
             _ => Column::C(
                 (0..n)
                     .map(|r| f(&self.value_ref(r), &o.value_ref(r)))
@@ -257,6 +388,7 @@ impl Col {
     fn value_ref(&self, r: usize) -> Cow<'_, Value> {
         match self {
             Col::V(c) => Cow::Borrowed(c.at(r)),
+            Col::D(d) => Cow::Borrowed(d.at(r)),
             _ => Cow::Owned(self.value_at(r)),
         }
     }
@@ -271,7 +403,7 @@ impl Col {
                 _ => false,
             }),
             (Col::T(a), Col::T(b)) => (0..n).all(|r| a.at(r) == b.at(r)),
-            _ => (0..n).all(|r| identical(&self.value_at(r), &o.value_at(r))),
+            _ => (0..n).all(|r| identical(&self.value_ref(r), &o.value_ref(r))),
         }
     }
 }
@@ -574,7 +706,7 @@ impl GameColumns {
                     continue;
                 };
                 for r in 0..n {
-                    if !identical(&own.value_at(r), &real.value_at(r)) {
+                    if !identical(&own.value_ref(r), &real.value_ref(r)) {
                         busy[r] = true;
                         if let Some(next) = busy.get_mut(r + 1) {
                             *next = true;
@@ -754,9 +886,86 @@ struct Cols<'c, 'r, 't> {
 /// A field of the move over the moves, typed where every move's value is a
 /// number (or none, or unknown), or a truth (or unknown).
 fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col {
+    // each field of numbers and truths its own loop (the field is not
+    // asked again at every move)
+    macro_rules! each {
+        ($($field:ident),* $(,)?) => {
+            match f {
+                $(MoveField::$field => field_loop(run, rows, MoveField::$field),)*
+                // the side: two names, coded by the side
+                MoveField::Side => Col::D(Dict {
+                    values: [Color::White, Color::Black]
+                        .into_iter()
+                        .map(crate::timeline::side_str)
+                        .collect(),
+                    codes: rows.iter().map(|m| u8::from(m.ply.side == Color::Black)).collect(),
+                }),
+                f => field_loop(run, rows, f),
+            }
+        };
+    }
+    each!(
+        Ply,
+        Number,
+        HalfmoveClock,
+        Repetition,
+        Pieces,
+        Depth,
+        Seldepth,
+        Score,
+        Wv,
+        Mate,
+        Nodes,
+        Nps,
+        Mt,
+        Tl,
+        Tbhits,
+        Hashfull,
+        Ponderhit,
+        RecordedLeft,
+        RecordedR50,
+        RecordedRd,
+        RecordedRr,
+        Capture,
+        PawnMove,
+        Promotion,
+        Castling,
+        CastlingRightsLost,
+        RookCastlingLost,
+        Irreversible,
+        Check,
+        Checkmate,
+        Stalemate,
+        InsufficientMaterial,
+        Book,
+        Commented,
+    )
+}
+
+/// [`field_column`] for one field.
+#[inline(always)]
+fn field_loop(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col {
     let first = rows.first();
     match f {
-        MoveField::Clock(c) => typed(rows.iter().map(|m| clock_value(run, m.ply.ply, c))),
+        // a clock's numbers (or none), as they are
+        MoveField::Clock(
+            c @ (ClockField::Used
+            | ClockField::TimedUsed
+            | ClockField::ClockJump
+            | ClockField::ClockExpected
+            | ClockField::ClockStopped
+            | ClockField::ClockLeft
+            | ClockField::ClockAtMove
+            | ClockField::ClockPeriod),
+        ) => Col::N(Column::C(
+            rows.iter()
+                .map(|m| Num::of(&clock_value(run, m.ply.ply, c)))
+                .collect(),
+        )),
+        MoveField::Clock(c) => coded(
+            rows.iter()
+                .map(|m| Cow::Owned(clock_value(run, m.ply.ply, c))),
+        ),
         _ if first.is_some_and(|m| m.number(f).is_some()) => Col::N(Column::C(
             rows.iter()
                 .map(|m| match m.number(f) {
@@ -781,7 +990,7 @@ fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col 
 /// Values held as numbers where every one is a number, none or unknown;
 /// as truths where every one is a boolean or unknown; else as they are.
 fn typed(values: impl Iterator<Item = Value>) -> Col {
-    // numbers while they last, then values
+    // numbers while they last, then values, coded where they are few
     let mut nums: Buf<Num> = Buf::with_capacity(values.size_hint().0);
     let mut values = values.peekable();
     while let Some(v @ (Value::Num(_) | Value::None | Value::Unknown)) = values.peek() {
@@ -791,8 +1000,21 @@ fn typed(values: impl Iterator<Item = Value>) -> Col {
     if values.peek().is_none() {
         return Col::N(Column::C(nums));
     }
-    let all: Buf<Value> = nums.iter().map(|n| n.value()).chain(values).collect();
+    coded(
+        nums.iter()
+            .map(|n| Cow::Owned(n.value()))
+            .chain(values.map(Cow::Owned)),
+    )
+}
+
+/// Values typed as [`typed`] types them, none of them coded.
+fn plain(all: Buf<Value>) -> Col {
     if all
+        .iter()
+        .all(|v| matches!(v, Value::Num(_) | Value::None | Value::Unknown))
+    {
+        Col::N(Column::C(all.iter().map(Num::of).collect()))
+    } else if all
         .iter()
         .all(|v| matches!(v, Value::Bool(_) | Value::Unknown))
     {
@@ -967,23 +1189,34 @@ impl Cols<'_, '_, '_> {
         };
         // each move's key, as the place of its text among the keys met
         let mut keys: Vec<Text> = Vec::new();
-        let key_of: Option<Vec<usize>> = s.per.as_ref().map(|e| {
-            let per = self.value(e);
-            (0..n)
-                .map(|r| {
-                    let text: Text = match per.value_at(r) {
-                        Value::Str(t) => t,
-                        k => k.display().into(),
-                    };
-                    match keys.iter().position(|k| k.as_str() == text.as_str()) {
-                        Some(at) => at,
-                        None => {
-                            keys.push(text);
-                            keys.len() - 1
-                        }
-                    }
-                })
-                .collect()
+        let mut key = |v: &Value| {
+            let display;
+            let text = match v {
+                Value::Str(t) => t.as_str(),
+                k => {
+                    display = k.display();
+                    &display
+                }
+            };
+            match keys.iter().position(|k| k.as_str() == text) {
+                Some(at) => at,
+                None => {
+                    keys.push(match v {
+                        Value::Str(t) => t.clone(),
+                        _ => text.into(),
+                    });
+                    keys.len() - 1
+                }
+            }
+        };
+        let key_of: Option<Vec<usize>> = s.per.as_ref().map(|e| match &*self.value(e) {
+            // a coded column's keys found once for each of its values
+            Col::D(d) => {
+                let of: smallvec::SmallVec<[usize; DICT_MOST]> =
+                    d.values.iter().map(&mut key).collect();
+                d.codes.iter().map(|&c| of[usize::from(c)]).collect()
+            }
+            per => (0..n).map(|r| key(&per.value_ref(r))).collect(),
         });
         let mut state = vec![0.0f64; keys.len().max(1)];
         let mut out: Buf<Num> = Buf::with_capacity(n);
@@ -1041,15 +1274,42 @@ impl Cols<'_, '_, '_> {
                 Cow::Owned(match (&*self.value(a), &*self.value(b)) {
                     (Col::N(a), Col::N(b)) => Col::N(choose(&k, a, b, Num::Unknown, n)),
                     (Col::T(a), Col::T(b)) => Col::T(choose(&k, a, b, Truth::Unknown, n)),
-                    (a, b) => Col::V(Column::C(
-                        (0..n)
-                            .map(|r| match k.at(r) {
-                                Truth::True => a.value_at(r),
-                                Truth::Unknown => Value::Unknown,
-                                _ => b.value_at(r),
-                            })
-                            .collect(),
-                    )),
+                    // two values, one for every move each: the condition
+                    // codes the choice
+                    (a, b) if let (Some(x), Some(y)) = (a.one(), b.one()) => match &*k {
+                        Column::K(t) => typed_one(match t {
+                            Truth::True => x,
+                            Truth::Unknown => Value::Unknown,
+                            _ => y,
+                        }),
+                        Column::C(k) => {
+                            let mut values: smallvec::SmallVec<[Value; 4]> =
+                                smallvec::SmallVec::new();
+                            let mut place =
+                                |v: Value| match values.iter().position(|d| same_value(d, &v)) {
+                                    Some(at) => at as u8,
+                                    None => {
+                                        values.push(v);
+                                        (values.len() - 1) as u8
+                                    }
+                                };
+                            let (yes, no, unknown) = (place(x), place(y), place(Value::Unknown));
+                            let codes = k
+                                .iter()
+                                .map(|t| match t {
+                                    Truth::True => yes,
+                                    Truth::Unknown => unknown,
+                                    _ => no,
+                                })
+                                .collect();
+                            retyped(Dict { values, codes })
+                        }
+                    },
+                    (a, b) => coded((0..n).map(|r| match k.at(r) {
+                        Truth::True => a.value_ref(r),
+                        Truth::Unknown => Cow::Owned(Value::Unknown),
+                        _ => b.value_ref(r),
+                    })),
                 })
             }
             CExpr::Stateful(s) => Cow::Borrowed(self.state(s.slot)),
@@ -1306,6 +1566,13 @@ mod tests {
                 ],
             )
         };
+        let choice = |f: MoveField, a: &str, b: &str| {
+            CExpr::If(
+                Box::new(CExpr::Move(f, "flag")),
+                Box::new(lit(Value::Str(a.into()))),
+                Box::new(lit(Value::Str(b.into()))),
+            )
+        };
         let mut fixed = vec![
             hidden(lit(Value::Num(1.0))),
             hidden(lit(Value::Num(2.0))),
@@ -1319,8 +1586,24 @@ mod tests {
                 Detector::Tablebase,
                 vec![("fifty_move_rule".to_string(), lit(Value::Bool(true)))],
             ),
+            // coded columns against each other: texts chosen by two
+            // conditions, and a side's name against a choice of it
+            CExpr::Binary(
+                BinOp::Eq,
+                Box::new(choice(MoveField::Capture, "a", "b")),
+                Box::new(choice(MoveField::Book, "b", "c")),
+            ),
+            CExpr::Binary(
+                BinOp::Ne,
+                Box::new(CExpr::Move(MoveField::Side, "side")),
+                Box::new(CExpr::If(
+                    Box::new(CExpr::Move(MoveField::Capture, "capture")),
+                    Box::new(lit(Value::Str("white".into()))),
+                    Box::new(CExpr::Move(MoveField::Side, "side")),
+                )),
+            ),
         ];
-        let mut flagged = 0;
+        let (mut flagged, mut coded) = (0, 0);
         while held < 3_000 {
             tried += 1;
             let e = match fixed.pop() {
@@ -1332,6 +1615,9 @@ mod tests {
             }
             held += 1;
             let (v, n, t) = (view.value(&e), view.num(&e), view.truth(&e));
+            if matches!(&*v, Col::D(_)) {
+                coded += 1;
+            }
             for r in 0..rows.len() {
                 walk(r, &mut |ctx| {
                     let want = ctx.eval(&e);
@@ -1360,6 +1646,8 @@ mod tests {
         assert!(held * 2 > tried, "{held} of {tried}");
         // the hidden book flags the run of searchless moves
         assert!(flagged > 0, "no move flagged");
+        // some columns are coded (a few texts, or truths and none)
+        assert!(coded > 100, "{coded} coded columns");
         let funcs = [
             StatefulFn::Streak,
             StatefulFn::Count,
