@@ -691,13 +691,21 @@ impl GameColumns {
         let mut busy = vec![false; n];
         for &ri in on_rules {
             let Some(c) = &self.rules[ri] else { continue };
-            let check = &rs.rules[ri].check;
-            for (r, b) in busy.iter_mut().enumerate() {
-                let t = *c.at(r);
-                *b |= match check {
+            // whether each truth decides something, found once per rule
+            let decides = [Truth::True, Truth::False, Truth::Unknown, Truth::Other].map(|t| {
+                match &rs.rules[ri].check {
                     Check::Adjudicate { .. } => matches!(t, Truth::True | Truth::Unknown),
                     check => !matches!(verdict_with(check, t), Verdict::Holds),
-                };
+                }
+            });
+            match c {
+                Column::K(t) if decides[*t as usize] => busy.fill(true),
+                Column::K(_) => {}
+                Column::C(c) => {
+                    for (b, t) in busy.iter_mut().zip(c.iter()) {
+                        *b |= decides[*t as usize];
+                    }
+                }
             }
         }
         for shadow in self.shadows.iter().filter(|s| s.any) {
@@ -1364,6 +1372,45 @@ impl Cols<'_, '_, '_> {
         })
     }
 
+    /// `x op b` where `b` calls a detector and is walked: `b` is walked
+    /// only at the moves where `x` is not `decided` (`false` for `and`,
+    /// `true` for `or`), which gives the result whatever `b` is there
+    /// (`None`: `b` is not such an operand).
+    fn unless(
+        &self,
+        x: &Column<Truth>,
+        decided: Truth,
+        b: &CExpr,
+        op: fn(Truth, Truth) -> Truth,
+    ) -> Option<Column<Truth>> {
+        if !(calls_detector(b) && walked(b)) {
+            return None;
+        }
+        let (mut notes, mut evidence) = (Vec::new(), Vec::new());
+        Some(Column::C(
+            (0..self.n())
+                .map(|r| {
+                    let x = *x.at(r);
+                    if x == decided {
+                        return decided;
+                    }
+                    let mut ctx = Ctx::stateless(
+                        self.run,
+                        self.switches,
+                        self.events.get(r).copied().unwrap_or(0),
+                        self.rows.get(r),
+                        &mut notes,
+                        &mut evidence,
+                    );
+                    let y = ctx.truth(b);
+                    notes.clear();
+                    evidence.clear();
+                    op(x, y)
+                })
+                .collect(),
+        ))
+    }
+
     /// As [`Ctx::truth`] gives it.
     fn truth(&self, e: &CExpr) -> Cow<'_, Column<Truth>> {
         let n = self.n();
@@ -1455,10 +1502,18 @@ impl Cols<'_, '_, '_> {
                 })
             }
             CExpr::Binary(BinOp::And, a, b) | CExpr::Short(BinOp::And, a, b) => {
-                self.truth(a).zip(&self.truth(b), |x, y| x.and(*y))
+                let x = self.truth(a);
+                if let Some(c) = self.unless(&x, Truth::False, b, Truth::and) {
+                    return Cow::Owned(c);
+                }
+                x.zip(&self.truth(b), |x, y| x.and(*y))
             }
             CExpr::Binary(BinOp::Or, a, b) | CExpr::Short(_, a, b) => {
-                self.truth(a).zip(&self.truth(b), |x, y| x.or(*y))
+                let x = self.truth(a);
+                if let Some(c) = self.unless(&x, Truth::True, b, Truth::or) {
+                    return Cow::Owned(c);
+                }
+                x.zip(&self.truth(b), |x, y| x.or(*y))
             }
             _ => return cow_truths(self.value(e)),
         })
@@ -1585,6 +1640,29 @@ mod tests {
             CExpr::Detector(
                 Detector::Tablebase,
                 vec![("fifty_move_rule".to_string(), lit(Value::Bool(true)))],
+            ),
+            // a detector walked only where the other side of `and` or
+            // `or` leaves the result open
+            CExpr::Binary(
+                BinOp::And,
+                Box::new(CExpr::Move(MoveField::Capture, "capture")),
+                Box::new(CExpr::Binary(
+                    BinOp::Ne,
+                    Box::new(CExpr::Detector(
+                        Detector::Tablebase,
+                        vec![("fifty_move_rule".to_string(), lit(Value::Bool(true)))],
+                    )),
+                    Box::new(lit(Value::None)),
+                )),
+            ),
+            CExpr::Short(
+                BinOp::Or,
+                Box::new(CExpr::Move(MoveField::Book, "book")),
+                Box::new(CExpr::Binary(
+                    BinOp::Eq,
+                    Box::new(hidden(lit(Value::Num(1.0)))),
+                    Box::new(lit(Value::Bool(true))),
+                )),
             ),
             // coded columns against each other: texts chosen by two
             // conditions, and a side's name against a choice of it

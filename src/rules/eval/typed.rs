@@ -110,10 +110,11 @@ impl Num {
 /// (which `and` and `or` read as false, and `not` makes true).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Truth {
-    True,
-    False,
-    Unknown,
-    Other,
+    // (their places index tables of what each truth gives)
+    True = 0,
+    False = 1,
+    Unknown = 2,
+    Other = 3,
 }
 
 impl Truth {
