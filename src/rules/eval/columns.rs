@@ -233,8 +233,14 @@ fn coded<'v>(values: impl Iterator<Item = Cow<'v, Value>>) -> Col {
     let mut values = values;
     let mut dict: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
     let mut codes: Buf<u8> = Buf::with_capacity(values.size_hint().0);
+    // the last move's value first: a value often runs over several moves
+    let mut last = 0;
     while let Some(v) = values.next() {
-        let at = match dict.iter().position(|d| same_value(d, &v)) {
+        let found = match dict.get(last) {
+            Some(d) if same_value(d, &v) => Some(last),
+            _ => dict.iter().position(|d| same_value(d, &v)),
+        };
+        let at = match found {
             Some(at) => at,
             None if dict.len() < DICT_MOST => {
                 dict.push(v.into_owned());
@@ -252,6 +258,7 @@ fn coded<'v>(values: impl Iterator<Item = Cow<'v, Value>>) -> Col {
             }
         };
         codes.push(at as u8);
+        last = at;
     }
     retyped(Dict {
         values: dict,
@@ -279,15 +286,20 @@ fn retyped(dict: Dict) -> Col {
     }
 }
 
-/// [`identical`], with a text found the same by its address first.
+/// [`identical`], each kind compared in place (a text by its address
+/// first); values of two kinds are never the same.
 #[inline]
 fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::None, Value::None) | (Value::Unknown, Value::Unknown) => true,
+        (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
         (Value::Str(x), Value::Str(y)) => {
             let (x, y) = (x.as_str(), y.as_str());
             std::ptr::eq(x, y) || x == y
         }
-        _ => identical(a, b),
+        (Value::List(_), Value::List(_)) => identical(a, b),
+        _ => false,
     }
 }
 
@@ -1536,6 +1548,30 @@ mod tests {
         Qa5 {d=18, sd=25, mt=1500, tl=57000, n=7000, pv=Qa5 d4, wv=-11.50, R50=48, Rd=-11, Rr=9,} \
         4. d4 {d=24, sd=33, mt=2500, tl=56500, n=11000, pv=d4 c6, wv=0.20, R50=50, Rd=-11, Rr=-11,} \
         Nf6 {d=1, sd=1, mt=0, tl=57000, n=0, pv=, wv=0.10, R50=49, Rd=-11, Rr=-11,} 5. Nf3 {d=25, sd=40, mt=3000, tl=55000, n=12000, pv=Nf3, wv=12.00, R50=47, Rd=-11, Rr=8,} e6 *\n";
+
+    /// A coded column's values are told apart as [`identical`] tells them:
+    /// every kind against every kind, `-0` against `0`, a not-a-number
+    /// against itself, texts made apart and the same text shared.
+    #[test]
+    fn coded_values_are_told_apart_as_identical_tells_them() {
+        let shared = Value::Str("white".into());
+        let mut values = sample_values();
+        values.extend([
+            Value::Num(-0.0),
+            Value::Num(f64::NAN),
+            Value::List(vec![Value::Num(2.0)]),
+            Value::List(vec![Value::Num(-0.0)]),
+            Value::List(vec![Value::Num(0.0)]),
+            shared.clone(),
+            shared,
+            Value::Str(Text::from_static("white")),
+        ]);
+        for a in &values {
+            for b in &values {
+                assert_eq!(same_value(a, b), identical(a, b), "{a:?} {b:?}");
+            }
+        }
+    }
 
     /// Every generated expression a column can hold gives, at each move of
     /// the game, what the walk gives there, as a value, a number and a
