@@ -1291,6 +1291,14 @@ impl Cols<'_, '_, '_> {
             }
             CExpr::If(k, a, b) => {
                 let (k, n) = (self.truth(k), self.n());
+                // a condition the same at every move: its branch alone
+                if let Column::K(t) = &*k {
+                    return match t {
+                        Truth::True => self.value(a),
+                        Truth::Unknown => Cow::Owned(typed_one(Value::Unknown)),
+                        _ => self.value(b),
+                    };
+                }
                 Cow::Owned(match (&*self.value(a), &*self.value(b)) {
                     (Col::N(a), Col::N(b)) => Col::N(choose(&k, a, b, Num::Unknown, n)),
                     (Col::T(a), Col::T(b)) => Col::T(choose(&k, a, b, Truth::Unknown, n)),
@@ -1352,7 +1360,13 @@ impl Cols<'_, '_, '_> {
             CExpr::Move(f, _) => return cow_nums(self.field(*f)),
             CExpr::Unary(UnOp::Neg, a) => self.num(a).map(|x| x.neg()),
             CExpr::If(k, a, b) => {
-                choose(&self.truth(k), &self.num(a), &self.num(b), Num::Unknown, n)
+                let k = self.truth(k);
+                match &*k {
+                    Column::K(Truth::True) => return self.num(a),
+                    Column::K(Truth::Unknown) => Column::K(Num::Unknown),
+                    Column::K(_) => return self.num(b),
+                    _ => choose(&k, &self.num(a), &self.num(b), Num::Unknown, n),
+                }
             }
             CExpr::Call(
                 f @ (Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Round),
@@ -1434,13 +1448,15 @@ impl Cols<'_, '_, '_> {
             }
             CExpr::Move(f, _) => return cow_truths(self.field(*f)),
             CExpr::Unary(UnOp::Not, a) => self.truth(a).map(|x| x.not()),
-            CExpr::If(k, a, b) => choose(
-                &self.truth(k),
-                &self.truth(a),
-                &self.truth(b),
-                Truth::Unknown,
-                n,
-            ),
+            CExpr::If(k, a, b) => {
+                let k = self.truth(k);
+                match &*k {
+                    Column::K(Truth::True) => return self.truth(a),
+                    Column::K(Truth::Unknown) => Column::K(Truth::Unknown),
+                    Column::K(_) => return self.truth(b),
+                    _ => choose(&k, &self.truth(a), &self.truth(b), Truth::Unknown, n),
+                }
+            }
             CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
                 let (x, y) = (self.num(a), self.num(b));
                 match op {
