@@ -129,41 +129,53 @@ fn num(v: Option<&Value>) -> Option<f64> {
     }
 }
 
-/// The search evidence of each ply (index = ply − first ply).
+/// A move's search evidence in the record (its last comment that gives
+/// one), and whether a comment marks it a book move.
+fn recorded(mv: &crate::ingest::pgn::PgnMove) -> (Option<Search>, bool) {
+    let (mut out, mut book) = (None, false);
+    for c in &mv.comments {
+        book |= c.annotations.tcec.as_ref().is_some_and(|t| t.book)
+            || c.annotations.cutechess.as_ref().is_some_and(|t| t.book);
+        if let Some(t) = &c.annotations.tcec
+            && !t.book
+        {
+            out = Some(Search {
+                source: "record",
+                place: None,
+                info_lines: None,
+                depth: t.d,
+                nodes: t.n,
+                time_ms: t.mt,
+            });
+        } else if let Some(cc) = &c.annotations.cutechess
+            && !cc.book
+            && (cc.depth.is_some() || cc.time_ms.is_some())
+        {
+            out = Some(Search {
+                source: "record",
+                place: None,
+                info_lines: None,
+                depth: cc.depth,
+                nodes: None,
+                time_ms: cc.time_ms,
+            });
+        }
+    }
+    (out, book)
+}
+
+/// Whether the timeline has searches from an engine log.
+fn logged(tl: &Timeline<'_>) -> bool {
+    tl.events
+        .iter()
+        .any(|ev| ev.kind == Kind::Engine(crate::align::EngKind::Search))
+}
+
+/// The search evidence of each ply from the engine log (index = ply −
+/// first ply), where it covers the move: it is the protocol itself.
 fn searches(tl: &Timeline<'_>) -> Vec<Option<Search>> {
     let first = tl.replay.first_ply;
     let mut out: Vec<Option<Search>> = vec![None; tl.replay.plies.len()];
-    // the record's comments
-    for (i, p) in tl.replay.plies.iter().enumerate() {
-        let mv = &tl.game.moves[p.move_index];
-        for c in &mv.comments {
-            if let Some(t) = &c.annotations.tcec
-                && !t.book
-            {
-                out[i] = Some(Search {
-                    source: "record",
-                    place: None,
-                    info_lines: None,
-                    depth: t.d,
-                    nodes: t.n,
-                    time_ms: t.mt,
-                });
-            } else if let Some(cc) = &c.annotations.cutechess
-                && !cc.book
-                && (cc.depth.is_some() || cc.time_ms.is_some())
-            {
-                out[i] = Some(Search {
-                    source: "record",
-                    place: None,
-                    info_lines: None,
-                    depth: cc.depth,
-                    nodes: None,
-                    time_ms: cc.time_ms,
-                });
-            }
-        }
-    }
-    // the engine log, where it covers the move: it is the protocol itself
     for ev in &tl.events {
         let (Kind::Engine(crate::align::EngKind::Search), Data::Engine(e)) = (ev.kind, &ev.data)
         else {
@@ -311,17 +323,20 @@ fn engine_ponders(tl: &Timeline<'_>) -> Vec<Option<String>> {
 
 /// Assess every move of the game.
 pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
-    let evidence = searches(tl);
-    let ponders = engine_ponders(tl);
+    // an engine log's searches and ponder moves, where the case has one
+    let (mut logs, ponders) = if logged(tl) {
+        (searches(tl), engine_ponders(tl))
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let mut out: Vec<Assessment> = Vec::with_capacity(tl.replay.plies.len());
     let mut since_book = [0usize; 2];
-    // each ply's search evidence moved into its assessment, not copied
-    for ((i, ply), search) in tl.replay.plies.iter().enumerate().zip(evidence) {
+    for (i, ply) in tl.replay.plies.iter().enumerate() {
         let k = usize::from(!ply.side.is_white());
-        let book = tl.game.moves[ply.move_index].comments.iter().any(|c| {
-            c.annotations.tcec.as_ref().is_some_and(|t| t.book)
-                || c.annotations.cutechess.as_ref().is_some_and(|t| t.book)
-        });
+        let (record, book) = recorded(&tl.game.moves[ply.move_index]);
+        // the engine log's search, moved into the assessment, over the
+        // record's
+        let search = logs.get_mut(i).and_then(Option::take).or(record);
         if book {
             since_book[k] = 0;
         } else {
