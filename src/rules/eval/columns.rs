@@ -1469,14 +1469,22 @@ impl Cols<'_, '_, '_> {
             CExpr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
                 let eq = *op == BinOp::Eq;
                 match (&**a, &**b) {
-                    // the side to move against a text
+                    // the side to move against a text: the side the text
+                    // names found once (as `side_is` reads it)
                     (CExpr::Move(MoveField::Side, _), CExpr::Lit(Value::Str(t)))
-                    | (CExpr::Lit(Value::Str(t)), CExpr::Move(MoveField::Side, _)) => Column::C(
-                        self.rows
-                            .iter()
-                            .map(|m| Truth::from(m.side_is(t) == eq))
-                            .collect(),
-                    ),
+                    | (CExpr::Lit(Value::Str(t)), CExpr::Move(MoveField::Side, _)) => {
+                        let named = match t.as_str() {
+                            "white" => Some(Color::White),
+                            "black" => Some(Color::Black),
+                            _ => None,
+                        };
+                        Column::C(
+                            self.rows
+                                .iter()
+                                .map(|m| Truth::from((Some(m.ply.side) == named) == eq))
+                                .collect(),
+                        )
+                    }
                     _ => {
                         let (x, y) = (self.value(a), self.value(b));
                         let differ = Truth::from(!eq);
@@ -1692,6 +1700,22 @@ mod tests {
             CExpr::Detector(
                 Detector::Tablebase,
                 vec![("fifty_move_rule".to_string(), lit(Value::Bool(true)))],
+            ),
+            // the side against each text it can be compared with
+            CExpr::Binary(
+                BinOp::Eq,
+                Box::new(CExpr::Move(MoveField::Side, "side")),
+                Box::new(lit(Value::Str("black".into()))),
+            ),
+            CExpr::Binary(
+                BinOp::Ne,
+                Box::new(lit(Value::Str("white".into()))),
+                Box::new(CExpr::Move(MoveField::Side, "side")),
+            ),
+            CExpr::Binary(
+                BinOp::Eq,
+                Box::new(CExpr::Move(MoveField::Side, "side")),
+                Box::new(lit(Value::Str("White".into()))),
             ),
             // a detector walked only where the other side of `and` or
             // `or` leaves the result open
