@@ -179,10 +179,24 @@ fn choose<T: Clone + Pooled>(
         Truth::Unknown => unknown.clone(),
         _ => b.clone(),
     };
-    match (k, a, b) {
-        (Column::K(k), Column::K(a), Column::K(b)) => Column::K(one(*k, a, b)),
-        _ => Column::C((0..n).map(|r| one(*k.at(r), a.at(r), b.at(r))).collect()),
-    }
+    // each shape its own loop (which branch is one value is not asked
+    // again at every move)
+    Column::C(match (k, a, b) {
+        (Column::K(k), Column::K(a), Column::K(b)) => return Column::K(one(*k, a, b)),
+        (Column::C(k), Column::C(a), Column::C(b)) => k
+            .iter()
+            .zip(a.iter().zip(b.iter()))
+            .map(|(k, (a, b))| one(*k, a, b))
+            .collect(),
+        (Column::C(k), Column::K(a), Column::C(b)) => {
+            k.iter().zip(b.iter()).map(|(k, b)| one(*k, a, b)).collect()
+        }
+        (Column::C(k), Column::C(a), Column::K(b)) => {
+            k.iter().zip(a.iter()).map(|(k, a)| one(*k, a, b)).collect()
+        }
+        (Column::C(k), Column::K(a), Column::K(b)) => k.iter().map(|k| one(*k, a, b)).collect(),
+        _ => (0..n).map(|r| one(*k.at(r), a.at(r), b.at(r))).collect(),
+    })
 }
 
 /// A `let`'s or a node's values over the moves, in the form that holds them
