@@ -325,26 +325,32 @@ impl<R: BufRead> GameSplitter<R> {
                 }
             }
             first = false;
+            prev_blank = trimmed.iter().all(|b| b.is_ascii_whitespace());
+            // the line is kept, and followed for the longest token, unless
+            // it makes the game too large
+            let kept = keep && start + line.len() <= MAX_GAME_BYTES && (line.len() as u64) >= len;
             // Update the lexical state from this line.
-            if is_tag && !movetext && !in_comment {
-                // a tag line: brackets and braces inside the value are text
-            } else if line.first() == Some(&b'%') && !in_comment {
-                // escape line
+            if is_tag && !movetext && !in_comment || line.first() == Some(&b'%') && !in_comment {
+                // a tag line (brackets and braces inside the value are
+                // text) or an escape line
+                if kept {
+                    reach.follow(line, start);
+                }
+            } else if movetext && kept {
+                // nearly every line: its braces found once for both
+                reach.follow_movetext(line, start, &mut in_comment);
             } else {
                 scan_line(line, &mut in_comment, &mut movetext);
+                if kept {
+                    reach.follow(line, start);
+                }
             }
-            prev_blank = trimmed.iter().all(|b| b.is_ascii_whitespace());
             self.offset += len;
             self.line += 1;
             total += len;
-            if keep {
-                let kept = buf.len() - start;
-                if buf.len() > MAX_GAME_BYTES || (kept as u64) < len {
-                    chunk.oversize = Some(0);
-                    buf.truncate(start);
-                } else {
-                    reach.follow(&buf[start..], start);
-                }
+            if keep && !kept {
+                chunk.oversize = Some(0);
+                buf.truncate(start);
             }
         }
         if total == 0 {
@@ -764,6 +770,46 @@ impl TokenReach {
                     }
                     None => return,
                 },
+            }
+        }
+    }
+
+    /// [`TokenReach::follow`] and [`scan_line`] at once, for a line of
+    /// movetext once movetext has begun: each `{`, `}` and `;` is found
+    /// once and told to both. `in_comment` is [`scan_line`]'s state, which
+    /// a `;` outside a comment stops for the rest of the line (braces after
+    /// it are text to the game but still count here, as in `follow`).
+    fn follow_movetext(&mut self, line: &[u8], at: usize, in_comment: &mut bool) {
+        self.line += line.len();
+        if line.last() == Some(&b'\n') {
+            self.longest = self.longest.max(self.line - 1);
+            self.line = 0;
+        }
+        // scan_line's state still follows this line (no `;` yet)
+        let mut scanning = true;
+        for i in memchr::memchr3_iter(b'{', b'}', b';', line) {
+            match line[i] {
+                b'{' => {
+                    if self.open.is_none() {
+                        self.open = Some(at + i);
+                    }
+                    if scanning {
+                        *in_comment = true;
+                    }
+                }
+                b'}' => {
+                    if let Some(open) = self.open.take() {
+                        self.longest = self.longest.max(at + i + 1 - open);
+                    }
+                    if scanning {
+                        *in_comment = false;
+                    }
+                }
+                _ => {
+                    if scanning && !*in_comment {
+                        scanning = false;
+                    }
+                }
             }
         }
     }
@@ -1321,6 +1367,57 @@ mod tests {
             }
         }
         assert!(chunks > 3000, "the texts make games: {chunks}");
+    }
+
+    /// The fused walk of a movetext line gives what `scan_line` and
+    /// `TokenReach::follow` give, one after the other, on generated lines
+    /// of braces, `;`, moves and line ends, from either comment state and
+    /// with a brace left open from an earlier line or not.
+    #[test]
+    fn a_movetext_lines_braces_are_followed_as_scan_line_and_follow_do() {
+        let pieces: [&[u8]; 8] = [
+            b"{",
+            b"}",
+            b";",
+            b"e4 ",
+            b"{d=1, pv=e4}",
+            b" ",
+            b"}{",
+            b";{",
+        ];
+        let mut rng = crate::test_rng::Lcg(0x2545_F491_4F6C_DD1D);
+        let mut differing_states = 0;
+        for _ in 0..20_000 {
+            let mut line = Vec::new();
+            for _ in 0..(rng.step() >> 61) {
+                line.extend_from_slice(pieces[(rng.step() >> 61) as usize]);
+            }
+            if rng.step() >> 63 == 1 {
+                line.push(b'\n');
+            }
+            let at = (rng.step() >> 60) as usize;
+            let start_comment = rng.step() >> 63 == 1;
+            let mut before = TokenReach {
+                longest: (rng.step() >> 62) as usize,
+                line: (rng.step() >> 62) as usize,
+                open: (rng.step() >> 63 == 1).then_some(0),
+            };
+            differing_states += usize::from(before.open.is_some() != start_comment);
+            let mut fused = TokenReach { ..before };
+            let (mut in_scan, mut movetext) = (start_comment, true);
+            scan_line(&line, &mut in_scan, &mut movetext);
+            before.follow(&line, at);
+            let mut in_fused = start_comment;
+            fused.follow_movetext(&line, at, &mut in_fused);
+            let shown = String::from_utf8_lossy(&line);
+            assert_eq!(in_fused, in_scan, "{shown:?} from {start_comment}");
+            assert_eq!(
+                (fused.longest, fused.line, fused.open),
+                (before.longest, before.line, before.open),
+                "{shown:?}"
+            );
+        }
+        assert!(differing_states > 1000, "{differing_states}");
     }
 
     #[test]
