@@ -167,8 +167,9 @@ pub fn round_number(round: &str) -> Option<f64> {
 }
 
 fn is_bye(name: &str) -> bool {
-    let n = name.trim().to_lowercase();
-    n == "bye" || n == "-" || n.is_empty()
+    // no character outside ASCII lowercases to `b`, `y` or `e`
+    let n = name.trim();
+    n.eq_ignore_ascii_case("bye") || n == "-" || n.is_empty()
 }
 
 /// One thing an event-level rule is evaluated on.
@@ -200,19 +201,21 @@ pub struct EventCase {
 /// name changed within the event, else the name as played).
 pub fn entrant_names<'a>(names: impl Iterator<Item = &'a str>) -> BTreeMap<String, String> {
     let mut by_engine: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut all = Vec::new();
+    // each name's engine, found once per name (a name is in many games)
+    let mut engine: BTreeMap<String, String> = BTreeMap::new();
     for n in names {
-        let n = n.trim().to_string();
-        let e = engine_of(&n).to_lowercase();
-        let v = by_engine.entry(e).or_default();
-        if !v.contains(&n) {
-            v.push(n.clone());
+        let n = n.trim();
+        if engine.contains_key(n) {
+            continue;
         }
-        all.push(n);
+        let e = engine_of(n).to_lowercase();
+        by_engine.entry(e.clone()).or_default().push(n.to_string());
+        engine.insert(n.to_string(), e);
     }
-    all.into_iter()
-        .map(|n| {
-            let shown = by_engine[&engine_of(&n).to_lowercase()].join(" / ");
+    engine
+        .into_iter()
+        .map(|(n, e)| {
+            let shown = by_engine[&e].join(" / ");
             (n, shown)
         })
         .collect()
@@ -295,12 +298,11 @@ fn natural(s: &str) -> Vec<u64> {
 pub struct Fields(Vec<(&'static str, Value)>);
 
 impl Fields {
-    /// Set field `name` (a second value replaces the first).
-    pub fn insert(&mut self, name: &'static str, v: Value) {
-        match self.0.binary_search_by(|(n, _)| n.cmp(&name)) {
-            Ok(i) => self.0[i].1 = v,
-            Err(i) => self.0.insert(i, (name, v)),
-        }
+    /// Set field `name` (a second value replaces the first): kept in the
+    /// order given until [`Fields::done`] sorts them, which every item's
+    /// fields go through before they are read.
+    fn insert(&mut self, name: &'static str, v: Value) {
+        self.0.push((name, v));
     }
 
     pub fn get(&self, name: &str) -> Option<&Value> {
@@ -310,8 +312,15 @@ impl Fields {
             .map(|i| &self.0[i].1)
     }
 
-    /// The fields, with no room to spare.
+    /// The fields in the names' order, the last value given for a name
+    /// kept, with no room to spare.
     fn done(mut self) -> Fields {
+        // a stable sort keeps a name's values in the order given; reversed,
+        // the last of them comes first and is the one `dedup` keeps
+        self.0.sort_by(|a, b| a.0.cmp(b.0));
+        self.0.reverse();
+        self.0.dedup_by(|a, b| a.0 == b.0);
+        self.0.reverse();
         self.0.shrink_to_fit();
         self
     }
@@ -352,7 +361,7 @@ fn case(
         .iter()
         .zip(&sides)
         .map(|(g, (w, b))| {
-            let mut s = standings::Game::from_tags(&|k| g.tag(k).to_string());
+            let mut s = standings::Game::from_tags(|k| g.tag(k));
             s.white = w.clone();
             s.black = b.clone();
             s
@@ -456,21 +465,19 @@ fn case(
     let mut shared = |s: &str| Value::Str(Text::Shared(interner.get(s)));
     for (i, g) in games.iter().enumerate() {
         let (w, b) = &sides[i];
+        let round = round_number(g.tag("Round"));
         let games_in_round = |who: &String| {
-            round_number(g.tag("Round")).map_or(Value::None, |r| {
+            round.map_or(Value::None, |r| {
                 num(in_round.get(&(r as u64, who)).copied().unwrap_or(0) as f64)
             })
         };
-        let before = round_number(g.tag("Round"))
-            .and_then(|r| round_start.get(&(r as u64)))
-            .cloned()
-            .unwrap_or_default();
+        // the scores as the game's round began (read, not copied)
+        let before = round.and_then(|r| round_start.get(&(r as u64)));
+        let score_before =
+            |who: &String| num(before.and_then(|s| s.get(who)).copied().unwrap_or(0.0));
         let mut f = Fields::default();
         f.insert("number", num((i + 1) as f64));
-        f.insert(
-            "round",
-            round_number(g.tag("Round")).map_or(Value::None, Value::Num),
-        );
+        f.insert("round", round.map_or(Value::None, Value::Num));
         f.insert("white", shared(w));
         f.insert("black", shared(b));
         f.insert("result", shared(g.tag("Result")));
@@ -479,14 +486,8 @@ fn case(
         let prev = i.checked_sub(1).map(|p| &sides[p]);
         f.insert("previous_white", prev.map_or(Value::None, |p| shared(&p.0)));
         f.insert("previous_black", prev.map_or(Value::None, |p| shared(&p.1)));
-        f.insert(
-            "white_score_before",
-            num(before.get(w).copied().unwrap_or(0.0)),
-        );
-        f.insert(
-            "black_score_before",
-            num(before.get(b).copied().unwrap_or(0.0)),
-        );
+        f.insert("white_score_before", score_before(w));
+        f.insert("black_score_before", score_before(b));
         match &g.opening {
             Some(o) => {
                 let same = &by_opening[o.as_str()];
@@ -889,10 +890,51 @@ mod tests {
 
     #[test]
     fn versions_share_an_entrant_name() {
-        let m = entrant_names(["A v1", "B 2", "A v2", "A v1"].into_iter());
-        assert_eq!(m["A v1"], "A v1 / A v2");
-        assert_eq!(m["A v2"], "A v1 / A v2");
+        let m = entrant_names(["A v1", "B 2", "A v2", " A v1 ", "a v3", "B 2"].into_iter());
+        assert_eq!(m.len(), 4, "{m:?}");
+        // in the order the names first came
+        assert_eq!(m["A v1"], "A v1 / A v2 / a v3");
+        assert_eq!(m["A v2"], "A v1 / A v2 / a v3");
+        assert_eq!(m["a v3"], "A v1 / A v2 / a v3");
         assert_eq!(m["B 2"], "B 2");
+    }
+
+    /// An item's fields are read by name in the names' order, and a name
+    /// given twice keeps its last value, whatever the order they came in.
+    #[test]
+    fn fields_are_sorted_and_a_later_value_replaces_an_earlier() {
+        let mut f = Fields::default();
+        for (k, v) in [
+            ("white", 1.0),
+            ("black", 2.0),
+            ("round", 3.0),
+            ("black", 4.0),
+            ("a", 5.0),
+            ("black", 6.0),
+        ] {
+            f.insert(k, num(v));
+        }
+        let f = f.done();
+        let names: Vec<&str> = f.0.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["a", "black", "round", "white"]);
+        for (k, v) in [("a", 5.0), ("black", 6.0), ("round", 3.0), ("white", 1.0)] {
+            assert!(
+                matches!(f.get(k), Some(Value::Num(x)) if *x == v),
+                "{k}: {:?}",
+                f.get(k)
+            );
+        }
+        assert!(f.get("b").is_none());
+    }
+
+    #[test]
+    fn a_bye_is_named_bye_in_any_case_a_dash_or_nothing() {
+        for n in ["bye", " BYE ", "Bye", "-", "", "  "] {
+            assert!(is_bye(n), "{n:?}");
+        }
+        for n in ["byes", "Bye 2", "b-ye", "\u{212a}bye", "\u{130}"] {
+            assert!(!is_bye(n), "{n:?}");
+        }
     }
 
     #[test]

@@ -27,16 +27,21 @@ pub struct Game {
 impl Game {
     /// From a game record: tags, and TerminationDetails for crashes.
     pub fn from_pgn(g: &crate::ingest::pgn::PgnGame) -> Game {
-        Game::from_tags(&|k| g.tag(k).unwrap_or("").to_string())
+        Game::from_tags(|k| g.tag(k).unwrap_or(""))
     }
 
     /// From a lookup of the game's tags (empty when absent).
-    pub fn from_tags(tag_of: &dyn Fn(&str) -> String) -> Game {
+    pub fn from_tags<S: AsRef<str>>(tag_of: impl Fn(&str) -> S) -> Game {
         let tag = |k: &str| {
-            let v = tag_of(k).trim().to_string();
-            if v.is_empty() { "?".to_string() } else { v }
+            let v = tag_of(k);
+            let v = v.as_ref().trim();
+            if v.is_empty() {
+                "?".to_string()
+            } else {
+                v.to_string()
+            }
         };
-        let details = tag_of("TerminationDetails").to_lowercase();
+        let details = tag_of("TerminationDetails").as_ref().to_lowercase();
         let crashed = [
             "disconnect",
             "stall",

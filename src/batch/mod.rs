@@ -101,17 +101,14 @@ pub struct GameRecord {
 impl GameRecord {
     /// The game as the standings see it.
     pub fn standing(&self) -> crate::standings::Game {
-        crate::standings::Game::from_tags(&|k| {
-            match k {
-                "Event" => &self.event,
-                "Round" => &self.round,
-                "White" => &self.white,
-                "Black" => &self.black,
-                "Result" => &self.result,
-                "TerminationDetails" => &self.details,
-                _ => "",
-            }
-            .to_string()
+        crate::standings::Game::from_tags(|k| match k {
+            "Event" => &self.event,
+            "Round" => &self.round,
+            "White" => &self.white,
+            "Black" => &self.black,
+            "Result" => &self.result,
+            "TerminationDetails" => &self.details,
+            _ => "",
         })
     }
 }
