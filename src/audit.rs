@@ -284,9 +284,17 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-/// Bytes (a digest) as lowercase hex.
+/// Bytes (a digest) as lowercase hex: two digits a byte, the high half
+/// first (a `format!` per byte cost more than the hash of a short text,
+/// and the batch's summary hashes every game's path for its anchor).
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    out
 }
 
 impl Config {
@@ -753,6 +761,23 @@ pub fn normalize(p: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The digest in lowercase hex, the high half of each byte first: the
+    /// published SHA-256 of "abc" and of nothing, and every byte value.
+    #[test]
+    fn digests_are_written_in_lowercase_hex() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        let every: Vec<u8> = (0..=255).collect();
+        let want: String = every.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex(&every), want);
+    }
 
     /// A file of many parcels (the reading thread hands them over about
     /// 256 KiB at a time) gives every game in order, with the hash of the

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::findings::Evidence;
 use crate::ingest::pgn::PgnGame;
-use crate::standings;
+use crate::standings::{self, is_bye};
 use crate::timeline::{ScopeKind, Text, Value};
 
 /// The tags the event level reads of each game (the standings' among
@@ -164,12 +164,6 @@ pub fn round_number(round: &str) -> Option<f64> {
         .split('.')
         .next()
         .and_then(|r| r.trim().parse::<f64>().ok())
-}
-
-fn is_bye(name: &str) -> bool {
-    // no character outside ASCII lowercases to `b`, `y` or `e`
-    let n = name.trim();
-    n.eq_ignore_ascii_case("bye") || n == "-" || n.is_empty()
 }
 
 /// One thing an event-level rule is evaluated on.
@@ -925,16 +919,6 @@ mod tests {
             );
         }
         assert!(f.get("b").is_none());
-    }
-
-    #[test]
-    fn a_bye_is_named_bye_in_any_case_a_dash_or_nothing() {
-        for n in ["bye", " BYE ", "Bye", "-", "", "  "] {
-            assert!(is_bye(n), "{n:?}");
-        }
-        for n in ["byes", "Bye 2", "b-ye", "\u{212a}bye", "\u{130}"] {
-            assert!(!is_bye(n), "{n:?}");
-        }
     }
 
     #[test]

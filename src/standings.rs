@@ -96,9 +96,11 @@ fn points_of(scoring: &[(String, f64)], what: &str, default: f64) -> f64 {
         .map_or(default, |(_, v)| *v)
 }
 
-fn is_bye(name: &str) -> bool {
-    let n = name.trim().to_lowercase();
-    n == "bye" || n == "-" || n.is_empty()
+/// A bye's name: `bye` in any case, `-`, or nothing.
+pub(crate) fn is_bye(name: &str) -> bool {
+    // no character outside ASCII lowercases to `b`, `y` or `e`
+    let n = name.trim();
+    n.eq_ignore_ascii_case("bye") || n == "-" || n.is_empty()
 }
 
 /// The points of a win, a draw, a loss and a bye under a `scoring` line
@@ -300,23 +302,19 @@ pub fn standings(games: &[Game], scoring: &[(String, f64)], tiebreaks: &[String]
     rows
 }
 
-/// A round robin's completeness: every pair's games by colour,
-/// `(white, black) -> games`.
-pub fn pairings(games: &[Game]) -> BTreeMap<(String, String), usize> {
-    let mut m = BTreeMap::new();
+/// Pairs of a double round robin played a different number of times with
+/// each colour, or not at all: (a, b, games a had White, games b had White).
+pub fn unbalanced_pairs(games: &[Game]) -> Vec<(String, String, usize, usize)> {
+    // how many games each (White, Black) pair played, byes apart, the
+    // names borrowed: each pair of players is looked up twice, without a
+    // copy of either name
+    let mut p: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for g in games {
         if is_bye(&g.white) || is_bye(&g.black) {
             continue;
         }
-        *m.entry((g.white.clone(), g.black.clone())).or_default() += 1;
+        *p.entry((g.white.as_str(), g.black.as_str())).or_default() += 1;
     }
-    m
-}
-
-/// Pairs of a double round robin played a different number of times with
-/// each colour, or not at all: (a, b, games a had White, games b had White).
-pub fn unbalanced_pairs(games: &[Game]) -> Vec<(String, String, usize, usize)> {
-    let p = pairings(games);
     let players: BTreeSet<&String> = games
         .iter()
         .flat_map(|g| [&g.white, &g.black])
@@ -326,8 +324,8 @@ pub fn unbalanced_pairs(games: &[Game]) -> Vec<(String, String, usize, usize)> {
     let mut out = Vec::new();
     for (i, a) in players.iter().enumerate() {
         for b in &players[i + 1..] {
-            let ab = p.get(&((*a).clone(), (*b).clone())).copied().unwrap_or(0);
-            let ba = p.get(&((*b).clone(), (*a).clone())).copied().unwrap_or(0);
+            let ab = p.get(&(a.as_str(), b.as_str())).copied().unwrap_or(0);
+            let ba = p.get(&(b.as_str(), a.as_str())).copied().unwrap_or(0);
             if ab != ba || ab == 0 {
                 out.push(((*a).clone(), (*b).clone(), ab, ba));
             }
@@ -411,6 +409,16 @@ mod tests {
             &["organizer-decision".into()],
         );
         assert!(tied.iter().all(|r| r.tied && r.rank == 1));
+    }
+
+    #[test]
+    fn a_bye_is_named_bye_in_any_case_a_dash_or_nothing() {
+        for n in ["bye", " BYE ", "Bye", "-", "", "  "] {
+            assert!(is_bye(n), "{n:?}");
+        }
+        for n in ["byes", "Bye 2", "b-ye", "\u{212a}bye", "\u{130}"] {
+            assert!(!is_bye(n), "{n:?}");
+        }
     }
 
     #[test]
