@@ -1323,6 +1323,17 @@ mod tests {
         assert!(m.capacity() >= room, "{} < {room}", m.capacity());
     }
 
+    /// `n` of `pieces` (a power of two of them) joined, each picked by the
+    /// top bits of a step of `rng`.
+    fn joined(rng: &mut crate::test_rng::Lcg, pieces: &[&[u8]], n: usize) -> Vec<u8> {
+        let bits = pieces.len().trailing_zeros();
+        let mut out = Vec::new();
+        for _ in 0..n {
+            out.extend_from_slice(pieces[(rng.step() >> (64 - bits)) as usize]);
+        }
+        out
+    }
+
     /// The bound the splitter finds a line at a time is the one
     /// `longest_token` finds over the whole chunk, on generated texts of
     /// tags, movetext, braces opened and closed across lines or never,
@@ -1350,11 +1361,8 @@ mod tests {
         let mut rng = crate::test_rng::Lcg(0x9E37_79B9_7F4A_7C15);
         let mut chunks = 0;
         for _ in 0..3000 {
-            let mut text = Vec::new();
             let n = 1 + (rng.step() >> 59) as usize;
-            for _ in 0..n * 3 {
-                text.extend_from_slice(pieces[(rng.step() >> 60) as usize]);
-            }
+            let text = joined(&mut rng, &pieces, n * 3);
             let mut sp = GameSplitter::new(&text[..]);
             while let Ok(Some(c)) = sp.next_chunk() {
                 assert_eq!(
@@ -1375,23 +1383,16 @@ mod tests {
     /// with a brace left open from an earlier line or not.
     #[test]
     fn a_movetext_lines_braces_are_followed_as_scan_line_and_follow_do() {
-        let pieces: [&[u8]; 8] = [
-            b"{",
-            b"}",
-            b";",
-            b"e4 ",
-            b"{d=1, pv=e4}",
-            b" ",
-            b"}{",
-            b";{",
-        ];
+        // eight pieces, between the bars
+        let pieces: Vec<&[u8]> = b"{|}|;|e4 |{d=1, pv=e4}| |}{|;{"
+            .split(|&c| c == b'|')
+            .collect();
+        assert_eq!(pieces.len(), 8);
         let mut rng = crate::test_rng::Lcg(0x2545_F491_4F6C_DD1D);
         let mut differing_states = 0;
         for _ in 0..20_000 {
-            let mut line = Vec::new();
-            for _ in 0..(rng.step() >> 61) {
-                line.extend_from_slice(pieces[(rng.step() >> 61) as usize]);
-            }
+            let n = (rng.step() >> 61) as usize;
+            let mut line = joined(&mut rng, &pieces, n);
             if rng.step() >> 63 == 1 {
                 line.push(b'\n');
             }
