@@ -850,6 +850,21 @@ impl Read for TrackedSlice<'_> {
     }
 }
 
+/// The bytes that end a movetext token (white space, the brackets of
+/// comments and variations, the glyphs' `!`, `?` and `$`, `;`, `.` and
+/// `*`), as one load each: [`token_end`] asks it of every byte of every
+/// move.
+static ENDS_TOKEN: [bool; 256] = {
+    let mut t = [false; 256];
+    let ends = b" \t\n\r{}()!?$;.*";
+    let mut i = 0;
+    while i < ends.len() {
+        t[ends[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// A movetext token found by the scanner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tok {
@@ -946,12 +961,14 @@ impl GameVisitor<'_, '_> {
                     .count();
                 (Tok::Filler, start, pos + n)
             }
+            // every outcome starts with `1`, `0` or `½`'s first byte: a
+            // move (a letter) is not compared with them
+            b'0' | b'1' | 0xC2
+                if let Some(marker) = OUTCOMES.iter().find(|m| rest.starts_with(m)) =>
+            {
+                (Tok::Outcome, start, pos + marker.len())
+            }
             _ => {
-                for marker in OUTCOMES {
-                    if rest.starts_with(marker) {
-                        return (Tok::Outcome, start, pos + marker.len());
-                    }
-                }
                 let end = token_end(c, pos);
                 let word = &c[pos..end];
                 if word.iter().all(u8::is_ascii_digit) {
@@ -1080,24 +1097,7 @@ const OUTCOMES: [&[u8]; 8] = [
 fn token_end(c: &[u8], from: usize) -> usize {
     c[from..]
         .iter()
-        .position(|&b| {
-            matches!(
-                b,
-                b' ' | b'\t'
-                    | b'\n'
-                    | b'\r'
-                    | b'{'
-                    | b'}'
-                    | b'('
-                    | b')'
-                    | b'!'
-                    | b'?'
-                    | b'$'
-                    | b';'
-                    | b'.'
-                    | b'*'
-            )
-        })
+        .position(|&b| ENDS_TOKEN[usize::from(b)])
         .map_or(c.len(), |i| from + i)
         .max(from + 1)
         .min(c.len())
@@ -1532,6 +1532,31 @@ mod tests {
         assert_eq!(p[0].before_move, 2);
         let s = p[0].span.unwrap();
         assert_eq!((s.line, s.column), (3, 13));
+    }
+
+    /// Every way of writing a result ends the movetext without a problem,
+    /// the other GUIs' dashes and `½` included; a token that only starts
+    /// like one is reported where it stands.
+    #[test]
+    fn results_in_every_form_are_not_junk_and_look_alikes_are() {
+        let unparsable = |m: &str| {
+            let text = format!("[Event \"E\"]\n\n1. e4 e5 {m}\n");
+            let g = games(text.as_bytes());
+            g[0].problems
+                .iter()
+                .filter(|p| p.kind == ProblemKind::UnparsableToken)
+                .count()
+        };
+        for m in OUTCOMES
+            .iter()
+            .map(|m| std::str::from_utf8(m).unwrap())
+            .chain(["*"])
+        {
+            assert_eq!(unparsable(m), 0, "{m}");
+        }
+        for m in ["1x0", "0-", "½", "1/2", "01-"] {
+            assert_eq!(unparsable(m), 1, "{m}");
+        }
     }
 
     #[test]
