@@ -330,7 +330,7 @@ impl<R: BufRead> GameSplitter<R> {
             // it makes the game too large
             let kept = keep && start + line.len() <= MAX_GAME_BYTES && (line.len() as u64) >= len;
             // Update the lexical state from this line.
-            if is_tag && !movetext && !in_comment || line.first() == Some(&b'%') && !in_comment {
+            if !in_comment && (is_tag && !movetext || line.first() == Some(&b'%')) {
                 // a tag line (brackets and braces inside the value are
                 // text) or an escape line
                 if kept {
@@ -745,13 +745,19 @@ struct TokenReach {
 }
 
 impl TokenReach {
-    /// Follow `line`, which starts at `at` in the chunk.
-    fn follow(&mut self, line: &[u8], at: usize) {
+    /// Count `line`'s bytes into the current line's length; at its `\n`,
+    /// the line is done and may be the longest.
+    fn count_line(&mut self, line: &[u8]) {
         self.line += line.len();
         if line.last() == Some(&b'\n') {
             self.longest = self.longest.max(self.line - 1);
             self.line = 0;
         }
+    }
+
+    /// Follow `line`, which starts at `at` in the chunk.
+    fn follow(&mut self, line: &[u8], at: usize) {
+        self.count_line(line);
         let mut i = 0;
         loop {
             match self.open {
@@ -780,11 +786,7 @@ impl TokenReach {
     /// a `;` outside a comment stops for the rest of the line (braces after
     /// it are text to the game but still count here, as in `follow`).
     fn follow_movetext(&mut self, line: &[u8], at: usize, in_comment: &mut bool) {
-        self.line += line.len();
-        if line.last() == Some(&b'\n') {
-            self.longest = self.longest.max(self.line - 1);
-            self.line = 0;
-        }
+        self.count_line(line);
         // scan_line's state still follows this line (no `;` yet)
         let mut scanning = true;
         for i in memchr::memchr3_iter(b'{', b'}', b';', line) {
