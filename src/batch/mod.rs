@@ -277,8 +277,11 @@ pub fn run(
         indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
+    // the threads are named, so that `top -H` and `bench/threads.sh` tell
+    // them apart (Linux keeps 15 bytes of a name)
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads.max(1))
+        .thread_name(|i| format!("arbiter-audit{i}"))
         .build()
         .map_err(|e| e.to_string())?;
     // Games travel in parcels of at least PARCEL_BYTES (the last one of the
@@ -291,64 +294,67 @@ pub fn run(
     let shard = cfg.shard;
     let reader_inputs = inputs.clone();
     let reader_bar = bar.clone();
-    let reader = std::thread::spawn(move || {
-        let mut summaries = Vec::new();
-        let mut unreadable = Vec::new();
-        let mut n: u64 = 0;
-        // the place of each game sent, in input order
-        let mut sent: u64 = 0;
-        let mut pending = audit::Parcels::default();
-        for (fi, path) in reader_inputs.iter().enumerate() {
-            let shown = path.display().to_string();
-            let file = match std::fs::File::open(path) {
-                Ok(f) => f,
-                Err(e) => {
-                    unreadable.push((shown, e.to_string()));
-                    continue;
-                }
-            };
-            let mut splitter =
-                GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
-            let mut games = 0u64;
-            loop {
-                match splitter.next_chunk() {
-                    Ok(Some(chunk)) => {
-                        games += 1;
-                        reader_bar.inc(chunk.bytes.len() as u64);
-                        let mine = shard.is_none_or(|(k, m)| n % m == k - 1);
-                        n += 1;
-                        if mine {
-                            let bytes = chunk.bytes.len();
-                            let full = pending.add((sent, fi, chunk), bytes);
-                            sent += 1;
-                            if let Some(parcel) = full
-                                && tx.send(parcel).is_err()
-                            {
-                                return (summaries, unreadable);
+    let reader = std::thread::Builder::new()
+        .name("arbiter-reader".into())
+        .spawn(move || {
+            let mut summaries = Vec::new();
+            let mut unreadable = Vec::new();
+            let mut n: u64 = 0;
+            // the place of each game sent, in input order
+            let mut sent: u64 = 0;
+            let mut pending = audit::Parcels::default();
+            for (fi, path) in reader_inputs.iter().enumerate() {
+                let shown = path.display().to_string();
+                let file = match std::fs::File::open(path) {
+                    Ok(f) => f,
+                    Err(e) => {
+                        unreadable.push((shown, e.to_string()));
+                        continue;
+                    }
+                };
+                let mut splitter =
+                    GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
+                let mut games = 0u64;
+                loop {
+                    match splitter.next_chunk() {
+                        Ok(Some(chunk)) => {
+                            games += 1;
+                            reader_bar.inc(chunk.bytes.len() as u64);
+                            let mine = shard.is_none_or(|(k, m)| n % m == k - 1);
+                            n += 1;
+                            if mine {
+                                let bytes = chunk.bytes.len();
+                                let full = pending.add((sent, fi, chunk), bytes);
+                                sent += 1;
+                                if let Some(parcel) = full
+                                    && tx.send(parcel).is_err()
+                                {
+                                    return (summaries, unreadable);
+                                }
                             }
                         }
-                    }
-                    Ok(None) => break,
-                    Err(e) => {
-                        unreadable.push((shown.clone(), e.to_string()));
-                        break;
+                        Ok(None) => break,
+                        Err(e) => {
+                            unreadable.push((shown.clone(), e.to_string()));
+                            break;
+                        }
                     }
                 }
+                let (sha256, bytes) = splitter.into_inner().into_inner().finish();
+                summaries.push(audit::InputSummary {
+                    path: shown,
+                    sha256,
+                    bytes,
+                    games,
+                });
             }
-            let (sha256, bytes) = splitter.into_inner().into_inner().finish();
-            summaries.push(audit::InputSummary {
-                path: shown,
-                sha256,
-                bytes,
-                games,
-            });
-        }
-        if let Some(parcel) = pending.rest() {
-            // the workers are gone only if they failed: nothing to deliver to
-            let _ = tx.send(parcel);
-        }
-        (summaries, unreadable)
-    });
+            if let Some(parcel) = pending.rest() {
+                // the workers are gone only if they failed: nothing to deliver to
+                let _ = tx.send(parcel);
+            }
+            (summaries, unreadable)
+        })
+        .map_err(|e| format!("could not start the reading thread: {e}"))?;
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     type Done = (GameRecord, Option<crate::event::GameInfo>, String);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<Vec<(u64, Done)>>();
