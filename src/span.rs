@@ -22,53 +22,66 @@ pub struct Span {
 
 /// Maps offsets inside one in-memory chunk of a file to absolute spans.
 ///
-/// The chunk starts at `base_offset` on line `base_line`, column 1. Lookups
-/// are expected to move forward through the chunk; the index keeps a cursor so
-/// a whole pass costs time linear in the chunk length.
+/// The chunk starts at `base_offset` on line `base_line`, column 1, and its
+/// lines after the first start at `starts` (the place after each `\n`, as
+/// the splitter notes them: the chunk is not searched again). Lookups are
+/// expected to move forward through the chunk; the index keeps a cursor so
+/// a whole pass costs time linear in the number of lines.
 #[derive(Debug)]
 pub struct LineIndex<'a> {
-    chunk: &'a [u8],
+    len: usize,
+    starts: &'a [u32],
     base_offset: u64,
     base_line: u64,
-    cursor: usize,
-    cursor_line: u64,
-    cursor_line_start: usize,
+    /// How many of `starts` lie at or before the last lookup.
+    passed: usize,
 }
 
 impl<'a> LineIndex<'a> {
-    pub fn new(chunk: &'a [u8], base_offset: u64, base_line: u64) -> Self {
+    pub fn new(chunk: &[u8], starts: &'a [u32], base_offset: u64, base_line: u64) -> Self {
         LineIndex {
-            chunk,
+            len: chunk.len(),
+            starts,
             base_offset,
             base_line,
-            cursor: 0,
-            cursor_line: base_line,
-            cursor_line_start: 0,
+            passed: 0,
         }
     }
 
     /// The span of `chunk[start..start + len]`.
     pub fn span(&mut self, start: usize, len: usize) -> Span {
-        let start = start.min(self.chunk.len());
-        if start < self.cursor {
-            // Going backwards is rare (a correction after a failed lookup);
-            // restart from the beginning of the chunk.
-            self.cursor = 0;
-            self.cursor_line = self.base_line;
-            self.cursor_line_start = 0;
+        let start = start.min(self.len);
+        // back (rare: a correction after a failed lookup), then forward
+        while self.passed > 0 && self.starts[self.passed - 1] as usize > start {
+            self.passed -= 1;
         }
-        for pos in memchr::memchr_iter(b'\n', &self.chunk[self.cursor..start]) {
-            self.cursor_line += 1;
-            self.cursor_line_start = self.cursor + pos + 1;
+        while self
+            .starts
+            .get(self.passed)
+            .is_some_and(|&s| s as usize <= start)
+        {
+            self.passed += 1;
         }
-        self.cursor = start;
+        let line_start = match self.passed {
+            0 => 0,
+            n => self.starts[n - 1] as usize,
+        };
         Span {
             offset: self.base_offset + start as u64,
             len: len as u64,
-            line: self.cursor_line,
-            column: (start - self.cursor_line_start) as u64 + 1,
+            line: self.base_line + self.passed as u64,
+            column: (start - line_start) as u64 + 1,
         }
     }
+}
+
+/// Where each line of `bytes` after the first starts: the place after each
+/// `\n`, as [`crate::ingest::pgn::GameSplitter`] notes them while it cuts
+/// the lines. (A chunk is at most `MAX_GAME_BYTES`, so its places fit.)
+pub fn line_starts(bytes: &[u8]) -> Vec<u32> {
+    memchr::memchr_iter(b'\n', bytes)
+        .map(|nl| (nl + 1) as u32)
+        .collect()
 }
 
 /// Spans for the lines of a text given one after another, each with its
@@ -111,7 +124,8 @@ mod tests {
     #[test]
     fn lines_and_columns_are_one_based_and_absolute() {
         let text = b"ab\ncd\n\nef";
-        let mut idx = LineIndex::new(text, 100, 10);
+        let starts = line_starts(text);
+        let mut idx = LineIndex::new(text, &starts, 100, 10);
         assert_eq!(
             idx.span(0, 1),
             Span {

@@ -44,6 +44,11 @@ pub struct GameChunk {
     /// What the PGN reader must hold at once to read `bytes` (see
     /// [`longest_token`]): the splitter finds it as it reads the lines.
     pub longest_token: usize,
+    /// Where each line of `bytes` after the first starts: the place after
+    /// each `\n` ([`crate::span::line_starts`]). The splitter notes them as it cuts the
+    /// lines, so that the spans of the game's tokens are numbered without
+    /// a second search of its text.
+    pub line_starts: Vec<u32>,
 }
 
 impl GameChunk {
@@ -54,6 +59,7 @@ impl GameChunk {
             offset,
             line,
             longest_token: longest_token(&bytes),
+            line_starts: crate::span::line_starts(&bytes),
             bytes: std::sync::Arc::new(GameText::new(bytes)),
             oversize: None,
         }
@@ -271,6 +277,7 @@ impl<R: BufRead> GameSplitter<R> {
             bytes: Default::default(),
             oversize: None,
             longest_token: 0,
+            line_starts: Vec::new(),
         };
         let mut reach = TokenReach::default();
         let mut bytes: Vec<u8> =
@@ -344,6 +351,11 @@ impl<R: BufRead> GameSplitter<R> {
                 if kept {
                     reach.follow(line, start);
                 }
+            }
+            if kept && line.last() == Some(&b'\n') {
+                // the line's only `\n` ends it (`read_line`); the game is
+                // at most MAX_GAME_BYTES, so its places fit
+                chunk.line_starts.push((start + line.len()) as u32);
             }
             self.offset += len;
             self.line += 1;
@@ -653,7 +665,7 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
                     .filter(|p| p.kind != ProblemKind::Syntax),
             );
         }
-        let mut idx = LineIndex::new(&chunk.bytes, chunk.offset, chunk.line);
+        let mut idx = LineIndex::new(&chunk.bytes, &chunk.line_starts, chunk.offset, chunk.line);
         game.problems.push(PgnProblem {
             kind: ProblemKind::Syntax,
             message: format!(
@@ -679,7 +691,7 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
     let mut visitor = GameVisitor {
         chunk: bytes,
         map,
-        index: LineIndex::new(bytes, chunk.offset, chunk.line),
+        index: LineIndex::new(bytes, &chunk.line_starts, chunk.offset, chunk.line),
         cursor: 0,
         game: &mut game,
     };
@@ -893,14 +905,7 @@ struct GameVisitor<'c, 'g> {
 impl GameVisitor<'_, '_> {
     /// Place a slice the reader handed us; verified against the chunk.
     fn locate(&self, s: &[u8]) -> Option<usize> {
-        let ptr = s.as_ptr() as usize;
-        let base = self.map.ptr.get();
-        // The buffer position `base` held chunk offset `map.offset` at the
-        // last read; the slice may lie before or after it.
-        let off = (self.map.offset.get() as i128) + (ptr as i128) - (base as i128);
-        if let Ok(off) = usize::try_from(off)
-            && self.chunk.get(off..off + s.len()) == Some(s)
-        {
+        if let Some(off) = self.place(s) {
             return Some(off);
         }
         // Fall back to a forward search from the scanner.
@@ -908,6 +913,19 @@ impl GameVisitor<'_, '_> {
             return None;
         }
         memchr::memmem::find(&self.chunk[self.cursor..], s).map(|i| self.cursor + i)
+    }
+
+    /// Where a slice the reader handed us lies in the chunk, by where the
+    /// reader's buffer was last filled from, confirmed byte for byte.
+    fn place(&self, s: &[u8]) -> Option<usize> {
+        let ptr = s.as_ptr() as usize;
+        let base = self.map.ptr.get();
+        // The buffer position `base` held chunk offset `map.offset` at the
+        // last read; the slice may lie before or after it.
+        let off = (self.map.offset.get() as i128) + (ptr as i128) - (base as i128);
+        usize::try_from(off)
+            .ok()
+            .filter(|&off| self.chunk.get(off..off + s.len()) == Some(s))
     }
 
     fn problem(&mut self, kind: ProblemKind, message: String, span: Option<Span>) {
@@ -920,8 +938,10 @@ impl GameVisitor<'_, '_> {
         });
     }
 
-    /// The next token at or after `pos`: (kind, start, end).
-    fn token(&self, mut pos: usize) -> (Tok, usize, usize) {
+    /// The next token at or after `pos`: (kind, start, end). A comment
+    /// whose `{` is at `known`'s start ends at its end, without a search
+    /// (see [`GameVisitor::comment`]).
+    fn token(&self, mut pos: usize, known: Option<(usize, usize)>) -> (Tok, usize, usize) {
         let c: &[u8] = self.chunk;
         while pos < c.len() {
             match c[pos] {
@@ -940,10 +960,13 @@ impl GameVisitor<'_, '_> {
         let line_end = |p: usize| memchr::memchr(b'\n', &c[p..]).map_or(c.len(), |i| p + i);
         match rest[0] {
             b';' => (Tok::Filler, start, line_end(pos)),
-            b'{' => {
-                let end = memchr::memchr(b'}', &c[pos..]).map_or(c.len(), |i| pos + i + 1);
-                (Tok::Comment, start, end)
-            }
+            b'{' => match known {
+                Some((at, end)) if at == start => (Tok::Comment, start, end),
+                _ => {
+                    let end = memchr::memchr(b'}', &c[pos..]).map_or(c.len(), |i| pos + i + 1);
+                    (Tok::Comment, start, end)
+                }
+            },
             b'(' => (Tok::VarOpen, start, pos + 1),
             b')' => (Tok::VarClose, start, pos + 1),
             b'*' => (Tok::Outcome, start, pos + 1),
@@ -989,10 +1012,16 @@ impl GameVisitor<'_, '_> {
     /// the way. Returns its (start, end), or `None` (scanner unchanged) when
     /// something else came first.
     fn seek(&mut self, want: Tok) -> Option<(usize, usize)> {
+        self.seek_known(want, None)
+    }
+
+    /// [`GameVisitor::seek`], with a comment's place known (see
+    /// [`GameVisitor::token`]).
+    fn seek_known(&mut self, want: Tok, known: Option<(usize, usize)>) -> Option<(usize, usize)> {
         let mut pos = self.cursor;
         let mut junk = Vec::new();
         loop {
-            let (tok, start, end) = self.token(pos);
+            let (tok, start, end) = self.token(pos, known);
             if tok == want {
                 for (s, e) in junk {
                     self.report_junk(s, e);
@@ -1189,9 +1218,25 @@ impl Visitor for GameVisitor<'_, '_> {
 
     fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
         let body = comment.0;
+        // Where the reader's slice lies, confirmed byte for byte: the
+        // reader ends a comment at its first `}`, so with a `{` right before
+        // the slice and a `}` right after it, the comment's place is known
+        // and the scanner need not search its text for the `}` again.
+        debug_assert!(
+            !body.contains(&b'}'),
+            "the reader ends a comment at its first `}}`"
+        );
+        let known = self.place(body).and_then(|off| {
+            let open = off.checked_sub(1)?;
+            let close = off + body.len();
+            (open >= self.cursor
+                && self.chunk[open] == b'{'
+                && self.chunk.get(close) == Some(&b'}'))
+            .then_some((open, close + 1))
+        });
         // The scanner finds the comment (and any junk before it); the reader's
         // slice confirms it.
-        let (start, end) = match self.seek(Tok::Comment) {
+        let (start, end) = match self.seek_known(Tok::Comment, known) {
             Some(found) => found,
             None => match self.locate(body) {
                 Some(off) if off > 0 => {
@@ -1208,10 +1253,13 @@ impl Visitor for GameVisitor<'_, '_> {
         // the body follows the `{` where the comment was found: its text is
         // then a slice of the game's, already checked as UTF-8
         let opens = self.chunk.get(start) == Some(&b'{');
+        // (where the comment is the known one, its body was compared with
+        // the game's text already)
+        let compared = known.is_some_and(|(at, _)| at == start);
         let in_game = opens
             .then(|| self.chunk.text(start + 1, start + 1 + body.len()))
             .flatten()
-            .filter(|text| text.as_bytes() == body);
+            .filter(|text| compared || text.as_bytes() == body);
         let decoded = match in_game.map_or_else(|| std::str::from_utf8(body), Ok) {
             Ok(text) => std::borrow::Cow::Borrowed(text),
             Err(_) => std::borrow::Cow::Owned(self.decode(body, format_args!("comment"), span)),
@@ -1282,7 +1330,7 @@ impl Visitor for GameVisitor<'_, '_> {
         // Whatever follows the last token must be filler.
         let mut pos = self.cursor;
         loop {
-            let (tok, start, end) = self.token(pos);
+            let (tok, start, end) = self.token(pos, None);
             match tok {
                 Tok::End => break,
                 Tok::Junk => self.report_junk(start, end),
@@ -1336,12 +1384,14 @@ mod tests {
         out
     }
 
-    /// The bound the splitter finds a line at a time is the one
-    /// `longest_token` finds over the whole chunk, on generated texts of
-    /// tags, movetext, braces opened and closed across lines or never,
-    /// LF, CRLF and lone CR line ends, and joined files' byte-order marks.
+    /// The bound and the line starts the splitter finds a line at a time
+    /// are the ones `longest_token` and `line_starts` find over the whole
+    /// chunk, on generated texts of tags, movetext, braces opened and
+    /// closed across lines or never, LF, CRLF and lone CR line ends (a CR
+    /// at the end of the reader's buffer too), and joined files'
+    /// byte-order marks.
     #[test]
-    fn the_splitters_token_bound_is_longest_tokens() {
+    fn the_splitters_token_bound_and_line_starts_are_the_chunks() {
         let pieces: [&[u8]; 16] = [
             b"[Event \"E\"]\n",
             b"[Site \"{x\"]\r\n",
@@ -1365,13 +1415,15 @@ mod tests {
         for _ in 0..3000 {
             let n = 1 + (rng.step() >> 59) as usize;
             let text = joined(&mut rng, &pieces, n * 3);
-            let mut sp = GameSplitter::new(&text[..]);
+            let room = [5, 13, 64, 8192][(rng.step() >> 62) as usize];
+            let mut sp = GameSplitter::new(std::io::BufReader::with_capacity(room, &text[..]));
             while let Ok(Some(c)) = sp.next_chunk() {
+                let shown = String::from_utf8_lossy(&c.bytes);
+                assert_eq!(c.longest_token, longest_token(&c.bytes), "{shown:?}");
                 assert_eq!(
-                    c.longest_token,
-                    longest_token(&c.bytes),
-                    "{:?}",
-                    String::from_utf8_lossy(&c.bytes)
+                    c.line_starts,
+                    crate::span::line_starts(&c.bytes),
+                    "{shown:?}"
                 );
                 chunks += 1;
             }
