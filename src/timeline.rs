@@ -1349,7 +1349,7 @@ impl MoveFacts<'_> {
     /// (a text, a boolean, or a clock field, which the evaluator reads from
     /// its clock reconstruction). `get` is made from it, so that the two
     /// agree.
-    #[inline]
+    #[inline(always)]
     pub fn number(&self, f: MoveField) -> Option<Option<f64>> {
         let (p, tcec) = (self.ply, self.tcec);
         Some(match f {
@@ -1411,7 +1411,7 @@ impl MoveFacts<'_> {
 
     /// A boolean field's value, without making a `Value`; `None` for a
     /// field that is not a boolean. `get` is made from it.
-    #[inline]
+    #[inline(always)]
     pub fn flag(&self, f: MoveField) -> Option<bool> {
         let (p, tcec, cc) = (self.ply, self.tcec, self.cc);
         Some(match f {

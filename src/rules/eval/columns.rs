@@ -921,11 +921,23 @@ struct Cols<'c, 'r, 't> {
 /// number (or none, or unknown), or a truth (or unknown).
 fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col {
     // each field of numbers and truths its own loop (the field is not
-    // asked again at every move)
+    // asked again at every move): a closure of its own for each, so that
+    // the loop is made for that field
     macro_rules! each {
         ($($field:ident),* $(,)?) => {
             match f {
-                $(MoveField::$field => field_loop(run, rows, MoveField::$field),)*
+                $(MoveField::$field => {
+                    let number = |m: &MoveFacts<'_>| m.number(MoveField::$field);
+                    let flag = |m: &MoveFacts<'_>| m.flag(MoveField::$field);
+                    let first = rows.first();
+                    if first.is_some_and(|m| number(m).is_some()) {
+                        numbers(rows, f, number)
+                    } else if first.is_some_and(|m| flag(m).is_some()) {
+                        flags(rows, f, flag)
+                    } else {
+                        field_loop(run, rows, f)
+                    }
+                })*
                 // the side: two names, coded by the side
                 MoveField::Side => Col::D(Dict {
                     values: [Color::White, Color::Black]
@@ -1000,25 +1012,46 @@ fn field_loop(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col {
             rows.iter()
                 .map(|m| Cow::Owned(clock_value(run, m.ply.ply, c))),
         ),
-        _ if first.is_some_and(|m| m.number(f).is_some()) => Col::N(Column::C(
-            rows.iter()
-                .map(|m| match m.number(f) {
-                    Some(Some(x)) => Num::Is(x),
-                    Some(None) => Num::Other,
-                    None => Num::of(&m.get(f)),
-                })
-                .collect(),
-        )),
-        _ if first.is_some_and(|m| m.flag(f).is_some()) => Col::T(Column::C(
-            rows.iter()
-                .map(|m| match m.flag(f) {
-                    Some(b) => Truth::from(b),
-                    None => Truth::of(&m.get(f)),
-                })
-                .collect(),
-        )),
+        _ if first.is_some_and(|m| m.number(f).is_some()) => numbers(rows, f, |m| m.number(f)),
+        _ if first.is_some_and(|m| m.flag(f).is_some()) => flags(rows, f, |m| m.flag(f)),
         _ => typed(rows.iter().map(|m| m.get(f))),
     }
+}
+
+/// A field of numbers at every move, `number` its
+/// [`MoveFacts::number`].
+#[inline(always)]
+fn numbers<'t>(
+    rows: &[MoveFacts<'t>],
+    f: MoveField,
+    number: impl Fn(&MoveFacts<'t>) -> Option<Option<f64>>,
+) -> Col {
+    Col::N(Column::C(
+        rows.iter()
+            .map(|m| match number(m) {
+                Some(Some(x)) => Num::Is(x),
+                Some(None) => Num::Other,
+                None => Num::of(&m.get(f)),
+            })
+            .collect(),
+    ))
+}
+
+/// A field of truths at every move, `flag` its [`MoveFacts::flag`].
+#[inline(always)]
+fn flags<'t>(
+    rows: &[MoveFacts<'t>],
+    f: MoveField,
+    flag: impl Fn(&MoveFacts<'t>) -> Option<bool>,
+) -> Col {
+    Col::T(Column::C(
+        rows.iter()
+            .map(|m| match flag(m) {
+                Some(b) => Truth::from(b),
+                None => Truth::of(&m.get(f)),
+            })
+            .collect(),
+    ))
 }
 
 /// Values held as numbers where every one is a number, none or unknown;
