@@ -498,6 +498,18 @@ mod tests {
         }
     }
 
+    /// Two values the same to every reader (a NaN is the same NaN).
+    macro_rules! assert_same {
+        ($got:expr, $want:expr, $($what:tt)+) => {{
+            let (got, want) = (&$got, &$want);
+            assert!(
+                switched::identical(got, want),
+                "{}: {got:?}, expected {want:?}",
+                format!($($what)+)
+            );
+        }};
+    }
+
     /// The unboxed paths, and `eval` and `builtin` through them, give what
     /// the language defines on values (`binary`, `builtin_on_values`), for
     /// every operator and numeric builtin and every kind of value on either
@@ -509,6 +521,14 @@ mod tests {
             Value::Num(-3.5),
             Value::Num(0.0),
             Value::Num(f64::MAX),
+            // the edges of floats: a signed zero, a sum that overflows,
+            // the infinities and NaN
+            Value::Num(-0.0),
+            Value::Num(1e300),
+            Value::Num(f64::INFINITY),
+            Value::Num(f64::NEG_INFINITY),
+            Value::Num(f64::NAN),
+            Value::Num(-f64::NAN),
             Value::Bool(true),
             Value::Bool(false),
             Value::Str("x".into()),
@@ -525,7 +545,7 @@ mod tests {
             for y in &values {
                 for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div] {
                     let want = binary(op, x.clone(), y.clone());
-                    assert_eq!(
+                    assert_same!(
                         Num::of(x).arith(op, Num::of(y)).value(),
                         want,
                         "{x:?} {op:?} {y:?}"
@@ -533,7 +553,7 @@ mod tests {
                 }
                 for op in [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge] {
                     let want = binary(op, x.clone(), y.clone());
-                    assert_eq!(
+                    assert_same!(
                         Num::of(x).compare(op, Num::of(y)).value(),
                         want,
                         "{x:?} {op:?} {y:?}"
@@ -547,25 +567,25 @@ mod tests {
                         Box::new(CExpr::Lit(y.clone())),
                     );
                     let want = binary(op, x.clone(), y.clone());
-                    assert_eq!(ctx.eval(&e), want, "eval {x:?} {op:?} {y:?}");
+                    assert_same!(ctx.eval(&e), want, "eval {x:?} {op:?} {y:?}");
                 }
                 let and = binary(BinOp::And, x.clone(), y.clone());
-                assert_eq!(
+                assert_same!(
                     Truth::of(x).and(Truth::of(y)).value(),
                     and,
                     "{x:?} and {y:?}"
                 );
                 let or = binary(BinOp::Or, x.clone(), y.clone());
-                assert_eq!(Truth::of(x).or(Truth::of(y)).value(), or, "{x:?} or {y:?}");
+                assert_same!(Truth::of(x).or(Truth::of(y)).value(), or, "{x:?} or {y:?}");
                 for f in [Builtin::Min, Builtin::Max] {
                     let want = builtin_on_values(f, x, y);
-                    assert_eq!(
+                    assert_same!(
                         Num::of(x).call2(f, Num::of(y)).value(),
                         want,
                         "{f:?}({x:?}, {y:?})"
                     );
                     let got = ctx.builtin(f, [x.clone(), y.clone()]);
-                    assert_eq!(got, want, "builtin {f:?}({x:?}, {y:?})");
+                    assert_same!(got, want, "builtin {f:?}({x:?}, {y:?})");
                 }
             }
             let not = match x {
@@ -573,18 +593,18 @@ mod tests {
                 Value::Bool(b) => Value::Bool(!b),
                 _ => Value::Bool(true),
             };
-            assert_eq!(Truth::of(x).not().value(), not, "not {x:?}");
+            assert_same!(Truth::of(x).not().value(), not, "not {x:?}");
             let neg = match x {
                 Value::Unknown => Value::Unknown,
                 Value::Num(n) => Value::Num(-n),
                 _ => Value::None,
             };
-            assert_eq!(Num::of(x).neg().value(), neg, "- {x:?}");
+            assert_same!(Num::of(x).neg().value(), neg, "- {x:?}");
             for f in [Builtin::Abs, Builtin::Floor, Builtin::Ceil, Builtin::Round] {
                 let want = builtin_on_values(f, x, &Value::None);
-                assert_eq!(Num::of(x).call1(f).value(), want, "{f:?}({x:?})");
+                assert_same!(Num::of(x).call1(f).value(), want, "{f:?}({x:?})");
                 let got = ctx.builtin(f, [x.clone(), Value::None]);
-                assert_eq!(got, want, "builtin {f:?}({x:?})");
+                assert_same!(got, want, "builtin {f:?}({x:?})");
             }
         }
     }
