@@ -266,7 +266,7 @@ pub fn build<'a>(
                 let rb = round_number(b.tag("Round"));
                 ra.partial_cmp(&rb)
                     .unwrap_or(std::cmp::Ordering::Equal)
-                    .then_with(|| natural(a.tag("Round")).cmp(&natural(b.tag("Round"))))
+                    .then_with(|| natural(a.tag("Round")).cmp(natural(b.tag("Round"))))
                     .then(a.order.cmp(&b.order))
             });
             let later: Vec<(String, &BTreeSet<String>)> = names[k + 1..]
@@ -278,11 +278,12 @@ pub fn build<'a>(
         })
 }
 
-/// "3.10" after "3.9".
-fn natural(s: &str) -> Vec<u64> {
+/// "3.10" after "3.9": the parts, compared in order (a part that is not a
+/// number after every number), read as they are compared rather than
+/// gathered first (the games' sort compares them again and again).
+fn natural(s: &str) -> impl Iterator<Item = u64> + '_ {
     s.split('.')
         .map(|p| p.trim().parse::<u64>().unwrap_or(u64::MAX))
-        .collect()
 }
 
 /// An item's fields by name, in the names' order: a sorted list, which
@@ -436,14 +437,12 @@ fn case(
             }
         }
     }
-    let mut openings: Vec<&str> = Vec::new();
-    let mut by_opening: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    // each opening's place in the order they first appear, and its games
+    let mut by_opening: BTreeMap<&str, (usize, Vec<usize>)> = BTreeMap::new();
     for (i, g) in games.iter().enumerate() {
         if let Some(o) = &g.opening {
-            if !openings.contains(&o.as_str()) {
-                openings.push(o);
-            }
-            by_opening.entry(o).or_default().push(i);
+            let next = by_opening.len();
+            by_opening.entry(o).or_insert((next, Vec::new())).1.push(i);
         }
     }
     let mut in_round: BTreeMap<(u64, &String), usize> = BTreeMap::new();
@@ -484,12 +483,9 @@ fn case(
         f.insert("black_score_before", score_before(b));
         match &g.opening {
             Some(o) => {
-                let same = &by_opening[o.as_str()];
+                let (index, same) = &by_opening[o.as_str()];
                 f.insert("opening", shared(o));
-                f.insert(
-                    "opening_index",
-                    num((openings.iter().position(|x| x == o).unwrap_or(0) + 1) as f64),
-                );
+                f.insert("opening_index", num((index + 1) as f64));
                 f.insert("opening_games", num(same.len() as f64));
                 let partner = (same.len() == 2).then(|| same[if same[0] == i { 1 } else { 0 }]);
                 f.insert(
@@ -870,6 +866,25 @@ fn perfect_matching(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rounds in their natural order: each part a number, a longer round
+    /// after its prefix, a part that is not a number after every number.
+    #[test]
+    fn rounds_are_ordered_part_by_part() {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        for (a, b, want) in [
+            ("3.9", "3.10", Less),
+            ("10.1", "9.2", Greater),
+            ("3", "3.1", Less),
+            ("3.1", "3.1", Equal),
+            (" 3 . 2", "3.2", Equal),
+            ("3.x", "3.99", Greater),
+            ("3.x", "3.y", Equal),
+            ("", "1", Greater),
+        ] {
+            assert_eq!(natural(a).cmp(natural(b)), want, "{a:?} against {b:?}");
+        }
+    }
 
     #[test]
     fn engine_names_drop_version_words() {
