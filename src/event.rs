@@ -266,7 +266,7 @@ pub fn build<'a>(
                 let rb = round_number(b.tag("Round"));
                 ra.partial_cmp(&rb)
                     .unwrap_or(std::cmp::Ordering::Equal)
-                    .then_with(|| natural(a.tag("Round")).cmp(natural(b.tag("Round"))))
+                    .then_with(|| natural(a.tag("Round")).cmp(&natural(b.tag("Round"))))
                     .then(a.order.cmp(&b.order))
             });
             let later: Vec<(String, &BTreeSet<String>)> = names[k + 1..]
@@ -278,12 +278,11 @@ pub fn build<'a>(
         })
 }
 
-/// "3.10" after "3.9": the parts, compared in order (a part that is not a
-/// number after every number), read as they are compared rather than
-/// gathered first (the games' sort compares them again and again).
-fn natural(s: &str) -> impl Iterator<Item = u64> + '_ {
+/// "3.10" after "3.9".
+fn natural(s: &str) -> Vec<u64> {
     s.split('.')
         .map(|p| p.trim().parse::<u64>().unwrap_or(u64::MAX))
+        .collect()
 }
 
 /// An item's fields by name, in the names' order: a sorted list, which
@@ -437,12 +436,14 @@ fn case(
             }
         }
     }
-    // each opening's place in the order they first appear, and its games
-    let mut by_opening: BTreeMap<&str, (usize, Vec<usize>)> = BTreeMap::new();
+    let mut openings: Vec<&str> = Vec::new();
+    let mut by_opening: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, g) in games.iter().enumerate() {
         if let Some(o) = &g.opening {
-            let next = by_opening.len();
-            by_opening.entry(o).or_insert((next, Vec::new())).1.push(i);
+            if !openings.contains(&o.as_str()) {
+                openings.push(o);
+            }
+            by_opening.entry(o).or_default().push(i);
         }
     }
     let mut in_round: BTreeMap<(u64, &String), usize> = BTreeMap::new();
@@ -483,9 +484,12 @@ fn case(
         f.insert("black_score_before", score_before(b));
         match &g.opening {
             Some(o) => {
-                let (index, same) = &by_opening[o.as_str()];
+                let same = &by_opening[o.as_str()];
                 f.insert("opening", shared(o));
-                f.insert("opening_index", num((index + 1) as f64));
+                f.insert(
+                    "opening_index",
+                    num((openings.iter().position(|x| x == o).unwrap_or(0) + 1) as f64),
+                );
                 f.insert("opening_games", num(same.len() as f64));
                 let partner = (same.len() == 2).then(|| same[if same[0] == i { 1 } else { 0 }]);
                 f.insert(
@@ -882,7 +886,7 @@ mod tests {
             ("3.x", "3.y", Equal),
             ("", "1", Greater),
         ] {
-            assert_eq!(natural(a).cmp(natural(b)), want, "{a:?} against {b:?}");
+            assert_eq!(natural(a).cmp(&natural(b)), want, "{a:?} against {b:?}");
         }
     }
 
