@@ -117,8 +117,8 @@ impl GameRecord {
 /// found.
 #[derive(Debug, Clone)]
 pub struct EventOutcome {
-    /// The event's case file, its games and items dropped once the rules
-    /// have run (`games` keeps their number).
+    /// The event's case file, its games, sides and items dropped once the
+    /// rules have run (`games` keeps their number).
     pub case: crate::event::EventCase,
     pub games: usize,
     pub variant: Option<String>,
@@ -508,11 +508,12 @@ fn events(infos: Vec<crate::event::GameInfo>, cfg: &BatchConfig) -> Vec<EventOut
             if let Err(why) = judge_event(&mut out, rs.map(|r| &**r), cfg, &detectors) {
                 out.skipped = Some(why);
             }
-            // the games and items are only for the rules (the findings
-            // already name what they are about): one event's at a time
-            // are kept
+            // the games, their sides and the items are only for the rules
+            // (the findings already name what they are about): one
+            // event's at a time are kept
             out.case.items = Vec::new();
             out.case.games = Vec::new();
+            out.case.sides = Vec::new();
             out
         })
         .collect()
