@@ -166,6 +166,40 @@ impl<T: Pooled + std::fmt::Debug> std::fmt::Debug for Buf<T> {
     }
 }
 
+/// The column of a `streak`, `count` or `sum` over `n` moves: each move's
+/// value is `0` where `reset` holds, else `step` of the move and the value
+/// before it for the move's key (`key_of`, one of `states`; a single count
+/// without it), which starts at `0`.
+#[inline(always)]
+fn count_up(
+    n: usize,
+    key_of: Option<&[usize]>,
+    states: usize,
+    reset: impl Fn(usize) -> bool,
+    step: impl Fn(usize, f64) -> f64,
+) -> Column<Num> {
+    let mut out: Buf<Num> = Buf::with_capacity(n);
+    match key_of {
+        None => {
+            let mut v = 0.0;
+            out.extend((0..n).map(|r| {
+                v = if reset(r) { 0.0 } else { step(r, v) };
+                Num::Is(v)
+            }));
+        }
+        Some(keys) => {
+            debug_assert_eq!(keys.len(), n);
+            let mut state = vec![0.0f64; states];
+            out.extend(keys.iter().take(n).enumerate().map(|(r, &k)| {
+                let v = if reset(r) { 0.0 } else { step(r, state[k]) };
+                state[k] = v;
+                Num::Is(v)
+            }));
+        }
+    }
+    Column::C(out)
+}
+
 /// `if k then a else b`, move by move.
 fn choose<T: Clone + Pooled>(
     k: &Column<Truth>,
@@ -1285,36 +1319,41 @@ impl Cols<'_, '_, '_> {
             }
             per => (0..n).map(|r| key(&per.value_ref(r))).collect(),
         });
-        let mut state = vec![0.0f64; keys.len().max(1)];
-        let mut out: Buf<Num> = Buf::with_capacity(n);
-        for r in 0..n {
-            let k = key_of.as_ref().map_or(0, |keys| keys[r]);
-            let before = state[k];
-            let reset = reset.as_ref().is_some_and(|c| *c.at(r) == Truth::True);
-            let over = over.as_ref().is_none_or(|c| *c.at(r) == Truth::True);
-            let yes = || truths.as_ref().is_some_and(|c| *c.at(r) == Truth::True);
-            let v = if reset {
-                0.0
-            } else {
-                match s.func {
-                    StatefulFn::Streak if !over => before,
-                    StatefulFn::Streak if yes() => before + 1.0,
-                    StatefulFn::Streak => 0.0,
-                    StatefulFn::Count if over && yes() => before + 1.0,
-                    StatefulFn::Sum if over => {
-                        before
-                            + match nums.as_ref().map(|c| *c.at(r)) {
-                                Some(Num::Is(x)) => x,
-                                _ => 0.0,
-                            }
-                    }
-                    _ => before,
+        let truth = |c: &Column<Truth>, r: usize| *c.at(r) == Truth::True;
+        let reset = |r: usize| reset.as_ref().is_some_and(|c| truth(c, r));
+        let over = |r: usize| over.as_ref().is_none_or(|c| truth(c, r));
+        let yes = |r: usize| truths.as_ref().is_some_and(|c| truth(c, r));
+        let num = |r: usize| match nums.as_ref().map(|c| *c.at(r)) {
+            Some(Num::Is(x)) => x,
+            _ => 0.0,
+        };
+        // one loop made for each function, as `Slot::step` steps it: the
+        // value after a move that does not reset the count, from the one
+        // before it
+        let key_of = key_of.as_deref();
+        let states = keys.len().max(1);
+        match s.func {
+            StatefulFn::Streak => count_up(n, key_of, states, reset, |r, before| {
+                if !over(r) {
+                    before
+                } else if yes(r) {
+                    before + 1.0
+                } else {
+                    0.0
                 }
-            };
-            state[k] = v;
-            out.push(Num::Is(v));
+            }),
+            StatefulFn::Count => count_up(n, key_of, states, reset, |r, before| {
+                if over(r) && yes(r) {
+                    before + 1.0
+                } else {
+                    before
+                }
+            }),
+            StatefulFn::Sum => count_up(n, key_of, states, reset, |r, before| {
+                if over(r) { before + num(r) } else { before }
+            }),
+            _ => count_up(n, key_of, states, reset, |_, before| before),
         }
-        Column::C(out)
     }
 
     /// As [`Ctx::eval`] gives it.
