@@ -130,6 +130,9 @@ pub struct GameSplitter<R> {
     /// that large (to the next power of two) at once, so that a game's text
     /// is one allocation, not one per doubling.
     hint: usize,
+    /// The last game's number of lines: its line starts' vector is made
+    /// that large (rounded up to a power of two), not grown from empty.
+    line_hint: usize,
 }
 
 /// Whether text starting with `head` is UTF-16 or UTF-32 (named, with how
@@ -160,6 +163,7 @@ impl<R: BufRead> GameSplitter<R> {
             carry: None,
             done: false,
             hint: 0,
+            line_hint: 0,
         }
     }
 
@@ -277,7 +281,7 @@ impl<R: BufRead> GameSplitter<R> {
             bytes: Default::default(),
             oversize: None,
             longest_token: 0,
-            line_starts: Vec::new(),
+            line_starts: Vec::with_capacity(self.line_hint.next_power_of_two()),
         };
         let mut reach = TokenReach::default();
         let mut bytes: Vec<u8> =
@@ -380,6 +384,7 @@ impl<R: BufRead> GameSplitter<R> {
             self.line -= 1;
         }
         self.hint = bytes.len();
+        self.line_hint = chunk.line_starts.len();
         chunk.longest_token = reach.finish(bytes.len());
         chunk.bytes = std::sync::Arc::new(GameText::new(bytes));
         self.next_index += 1;
