@@ -717,11 +717,7 @@ impl<'a> Analyzer<'a> {
             }
             variants.push(def);
         }
-        use sha2::Digest;
-        let sha256 = sha2::Sha256::digest(self.src.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let sha256 = crate::audit::sha256_hex(self.src.as_bytes());
         Ok(Ruleset {
             path: self.path.to_string(),
             sha256,
