@@ -960,18 +960,13 @@ fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col 
     macro_rules! each {
         ($($field:ident),* $(,)?) => {
             match f {
-                $(MoveField::$field => {
-                    let number = |m: &MoveFacts<'_>| m.number(MoveField::$field);
-                    let flag = |m: &MoveFacts<'_>| m.flag(MoveField::$field);
-                    let first = rows.first();
-                    if first.is_some_and(|m| number(m).is_some()) {
-                        numbers(rows, f, number)
-                    } else if first.is_some_and(|m| flag(m).is_some()) {
-                        flags(rows, f, flag)
-                    } else {
-                        field_loop(run, rows, f)
-                    }
-                })*
+                $(MoveField::$field => field_loop(
+                    run,
+                    rows,
+                    f,
+                    |m| m.number(MoveField::$field),
+                    |m| m.flag(MoveField::$field),
+                ),)*
                 // the side: two names, coded by the side
                 MoveField::Side => Col::D(Dict {
                     values: [Color::White, Color::Black]
@@ -980,7 +975,7 @@ fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col 
                         .collect(),
                     codes: rows.iter().map(|m| u8::from(m.ply.side == Color::Black)).collect(),
                 }),
-                f => field_loop(run, rows, f),
+                f => field_loop(run, rows, f, |m| m.number(f), |m| m.flag(f)),
             }
         };
     }
@@ -1022,9 +1017,16 @@ fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col 
     )
 }
 
-/// [`field_column`] for one field.
+/// [`field_column`] for one field, `number` and `flag` its
+/// [`MoveFacts::number`] and [`MoveFacts::flag`].
 #[inline(always)]
-fn field_loop(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col {
+fn field_loop<'t>(
+    run: &Run<'_, '_>,
+    rows: &[MoveFacts<'t>],
+    f: MoveField,
+    number: impl Fn(&MoveFacts<'t>) -> Option<Option<f64>>,
+    flag: impl Fn(&MoveFacts<'t>) -> Option<bool>,
+) -> Col {
     let first = rows.first();
     match f {
         // a clock's numbers (or none), as they are
@@ -1046,8 +1048,8 @@ fn field_loop(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col {
             rows.iter()
                 .map(|m| Cow::Owned(clock_value(run, m.ply.ply, c))),
         ),
-        _ if first.is_some_and(|m| m.number(f).is_some()) => numbers(rows, f, |m| m.number(f)),
-        _ if first.is_some_and(|m| m.flag(f).is_some()) => flags(rows, f, |m| m.flag(f)),
+        _ if first.is_some_and(|m| number(m).is_some()) => numbers(rows, f, number),
+        _ if first.is_some_and(|m| flag(m).is_some()) => flags(rows, f, flag),
         _ => typed(rows.iter().map(|m| m.get(f))),
     }
 }
