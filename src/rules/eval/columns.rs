@@ -168,18 +168,17 @@ impl<T: Pooled + std::fmt::Debug> std::fmt::Debug for Buf<T> {
 
 /// The column of a `streak`, `count` or `sum` over `n` moves: each move's
 /// value is `0` where `reset` holds, else `step` of the move and the value
-/// before it for the move's key (`key_of`, one of `states`; a single count
-/// without it), which starts at `0`.
+/// before it for the move's key (`per`: each move's key and how many keys
+/// there are; a single count without it), which starts at `0`.
 #[inline(always)]
 fn count_up(
     n: usize,
-    key_of: Option<&[usize]>,
-    states: usize,
+    per: Option<(&[usize], usize)>,
     reset: impl Fn(usize) -> bool,
     step: impl Fn(usize, f64) -> f64,
 ) -> Column<Num> {
     let mut out: Buf<Num> = Buf::with_capacity(n);
-    match key_of {
+    match per {
         None => {
             let mut v = 0.0;
             out.extend((0..n).map(|r| {
@@ -187,7 +186,7 @@ fn count_up(
                 Num::Is(v)
             }));
         }
-        Some(keys) => {
+        Some((keys, states)) => {
             debug_assert_eq!(keys.len(), n);
             let mut state = vec![0.0f64; states];
             out.extend(keys.iter().take(n).enumerate().map(|(r, &k)| {
@@ -1332,10 +1331,9 @@ impl Cols<'_, '_, '_> {
         // one loop made for each function, as `Slot::step` steps it: the
         // value after a move that does not reset the count, from the one
         // before it
-        let key_of = key_of.as_deref();
-        let states = keys.len().max(1);
+        let per = key_of.as_deref().map(|of| (of, keys.len()));
         match s.func {
-            StatefulFn::Streak => count_up(n, key_of, states, reset, |r, before| {
+            StatefulFn::Streak => count_up(n, per, reset, |r, before| {
                 if !over(r) {
                     before
                 } else if yes(r) {
@@ -1344,17 +1342,17 @@ impl Cols<'_, '_, '_> {
                     0.0
                 }
             }),
-            StatefulFn::Count => count_up(n, key_of, states, reset, |r, before| {
+            StatefulFn::Count => count_up(n, per, reset, |r, before| {
                 if over(r) && yes(r) {
                     before + 1.0
                 } else {
                     before
                 }
             }),
-            StatefulFn::Sum => count_up(n, key_of, states, reset, |r, before| {
+            StatefulFn::Sum => count_up(n, per, reset, |r, before| {
                 if over(r) { before + num(r) } else { before }
             }),
-            _ => count_up(n, key_of, states, reset, |_, before| before),
+            _ => count_up(n, per, reset, |_, before| before),
         }
     }
 
