@@ -215,22 +215,31 @@ pub fn entrant_names<'a>(names: impl Iterator<Item = &'a str>) -> BTreeMap<Strin
         .collect()
 }
 
-/// Group games into events (by Event tag) and build each one's case file,
-/// one event at a time as the iterator is read, so that only one event's
-/// items are in memory at once. Events are ordered by their earliest Date
-/// tag, then by input order.
+/// Games grouped into events by their Event tag, each event's in the order
+/// they were added: a batch adds each game as it is done, so that the games
+/// are never held twice (all of them, then again by event).
+#[derive(Debug, Default)]
+pub struct Grouped(BTreeMap<String, Vec<GameInfo>>);
+
+impl Grouped {
+    pub fn add(&mut self, g: GameInfo) {
+        match self.0.get_mut(g.tag("Event")) {
+            Some(games) => games.push(g),
+            None => {
+                self.0.insert(g.tag("Event").to_string(), vec![g]);
+            }
+        }
+    }
+}
+
+/// Build each event's case file from its games, one event at a time as the
+/// iterator is read, so that only one event's items are in memory at once.
+/// Events are ordered by their earliest Date tag, then by input order.
 pub fn build<'a>(
-    games: Vec<GameInfo>,
+    Grouped(by_event): Grouped,
     scoring: &'a [(String, f64)],
     tiebreaks: &'a [String],
 ) -> impl Iterator<Item = EventCase> + 'a {
-    let mut by_event: BTreeMap<String, Vec<GameInfo>> = BTreeMap::new();
-    for g in games {
-        by_event
-            .entry(g.tag("Event").to_string())
-            .or_default()
-            .push(g);
-    }
     let mut events: Vec<(String, Vec<GameInfo>)> = by_event.into_iter().collect();
     let first_date = |gs: &[GameInfo]| {
         gs.iter()

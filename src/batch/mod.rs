@@ -359,9 +359,10 @@ pub fn run(
     type Done = (GameRecord, Option<crate::event::GameInfo>, String);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<Vec<(u64, Done)>>();
     let texts = std::sync::Mutex::new(Interner::<Shared>::default());
-    // the games and the headers of those in an event, in input order
+    // the games, in input order, and the headers of those in an event, by
+    // event
     let mut games: Vec<GameRecord> = Vec::new();
-    let mut infos: Vec<crate::event::GameInfo> = Vec::new();
+    let mut infos = crate::event::Grouped::default();
     let mut write_error: Option<std::io::Error> = None;
     std::thread::scope(|scope| {
         let workers = scope.spawn(|| {
@@ -415,7 +416,7 @@ pub fn run(
                     let mut i = i.clone();
                     // its place among all the games
                     i.order = games.len();
-                    infos.push(i);
+                    infos.add(i);
                 }
                 games.push(rec.clone());
                 next += 1;
@@ -489,7 +490,7 @@ pub fn jsonl_tail(outcome: &Outcome, cfg: &Config) -> String {
 /// Build each event's case file from the games audited under the batch's
 /// ruleset and run the ruleset's event-level rules on it (not on a shard:
 /// a shard holds only part of each event).
-fn events(infos: Vec<crate::event::GameInfo>, cfg: &BatchConfig) -> Vec<EventOutcome> {
+fn events(infos: crate::event::Grouped, cfg: &BatchConfig) -> Vec<EventOutcome> {
     let rs = cfg.audit.ruleset.as_ref();
     let (scoring, tiebreaks) = rs
         .map(|r| (r.scoring.clone(), r.tiebreaks.clone()))
