@@ -253,8 +253,10 @@ const DICT_MOST: usize = 16;
 /// values), not at every move, and no value is copied move by move.
 #[derive(Debug, Clone)]
 pub(super) struct Dict {
-    /// The distinct values, in the order met; no two [`identical`].
-    values: smallvec::SmallVec<[Value; 4]>,
+    /// The distinct values, in the order met; no two [`identical`]. (A
+    /// vector of the pool, not a small vector in place: every column, and
+    /// every move of one from node to node, would be three times larger.)
+    values: Buf<Value>,
     /// Each move's value, as its place in `values`.
     codes: Buf<u8>,
 }
@@ -278,7 +280,7 @@ impl Dict {
 /// distinct ones; else as they are.
 fn coded<'v>(values: impl Iterator<Item = Cow<'v, Value>>) -> Col {
     let mut values = values;
-    let mut dict: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
+    let mut dict: Buf<Value> = Buf::with_capacity(4);
     let mut codes: Buf<u8> = Buf::with_capacity(values.size_hint().0);
     // the last move's value first: a value often runs over several moves
     let mut last = 0;
@@ -503,6 +505,8 @@ pub(super) struct Columnar {
     pub(super) rule_reads: Vec<Vec<usize>>,
     /// For each rule: whether its condition calls a detector.
     pub(super) effects: Vec<bool>,
+    /// For each `let`: whether its expression calls a detector.
+    let_effects: Vec<bool>,
 }
 
 impl Columnar {
@@ -584,12 +588,14 @@ impl Columnar {
                 _ => false,
             })
             .collect();
+        let let_effects = rs.lets.iter().map(|l| calls_detector(&l.expr)).collect();
         Columnar {
             lets,
             rules,
             fields,
             rule_reads,
             effects,
+            let_effects,
         }
     }
 
@@ -846,6 +852,7 @@ pub(super) fn evaluate(
         switches: &'c [bool],
         lets: &'c [Option<Col>],
         overlay: &'c [Option<Col>],
+        detectors: bool,
     ) -> Cols<'c, 'r, 't> {
         Cols {
             run,
@@ -856,6 +863,7 @@ pub(super) fn evaluate(
             overlay,
             states: &[],
             fields,
+            detectors,
         }
     }
     let game = (run, rows, events, &fields[..]);
@@ -873,14 +881,18 @@ pub(super) fn evaluate(
     let mut lets: Vec<Option<Col>> = vec![None; rs.lets.len()];
     for (j, calls) in cp.lets.iter().enumerate() {
         if let Some(calls) = calls {
-            let c = view(game, switches, &lets, &[]).let_column(&rs.lets[j].expr, calls);
+            let c = view(game, switches, &lets, &[], cp.let_effects[j])
+                .let_column(&rs.lets[j].expr, calls);
             lets[j] = Some(c);
         }
     }
     let rules: Vec<Option<Column<Truth>>> = (0..rs.rules.len())
         .map(|ri| {
             if cp.rules[ri] {
-                condition(&rs.rules[ri], view(game, switches, &lets, &[]))
+                condition(
+                    &rs.rules[ri],
+                    view(game, switches, &lets, &[], cp.effects[ri]),
+                )
             } else {
                 None
             }
@@ -905,7 +917,8 @@ pub(super) fn evaluate(
             if !depends.lets[j] || !reads(&plan.let_inputs[j], &own) {
                 continue;
             }
-            let c = view(game, &sw, &lets, &own).let_column(&rs.lets[j].expr, calls);
+            let c =
+                view(game, &sw, &lets, &own, cp.let_effects[j]).let_column(&rs.lets[j].expr, calls);
             if !c.same(real, rows.len()) {
                 own[j] = Some(c);
             }
@@ -913,7 +926,7 @@ pub(super) fn evaluate(
         let conditions = (0..rs.rules.len())
             .map(|ri| {
                 if cp.rules[ri] && depends.rules[ri] && reads(&plan.rule_inputs[ri], &own) {
-                    condition(&rs.rules[ri], view(game, &sw, &lets, &own))
+                    condition(&rs.rules[ri], view(game, &sw, &lets, &own, cp.effects[ri]))
                 } else {
                     None
                 }
@@ -948,6 +961,9 @@ struct Cols<'c, 'r, 't> {
     states: &'c [(usize, Col)],
     /// The move's fields the columns read, made once per game.
     fields: &'c [(MoveField, Col)],
+    /// Whether the `let` or condition being evaluated calls a detector
+    /// anywhere ([`Cols::unless`] looks for one only then).
+    detectors: bool,
 }
 
 /// A field of the move over the moves, typed where every move's value is a
@@ -1397,8 +1413,7 @@ impl Cols<'_, '_, '_> {
                             _ => y,
                         }),
                         Column::C(k) => {
-                            let mut values: smallvec::SmallVec<[Value; 4]> =
-                                smallvec::SmallVec::new();
+                            let mut values: Buf<Value> = Buf::with_capacity(3);
                             let mut place =
                                 |v: Value| match values.iter().position(|d| same_value(d, &v)) {
                                     Some(at) => at as u8,
@@ -1495,7 +1510,8 @@ impl Cols<'_, '_, '_> {
         b: &CExpr,
         op: fn(Truth, Truth) -> Truth,
     ) -> Option<Column<Truth>> {
-        if !(calls_detector(b) && walked(b)) {
+        // the walk of `b` only where the expression calls a detector at all
+        if !(self.detectors && calls_detector(b) && walked(b)) {
             return None;
         }
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
@@ -1733,6 +1749,7 @@ mod tests {
             overlay: &[],
             states: &[],
             fields: &[],
+            detectors: true,
         };
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
         let mut walk = |r: usize, f: &mut dyn FnMut(&mut Ctx<'_, '_>)| {
@@ -1854,6 +1871,11 @@ mod tests {
                 continue;
             }
             held += 1;
+            // as the evaluation of a `let` or condition sets it
+            let view = Cols {
+                detectors: calls_detector(&e),
+                ..view
+            };
             let (v, n, t) = (view.value(&e), view.num(&e), view.truth(&e));
             if matches!(&*v, Col::D(_)) {
                 coded += 1;
