@@ -98,6 +98,31 @@ pub struct OptionTexts {
     raw: std::sync::OnceLock<Text>,
 }
 
+/// The most option texts a thread keeps one copy of, and the longest (in
+/// bytes): past them, a text is made anew for its option, so that a file
+/// of ever new or huge options keeps at most about a megabyte a thread.
+const OPTION_TEXTS_KEPT: usize = 4096;
+const OPTION_TEXT_LONGEST: usize = 256;
+
+/// An option's text as a value: the thread's one copy of it. The engines of
+/// an archive set the same options game after game, so that a game's
+/// options make no new text once their engines have played.
+fn option_text(s: &str) -> Text {
+    if s.len() > OPTION_TEXT_LONGEST {
+        return s.into();
+    }
+    thread_local! {
+        static KEPT: std::cell::RefCell<Interner> = std::cell::RefCell::new(Interner::default());
+    }
+    KEPT.try_with(|kept| {
+        let mut kept = kept.try_borrow_mut().ok()?;
+        (kept.len() < OPTION_TEXTS_KEPT || kept.holds(s)).then(|| Text::Shared(kept.get(s)))
+    })
+    .ok()
+    .flatten()
+    .unwrap_or_else(|| s.into())
+}
+
 /// One shared copy of each text: the batch's records and an event's items
 /// repeat their files, events, players and results from game to game. `T`
 /// is the shared text (an `Arc<str>`, or the batch's one-pointer text).
@@ -121,6 +146,21 @@ where
         let a = T::from(s);
         self.0.insert(a.clone());
         a
+    }
+
+    /// How many texts it keeps.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it keeps none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether it keeps `s`.
+    pub fn holds(&self, s: &str) -> bool {
+        self.0.contains(s)
     }
 }
 
@@ -1043,15 +1083,15 @@ impl<'a> Timeline<'a> {
                 texts,
             } => match name {
                 "side" => side_str(*side),
-                "name" => Value::Str(texts.name.get_or_init(|| (*n).into()).clone()),
+                "name" => Value::Str(texts.name.get_or_init(|| option_text(n)).clone()),
                 "value" => match value {
                     OptionValue::Int(i) => Value::Num(*i as f64),
                     OptionValue::Bool(b) => Value::Bool(*b),
                     OptionValue::Text(t) => {
-                        Value::Str(texts.value.get_or_init(|| t.as_str().into()).clone())
+                        Value::Str(texts.value.get_or_init(|| option_text(t)).clone())
                     }
                 },
-                "raw" => Value::Str(texts.raw.get_or_init(|| (*raw).into()).clone()),
+                "raw" => Value::Str(texts.raw.get_or_init(|| option_text(raw)).clone()),
                 "source" => Value::Str(Text::from_static("pgn-engine-options")),
                 _ => Value::None,
             },
@@ -1677,5 +1717,32 @@ fn engine_event(e: &EngEvent) -> Event<'_> {
         ply: Some(e.placed),
         span: Some(e.span),
         data: Data::Engine(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared(t: &Text) -> &std::sync::Arc<str> {
+        match t {
+            Text::Shared(a) => a,
+            Text::Static(s) => panic!("{s:?} is not a shared text"),
+        }
+    }
+
+    #[test]
+    fn an_option_text_is_kept_once_a_thread_unless_it_is_long() {
+        let (a, b) = (option_text("Hash"), option_text("Hash"));
+        assert_eq!(a, "Hash");
+        assert!(std::sync::Arc::ptr_eq(shared(&a), shared(&b)));
+        let long = "x".repeat(OPTION_TEXT_LONGEST + 1);
+        let (c, d) = (option_text(&long), option_text(&long));
+        assert_eq!(c, long.as_str());
+        assert!(!std::sync::Arc::ptr_eq(shared(&c), shared(&d)));
+        // another thread keeps its own copy
+        let other = std::thread::spawn(|| option_text("Hash")).join().unwrap();
+        assert_eq!(other, "Hash");
+        assert!(!std::sync::Arc::ptr_eq(shared(&a), shared(&other)));
     }
 }
