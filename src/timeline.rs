@@ -116,7 +116,7 @@ fn option_text(s: &str) -> Text {
     }
     KEPT.try_with(|kept| {
         let mut kept = kept.try_borrow_mut().ok()?;
-        (kept.len() < OPTION_TEXTS_KEPT || kept.holds(s)).then(|| Text::Shared(kept.get(s)))
+        kept.get_within(s, OPTION_TEXTS_KEPT).map(Text::Shared)
     })
     .ok()
     .flatten()
@@ -140,27 +140,20 @@ where
     T: Clone + Eq + std::hash::Hash + std::borrow::Borrow<str> + for<'s> From<&'s str>,
 {
     pub fn get(&mut self, s: &str) -> T {
+        self.get_within(s, usize::MAX).unwrap_or_else(|| T::from(s))
+    }
+
+    /// [`Interner::get`] while it keeps fewer than `most` texts; past them,
+    /// the copy it keeps of `s`, or `None` where it keeps none.
+    pub fn get_within(&mut self, s: &str, most: usize) -> Option<T> {
         if let Some(a) = self.0.get(s) {
-            return a.clone();
+            return Some(a.clone());
         }
-        let a = T::from(s);
-        self.0.insert(a.clone());
-        a
-    }
-
-    /// How many texts it keeps.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether it keeps none.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// Whether it keeps `s`.
-    pub fn holds(&self, s: &str) -> bool {
-        self.0.contains(s)
+        (self.0.len() < most).then(|| {
+            let a = T::from(s);
+            self.0.insert(a.clone());
+            a
+        })
     }
 }
 
@@ -1729,6 +1722,18 @@ mod tests {
             Text::Shared(a) => a,
             Text::Static(s) => panic!("{s:?} is not a shared text"),
         }
+    }
+
+    #[test]
+    fn an_interner_past_its_bound_gives_only_what_it_keeps() {
+        let mut kept: Interner = Interner::default();
+        let a = kept.get_within("Hash", 1).expect("room for one");
+        assert_eq!(kept.get_within("Threads", 1), None);
+        let b = kept.get_within("Hash", 1).expect("kept");
+        assert!(std::sync::Arc::ptr_eq(&a, &b));
+        // without a bound, every text is kept
+        assert_eq!(&*kept.get("Threads"), "Threads");
+        assert!(kept.get_within("Threads", 1).is_some());
     }
 
     #[test]
