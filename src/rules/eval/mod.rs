@@ -19,6 +19,7 @@
 //!   `typed`'s unboxed numbers and truths (for the event level, the
 //!   constants, and the shapes the closures hand back);
 //! - `detectors`: the builtin functions and the detectors rules call;
+//! - `memo`: a side's engine options already judged, not walked again;
 //! - `switched`: the one-pass shadows that show what each switch changes;
 //! - `verdicts`: a rule's verdict and the finding it makes.
 
@@ -43,6 +44,7 @@ mod columns;
 mod compiled;
 mod ctx;
 mod detectors;
+mod memo;
 mod plan;
 mod switched;
 mod typed;

@@ -46,6 +46,9 @@ pub struct Plan {
     pub(super) code: std::sync::Arc<Code>,
     /// The `let`s and rule conditions evaluated a column at a time.
     pub(super) columns: columns::Columnar,
+    /// The engine options' runs already judged, where the ruleset lets
+    /// them be skipped (`memo`).
+    pub(super) options: Option<std::sync::Arc<memo::OptionMemo>>,
 }
 
 impl Plan {
@@ -131,6 +134,7 @@ impl Plan {
             .collect();
         let columns = columns::Columnar::of(rs, &rule_calls);
         Plan {
+            options: memo::OptionMemo::of(rs).map(std::sync::Arc::new),
             columns,
             direct,
             adjudications,

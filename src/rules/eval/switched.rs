@@ -314,7 +314,33 @@ pub fn run_switched(
     // column's value is put there only where something evaluated in this
     // pass reads it (`fill!`)
     let mut filled: Vec<usize> = vec![usize::MAX; rs.lets.len()];
+    // the game's runs of option events, where the ruleset lets a run
+    // already judged be skipped (`memo`; not when tracing, which shows
+    // every `let`)
+    let option_runs = plan
+        .options
+        .as_ref()
+        .filter(|_| !trace)
+        .and_then(|_| memo::runs(tl));
+    // the key of the run being walked, and whether every rule has held in
+    // it so far; the events before `skip_to` are a run already judged
+    let mut key: Option<memo::Key> = None;
+    let mut walking: Option<(memo::OptionRun, bool)> = None;
+    let mut skip_to = 0;
     for i in 0..tl.events.len() {
+        if i < skip_to {
+            continue;
+        }
+        if let (Some(memo), Some(runs)) = (&plan.options, &option_runs)
+            && let Some(run) = runs.iter().flatten().find(|r| r.start == i)
+        {
+            let key = key.get_or_insert_with(memo::Key::take);
+            if memo.held(tl, *run, &prog.consts, key) {
+                skip_to = run.end;
+                continue;
+            }
+            walking = Some((*run, true));
+        }
         let ev = &tl.events[i];
         let r = row;
         // a move at which nothing is decided and no shadow differs: every
@@ -508,7 +534,13 @@ pub fn run_switched(
                 Check::Forbid { .. } | Check::Require { .. } => {
                     ctx.advance(plan, &plan.rule_calls[ri]);
                     let v = column.unwrap_or_else(|| plan.code.condition(ri, &mut ctx));
-                    match verdict_with(&rule.check, v) {
+                    let verdict = verdict_with(&rule.check, v);
+                    if let Some((_, held)) = &mut walking
+                        && !matches!(verdict, Verdict::Holds)
+                    {
+                        *held = false;
+                    }
+                    match verdict {
                         Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, path, &rs.path);
                             out.findings.push(f);
@@ -520,6 +552,14 @@ pub fn run_switched(
             }
             notes.clear();
             evidence.clear();
+        }
+        if let Some((run, held)) = walking
+            && i + 1 == run.end
+        {
+            if let (true, Some(memo), Some(key)) = (held, &plan.options, &key) {
+                memo.keep(&prog.consts, key);
+            }
+            walking = None;
         }
         if ev.kind == Kind::Move {
             // each shadow's adjudications, in the rules' order, until its
