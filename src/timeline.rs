@@ -954,32 +954,6 @@ impl<'a> Timeline<'a> {
         ops: &'a [OpEvent],
         engine: &'a [EngEvent],
     ) -> Timeline<'a> {
-        let mut events = vec![Event {
-            kind: Kind::Game,
-            ply: None,
-            span: None,
-            data: Data::Game,
-        }];
-        for c in &game.preamble {
-            if let Some(opts) = &c.annotations.engine_options {
-                for (side, list) in [(Color::White, &opts.white), (Color::Black, &opts.black)] {
-                    for o in list {
-                        events.push(Event {
-                            kind: Kind::Option,
-                            ply: None,
-                            span: Some(c.span),
-                            data: Data::Option {
-                                side,
-                                name: &o.name,
-                                value: &o.value,
-                                raw: &o.raw,
-                                texts: OptionTexts::default(),
-                            },
-                        });
-                    }
-                }
-            }
-        }
         let placed = place_operator_events(replay, ops);
         // Merge the two logs: operator events keep their order; an engine
         // event goes before the first operator event placed later, or at
@@ -1007,6 +981,41 @@ impl<'a> Timeline<'a> {
             ));
         }
         side.extend(eng.map(|x| (x.placed, engine_event(x))));
+        // the game, its options, the logs' events, the moves and the end:
+        // one allocation for the list, not one per doubling
+        let options: usize = game
+            .preamble
+            .iter()
+            .filter_map(|c| c.annotations.engine_options.as_ref())
+            .map(|o| o.white.len() + o.black.len())
+            .sum();
+        let mut events = Vec::with_capacity(2 + options + side.len() + replay.plies.len());
+        events.push(Event {
+            kind: Kind::Game,
+            ply: None,
+            span: None,
+            data: Data::Game,
+        });
+        for c in &game.preamble {
+            if let Some(opts) = &c.annotations.engine_options {
+                for (color, list) in [(Color::White, &opts.white), (Color::Black, &opts.black)] {
+                    for o in list {
+                        events.push(Event {
+                            kind: Kind::Option,
+                            ply: None,
+                            span: Some(c.span),
+                            data: Data::Option {
+                                side: color,
+                                name: &o.name,
+                                value: &o.value,
+                                raw: &o.raw,
+                                texts: OptionTexts::default(),
+                            },
+                        });
+                    }
+                }
+            }
+        }
         let mut next_op = 0;
         let first = replay.first_ply.saturating_sub(1);
         let flush = |events: &mut Vec<Event<'a>>, next_op: &mut usize, upto: u32| {
@@ -1015,9 +1024,6 @@ impl<'a> Timeline<'a> {
                 *next_op += 1;
             }
         };
-        // what is left to place, the moves and the end: one allocation for
-        // the list, not one per doubling
-        events.reserve(side.len() + replay.plies.len() + 1);
         flush(&mut events, &mut next_op, first);
         for p in &replay.plies {
             events.push(Event {
