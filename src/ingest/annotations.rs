@@ -1094,22 +1094,29 @@ fn parse_engine_options(s: &str) -> EngineOptions {
     let side = |part: &str, prefix: &str| -> Vec<EngineOption> {
         let body = part.trim().strip_prefix(prefix).unwrap_or(part).trim();
         let body = body.trim_end_matches(',').trim();
-        body.split(';')
-            .map(str::trim)
-            .filter(|x| !x.is_empty())
-            .map(|item| match item.split_once('=') {
-                Some((k, v)) => EngineOption {
-                    name: k.trim().into(),
-                    value: OptionValue::parse(v),
-                    raw: v.trim().into(),
-                },
-                None => EngineOption {
-                    name: item.into(),
-                    value: OptionValue::Text(Default::default()),
-                    raw: Default::default(),
-                },
-            })
-            .collect()
+        // at most one item for each `;`, and one after the last: the list
+        // made that large at once, not grown
+        let pieces = memchr::memchr_iter(b';', body.as_bytes()).count()
+            + usize::from(!body.is_empty() && !body.ends_with(';'));
+        let mut items = Vec::with_capacity(pieces);
+        items.extend(
+            body.split(';')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .map(|item| match item.split_once('=') {
+                    Some((k, v)) => EngineOption {
+                        name: k.trim().into(),
+                        value: OptionValue::parse(v),
+                        raw: v.trim().into(),
+                    },
+                    None => EngineOption {
+                        name: item.into(),
+                        value: OptionValue::Text(Default::default()),
+                        raw: Default::default(),
+                    },
+                }),
+        );
+        items
     };
     opts.white = side(white, "WhiteEngineOptions:");
     opts.black = side(black, "BlackEngineOptions:");

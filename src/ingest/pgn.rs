@@ -637,11 +637,17 @@ pub fn read_tags_at(path: &std::path::Path, offset: u64, line: u64) -> io::Resul
 
 /// Read one game chunk.
 pub fn parse_game(chunk: &GameChunk) -> PgnGame {
+    // the lines that open with a tag at the chunk's start, one tag each
+    // nearly always: the list made that large at once, not grown
+    let tag_lines = std::iter::once(0)
+        .chain(chunk.line_starts.iter().map(|&s| s as usize))
+        .take_while(|&s| chunk.bytes.get(s) == Some(&b'['))
+        .count();
     let mut game = PgnGame {
         index: chunk.index,
         offset: chunk.offset,
         line: chunk.line,
-        tags: Vec::new(),
+        tags: Vec::with_capacity(tag_lines),
         preamble: Vec::new(),
         moves: spare_moves(),
         outcome: None,
