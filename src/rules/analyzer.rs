@@ -270,6 +270,22 @@ impl RuleDef {
         first.into_iter().chain(then)
     }
 
+    /// Every expression the rule holds: what it evaluates
+    /// ([`RuleDef::evaluated`]), then an adjudication's record and the
+    /// message's parts.
+    pub fn expressions(&self) -> impl Iterator<Item = &CExpr> {
+        let records = match &self.check {
+            Check::Adjudicate { records, .. } => records.as_ref(),
+            _ => None,
+        };
+        self.evaluated()
+            .chain(records)
+            .chain(self.message.iter().flatten().filter_map(|p| match p {
+                CTemplatePart::Expr(e) => Some(e),
+                CTemplatePart::Text(_) => None,
+            }))
+    }
+
     /// Whether it spans several games (evaluated by `arbiter batch`).
     pub fn is_event_level(&self) -> bool {
         self.on().is_some_and(Kind::is_event_level)

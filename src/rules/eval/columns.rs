@@ -564,17 +564,7 @@ impl Columnar {
         let rule_reads = rs
             .rules
             .iter()
-            .map(|rule| {
-                let records = match &rule.check {
-                    Check::Adjudicate { records, .. } => records.as_ref(),
-                    _ => None,
-                };
-                let message = rule.message.iter().flatten().filter_map(|p| match p {
-                    CTemplatePart::Expr(e) => Some(e),
-                    CTemplatePart::Text(_) => None,
-                });
-                Inputs::of(rule.evaluated().chain(records).chain(message)).lets
-            })
+            .map(|rule| Inputs::of(rule.expressions()).lets)
             .collect();
         let effects = rs
             .rules

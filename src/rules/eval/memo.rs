@@ -12,8 +12,9 @@
 //!   literals, constants, the pure builtins, each other's `let`s, and
 //!   stateful calls kept `per: option.side` (so a side's state is its own);
 //!   no switch, no game tag or field, no move, no detector;
-//! - nothing else (a `let` or rule of another kind, a message) reads a
-//!   `let on option`.
+//! - nothing else (a `let` or rule of another kind) reads a `let on
+//!   option` (an option rule's message may: it is made only where the
+//!   rule does not hold, and such a run is walked every time).
 //!
 //! Then a side's option events, one run of them in the game, give the same
 //! verdicts wherever they appear, given the program's constants. The memo
@@ -116,18 +117,19 @@ impl OptionMemo {
         // and nothing else reads an option `let` (an option rule's message
         // may: it is made where the rule does not hold, and such a run is
         // walked every time)
-        let read_elsewhere = rs
-            .lets
-            .iter()
-            .filter(|l| !on_option(l.on))
-            .map(|l| &l.expr)
-            .chain(
-                rs.rules
-                    .iter()
-                    .filter(|r| !is_option_rule(r))
-                    .flat_map(rule_exprs),
-            )
-            .any(|e| reads_let(e, &lets));
+        let elsewhere = Inputs::of(
+            rs.lets
+                .iter()
+                .filter(|l| !on_option(l.on))
+                .map(|l| &l.expr)
+                .chain(
+                    rs.rules
+                        .iter()
+                        .filter(|r| !is_option_rule(r))
+                        .flat_map(RuleDef::expressions),
+                ),
+        );
+        let read_elsewhere = elsewhere.lets.iter().any(|l| lets.contains(l));
         (own && !read_elsewhere).then(OptionMemo::default)
     }
 
@@ -202,7 +204,8 @@ impl OptionMemo {
 /// when there are no option events).
 pub(super) fn runs(tl: &Timeline<'_>) -> Option<[Option<OptionRun>; 2]> {
     let mut runs: [Option<OptionRun>; 2] = [None, None];
-    let mut sides: [Option<bool>; 2] = [None, None];
+    let white_at =
+        |i: usize| matches!(&tl.events[i].data, Data::Option { side, .. } if side.is_white());
     let mut n = 0;
     let mut i = 0;
     while i < tl.events.len() {
@@ -217,41 +220,18 @@ pub(super) fn runs(tl: &Timeline<'_>) -> Option<[Option<OptionRun>; 2]> {
         {
             i += 1;
         }
-        if n == 2 || sides[..n].contains(&Some(white)) {
+        if n == 2
+            || runs[..n]
+                .iter()
+                .flatten()
+                .any(|r| white_at(r.start) == white)
+        {
             return None;
         }
         runs[n] = Some(OptionRun { start, end: i });
-        sides[n] = Some(white);
         n += 1;
     }
     (n > 0).then_some(runs)
-}
-
-/// Every expression a rule holds: what it evaluates, its records and its
-/// message.
-fn rule_exprs(r: &RuleDef) -> impl Iterator<Item = &CExpr> {
-    let records = match &r.check {
-        Check::Adjudicate { records, .. } => records.as_ref(),
-        _ => None,
-    };
-    r.evaluated()
-        .chain(records)
-        .chain(r.message.iter().flatten().filter_map(|p| match p {
-            CTemplatePart::Expr(e) => Some(e),
-            CTemplatePart::Text(_) => None,
-        }))
-}
-
-/// Whether `e` reads one of `lets`.
-fn reads_let(e: &CExpr, lets: &[usize]) -> bool {
-    match e {
-        CExpr::Let(l) => lets.contains(l),
-        _ => {
-            let mut found = false;
-            e.each_child(&mut |x| found |= reads_let(x, lets));
-            found
-        }
-    }
 }
 
 /// Whether `e`, evaluated at an option event, reads nothing but that

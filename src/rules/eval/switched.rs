@@ -132,16 +132,7 @@ impl Inputs {
 /// message.
 pub(super) fn adjudication_inputs(rule: &RuleDef) -> Inputs {
     match &rule.check {
-        Check::Adjudicate {
-            result,
-            records,
-            when,
-        } => Inputs::of([when, result].into_iter().chain(records.as_ref()).chain(
-            rule.message.iter().flatten().filter_map(|p| match p {
-                CTemplatePart::Expr(e) => Some(e),
-                CTemplatePart::Text(_) => None,
-            }),
-        )),
+        Check::Adjudicate { .. } => Inputs::of(rule.expressions()),
         _ => Inputs::of([]),
     }
 }
