@@ -166,32 +166,45 @@ impl<T: Pooled + std::fmt::Debug> std::fmt::Debug for Buf<T> {
     }
 }
 
-/// The column of a `streak`, `count` or `sum` over `n` moves: each move's
-/// value is `0` where `reset` holds, else `step` of the move and the value
-/// before it for the move's key (`per`: each move's key and how many keys
-/// there are; a single count without it), which starts at `0`.
+/// A move's three truths of a stateful call, as bits of one byte: its
+/// `reset` holds, its `over` holds (or it has none), its argument holds.
+const RESET: u8 = 1;
+const OVER: u8 = 2;
+const YES: u8 = 4;
+
+/// The column of a `streak`, `count` or `sum` over the moves of `mask`
+/// (each move's [`RESET`], [`OVER`] and [`YES`]): each move's value is `0`
+/// where it resets, else `step` of the move, its bits and the value before
+/// it for the move's key (`per`: each move's key and how many keys there
+/// are; a single count without it), which starts at `0`.
 #[inline(always)]
 fn count_up(
-    n: usize,
+    mask: &[u8],
     per: Option<(&[usize], usize)>,
-    reset: impl Fn(usize) -> bool,
-    step: impl Fn(usize, f64) -> f64,
+    step: impl Fn(usize, u8, f64) -> f64,
 ) -> Column<Num> {
-    let mut out: Buf<Num> = Buf::with_capacity(n);
+    let mut out: Buf<Num> = Buf::with_capacity(mask.len());
     match per {
         None => {
             let mut v = 0.0;
-            out.extend((0..n).map(|r| {
-                v = if reset(r) { 0.0 } else { step(r, v) };
+            out.extend(mask.iter().enumerate().map(|(r, &m)| {
+                v = if m & RESET != 0 { 0.0 } else { step(r, m, v) };
                 Num::Is(v)
             }));
         }
         Some((keys, states)) => {
-            debug_assert_eq!(keys.len(), n);
+            debug_assert_eq!(keys.len(), mask.len());
             let mut state = vec![0.0f64; states];
-            out.extend(keys.iter().take(n).enumerate().map(|(r, &k)| {
-                let v = if reset(r) { 0.0 } else { step(r, state[k]) };
-                state[k] = v;
+            out.extend(keys.iter().zip(mask).enumerate().map(|(r, (&k, &m))| {
+                let before = state.get(k).copied().unwrap_or(0.0);
+                let v = if m & RESET != 0 {
+                    0.0
+                } else {
+                    step(r, m, before)
+                };
+                if let Some(s) = state.get_mut(k) {
+                    *s = v;
+                }
                 Num::Is(v)
             }));
         }
@@ -1326,10 +1339,22 @@ impl Cols<'_, '_, '_> {
             }
             per => (0..n).map(|r| key(&per.value_ref(r))).collect(),
         });
-        let truth = |c: &Column<Truth>, r: usize| *c.at(r) == Truth::True;
-        let reset = |r: usize| reset.as_ref().is_some_and(|c| truth(c, r));
-        let over = |r: usize| over.as_ref().is_none_or(|c| truth(c, r));
-        let yes = |r: usize| truths.as_ref().is_some_and(|c| truth(c, r));
+        // each move's truths as the bits of one byte, set a column at a
+        // time, so that the loops below read one byte a move
+        let mut mask: Buf<u8> = Buf::with_capacity(n);
+        mask.resize(n, if over.is_none() { OVER } else { 0 });
+        for (c, bit) in [(&reset, RESET), (&over, OVER), (&truths, YES)] {
+            match c.as_deref() {
+                None => {}
+                Some(Column::K(Truth::True)) => mask.iter_mut().for_each(|m| *m |= bit),
+                Some(Column::K(_)) => {}
+                Some(Column::C(v)) => {
+                    for (m, t) in mask.iter_mut().zip(v.iter()) {
+                        *m |= u8::from(*t == Truth::True) * bit;
+                    }
+                }
+            }
+        }
         let num = |r: usize| match nums.as_ref().map(|c| *c.at(r)) {
             Some(Num::Is(x)) => x,
             _ => 0.0,
@@ -1339,26 +1364,30 @@ impl Cols<'_, '_, '_> {
         // before it
         let per = key_of.as_deref().map(|of| (of, keys.len()));
         match s.func {
-            StatefulFn::Streak => count_up(n, per, reset, |r, before| {
-                if !over(r) {
+            StatefulFn::Streak => count_up(&mask, per, |_, m, before| {
+                if m & OVER == 0 {
                     before
-                } else if yes(r) {
+                } else if m & YES != 0 {
                     before + 1.0
                 } else {
                     0.0
                 }
             }),
-            StatefulFn::Count => count_up(n, per, reset, |r, before| {
-                if over(r) && yes(r) {
+            StatefulFn::Count => count_up(&mask, per, |_, m, before| {
+                if m & (OVER | YES) == OVER | YES {
                     before + 1.0
                 } else {
                     before
                 }
             }),
-            StatefulFn::Sum => count_up(n, per, reset, |r, before| {
-                if over(r) { before + num(r) } else { before }
+            StatefulFn::Sum => count_up(&mask, per, |r, m, before| {
+                if m & OVER != 0 {
+                    before + num(r)
+                } else {
+                    before
+                }
             }),
-            _ => count_up(n, per, reset, |_, before| before),
+            _ => count_up(&mask, per, |_, _, before| before),
         }
     }
 
