@@ -545,29 +545,38 @@ fn case(
     }
     let mut by_rating: Vec<(&String, f64)> = ratings.iter().map(|(k, v)| (*k, *v)).collect();
     by_rating.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-    for who in &entrants {
-        let row = table.iter().find(|r| &r.player == *who);
-        let played_as: Vec<(String, usize)> = {
-            let mut v: Vec<(String, usize)> = Vec::new();
-            for (i, g) in games.iter().enumerate() {
-                for (n, s) in [(g.tag("White"), &sides[i].0), (g.tag("Black"), &sides[i].1)] {
-                    if s == *who && !v.iter().any(|(x, _)| x == n) {
-                        v.push((n.to_string(), i + 1));
-                    }
-                }
+    // the entrants in order, and each game's sides as their places there
+    // (`None`: a bye or a name no entrant has), found once: the entrants'
+    // and the pairs' items below read the games through them in one pass
+    // each, not once per entrant or pair
+    let list: Vec<&String> = entrants.iter().copied().collect();
+    let place = |who: &String| list.binary_search(&who).ok();
+    let placed: Vec<(Option<usize>, Option<usize>)> =
+        sides.iter().map(|(w, b)| (place(w), place(b))).collect();
+    // each entrant's names as played, with the first game of each (1 =
+    // the first), and its first game (from 0)
+    let mut played_as: Vec<Vec<(String, usize)>> = vec![Vec::new(); list.len()];
+    let mut first_game: Vec<Option<usize>> = vec![None; list.len()];
+    for (i, (g, &(pw, pb))) in games.iter().zip(&placed).enumerate() {
+        for (n, at) in [(g.tag("White"), pw), (g.tag("Black"), pb)] {
+            let Some(at) = at else { continue };
+            first_game[at].get_or_insert(i);
+            let v = &mut played_as[at];
+            if !v.iter().any(|(x, _)| x == n) {
+                v.push((n.to_string(), i + 1));
             }
-            v
-        };
+        }
+    }
+    for (e, who) in list.iter().enumerate() {
+        let row = table.iter().find(|r| &r.player == *who);
+        let played_as = std::mem::take(&mut played_as[e]);
         let engine = engine_of(&played_as.first().map(|p| p.0.clone()).unwrap_or_default());
         let key = engine.to_lowercase();
         let next = later
             .iter()
             .find(|(_, es)| es.contains(&key))
             .map(|(n, _)| n);
-        let first = games
-            .iter()
-            .zip(&sides)
-            .position(|(_, (w, b))| w == *who || b == *who);
+        let first = first_game[e];
         let mut f = Fields::default();
         f.insert("name", text(who));
         f.insert("engine", text(&engine));
@@ -612,38 +621,56 @@ fn case(
         });
     }
 
-    // the pairs, every one, met or not
-    let list: Vec<&String> = entrants.iter().copied().collect();
+    // the pairs, every one, met or not: each game is counted for its pair
+    // in one pass over the games (in order, so each pair's sums are added
+    // in the games' order)
+    #[derive(Clone, Copy, Default)]
+    struct Met {
+        games: usize,
+        first_white: usize,
+        second_white: usize,
+        first_points: f64,
+        second_points: f64,
+        first_game: Option<usize>,
+    }
+    // by the pair's places (the lower first): only the pairs that met
+    let mut met: BTreeMap<(usize, usize), Met> = BTreeMap::new();
+    for (i, &(pw, pb)) in placed.iter().enumerate() {
+        let (Some(w), Some(b)) = (pw, pb) else {
+            continue;
+        };
+        if w == b {
+            continue;
+        }
+        // whether the pair's first (the lower place) had White
+        let first_white = w < b;
+        let m = met.entry((w.min(b), w.max(b))).or_default();
+        m.games += 1;
+        m.first_game.get_or_insert(i);
+        if first_white {
+            m.first_white += 1;
+        } else {
+            m.second_white += 1;
+        }
+        if let Some((sw, sb)) = points_of(games[i].tag("Result")) {
+            let (fp, sp) = if first_white { (sw, sb) } else { (sb, sw) };
+            m.first_points += fp;
+            m.second_points += sp;
+        }
+    }
     for (a_i, a) in list.iter().enumerate() {
-        for b in &list[a_i + 1..] {
-            let mut n = 0;
-            let (mut aw, mut bw) = (0, 0);
-            let (mut ap, mut bp) = (0.0, 0.0);
+        for (b_i, b) in list.iter().enumerate().skip(a_i + 1) {
+            let Met {
+                games: n,
+                first_white: aw,
+                second_white: bw,
+                first_points: ap,
+                second_points: bp,
+                first_game,
+            } = met.get(&(a_i, b_i)).copied().unwrap_or_default();
             let mut evidence = Vec::new();
-            for (i, (w, bl)) in sides.iter().enumerate() {
-                let a_white = w == *a && bl == *b;
-                let b_white = w == *b && bl == *a;
-                if !(a_white || b_white) {
-                    continue;
-                }
-                n += 1;
-                if evidence.is_empty() {
-                    evidence.push(games[i].evidence(format!("the first game of {a} and {b}")));
-                }
-                if a_white {
-                    aw += 1;
-                } else {
-                    bw += 1;
-                }
-                if let Some((sw, sb)) = points_of(games[i].tag("Result")) {
-                    if a_white {
-                        ap += sw;
-                        bp += sb;
-                    } else {
-                        ap += sb;
-                        bp += sw;
-                    }
-                }
+            if let Some(i) = first_game {
+                evidence.push(games[i].evidence(format!("the first game of {a} and {b}")));
             }
             if evidence.is_empty()
                 && let Some(g) = games.first()
@@ -1006,5 +1033,125 @@ mod tests {
             e.contains("two.pgn") && e.contains("the file changed"),
             "{e}"
         );
+    }
+
+    /// The pairs' and the entrants' items, counted in one pass over the
+    /// games, give what a direct count over every game gives for each pair
+    /// and entrant: on generated events where some pairs never meet and
+    /// others meet often, an engine plays under two names, a side is a bye,
+    /// and some games are unfinished.
+    #[test]
+    fn pairs_and_entrants_are_what_every_game_gives() {
+        let names = ["A 1", "A 2", "B", "C", "D", "E", "bye"];
+        let results = ["1-0", "0-1", "1/2-1/2", "*"];
+        let mut rng = crate::test_rng::Lcg(15);
+        for round in 0..40 {
+            let n = 1 + rng.below(30);
+            let mut text = String::new();
+            for i in 0..n {
+                let w = names[rng.below(names.len())];
+                let b = names[rng.below(names.len())];
+                let r = results[rng.below(results.len())];
+                text.push_str(&format!(
+                    "[Event \"E\"]\n[Round \"{}\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n{r}\n\n",
+                    i / 3 + 1
+                ));
+            }
+            let mut splitter = crate::ingest::pgn::GameSplitter::new(text.as_bytes());
+            let mut games = Vec::new();
+            while let Some(chunk) = splitter.next_chunk().unwrap() {
+                let g = crate::ingest::pgn::parse_game(&chunk);
+                games.push(GameInfo::from_game("e.pgn", games.len(), &g));
+            }
+            let scoring = [("win".to_string(), 1.0), ("draw".to_string(), 0.5)];
+            let c = case("E".into(), games, &[], &scoring, &[]);
+            let num = |it: &Item, k: &str| match it.fields.get(k) {
+                Some(Value::Num(x)) => *x,
+                other => panic!("{k}: {other:?}"),
+            };
+            let text_of = |it: &Item, k: &str| match it.fields.get(k) {
+                Some(v) => v.display(),
+                None => panic!("{k}"),
+            };
+            let points = |r: &str| match r {
+                "1-0" => Some((1.0, 0.0)),
+                "0-1" => Some((0.0, 1.0)),
+                "1/2-1/2" => Some((0.5, 0.5)),
+                _ => None,
+            };
+            let mut pairs = 0;
+            for it in c.items.iter().filter(|i| i.kind == ScopeKind::Pairing) {
+                pairs += 1;
+                let (a, b) = (text_of(it, "first"), text_of(it, "second"));
+                let (mut n, mut aw, mut bw, mut ap, mut bp) = (0.0, 0.0, 0.0, 0.0, 0.0);
+                let mut first = None;
+                for (i, (w, bl)) in c.sides.iter().enumerate() {
+                    let a_white = *w == a && *bl == b;
+                    if !(a_white || (*w == b && *bl == a)) {
+                        continue;
+                    }
+                    n += 1.0;
+                    first.get_or_insert(i);
+                    *(if a_white { &mut aw } else { &mut bw }) += 1.0;
+                    if let Some((sw, sb)) = points(c.games[i].tag("Result")) {
+                        let (x, y) = if a_white { (sw, sb) } else { (sb, sw) };
+                        ap += x;
+                        bp += y;
+                    }
+                }
+                let got = [
+                    "games",
+                    "first_white",
+                    "second_white",
+                    "first_points",
+                    "second_points",
+                ]
+                .map(|k| num(it, k));
+                assert_eq!(got, [n, aw, bw, ap, bp], "round {round}: {a} and {b}");
+                let place = &it.evidence[0];
+                match first {
+                    Some(i) => assert_eq!(place.span.map(|s| s.line), Some(c.games[i].line)),
+                    None => assert!(place.note.contains("have no game"), "{place:?}"),
+                }
+            }
+            let entrants: Vec<&Item> = c
+                .items
+                .iter()
+                .filter(|i| i.kind == ScopeKind::Entrant)
+                .collect();
+            assert_eq!(pairs, entrants.len() * entrants.len().saturating_sub(1) / 2);
+            for it in entrants {
+                let who = text_of(it, "name");
+                let mut versions: Vec<(String, usize)> = Vec::new();
+                let mut first = None;
+                for (i, g) in c.games.iter().enumerate() {
+                    for (n, s) in [
+                        (g.tag("White"), &c.sides[i].0),
+                        (g.tag("Black"), &c.sides[i].1),
+                    ] {
+                        if *s == who {
+                            first.get_or_insert(i);
+                            if !versions.iter().any(|(x, _)| x == n) {
+                                versions.push((n.to_string(), i + 1));
+                            }
+                        }
+                    }
+                }
+                assert_eq!(num(it, "versions"), versions.len() as f64, "{who}");
+                let list: Vec<String> = versions
+                    .iter()
+                    .map(|(n, at)| format!("{n} (from game {at})"))
+                    .collect();
+                assert_eq!(text_of(it, "version_list"), list.join(", "), "{who}");
+                let lines: Vec<Option<u64>> =
+                    it.evidence.iter().map(|e| e.span.map(|s| s.line)).collect();
+                let want: Vec<Option<u64>> = first
+                    .into_iter()
+                    .chain(versions.iter().skip(1).map(|(_, at)| at - 1))
+                    .map(|i| Some(c.games[i].line))
+                    .collect();
+                assert_eq!(lines, want, "{who}");
+            }
+        }
     }
 }
