@@ -471,14 +471,37 @@ impl Col {
     /// every reader ([`identical`]).
     fn same(&self, o: &Col, n: usize) -> bool {
         match (self, o) {
-            (Col::N(a), Col::N(b)) => (0..n).all(|r| match (a.at(r), b.at(r)) {
-                (Num::Is(x), Num::Is(y)) => x.to_bits() == y.to_bits(),
-                (Num::Unknown, Num::Unknown) | (Num::Other, Num::Other) => true,
-                _ => false,
-            }),
+            (Col::N(a), Col::N(b)) => (0..n).all(|r| same_num(a.at(r), b.at(r))),
             (Col::T(a), Col::T(b)) => (0..n).all(|r| a.at(r) == b.at(r)),
             _ => (0..n).all(|r| identical(&self.value_ref(r), &o.value_ref(r))),
         }
+    }
+
+    /// The moves (of `n`) at which the two columns differ, as [`identical`]
+    /// tells their values apart: `at` is called with each, in order.
+    fn differences(&self, o: &Col, n: usize, mut at: impl FnMut(usize)) {
+        match (self, o) {
+            (Col::N(a), Col::N(b)) => (0..n).filter(|&r| !same_num(a.at(r), b.at(r))).for_each(at),
+            (Col::T(a), Col::T(b)) => (0..n).filter(|&r| a.at(r) != b.at(r)).for_each(at),
+            _ => {
+                for r in 0..n {
+                    if !identical(&self.value_ref(r), &o.value_ref(r)) {
+                        at(r);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether two numbers of columns are the same value as [`identical`]
+/// tells values apart (a number by its bits).
+#[inline]
+fn same_num(x: &Num, y: &Num) -> bool {
+    match (x, y) {
+        (Num::Is(x), Num::Is(y)) => x.to_bits() == y.to_bits(),
+        (Num::Unknown, Num::Unknown) | (Num::Other, Num::Other) => true,
+        _ => false,
     }
 }
 
@@ -781,14 +804,12 @@ impl GameColumns {
                 let (Some(own), Some(real)) = (own, real) else {
                     continue;
                 };
-                for r in 0..n {
-                    if !identical(&own.value_ref(r), &real.value_ref(r)) {
-                        busy[r] = true;
-                        if let Some(next) = busy.get_mut(r + 1) {
-                            *next = true;
-                        }
+                own.differences(real, n, |r| {
+                    busy[r] = true;
+                    if let Some(next) = busy.get_mut(r + 1) {
+                        *next = true;
                     }
-                }
+                });
             }
         }
         Some(busy)
@@ -1715,6 +1736,46 @@ mod tests {
             for b in &values {
                 assert_eq!(same_value(a, b), identical(a, b), "{a:?} {b:?}");
             }
+        }
+    }
+
+    /// Two columns differ, for [`Col::differences`] and [`Col::same`], at
+    /// exactly the moves where [`identical`] tells their values apart:
+    /// columns of numbers, of truths and of other values (`-0` and `0`,
+    /// none and unknown among them), each made per move or one for every
+    /// move, every kind against every kind.
+    #[test]
+    fn columns_differ_where_identical_tells_values_apart() {
+        let picks: [Vec<Value>; 3] = [
+            vec![
+                Value::Num(1.0),
+                Value::Num(0.0),
+                Value::Num(-0.0),
+                Value::None,
+                Value::Unknown,
+            ],
+            vec![Value::Bool(true), Value::Bool(false), Value::Unknown],
+            vec![Value::Str("white".into()), Value::Num(2.0), Value::None],
+        ];
+        let mut rng = crate::test_rng::Lcg(7);
+        let n = 9;
+        let column = |rng: &mut crate::test_rng::Lcg| {
+            let kind = &picks[rng.below(picks.len())];
+            if rng.below(4) == 0 {
+                typed_one(kind[rng.below(kind.len())].clone())
+            } else {
+                typed((0..n).map(|_| kind[rng.below(kind.len())].clone()))
+            }
+        };
+        for _ in 0..2000 {
+            let (a, b) = (column(&mut rng), column(&mut rng));
+            let want: Vec<usize> = (0..n)
+                .filter(|&r| !identical(&a.value_ref(r), &b.value_ref(r)))
+                .collect();
+            let mut got = Vec::new();
+            a.differences(&b, n, |r| got.push(r));
+            assert_eq!(got, want, "{a:?} against {b:?}");
+            assert_eq!(a.same(&b, n), want.is_empty(), "{a:?} against {b:?}");
         }
     }
 
