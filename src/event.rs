@@ -243,24 +243,31 @@ pub fn build<'a>(
     let mut events: Vec<(String, Vec<GameInfo>)> = by_event.into_iter().collect();
     let first_date = |gs: &[GameInfo]| {
         gs.iter()
-            .map(|g| g.tag("Date").to_string())
+            .map(|g| g.tag("Date"))
             .filter(|d| !d.is_empty() && !d.contains('?'))
             .min()
             .unwrap_or_default()
+            .to_string()
     };
-    events.sort_by_key(|(_, gs)| {
+    // each event's place found once, not at every compare
+    events.sort_by_cached_key(|(_, gs)| {
         (
             first_date(gs),
             gs.iter().map(|g| g.order).min().unwrap_or(0),
         )
     });
-    // the engines of each event, for `next_event`
+    // the engines of each event, for `next_event`: each name's engine
+    // found once (a name is in many games)
     let engines: Vec<BTreeSet<String>> = events
         .iter()
         .map(|(_, gs)| {
-            gs.iter()
+            let names: BTreeSet<&str> = gs
+                .iter()
                 .flat_map(|g| [g.tag("White"), g.tag("Black")])
                 .filter(|n| !is_bye(n))
+                .collect();
+            names
+                .into_iter()
                 .map(|n| engine_of(n).to_lowercase())
                 .collect()
         })
@@ -300,7 +307,14 @@ fn natural(s: &str) -> Vec<u64> {
 #[derive(Debug, Clone, Default)]
 pub struct Fields(Vec<(&'static str, Value)>);
 
+/// The fields of an event's game item: its list made at its size once.
+const GAME_FIELDS: usize = 16;
+
 impl Fields {
+    fn with_capacity(n: usize) -> Fields {
+        Fields(Vec::with_capacity(n))
+    }
+
     /// Set field `name` (a second value replaces the first): kept in the
     /// order given until [`Fields::done`] sorts them, which every item's
     /// fields go through before they are read.
@@ -318,12 +332,16 @@ impl Fields {
     /// The fields in the names' order, the last value given for a name
     /// kept, with no room to spare.
     fn done(mut self) -> Fields {
-        // a stable sort keeps a name's values in the order given; reversed,
-        // the last of them comes first and is the one `dedup` keeps
-        self.0.sort_by(|a, b| a.0.cmp(b.0));
-        self.0.reverse();
-        self.0.dedup_by(|a, b| a.0 == b.0);
-        self.0.reverse();
+        // (fields given in the names' order, each once, are as they are)
+        if !self.0.windows(2).all(|w| w[0].0 < w[1].0) {
+            // a stable sort keeps a name's values in the order given;
+            // reversed, the last of them comes first and is the one
+            // `dedup` keeps
+            self.0.sort_by(|a, b| a.0.cmp(b.0));
+            self.0.reverse();
+            self.0.dedup_by(|a, b| a.0 == b.0);
+            self.0.reverse();
+        }
         self.0.shrink_to_fit();
         self
     }
@@ -437,11 +455,18 @@ fn case(
         if let Some((sw, sb)) = points_of(g.tag("Result")) {
             let (w, b) = &sides[i];
             let (wb, bb) = (is_bye(w), is_bye(b));
+            // (a name is copied only the first time it scores)
+            let mut add = |who: &String, points: f64| match score.get_mut(who) {
+                Some(s) => *s += points,
+                None => {
+                    score.insert(who.clone(), 0.0 + points);
+                }
+            };
             if !wb {
-                *score.entry(w.clone()).or_default() += if bb { bye } else { sw };
+                add(w, if bb { bye } else { sw });
             }
             if !bb {
-                *score.entry(b.clone()).or_default() += if wb { bye } else { sb };
+                add(b, if wb { bye } else { sb });
             }
         }
     }
@@ -478,52 +503,44 @@ fn case(
         let before = round.and_then(|r| round_start.get(&(r as u64)));
         let score_before =
             |who: &String| num(before.and_then(|s| s.get(who)).copied().unwrap_or(0.0));
-        let mut f = Fields::default();
-        f.insert("number", num((i + 1) as f64));
-        f.insert("round", round.map_or(Value::None, Value::Num));
-        f.insert("white", shared(w));
-        f.insert("black", shared(b));
-        f.insert("result", shared(g.tag("Result")));
-        f.insert("white_games_in_round", games_in_round(w));
-        f.insert("black_games_in_round", games_in_round(b));
         let prev = i.checked_sub(1).map(|p| &sides[p]);
-        f.insert("previous_white", prev.map_or(Value::None, |p| shared(&p.0)));
-        f.insert("previous_black", prev.map_or(Value::None, |p| shared(&p.1)));
-        f.insert("white_score_before", score_before(w));
-        f.insert("black_score_before", score_before(b));
-        match &g.opening {
+        // the opening, its place among the event's, its games, the other
+        // game on it when there are two, and whether that one has the
+        // colours swapped
+        let [opening, index, on_it, partner, swapped] = match &g.opening {
             Some(o) => {
                 let same = &by_opening[o.as_str()];
-                f.insert("opening", shared(o));
-                f.insert(
-                    "opening_index",
-                    num((openings.iter().position(|x| x == o).unwrap_or(0) + 1) as f64),
-                );
-                f.insert("opening_games", num(same.len() as f64));
                 let partner = (same.len() == 2).then(|| same[if same[0] == i { 1 } else { 0 }]);
-                f.insert(
-                    "opening_partner",
+                [
+                    shared(o),
+                    num((openings.iter().position(|x| x == o).unwrap_or(0) + 1) as f64),
+                    num(same.len() as f64),
                     partner.map_or(Value::None, |p| num((p + 1) as f64)),
-                );
-                f.insert(
-                    "opening_swapped",
                     partner.map_or(Value::None, |p| {
                         Value::Bool(sides[p].0 == *b && sides[p].1 == *w)
                     }),
-                );
+                ]
             }
-            None => {
-                for k in [
-                    "opening",
-                    "opening_index",
-                    "opening_partner",
-                    "opening_swapped",
-                ] {
-                    f.insert(k, Value::None);
-                }
-                f.insert("opening_games", Value::None);
-            }
-        }
+            None => std::array::from_fn(|_| Value::None),
+        };
+        // given in the names' order, so that `done` has nothing to sort
+        let mut f = Fields::with_capacity(GAME_FIELDS);
+        f.insert("black", shared(b));
+        f.insert("black_games_in_round", games_in_round(b));
+        f.insert("black_score_before", score_before(b));
+        f.insert("number", num((i + 1) as f64));
+        f.insert("opening", opening);
+        f.insert("opening_games", on_it);
+        f.insert("opening_index", index);
+        f.insert("opening_partner", partner);
+        f.insert("opening_swapped", swapped);
+        f.insert("previous_black", prev.map_or(Value::None, |p| shared(&p.1)));
+        f.insert("previous_white", prev.map_or(Value::None, |p| shared(&p.0)));
+        f.insert("result", shared(g.tag("Result")));
+        f.insert("round", round.map_or(Value::None, Value::Num));
+        f.insert("white", shared(w));
+        f.insert("white_games_in_round", games_in_round(w));
+        f.insert("white_score_before", score_before(w));
         items.push(Item {
             kind: ScopeKind::EventGame,
             fields: f.done(),
