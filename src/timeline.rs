@@ -1139,15 +1139,23 @@ impl<'a> Timeline<'a> {
     /// The typed facts of one move, read from its comments once.
     pub fn move_facts(&self, p: &'a Ply) -> MoveFacts<'a> {
         let mv = &self.game.moves[p.move_index];
-        let first = first_of(mv);
-        let typed = typed_from(&first, p.side);
+        let tcec = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
+        let cc = mv
+            .comments
+            .iter()
+            .find_map(|c| c.annotations.cutechess.as_ref());
+        let gui = mv
+            .comments
+            .iter()
+            .find_map(|c| c.annotations.gui.as_deref());
+        let typed = typed_values(mv, p.side);
         MoveFacts {
             game: self.game,
             ply: p,
             mv,
-            tcec: first.tcec,
-            cc: first.cc,
-            gui: first.gui,
+            tcec,
+            cc,
+            gui,
             white_score: typed.eval,
             depth: typed.depth,
         }
@@ -1169,46 +1177,14 @@ pub struct TypedValues {
     pub clock_ms: Option<i64>,
 }
 
-/// What a move's comments hold, each kind from the first comment that
-/// has it, found in one look at the comments.
-struct FirstOf<'a> {
-    tcec: Option<&'a crate::ingest::annotations::TcecMove>,
-    cc: Option<&'a crate::ingest::annotations::CutechessMove>,
-    gui: Option<&'a crate::ingest::forms::GuiMove>,
-    eval: Option<crate::ingest::annotations::EvalCommand>,
-    emt: Option<i64>,
-    clk: Option<i64>,
-}
-
-fn first_of(mv: &crate::ingest::pgn::PgnMove) -> FirstOf<'_> {
-    let mut f = FirstOf {
-        tcec: None,
-        cc: None,
-        gui: None,
-        eval: None,
-        emt: None,
-        clk: None,
-    };
-    for a in mv.comments.iter().map(|c| &c.annotations) {
-        f.tcec = f.tcec.or(a.tcec.as_ref());
-        f.cc = f.cc.or(a.cutechess.as_ref());
-        f.gui = f.gui.or(a.gui.as_deref());
-        f.eval = f.eval.or(a.eval);
-        f.emt = f.emt.or(a.emt);
-        f.clk = f.clk.or(a.clk);
-    }
-    f
-}
-
 /// The typed values of one move's comments (`side` moved). The first
 /// comment that gives a value gives it.
 pub fn typed_values(mv: &crate::ingest::pgn::PgnMove, side: Color) -> TypedValues {
-    typed_from(&first_of(mv), side)
-}
-
-/// [`typed_values`] from what the move's comments hold.
-fn typed_from(f: &FirstOf<'_>, side: Color) -> TypedValues {
-    let (tcec, cc, gui, eval_cmd) = (f.tcec, f.cc, f.gui, f.eval);
+    let ann = || mv.comments.iter().map(|c| &c.annotations);
+    let tcec = ann().find_map(|a| a.tcec.as_ref());
+    let cc = ann().find_map(|a| a.cutechess.as_ref());
+    let gui = ann().find_map(|a| a.gui.as_deref());
+    let eval_cmd = ann().find_map(|a| a.eval);
     let white = |s: Score| if side == Color::White { s } else { s.negate() };
     TypedValues {
         eval: tcec
@@ -1223,10 +1199,12 @@ fn typed_from(f: &FirstOf<'_>, side: Color) -> TypedValues {
             .or_else(|| eval_cmd.and_then(|e| e.depth)),
         move_time_ms: tcec
             .and_then(|t| t.mt)
-            .or(f.emt)
+            .or_else(|| ann().find_map(|a| a.emt))
             .or_else(|| cc.and_then(|c| c.time_ms))
             .or_else(|| gui.and_then(|g| g.time_ms)),
-        clock_ms: tcec.and_then(|t| t.tl).or(f.clk),
+        clock_ms: tcec
+            .and_then(|t| t.tl)
+            .or_else(|| ann().find_map(|a| a.clk)),
     }
 }
 
