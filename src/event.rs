@@ -455,7 +455,8 @@ fn case(
         if let Some((sw, sb)) = points_of(g.tag("Result")) {
             let (w, b) = &sides[i];
             let (wb, bb) = (is_bye(w), is_bye(b));
-            // (a name is copied only the first time it scores)
+            // (a name is copied only the first time it scores; its first
+            // points added to 0, as the map's default entry had them)
             let mut add = |who: &String, points: f64| match score.get_mut(who) {
                 Some(s) => *s += points,
                 None => {
