@@ -47,15 +47,19 @@ impl<T: Pooled> Column<T> {
         }
     }
 
-    fn map<U: Pooled>(&self, f: impl Fn(&T) -> U) -> Column<U> {
+    fn map<U: Pooled + Clone>(&self, f: impl Fn(&T) -> U) -> Column<U> {
         match self {
             Column::K(x) => Column::K(f(x)),
-            Column::C(v) => Column::C(v.iter().map(f).collect()),
+            Column::C(v) => settled(v.iter().map(f).collect()),
         }
     }
 
-    fn zip<S: Pooled, U: Pooled>(&self, o: &Column<S>, f: impl Fn(&T, &S) -> U) -> Column<U> {
-        Column::C(match (self, o) {
+    fn zip<S: Pooled, U: Pooled + Clone>(
+        &self,
+        o: &Column<S>,
+        f: impl Fn(&T, &S) -> U,
+    ) -> Column<U> {
+        settled(match (self, o) {
             (Column::K(x), Column::K(y)) => return Column::K(f(x, y)),
             (Column::C(a), Column::C(b)) => a.iter().zip(b.iter()).map(|(x, y)| f(x, y)).collect(),
             (Column::C(a), Column::K(y)) => a.iter().map(|x| f(x, y)).collect(),
@@ -74,10 +78,14 @@ pub(super) struct Buf<T: Pooled>(Vec<T>);
 /// The element types of columns, each with its thread's pool of vectors.
 pub(super) trait Pooled: Sized + 'static {
     fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<Self>>>>;
+    /// Whether two values of a column are the same to every reader (as
+    /// [`identical`] tells them apart), for [`settled`]; values of
+    /// [`Value`] are not compared (`false`).
+    fn same(a: &Self, b: &Self) -> bool;
 }
 
 macro_rules! pooled {
-    ($t:ty, $pool:ident) => {
+    ($t:ty, $pool:ident, $same:expr) => {
         thread_local! {
             static $pool: std::cell::RefCell<Vec<Vec<$t>>> =
                 const { std::cell::RefCell::new(Vec::new()) };
@@ -86,13 +94,17 @@ macro_rules! pooled {
             fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<$t>>>> {
                 &$pool
             }
+            #[inline(always)]
+            fn same(a: &Self, b: &Self) -> bool {
+                $same(a, b)
+            }
         }
     };
 }
-pooled!(Num, NUMS);
-pooled!(Truth, TRUTHS);
-pooled!(Value, VALUES);
-pooled!(u8, CODES);
+pooled!(Num, NUMS, same_num);
+pooled!(Truth, TRUTHS, |a: &Truth, b: &Truth| a == b);
+pooled!(Value, VALUES, |_: &Value, _: &Value| false);
+pooled!(u8, CODES, |a: &u8, b: &u8| a == b);
 
 /// The most vectors a thread's pool keeps of each type (a game's columns
 /// and their shadows need about a hundred), and the largest it keeps (in
@@ -209,7 +221,9 @@ fn count_up(
             }));
         }
     }
-    Column::C(out)
+    // a count that stays the same throughout (no flag fell, no streak
+    // began) is one value
+    settled(out)
 }
 
 /// `if k then a else b`, move by move.
@@ -227,7 +241,7 @@ fn choose<T: Clone + Pooled>(
     };
     // each shape its own loop (which branch is one value is not asked
     // again at every move)
-    Column::C(match (k, a, b) {
+    settled(match (k, a, b) {
         (Column::K(k), Column::K(a), Column::K(b)) => return Column::K(one(*k, a, b)),
         (Column::C(k), Column::C(a), Column::C(b)) => k
             .iter()
@@ -331,6 +345,10 @@ fn coded<'v>(values: impl Iterator<Item = Cow<'v, Value>>) -> Col {
 /// A coded column as [`typed`] types it: numbers or truths where its values
 /// are all of them.
 fn retyped(dict: Dict) -> Col {
+    // one value at every move
+    if dict.values.len() == 1 && !dict.codes.is_empty() {
+        return typed_one(dict.values[0].clone());
+    }
     if dict
         .values
         .iter()
@@ -502,6 +520,18 @@ fn same_num(x: &Num, y: &Num) -> bool {
         (Num::Is(x), Num::Is(y)) => x.to_bits() == y.to_bits(),
         (Num::Unknown, Num::Unknown) | (Num::Other, Num::Other) => true,
         _ => false,
+    }
+}
+
+/// A column made move by move, held as one value where every move has the
+/// same one (as [`identical`] tells values apart: `same`): a node over it
+/// is then worked out once, not at every move. A game's field is often
+/// the same throughout (no promotion, no mate, the engine's fields of a
+/// record without comments), and what reads it stays one value too.
+fn settled<T: Pooled + Clone>(v: Buf<T>) -> Column<T> {
+    match v.first() {
+        Some(first) if v.iter().all(|x| T::same(x, first)) => Column::K(first.clone()),
+        _ => Column::C(v),
     }
 }
 
@@ -1078,7 +1108,7 @@ fn field_loop<'t>(
             | ClockField::ClockLeft
             | ClockField::ClockAtMove
             | ClockField::ClockPeriod),
-        ) => Col::N(Column::C(
+        ) => Col::N(settled(
             rows.iter()
                 .map(|m| Num::of(&clock_value(run, m.ply.ply, c)))
                 .collect(),
@@ -1101,7 +1131,7 @@ fn numbers<'t>(
     f: MoveField,
     number: impl Fn(&MoveFacts<'t>) -> Option<Option<f64>>,
 ) -> Col {
-    Col::N(Column::C(
+    Col::N(settled(
         rows.iter()
             .map(|m| match number(m) {
                 Some(Some(x)) => Num::Is(x),
@@ -1119,7 +1149,7 @@ fn flags<'t>(
     f: MoveField,
     flag: impl Fn(&MoveFacts<'t>) -> Option<bool>,
 ) -> Col {
-    Col::T(Column::C(
+    Col::T(settled(
         rows.iter()
             .map(|m| match flag(m) {
                 Some(b) => Truth::from(b),
@@ -1140,7 +1170,7 @@ fn typed(values: impl Iterator<Item = Value>) -> Col {
         values.next();
     }
     if values.peek().is_none() {
-        return Col::N(Column::C(nums));
+        return Col::N(settled(nums));
     }
     coded(
         nums.iter()
@@ -1679,19 +1709,36 @@ impl Cols<'_, '_, '_> {
                     _ => Truth::False,
                 })
             }
+            // `false` at every move on either side decides `and`, and
+            // `true` decides `or`, whatever the other side is at each move
+            // (the side not yet evaluated is not)
             CExpr::Binary(BinOp::And, a, b) | CExpr::Short(BinOp::And, a, b) => {
                 let x = self.truth(a);
+                if matches!(&*x, Column::K(Truth::False)) {
+                    return x;
+                }
                 if let Some(c) = self.unless(&x, Truth::False, b, Truth::and) {
                     return Cow::Owned(c);
                 }
-                x.zip(&self.truth(b), |x, y| x.and(*y))
+                let y = self.truth(b);
+                if matches!(&*y, Column::K(Truth::False)) {
+                    return y;
+                }
+                x.zip(&y, |x, y| x.and(*y))
             }
             CExpr::Binary(BinOp::Or, a, b) | CExpr::Short(_, a, b) => {
                 let x = self.truth(a);
+                if matches!(&*x, Column::K(Truth::True)) {
+                    return x;
+                }
                 if let Some(c) = self.unless(&x, Truth::True, b, Truth::or) {
                     return Cow::Owned(c);
                 }
-                x.zip(&self.truth(b), |x, y| x.or(*y))
+                let y = self.truth(b);
+                if matches!(&*y, Column::K(Truth::True)) {
+                    return y;
+                }
+                x.zip(&y, |x, y| x.or(*y))
             }
             _ => return cow_truths(self.value(e)),
         })
@@ -1744,6 +1791,49 @@ mod tests {
     /// columns of numbers, of truths and of other values (`-0` and `0`,
     /// none and unknown among them), each made per move or one for every
     /// move, every kind against every kind.
+    /// A column is held as one value only where every move's value is the
+    /// same to every reader: `0` and `-0`, two not-a-numbers of different
+    /// bits, and none and unknown stay apart; a column of no moves stays a
+    /// column.
+    #[test]
+    fn a_column_is_one_value_only_where_every_move_is_the_same() {
+        let nums = |v: &[Num]| settled(v.iter().copied().collect::<Buf<Num>>());
+        let one = |c: &Column<Num>| match c {
+            Column::K(x) => Some(*x),
+            Column::C(_) => None,
+        };
+        assert!(matches!(one(&nums(&[Num::Is(1.5); 4])), Some(Num::Is(x)) if x == 1.5));
+        assert!(matches!(one(&nums(&[Num::Other; 3])), Some(Num::Other)));
+        assert!(matches!(one(&nums(&[Num::Is(2.0)])), Some(Num::Is(x)) if x == 2.0));
+        for apart in [
+            vec![Num::Is(0.0), Num::Is(-0.0)],
+            vec![Num::Is(f64::NAN), Num::Is(-f64::NAN)],
+            vec![Num::Other, Num::Unknown],
+            vec![Num::Is(1.0), Num::Is(1.0), Num::Other],
+            vec![Num::Unknown, Num::Is(0.0)],
+        ] {
+            let c = nums(&apart);
+            assert!(one(&c).is_none(), "{apart:?} held as one value");
+            for (r, x) in apart.iter().enumerate() {
+                assert!(same_num(c.at(r), x));
+            }
+        }
+        assert!(matches!(nums(&[]), Column::C(v) if v.is_empty()));
+        let truths = |v: &[Truth]| settled(v.iter().copied().collect::<Buf<Truth>>());
+        assert!(matches!(
+            truths(&[Truth::False; 5]),
+            Column::K(Truth::False)
+        ));
+        assert!(matches!(
+            truths(&[Truth::False, Truth::Other]),
+            Column::C(_)
+        ));
+        // values are not compared: a column of them stays one
+        let same = Value::Str("white".into());
+        let values: Buf<Value> = [same.clone(), same].into_iter().collect();
+        assert!(matches!(settled(values), Column::C(_)));
+    }
+
     #[test]
     fn columns_differ_where_identical_tells_values_apart() {
         let picks: [Vec<Value>; 3] = [
@@ -1940,7 +2030,7 @@ mod tests {
                 )),
             ),
         ];
-        let (mut flagged, mut coded) = (0, 0);
+        let (mut flagged, mut coded, mut settled) = (0, 0, 0);
         while held < 3_000 {
             tried += 1;
             let e = match fixed.pop() {
@@ -1959,6 +2049,13 @@ mod tests {
             let (v, n, t) = (view.value(&e), view.num(&e), view.truth(&e));
             if matches!(&*v, Col::D(_)) {
                 coded += 1;
+            }
+            // a node that reads a field of the move and is one value at
+            // every move
+            let mut read = Vec::new();
+            moves_fields(&e, &mut read);
+            if !read.is_empty() && v.one().is_some() {
+                settled += 1;
             }
             for r in 0..rows.len() {
                 walk(r, &mut |ctx| {
@@ -1988,8 +2085,13 @@ mod tests {
         assert!(held * 2 > tried, "{held} of {tried}");
         // the hidden book flags the run of searchless moves
         assert!(flagged > 0, "no move flagged");
-        // some columns are coded (a few texts, or truths and none)
-        assert!(coded > 100, "{coded} coded columns");
+        // some columns are coded (a few texts, or truths and none; a
+        // column of one text is held as that value)
+        assert!(coded > 40, "{coded} coded columns");
+        // and some nodes over the moves are one value for every move (a
+        // field the same at every move, what reads only such fields, and
+        // the `and` and `or` that one side decides)
+        assert!(settled > 500, "{settled} settled columns");
         let funcs = [
             StatefulFn::Streak,
             StatefulFn::Count,
