@@ -1359,6 +1359,17 @@ impl Cols<'_, '_, '_> {
             StatefulFn::Sum => (None, Some(self.num(&s.arg))),
             _ => (Some(self.truth(&s.arg)), None),
         };
+        // A count that can never move from its start: reset at every
+        // move, never `over`, or (a streak or count) never its argument.
+        // Each move's value is then the start, `0`, as the loops below
+        // would give it at every move.
+        let never = |c: &Option<Cow<'_, Column<Truth>>>| matches!(c.as_deref(), Some(Column::K(t)) if *t != Truth::True);
+        if matches!(reset.as_deref(), Some(Column::K(Truth::True)))
+            || never(&over)
+            || never(&truths)
+        {
+            return Column::K(Num::Is(0.0));
+        }
         // each move's key, as the place of its text among the keys met
         let mut keys: Vec<Text> = Vec::new();
         let mut key = |v: &Value| {
