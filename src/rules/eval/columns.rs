@@ -17,6 +17,11 @@
 //! `tests/identical.rs` holds the outputs of S15 and of `samples/`, and
 //! `tests/switches.rs` the switches' shadows.
 //!
+//! A column whose every move has the same value (as [`identical`] tells
+//! values apart) is held as that one value, as a literal is: a field the
+//! same throughout the game, a count that never moves, and any node over
+//! such columns is then worked out once, not at every move.
+//!
 //! A switch's shadow is a set of columns too: a `let` or condition that
 //! reads the flipped switch, or a shadow column, is evaluated again with the
 //! switch flipped; where the result is the real pass's at every move, the
