@@ -42,6 +42,12 @@ record samples-audit audit samples
 record samples-batch batch samples
 if [ -n "$corpus" ]; then
   record s15-batch batch tcec-s15 --rules rulesets/tcec-s15.rules
+  # S15 with every {…} comment removed (tests/identical.rs makes it the same way)
+  mkdir "$tmp/tcec-s15-bare"
+  for f in "$(realpath "$corpus")"/tcec-s15/*.pgn; do
+    python3 -c "import re,sys; t=re.sub(rb'\{[^}]*\}',b'',open(sys.argv[1],'rb').read()); sys.stdout.buffer.write(re.sub(rb'[ \t]+\n',b'\n',t))" "$f" > "$tmp/tcec-s15-bare/$(basename "$f")"
+  done
+  record s15-bare-batch batch tcec-s15-bare --rules rulesets/tcec-s15.rules
   if [ -n "$syzygy" ]; then
     record s15-audit audit tcec-s15 --rules rulesets/tcec-s15.rules --syzygy syzygy
   fi
