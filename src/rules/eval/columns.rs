@@ -302,7 +302,7 @@ impl Dict {
     /// Each move's `f` of its value, `f` found once for each value.
     fn map<U: Pooled + Copy>(&self, f: impl Fn(&Value) -> U) -> Column<U> {
         let of: smallvec::SmallVec<[U; DICT_MOST]> = self.values.iter().map(f).collect();
-        Column::C(self.codes.iter().map(|&c| of[usize::from(c)]).collect())
+        settled(self.codes.iter().map(|&c| of[usize::from(c)]).collect())
     }
 }
 
@@ -464,7 +464,7 @@ impl Col {
                     .flat_map(|a| y.values.iter().map(move |b| (a, b)))
                     .map(|(a, b)| f(a, b))
                     .collect();
-                Column::C(
+                settled(
                     x.codes
                         .iter()
                         .zip(y.codes.iter())
@@ -472,7 +472,7 @@ impl Col {
                         .collect(),
                 )
             }
-            _ => Column::C(
+            _ => settled(
                 (0..n)
                     .map(|r| f(&self.value_ref(r), &o.value_ref(r)))
                     .collect(),
