@@ -1365,13 +1365,22 @@ impl Cols<'_, '_, '_> {
             _ => (Some(self.truth(&s.arg)), None),
         };
         // A count that can never move from its start: reset at every
-        // move, never `over`, or (a streak or count) never its argument.
+        // move, never `over`, (a streak or count) never its argument, or
+        // (a sum) adding nothing.
         // Each move's value is then the start, `0`, as the loops below
         // would give it at every move.
         let never = |c: &Option<Cow<'_, Column<Truth>>>| matches!(c.as_deref(), Some(Column::K(t)) if *t != Truth::True);
+        // a sum of nothing but zeros (or of what is not a number, which
+        // adds nothing) stays at its start too
+        let adds_nothing =
+            matches!(
+                nums.as_deref(),
+                Some(Column::K(Num::Is(x))) if *x == 0.0
+            ) || matches!(nums.as_deref(), Some(Column::K(Num::Unknown | Num::Other)));
         if matches!(reset.as_deref(), Some(Column::K(Truth::True)))
             || never(&over)
             || never(&truths)
+            || adds_nothing
         {
             return Column::K(Num::Is(0.0));
         }
@@ -2150,6 +2159,16 @@ mod tests {
                 Box::new(CExpr::Lit(Value::Str("false".into()))),
                 field(MoveField::Book, "book"),
             ),
+            // one value at every move: a reset that always holds, an
+            // `over` or argument that never does, a sum of zeros or of
+            // none (which the columns give at once) and of ones (which
+            // they count)
+            CExpr::Lit(Value::Bool(true)),
+            CExpr::Lit(Value::Bool(false)),
+            CExpr::Lit(Value::Num(0.0)),
+            CExpr::Lit(Value::Num(-0.0)),
+            CExpr::Lit(Value::Num(1.0)),
+            CExpr::Lit(Value::None),
         ];
         let mut part = |g: &mut Gen, depth: u32| {
             if g.next(3) > 0 {
