@@ -1366,17 +1366,14 @@ impl Cols<'_, '_, '_> {
         };
         // A count that can never move from its start: reset at every
         // move, never `over`, (a streak or count) never its argument, or
-        // (a sum) adding nothing.
-        // Each move's value is then the start, `0`, as the loops below
-        // would give it at every move.
+        // (a sum) adding nothing at every move (zero, or what is not a
+        // number). Each move's value is then the start, `0`, as the loops
+        // below would give it at every move.
         let never = |c: &Option<Cow<'_, Column<Truth>>>| matches!(c.as_deref(), Some(Column::K(t)) if *t != Truth::True);
-        // a sum of nothing but zeros (or of what is not a number, which
-        // adds nothing) stays at its start too
-        let adds_nothing =
-            matches!(
-                nums.as_deref(),
-                Some(Column::K(Num::Is(x))) if *x == 0.0
-            ) || matches!(nums.as_deref(), Some(Column::K(Num::Unknown | Num::Other)));
+        let adds_nothing = matches!(
+            nums.as_deref(),
+            Some(Column::K(x)) if !matches!(x, Num::Is(v) if *v != 0.0)
+        );
         if matches!(reset.as_deref(), Some(Column::K(Truth::True)))
             || never(&over)
             || never(&truths)
@@ -1811,11 +1808,6 @@ mod tests {
         }
     }
 
-    /// Two columns differ, for [`Col::differences`] and [`Col::same`], at
-    /// exactly the moves where [`identical`] tells their values apart:
-    /// columns of numbers, of truths and of other values (`-0` and `0`,
-    /// none and unknown among them), each made per move or one for every
-    /// move, every kind against every kind.
     /// A column is held as one value only where every move's value is the
     /// same to every reader: `0` and `-0`, two not-a-numbers of different
     /// bits, and none and unknown stay apart; a column of no moves stays a
@@ -1859,6 +1851,11 @@ mod tests {
         assert!(matches!(settled(values), Column::C(_)));
     }
 
+    /// Two columns differ, for [`Col::differences`] and [`Col::same`], at
+    /// exactly the moves where [`identical`] tells their values apart:
+    /// columns of numbers, of truths and of other values (`-0` and `0`,
+    /// none and unknown among them), each made per move or one for every
+    /// move, every kind against every kind.
     #[test]
     fn columns_differ_where_identical_tells_values_apart() {
         let picks: [Vec<Value>; 3] = [
