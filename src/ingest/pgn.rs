@@ -133,6 +133,79 @@ pub struct GameSplitter<R> {
     /// The last game's number of lines: its line starts' vector is made
     /// that large (rounded up to a power of two), not grown from empty.
     line_hint: usize,
+    /// Every line is read and copied on its own (the tests compare the
+    /// buffered way with it).
+    line_at_a_time: bool,
+}
+
+/// A UTF-8 byte-order mark.
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// The lexical state of the game being cut, followed line by line.
+#[derive(Debug, Default)]
+struct Cut {
+    reach: TokenReach,
+    in_comment: bool,
+    movetext: bool,
+    /// The line before was blank.
+    prev_blank: bool,
+    /// A line of the game has been taken.
+    started: bool,
+}
+
+impl Cut {
+    /// Take `line`, which starts at `start` in the game's text, into the
+    /// game, or return `false` when it starts the next game (a tag line
+    /// after movetext, or a well-formed tag line after a blank line inside
+    /// a comment never closed). Where it is not `kept` (it would make the
+    /// game too large), only the lexical state follows it.
+    fn take(&mut self, line: &[u8], start: usize, kept: bool, line_starts: &mut Vec<u32>) -> bool {
+        let trimmed = trim_start(line);
+        let is_tag = trimmed.first() == Some(&b'[');
+        if self.started
+            && is_tag
+            && ((!self.in_comment && self.movetext)
+                || (self.in_comment && self.prev_blank && is_well_formed_tag(trimmed)))
+        {
+            return false;
+        }
+        self.started = true;
+        self.prev_blank = trimmed.iter().all(|b| b.is_ascii_whitespace());
+        if !self.in_comment && (is_tag && !self.movetext || line.first() == Some(&b'%')) {
+            // a tag line (brackets and braces inside the value are text) or
+            // an escape line
+            if kept {
+                self.reach.follow(line, start);
+            }
+        } else if self.movetext && kept {
+            // nearly every line: its braces found once for both
+            self.reach
+                .follow_movetext(line, start, &mut self.in_comment);
+        } else {
+            scan_line(line, &mut self.in_comment, &mut self.movetext);
+            if kept {
+                self.reach.follow(line, start);
+            }
+        }
+        if kept && line.last() == Some(&b'\n') {
+            // the line's only `\n` ends it; the game is at most
+            // MAX_GAME_BYTES, so its places fit
+            line_starts.push((start + line.len()) as u32);
+        }
+        true
+    }
+}
+
+/// How far [`GameSplitter::take_buffered`] went.
+enum Buffered {
+    /// The next line starts the next game; it is left in the reader.
+    Boundary,
+    /// Every byte of the reader's buffer was taken.
+    Drained,
+    /// The next line must be read on its own: it runs past the buffer, or
+    /// ends in a CR, starts with a byte-order mark, or makes the game too
+    /// large (or the input has ended).
+    Stopped,
 }
 
 /// Whether text starting with `head` is UTF-16 or UTF-32 (named, with how
@@ -164,7 +237,68 @@ impl<R: BufRead> GameSplitter<R> {
             done: false,
             hint: 0,
             line_hint: 0,
+            line_at_a_time: false,
         }
+    }
+
+    /// A splitter that reads and copies every line on its own, as it did
+    /// before lines were taken from the reader's buffer in runs.
+    #[cfg(test)]
+    fn line_at_a_time(mut self) -> Self {
+        self.line_at_a_time = true;
+        self
+    }
+
+    /// Take the whole lines in the reader's buffer into the game, up to the
+    /// next game or a line that must be read on its own (see [`Buffered`]),
+    /// and copy them onto the game's text at once: one copy for a run of
+    /// lines, not one a line. A line ending in LF or CRLF is kept as it is,
+    /// so a run is the file's bytes.
+    fn take_buffered(
+        &mut self,
+        cut: &mut Cut,
+        bytes: &mut Vec<u8>,
+        line_starts: &mut Vec<u32>,
+        total: &mut u64,
+    ) -> io::Result<Buffered> {
+        let avail = loop {
+            match self.input.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        let base = bytes.len();
+        let mut pos = 0;
+        let mut how = Buffered::Stopped;
+        while pos < avail.len() {
+            let rest = &avail[pos..];
+            let end = match memchr::memchr2(b'\n', b'\r', rest) {
+                Some(i) if rest[i] == b'\n' => i + 1,
+                Some(i) if rest.get(i + 1) == Some(&b'\n') => i + 2,
+                // a lone CR (kept as an LF), a CR at the buffer's end, or
+                // no line end in the buffer
+                _ => break,
+            };
+            let line = &rest[..end];
+            if line.starts_with(&BOM) || base + pos + end > MAX_GAME_BYTES {
+                break;
+            }
+            if !cut.take(line, base + pos, true, line_starts) {
+                how = Buffered::Boundary;
+                break;
+            }
+            self.offset += end as u64;
+            self.line += 1;
+            *total += end as u64;
+            pos += end;
+        }
+        if pos > 0 && pos == avail.len() {
+            how = Buffered::Drained;
+        }
+        bytes.extend_from_slice(&avail[..pos]);
+        self.input.consume(pos);
+        Ok(how)
     }
 
     /// The underlying reader.
@@ -244,7 +378,7 @@ impl<R: BufRead> GameSplitter<R> {
             }
         };
         let what = wide_encoding(head);
-        if head.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        if head.starts_with(&BOM) {
             // a UTF-8 byte-order mark (Windows tools write one): skip it,
             // keeping offsets those of the file
             self.input.consume(3);
@@ -283,19 +417,29 @@ impl<R: BufRead> GameSplitter<R> {
             longest_token: 0,
             line_starts: Vec::with_capacity(self.line_hint.next_power_of_two()),
         };
-        let mut reach = TokenReach::default();
         let mut bytes: Vec<u8> =
             Vec::with_capacity(self.hint.next_power_of_two().min(MAX_GAME_BYTES));
         let mut total: u64 = 0;
-        let mut in_comment = false;
-        let mut movetext = false;
-        let mut prev_blank = false;
-        let mut first = true;
-        // each line is read onto the end of the game's text, where it is
-        // kept (once the game is too large, into a buffer of its own)
+        let mut cut = Cut::default();
+        // once the game is too large, each line is read into a buffer of
+        // its own and dropped
         let mut spill: Vec<u8> = Vec::new();
         loop {
             let keep = chunk.oversize.is_none();
+            if keep && self.carry.is_none() && !self.line_at_a_time {
+                match self.take_buffered(
+                    &mut cut,
+                    &mut bytes,
+                    &mut chunk.line_starts,
+                    &mut total,
+                )? {
+                    Buffered::Boundary => break,
+                    Buffered::Drained => continue,
+                    Buffered::Stopped => {}
+                }
+            }
+            // one line the buffered way does not take: read onto the end of
+            // the game's text
             let (buf, start) = if keep {
                 let start = bytes.len();
                 (&mut bytes, start)
@@ -321,45 +465,16 @@ impl<R: BufRead> GameSplitter<R> {
             // a byte-order mark at the start of a later line (files joined
             // with `cat`): blank it, keeping every offset, so that the tag
             // line after it is seen
-            if line.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            if line.starts_with(&BOM) {
                 line[..3].copy_from_slice(b"   ");
             }
-            let trimmed = trim_start(line);
-            let is_tag = trimmed.first() == Some(&b'[');
-            if !first && is_tag {
-                let boundary = (!in_comment && movetext)
-                    || (in_comment && prev_blank && is_well_formed_tag(trimmed));
-                if boundary {
-                    self.carry = Some(buf[start..].to_vec());
-                    buf.truncate(start);
-                    break;
-                }
-            }
-            first = false;
-            prev_blank = trimmed.iter().all(|b| b.is_ascii_whitespace());
             // the line is kept, and followed for the longest token, unless
             // it makes the game too large
             let kept = keep && start + line.len() <= MAX_GAME_BYTES && (line.len() as u64) >= len;
-            // Update the lexical state from this line.
-            if !in_comment && (is_tag && !movetext || line.first() == Some(&b'%')) {
-                // a tag line (brackets and braces inside the value are
-                // text) or an escape line
-                if kept {
-                    reach.follow(line, start);
-                }
-            } else if movetext && kept {
-                // nearly every line: its braces found once for both
-                reach.follow_movetext(line, start, &mut in_comment);
-            } else {
-                scan_line(line, &mut in_comment, &mut movetext);
-                if kept {
-                    reach.follow(line, start);
-                }
-            }
-            if kept && line.last() == Some(&b'\n') {
-                // the line's only `\n` ends it (`read_line`); the game is
-                // at most MAX_GAME_BYTES, so its places fit
-                chunk.line_starts.push((start + line.len()) as u32);
+            if !cut.take(line, start, kept, &mut chunk.line_starts) {
+                self.carry = Some(buf[start..].to_vec());
+                buf.truncate(start);
+                break;
             }
             self.offset += len;
             self.line += 1;
@@ -385,7 +500,7 @@ impl<R: BufRead> GameSplitter<R> {
         }
         self.hint = bytes.len();
         self.line_hint = chunk.line_starts.len();
-        chunk.longest_token = reach.finish(bytes.len());
+        chunk.longest_token = cut.reach.finish(bytes.len());
         chunk.bytes = std::sync::Arc::new(GameText::new(bytes));
         self.next_index += 1;
         Ok(Some(chunk))
@@ -1438,6 +1553,63 @@ mod tests {
                 );
                 chunks += 1;
             }
+        }
+        assert!(chunks > 3000, "the texts make games: {chunks}");
+    }
+
+    /// Lines taken from the reader's buffer in runs make the same chunks as
+    /// lines read one at a time (their text, place, line, bound, line
+    /// starts and size), on generated texts of tags, movetext, comments
+    /// left open, blank lines, LF, CRLF and lone CR line ends, byte-order
+    /// marks and lines longer than the buffer, read through buffers of 1 to
+    /// 8,192 bytes.
+    #[test]
+    fn lines_taken_in_runs_make_the_chunks_lines_read_one_at_a_time_make() {
+        let long = [&b"{"[..], &[b'x'; 300][..], b"}\n"].concat();
+        let pieces: [&[u8]; 16] = [
+            b"[Event \"E\"]\n",
+            b"[Site \"{x\"]\r\n",
+            b"\n",
+            b"\r\n",
+            b"\r",
+            b"1. e4 ",
+            b"{a comment} ",
+            b"{open\n",
+            b"close} ",
+            b"\xEF\xBB\xBF[Event \"F\"]\n",
+            b"% escape }\n",
+            b"; rest {\r\n",
+            &long,
+            b"1-0\n",
+            b"e5 Nf3 Nc6 Bb5 a6\n",
+            b"  [Round \"1\"]\n",
+        ];
+        let mut rng = crate::test_rng::Lcg(0x2545_F491_4F6C_DD1D);
+        let mut chunks = 0;
+        for _ in 0..3000 {
+            let n = 1 + (rng.step() >> 59) as usize;
+            let text = joined(&mut rng, &pieces, n * 4);
+            let room = [1, 7, 64, 8192][(rng.step() >> 62) as usize];
+            let reader = |room| std::io::BufReader::with_capacity(room, &text[..]);
+            let mut runs = GameSplitter::new(reader(room));
+            let mut lines = GameSplitter::new(reader(room)).line_at_a_time();
+            loop {
+                let (a, b) = (runs.next_chunk().unwrap(), lines.next_chunk().unwrap());
+                let shown = String::from_utf8_lossy(&text);
+                let (Some(a), Some(b)) = (&a, &b) else {
+                    assert!(a.is_none() && b.is_none(), "{shown:?}");
+                    break;
+                };
+                assert_eq!(
+                    (a.index, a.offset, a.line, a.oversize, a.longest_token),
+                    (b.index, b.offset, b.line, b.oversize, b.longest_token),
+                    "{shown:?}"
+                );
+                assert_eq!(&a.bytes[..], &b.bytes[..], "{shown:?}");
+                assert_eq!(a.line_starts, b.line_starts, "{shown:?}");
+                chunks += 1;
+            }
+            assert_eq!((runs.offset, runs.line), (lines.offset, lines.line));
         }
         assert!(chunks > 3000, "the texts make games: {chunks}");
     }
