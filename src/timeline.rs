@@ -910,7 +910,9 @@ pub enum Data<'a> {
         name: &'a str,
         value: &'a OptionValue,
         raw: &'a str,
-        texts: OptionTexts,
+        /// Its texts as values, in [`Timeline`]'s list beside the events
+        /// (kept there, an event is half the size it would be).
+        texts: u32,
     },
     Move(&'a Ply),
     End,
@@ -927,6 +929,8 @@ pub struct Timeline<'a> {
     pub game: &'a PgnGame,
     pub replay: &'a Replay,
     pub events: Vec<Event<'a>>,
+    /// The texts of each option event, made as the rules read them.
+    option_texts: Vec<OptionTexts>,
 }
 
 impl<'a> Timeline<'a> {
@@ -990,6 +994,7 @@ impl<'a> Timeline<'a> {
             .map(|o| o.white.len() + o.black.len())
             .sum();
         let mut events = Vec::with_capacity(2 + options + side.len() + replay.plies.len());
+        let mut option_texts = Vec::with_capacity(options);
         events.push(Event {
             kind: Kind::Game,
             ply: None,
@@ -1009,9 +1014,10 @@ impl<'a> Timeline<'a> {
                                 name: &o.name,
                                 value: &o.value,
                                 raw: &o.raw,
-                                texts: OptionTexts::default(),
+                                texts: option_texts.len() as u32,
                             },
                         });
+                        option_texts.push(OptionTexts::default());
                     }
                 }
             }
@@ -1045,6 +1051,7 @@ impl<'a> Timeline<'a> {
             game,
             replay,
             events,
+            option_texts,
         }
     }
 
@@ -1080,20 +1087,29 @@ impl<'a> Timeline<'a> {
                 value,
                 raw,
                 texts,
-            } => match name {
-                "side" => side_str(*side),
-                "name" => Value::Str(texts.name.get_or_init(|| option_text(n)).clone()),
-                "value" => match value {
-                    OptionValue::Int(i) => Value::Num(*i as f64),
-                    OptionValue::Bool(b) => Value::Bool(*b),
-                    OptionValue::Text(t) => {
-                        Value::Str(texts.value.get_or_init(|| option_text(t)).clone())
-                    }
-                },
-                "raw" => Value::Str(texts.raw.get_or_init(|| option_text(raw)).clone()),
-                "source" => Value::Str(Text::from_static("pgn-engine-options")),
-                _ => Value::None,
-            },
+            } => {
+                // the option's text, made once for the event (an event made
+                // by hand, without its texts, makes it anew)
+                let kept = self.option_texts.get(*texts as usize);
+                let text = |cell: fn(&OptionTexts) -> &std::sync::OnceLock<Text>, s: &str| {
+                    Value::Str(match kept {
+                        Some(k) => cell(k).get_or_init(|| option_text(s)).clone(),
+                        None => option_text(s),
+                    })
+                };
+                match name {
+                    "side" => side_str(*side),
+                    "name" => text(|k| &k.name, n),
+                    "value" => match value {
+                        OptionValue::Int(i) => Value::Num(*i as f64),
+                        OptionValue::Bool(b) => Value::Bool(*b),
+                        OptionValue::Text(t) => text(|k| &k.value, t),
+                    },
+                    "raw" => text(|k| &k.raw, raw),
+                    "source" => Value::Str(Text::from_static("pgn-engine-options")),
+                    _ => Value::None,
+                }
+            }
             Data::Move(p) => self.move_field(p, name),
             Data::End => {
                 let pos = self.replay.final_position();
@@ -1740,6 +1756,61 @@ mod tests {
         // without a bound, every text is kept
         assert_eq!(&*kept.get("Threads"), "Threads");
         assert!(kept.get_within("Threads", 1).is_some());
+    }
+
+    /// Each option event gives its own option's side, name, value and raw
+    /// text, and a text read twice is the one made the first time (kept
+    /// beside the events), even one too long for the thread's copies.
+    #[test]
+    fn an_option_events_texts_are_its_options_and_made_once() {
+        let long = "x".repeat(OPTION_TEXT_LONGEST + 1);
+        let pgn = format!(
+            "[Event \"E\"]\n\n{{WhiteEngineOptions: Threads=4; SyzygyPath={long};, BlackEngineOptions: Hash=128; Ponder=true;}}\n1. e4 e5 *\n\n"
+        );
+        let mut split = crate::ingest::pgn::GameSplitter::new(pgn.as_bytes());
+        let chunk = split.next_chunk().unwrap().unwrap();
+        let game = crate::ingest::pgn::parse_game(&chunk);
+        let replay = crate::replay::replay(&game);
+        let tl = Timeline::build(&game, &replay);
+        let options: Vec<usize> = (0..tl.events.len())
+            .filter(|&i| tl.events[i].kind == Kind::Option)
+            .collect();
+        let read = |i: usize, f: &str| tl.field(i, Kind::Option, f);
+        let seen: Vec<(Value, Value, Value)> = options
+            .iter()
+            .map(|&i| (read(i, "side"), read(i, "name"), read(i, "value")))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (
+                    side_str(Color::White),
+                    Value::Str("Threads".into()),
+                    Value::Num(4.0)
+                ),
+                (
+                    side_str(Color::White),
+                    Value::Str("SyzygyPath".into()),
+                    Value::Str(long.as_str().into())
+                ),
+                (
+                    side_str(Color::Black),
+                    Value::Str("Hash".into()),
+                    Value::Num(128.0)
+                ),
+                (
+                    side_str(Color::Black),
+                    Value::Str("Ponder".into()),
+                    Value::Bool(true)
+                ),
+            ]
+        );
+        let (Value::Str(a), Value::Str(b)) = (read(options[1], "value"), read(options[1], "value"))
+        else {
+            panic!("the path is a text");
+        };
+        assert!(std::sync::Arc::ptr_eq(shared(&a), shared(&b)));
+        assert_eq!(read(options[2], "raw"), Value::Str("128".into()));
     }
 
     #[test]
