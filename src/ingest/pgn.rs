@@ -1510,6 +1510,46 @@ mod tests {
         out
     }
 
+    /// 3,000 texts of 1 to 32 times `per` of `pieces`, from `seed`, each
+    /// with the size of the reader's buffer to read it through (one of
+    /// `rooms`).
+    fn generated(
+        seed: u64,
+        pieces: &[&[u8]],
+        per: usize,
+        rooms: [usize; 4],
+    ) -> Vec<(Vec<u8>, usize)> {
+        let mut rng = crate::test_rng::Lcg(seed);
+        (0..3000)
+            .map(|_| {
+                let n = 1 + (rng.step() >> 59) as usize;
+                let text = joined(&mut rng, pieces, n * per);
+                (text, rooms[(rng.step() >> 62) as usize])
+            })
+            .collect()
+    }
+
+    /// Pieces of PGN text, joined at random into the splitter's tests'
+    /// inputs.
+    const PIECES: [&[u8]; 16] = [
+        b"[Event \"E\"]\n",
+        b"[Site \"{x\"]\r\n",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"1. e4 ",
+        b"{a comment} ",
+        b"{open ",
+        b"close} ",
+        b"}",
+        b"{",
+        b"; rest {\n",
+        b"% escape }\n",
+        b"\xEF\xBB\xBF[Event \"F\"]\n",
+        b"1-0\n",
+        b"e5 Nf3 Nc6 Bb5 a6 ",
+    ];
+
     /// The bound and the line starts the splitter finds a line at a time
     /// are the ones `longest_token` and `line_starts` find over the whole
     /// chunk, on generated texts of tags, movetext, braces opened and
@@ -1518,30 +1558,8 @@ mod tests {
     /// byte-order marks.
     #[test]
     fn the_splitters_token_bound_and_line_starts_are_the_chunks() {
-        let pieces: [&[u8]; 16] = [
-            b"[Event \"E\"]\n",
-            b"[Site \"{x\"]\r\n",
-            b"\n",
-            b"\r\n",
-            b"\r",
-            b"1. e4 ",
-            b"{a comment} ",
-            b"{open ",
-            b"close} ",
-            b"}",
-            b"{",
-            b"; rest {\n",
-            b"% escape }\n",
-            b"\xEF\xBB\xBF[Event \"F\"]\n",
-            b"1-0\n",
-            b"e5 Nf3 Nc6 Bb5 a6 ",
-        ];
-        let mut rng = crate::test_rng::Lcg(0x9E37_79B9_7F4A_7C15);
         let mut chunks = 0;
-        for _ in 0..3000 {
-            let n = 1 + (rng.step() >> 59) as usize;
-            let text = joined(&mut rng, &pieces, n * 3);
-            let room = [5, 13, 64, 8192][(rng.step() >> 62) as usize];
+        for (text, room) in generated(0x9E37_79B9_7F4A_7C15, &PIECES, 3, [5, 13, 64, 8192]) {
             let mut sp = GameSplitter::new(std::io::BufReader::with_capacity(room, &text[..]));
             while let Ok(Some(c)) = sp.next_chunk() {
                 let shown = String::from_utf8_lossy(&c.bytes);
@@ -1565,31 +1583,30 @@ mod tests {
     /// 8,192 bytes.
     #[test]
     fn lines_taken_in_runs_make_the_chunks_lines_read_one_at_a_time_make() {
+        // the pieces above, and lines that end in their own ways or run
+        // past the buffer
         let long = [&b"{"[..], &[b'x'; 300][..], b"}\n"].concat();
-        let pieces: [&[u8]; 16] = [
-            b"[Event \"E\"]\n",
-            b"[Site \"{x\"]\r\n",
-            b"\n",
-            b"\r\n",
-            b"\r",
-            b"1. e4 ",
-            b"{a comment} ",
+        let more: [&[u8]; 16] = [
             b"{open\n",
-            b"close} ",
-            b"\xEF\xBB\xBF[Event \"F\"]\n",
-            b"% escape }\n",
             b"; rest {\r\n",
             &long,
-            b"1-0\n",
             b"e5 Nf3 Nc6 Bb5 a6\n",
             b"  [Round \"1\"]\n",
+            b"\n\n",
+            b"[Event \"G\"]\r\n\r\n",
+            b"1. d4 d5 2. c4 *\r",
+            b"{x}\r\n",
+            b"\r\r",
+            b"Nf6 ",
+            b"0-1\r\n",
+            b"\xEF\xBB\xBF",
+            b"   \n",
+            b"[",
+            b"\"]\n",
         ];
-        let mut rng = crate::test_rng::Lcg(0x2545_F491_4F6C_DD1D);
+        let pieces: Vec<&[u8]> = PIECES.iter().chain(&more).copied().collect();
         let mut chunks = 0;
-        for _ in 0..3000 {
-            let n = 1 + (rng.step() >> 59) as usize;
-            let text = joined(&mut rng, &pieces, n * 4);
-            let room = [1, 7, 64, 8192][(rng.step() >> 62) as usize];
+        for (text, room) in generated(0x2545_F491_4F6C_DD1D, &pieces, 4, [1, 7, 64, 8192]) {
             let reader = |room| std::io::BufReader::with_capacity(room, &text[..]);
             let mut runs = GameSplitter::new(reader(room));
             let mut lines = GameSplitter::new(reader(room)).line_at_a_time();
