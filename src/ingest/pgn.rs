@@ -1631,6 +1631,45 @@ mod tests {
         assert!(chunks > 3000, "the texts make games: {chunks}");
     }
 
+    /// A game of many lines that grows past [`MAX_GAME_BYTES`] is cut and
+    /// sized the same way when its lines are taken in runs, and the game
+    /// after it is read whole.
+    #[test]
+    fn a_game_too_large_is_cut_the_same_when_lines_are_taken_in_runs() {
+        let line = [&b"e4 {"[..], &[b'x'; 1000][..], b"}\n"].concat();
+        let mut text = b"[Event \"big\"]\n\n".to_vec();
+        while text.len() <= MAX_GAME_BYTES + 3 * line.len() {
+            text.extend_from_slice(&line);
+        }
+        let next = b"[Event \"next\"]\n\n1. d4 d5 *\n";
+        text.extend_from_slice(b"*\n\n");
+        text.extend_from_slice(next);
+        let cut = |sp: GameSplitter<_>| {
+            let mut sp = sp;
+            let mut out = Vec::new();
+            while let Some(c) = sp.next_chunk().unwrap() {
+                out.push((
+                    c.offset,
+                    c.line,
+                    c.oversize,
+                    c.bytes.len(),
+                    c.line_starts.len(),
+                ));
+                out.push((0, 0, None, c.longest_token, 0));
+            }
+            out
+        };
+        // a buffer whose edges fall anywhere in the game, not where its
+        // limit does (8 MiB is a multiple of 64 KiB)
+        let reader = || std::io::BufReader::with_capacity(10_007, &text[..]);
+        let runs = cut(GameSplitter::new(reader()));
+        assert_eq!(runs, cut(GameSplitter::new(reader()).line_at_a_time()));
+        assert_eq!(runs.len(), 4, "two games");
+        assert_eq!(runs[0].2, Some((text.len() - next.len()) as u64));
+        assert!(runs[0].3 <= MAX_GAME_BYTES);
+        assert_eq!(runs[2].3, next.len());
+    }
+
     /// The fused walk of a movetext line gives what `scan_line` and
     /// `TokenReach::follow` give, one after the other, on generated lines
     /// of braces, `;`, moves and line ends, from either comment state and
