@@ -838,11 +838,12 @@ pub fn fen_of(pos: &Chess) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ingest::pgn::{GameSplitter, parse_game};
 
-    fn replayed(pgn: &str) -> (PgnGame, Replay) {
+    /// The first game of `pgn`, read and replayed.
+    pub(crate) fn replayed(pgn: &str) -> (PgnGame, Replay) {
         let mut s = GameSplitter::new(std::io::BufReader::new(pgn.as_bytes()));
         let game = parse_game(&s.next_chunk().unwrap().unwrap());
         let r = replay(&game);

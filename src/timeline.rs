@@ -1767,10 +1767,7 @@ mod tests {
         let pgn = format!(
             "[Event \"E\"]\n\n{{WhiteEngineOptions: Threads=4; SyzygyPath={long};, BlackEngineOptions: Hash=128; Ponder=true;}}\n1. e4 e5 *\n\n"
         );
-        let mut split = crate::ingest::pgn::GameSplitter::new(pgn.as_bytes());
-        let chunk = split.next_chunk().unwrap().unwrap();
-        let game = crate::ingest::pgn::parse_game(&chunk);
-        let replay = crate::replay::replay(&game);
+        let (game, replay) = crate::replay::tests::replayed(&pgn);
         let tl = Timeline::build(&game, &replay);
         let options: Vec<usize> = (0..tl.events.len())
             .filter(|&i| tl.events[i].kind == Kind::Option)

@@ -1529,6 +1529,41 @@ mod tests {
             .collect()
     }
 
+    /// What a test compares of a chunk.
+    #[derive(Debug, PartialEq)]
+    struct Seen {
+        index: usize,
+        offset: u64,
+        line: u64,
+        oversize: Option<u64>,
+        longest_token: usize,
+        bytes: Vec<u8>,
+        line_starts: Vec<u32>,
+    }
+
+    /// Every chunk of `text` read through a buffer of `room` bytes, taking
+    /// lines in runs or one at a time, and where the splitter ends (its
+    /// offset and line).
+    fn cut_all(text: &[u8], room: usize, line_at_a_time: bool) -> (Vec<Seen>, (u64, u64)) {
+        let mut sp = GameSplitter::new(std::io::BufReader::with_capacity(room, text));
+        if line_at_a_time {
+            sp = sp.line_at_a_time();
+        }
+        let mut seen = Vec::new();
+        while let Some(c) = sp.next_chunk().unwrap() {
+            seen.push(Seen {
+                index: c.index,
+                offset: c.offset,
+                line: c.line,
+                oversize: c.oversize,
+                longest_token: c.longest_token,
+                bytes: c.bytes.to_vec(),
+                line_starts: c.line_starts,
+            });
+        }
+        (seen, (sp.offset, sp.line))
+    }
+
     /// Pieces of PGN text, joined at random into the splitter's tests'
     /// inputs.
     const PIECES: [&[u8]; 16] = [
@@ -1607,26 +1642,10 @@ mod tests {
         let pieces: Vec<&[u8]> = PIECES.iter().chain(&more).copied().collect();
         let mut chunks = 0;
         for (text, room) in generated(0x2545_F491_4F6C_DD1D, &pieces, 4, [1, 7, 64, 8192]) {
-            let reader = |room| std::io::BufReader::with_capacity(room, &text[..]);
-            let mut runs = GameSplitter::new(reader(room));
-            let mut lines = GameSplitter::new(reader(room)).line_at_a_time();
-            loop {
-                let (a, b) = (runs.next_chunk().unwrap(), lines.next_chunk().unwrap());
-                let shown = String::from_utf8_lossy(&text);
-                let (Some(a), Some(b)) = (&a, &b) else {
-                    assert!(a.is_none() && b.is_none(), "{shown:?}");
-                    break;
-                };
-                assert_eq!(
-                    (a.index, a.offset, a.line, a.oversize, a.longest_token),
-                    (b.index, b.offset, b.line, b.oversize, b.longest_token),
-                    "{shown:?}"
-                );
-                assert_eq!(&a.bytes[..], &b.bytes[..], "{shown:?}");
-                assert_eq!(a.line_starts, b.line_starts, "{shown:?}");
-                chunks += 1;
-            }
-            assert_eq!((runs.offset, runs.line), (lines.offset, lines.line));
+            let runs = cut_all(&text, room, false);
+            let lines = cut_all(&text, room, true);
+            assert_eq!(runs, lines, "{:?}", String::from_utf8_lossy(&text));
+            chunks += runs.0.len();
         }
         assert!(chunks > 3000, "the texts make games: {chunks}");
     }
@@ -1644,30 +1663,16 @@ mod tests {
         let next = b"[Event \"next\"]\n\n1. d4 d5 *\n";
         text.extend_from_slice(b"*\n\n");
         text.extend_from_slice(next);
-        let cut = |sp: GameSplitter<_>| {
-            let mut sp = sp;
-            let mut out = Vec::new();
-            while let Some(c) = sp.next_chunk().unwrap() {
-                out.push((
-                    c.offset,
-                    c.line,
-                    c.oversize,
-                    c.bytes.len(),
-                    c.line_starts.len(),
-                ));
-                out.push((0, 0, None, c.longest_token, 0));
-            }
-            out
-        };
         // a buffer whose edges fall anywhere in the game, not where its
         // limit does (8 MiB is a multiple of 64 KiB)
-        let reader = || std::io::BufReader::with_capacity(10_007, &text[..]);
-        let runs = cut(GameSplitter::new(reader()));
-        assert_eq!(runs, cut(GameSplitter::new(reader()).line_at_a_time()));
-        assert_eq!(runs.len(), 4, "two games");
-        assert_eq!(runs[0].2, Some((text.len() - next.len()) as u64));
-        assert!(runs[0].3 <= MAX_GAME_BYTES);
-        assert_eq!(runs[2].3, next.len());
+        let runs = cut_all(&text, 10_007, false);
+        assert_eq!(runs, cut_all(&text, 10_007, true));
+        let [big, after] = &runs.0[..] else {
+            panic!("two games: {}", runs.0.len());
+        };
+        assert_eq!(big.oversize, Some((text.len() - next.len()) as u64));
+        assert!(big.bytes.len() <= MAX_GAME_BYTES);
+        assert_eq!(after.bytes, next);
     }
 
     /// The fused walk of a movetext line gives what `scan_line` and
