@@ -747,11 +747,24 @@ pub fn read_tags_at(path: &std::path::Path, offset: u64, line: u64) -> io::Resul
     };
     chunk.offset = offset;
     chunk.line = line;
-    Ok(std::mem::take(&mut parse_game(&chunk).tags))
+    Ok(std::mem::take(&mut read_game(&chunk, Part::Tags).tags))
+}
+
+/// How much of a game [`read_game`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Whole,
+    /// The tags alone: the reader stops where the movetext begins (its
+    /// comments are not typed, its moves not made).
+    Tags,
 }
 
 /// Read one game chunk.
 pub fn parse_game(chunk: &GameChunk) -> PgnGame {
+    read_game(chunk, Part::Whole)
+}
+
+fn read_game(chunk: &GameChunk, part: Part) -> PgnGame {
     // the lines that open with a tag at the chunk's start, one tag each
     // nearly always: the list made that large at once, not grown
     let tag_lines = std::iter::once(0)
@@ -815,6 +828,7 @@ pub fn parse_game(chunk: &GameChunk) -> PgnGame {
         .set_supported_comment_length(limit)
         .finish();
     let mut visitor = GameVisitor {
+        tags_only: part == Part::Tags,
         chunk: bytes,
         map,
         index: LineIndex::new(bytes, &chunk.line_starts, chunk.offset, chunk.line),
@@ -1019,6 +1033,8 @@ enum Tok {
 }
 
 struct GameVisitor<'c, 'g> {
+    /// Stop where the movetext begins ([`Part::Tags`]).
+    tags_only: bool,
     /// The game's bytes, shared with the PVs typed from them.
     chunk: &'c std::sync::Arc<GameText>,
     map: Rc<PtrMap>,
@@ -1305,6 +1321,9 @@ impl Visitor for GameVisitor<'_, '_> {
     }
 
     fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+        if self.tags_only {
+            return ControlFlow::Break(());
+        }
         // The scanner starts after the last tag line.
         if self.game.tags.is_empty() {
             self.cursor = 0;
@@ -1584,6 +1603,37 @@ mod tests {
         b"1-0\n",
         b"e5 Nf3 Nc6 Bb5 a6 ",
     ];
+
+    /// A game's tags read alone (as an event's header is read again) are
+    /// the tags the whole game's reading finds, name, value and place, and
+    /// nothing of its movetext is read: on generated texts of tags (with
+    /// braces in their values, and after blank lines), movetext, comments
+    /// and byte-order marks.
+    #[test]
+    fn tags_read_alone_are_the_whole_readings_tags() {
+        let mut with_moves = 0;
+        for (text, _) in generated(0x2545_F491_4F6C_DD1D, &PIECES, 3, [1; 4]) {
+            let mut sp = GameSplitter::new(&text[..]);
+            while let Ok(Some(c)) = sp.next_chunk() {
+                let whole = parse_game(&c);
+                let alone = read_game(&c, Part::Tags);
+                let tags = |g: &PgnGame| {
+                    g.tags
+                        .iter()
+                        .map(|t| (t.name.clone(), t.value.clone(), t.span))
+                        .collect::<Vec<_>>()
+                };
+                let shown = String::from_utf8_lossy(&c.bytes);
+                assert_eq!(tags(&alone), tags(&whole), "{shown:?}");
+                assert!(
+                    alone.moves.is_empty() && alone.preamble.is_empty(),
+                    "{shown:?}"
+                );
+                with_moves += usize::from(!whole.moves.is_empty());
+            }
+        }
+        assert!(with_moves > 1000, "games with moves: {with_moves}");
+    }
 
     /// The bound and the line starts the splitter finds a line at a time
     /// are the ones `longest_token` and `line_starts` find over the whole
