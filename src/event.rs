@@ -103,10 +103,25 @@ impl GameInfo {
     /// no such tag. The other tags are not kept: asking for one is a
     /// mistake in arbiter, which a test guards against.
     pub fn tag(&self, name: &str) -> &str {
-        let Some(i) = EVENT_TAGS.iter().position(|t| *t == name) else {
-            debug_assert!(false, "{name} is not one of the event tags");
-            return "";
+        // (a match finds the name by its length and bytes, not by comparing
+        // it with each name in turn: the event level asks for tags some ten
+        // times a game)
+        let i = match name {
+            "Event" => 0,
+            "Date" => 1,
+            "Round" => 2,
+            "White" => 3,
+            "Black" => 4,
+            "Result" => 5,
+            "WhiteElo" => 6,
+            "BlackElo" => 7,
+            "TerminationDetails" => 8,
+            _ => {
+                debug_assert!(false, "{name} is not one of the event tags");
+                return "";
+            }
         };
+        debug_assert_eq!(EVENT_TAGS[i], name, "the match follows EVENT_TAGS");
         let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
         self.values.get(start..self.ends[i] as usize).unwrap_or("")
     }
@@ -138,10 +153,14 @@ impl GameInfo {
     }
 
     fn rating(&self, side: &str) -> Option<f64> {
-        self.tag(&format!("{side}Elo"))
-            .parse::<f64>()
-            .ok()
-            .filter(|r| *r > 0.0)
+        self.tag(if side == "White" {
+            "WhiteElo"
+        } else {
+            "BlackElo"
+        })
+        .parse::<f64>()
+        .ok()
+        .filter(|r| *r > 0.0)
     }
 }
 
@@ -471,14 +490,13 @@ fn case(
             }
         }
     }
-    let mut openings: Vec<&str> = Vec::new();
-    let mut by_opening: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    // each opening's games, and its place among the event's openings in
+    // the order they first come (1 = the first)
+    let mut by_opening: BTreeMap<&str, (usize, Vec<usize>)> = BTreeMap::new();
     for (i, g) in games.iter().enumerate() {
         if let Some(o) = &g.opening {
-            if !openings.contains(&o.as_str()) {
-                openings.push(o);
-            }
-            by_opening.entry(o).or_default().push(i);
+            let next = by_opening.len() + 1;
+            by_opening.entry(o).or_insert((next, Vec::new())).1.push(i);
         }
     }
     let mut in_round: BTreeMap<(u64, &String), usize> = BTreeMap::new();
@@ -510,11 +528,11 @@ fn case(
         // colours swapped
         let [opening, index, on_it, partner, swapped] = match &g.opening {
             Some(o) => {
-                let same = &by_opening[o.as_str()];
+                let (place, same) = &by_opening[o.as_str()];
                 let partner = (same.len() == 2).then(|| same[if same[0] == i { 1 } else { 0 }]);
                 [
                     shared(o),
-                    num((openings.iter().position(|x| x == o).unwrap_or(0) + 1) as f64),
+                    num(*place as f64),
                     num(same.len() as f64),
                     partner.map_or(Value::None, |p| num((p + 1) as f64)),
                     partner.map_or(Value::None, |p| {

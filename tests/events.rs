@@ -215,6 +215,12 @@ fn superfinal_opening_pairs_and_all_games() {
             && bad[2].starts_with("game 5 ")
     );
     assert!(bad[0].contains("colours swapped: false"), "{bad:?}");
+    // each opening's place among the event's, in the order they first come
+    assert!(
+        bad[0].contains("starts from opening 2, played in 2 games (the other: 4,")
+            && bad[2].contains("starts from opening 3, played in 1 games"),
+        "{bad:?}"
+    );
     let unknown = codes(&f, "tcec.superfinal-opening-unknown");
     assert_eq!(unknown.len(), 1);
     assert!(unknown[0].1.starts_with("game 6 "));
