@@ -393,6 +393,47 @@ pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
     out
 }
 
+/// For each ply (its number, in the replay's order), whether the sources
+/// say either way whether it was searched ([`Assessment::searchless`] is
+/// known), found without assessing the moves, for a game where [`assess`]
+/// can flag none: no side has `min_run` searchless moves in a row, and no
+/// engine log covers a move. A flag needs such a run, so then every move's
+/// assessment is unflagged and, for a rule, only this tells its moves
+/// apart. `None` where a run is that long, or an engine log's searches
+/// are in the timeline: then only [`assess`] tells.
+///
+/// Nearly every game of a real archive has no such run (S15's longest is
+/// 3): this reads each move's comments once and makes nothing, where
+/// [`assess`] makes each move's search and assessment.
+pub fn unflagged(tl: &Timeline<'_>, p: &Params) -> Option<Vec<(u32, bool)>> {
+    if logged(tl) {
+        return None;
+    }
+    let longest = p.min_run.max(1);
+    // each side's searchless moves in a row so far, as `assess` counts a run
+    let mut run = [0usize; 2];
+    let mut out = Vec::with_capacity(tl.replay.plies.len());
+    for ply in &tl.replay.plies {
+        let k = usize::from(!ply.side.is_white());
+        let (record, book) = recorded(&tl.game.moves[ply.move_index]);
+        let less = if book {
+            None
+        } else {
+            record.as_ref().and_then(|s| searchless(s, p))
+        };
+        if less == Some(true) {
+            run[k] += 1;
+            if run[k] >= longest {
+                return None;
+            }
+        } else {
+            run[k] = 0;
+        }
+        out.push((ply.ply, less.is_some()));
+    }
+    Some(out)
+}
+
 /// Read the detector's parameters from a rule's call.
 pub fn params(given: &[(&str, Value)]) -> Params {
     let mut p = Params::default();
@@ -484,5 +525,97 @@ pub fn tally(
         if flagged {
             t.flagged_games.push(game_label.to_string());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, san::San};
+
+    /// A game of random legal moves, each with a comment drawn from the
+    /// forms the detector reads (TCEC's with and without nodes, a book
+    /// move, cutechess's), none, or two; searchless ones often, so that
+    /// runs of every length occur.
+    fn game_text(rng: &mut crate::test_rng::Lcg) -> String {
+        const COMMENTS: [&str; 9] = [
+            "{d=1, n=0, mt=0}",
+            "{d=1, n=800, mt=20}",
+            "{d=1, mt=50}",
+            "{d=24, n=5000000, mt=3000}",
+            "{d=3}",
+            "{book}",
+            "{+0.10/1 0.01s}",
+            "{-0.25/24 1.2s}",
+            "{just text}",
+        ];
+        let mut pos = Chess::default();
+        let mut text = String::from("[Event \"t\"]\n\n");
+        let plies = 4 + rng.below(40);
+        for i in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            if i % 2 == 0 {
+                text.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            text.push_str(&San::from_move(&pos, m).to_string());
+            text.push(' ');
+            for _ in 0..rng.below(3) {
+                text.push_str(COMMENTS[rng.below(COMMENTS.len())]);
+                text.push(' ');
+            }
+            pos.play_unchecked(m);
+        }
+        text.push_str("*\n");
+        text
+    }
+
+    /// Where `unflagged` answers, it gives what the whole assessment gives
+    /// each move (whether its searchlessness is known, and no flag); where
+    /// it does not, a run of `min_run` searchless moves is there.
+    #[test]
+    fn unflagged_is_the_assessment_where_nothing_can_be_flagged() {
+        let mut rng = crate::test_rng::Lcg(33);
+        let (mut answered, mut declined) = (0, 0);
+        for _ in 0..400 {
+            let text = game_text(&mut rng);
+            let chunk = crate::ingest::pgn::GameChunk::of_text(0, 0, 1, text.clone().into_bytes());
+            let game = crate::ingest::pgn::parse_game(&chunk);
+            let replay = crate::replay::replay(&game);
+            let tl = Timeline::build(&game, &replay);
+            for min_run in 0..=5 {
+                for max_nodes in [0, 1000] {
+                    let p = Params {
+                        min_run,
+                        max_nodes,
+                        ..Params::default()
+                    };
+                    let whole = assess(&tl, &p);
+                    match unflagged(&tl, &p) {
+                        Some(known) => {
+                            answered += 1;
+                            let want: Vec<(u32, bool)> = whole
+                                .iter()
+                                .map(|a| (a.ply, a.searchless.is_some()))
+                                .collect();
+                            assert_eq!(known, want, "{text}");
+                            assert!(whole.iter().all(|a| !a.flagged), "{text}");
+                        }
+                        None => {
+                            declined += 1;
+                            let longest = whole.iter().map(|a| a.run).max().unwrap_or(0);
+                            assert!(longest >= min_run.max(1), "{text}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            answered > 500 && declined > 500,
+            "{answered} and {declined}"
+        );
     }
 }

@@ -1277,9 +1277,22 @@ impl Cols<'_, '_, '_> {
             _ => None,
         };
         let (mut notes, mut evidence) = (Vec::new(), Vec::new());
-        // the hidden book: the game's assessment found once, then read at
+        // the hidden book: in a game where no move can be flagged, each move
+        // `false` where the sources say whether it was searched and none
+        // elsewhere (what `hidden_book_value` gives an unflagged
+        // assessment); else the game's assessment found once, then read at
         // each move (as the detector reads it)
         if let (Some((Detector::HiddenBook, given)), Some(tl)) = (&given, self.run.tl) {
+            let first = tl.replay.first_ply;
+            let params = crate::detect::hidden_book::params(given);
+            if let Some(known) = crate::detect::hidden_book::unflagged(tl, &params) {
+                return typed(self.rows.iter().map(|m| {
+                    match at_ply(&known, first, m.ply.ply, |k| k.0) {
+                        Some((_, true)) => Value::Bool(false),
+                        _ => Value::None,
+                    }
+                }));
+            }
             let ctx = Ctx::stateless(self.run, self.switches, 0, None, &mut notes, &mut evidence);
             let found = ctx.hidden_book(tl, given);
             return typed(self.rows.iter().map(|m| {
