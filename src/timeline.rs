@@ -1164,7 +1164,7 @@ impl<'a> Timeline<'a> {
             .comments
             .iter()
             .find_map(|c| c.annotations.gui.as_deref());
-        let typed = typed_values(mv, p.side);
+        let typed = typed_from(mv, p.side, tcec, || cc, || gui);
         MoveFacts {
             game: self.game,
             ply: p,
@@ -1197,27 +1197,45 @@ pub struct TypedValues {
 /// comment that gives a value gives it.
 pub fn typed_values(mv: &crate::ingest::pgn::PgnMove, side: Color) -> TypedValues {
     let ann = || mv.comments.iter().map(|c| &c.annotations);
-    let tcec = ann().find_map(|a| a.tcec.as_ref());
-    let cc = ann().find_map(|a| a.cutechess.as_ref());
-    let gui = ann().find_map(|a| a.gui.as_deref());
-    let eval_cmd = ann().find_map(|a| a.eval);
+    typed_from(
+        mv,
+        side,
+        ann().find_map(|a| a.tcec.as_ref()),
+        || ann().find_map(|a| a.cutechess.as_ref()),
+        || ann().find_map(|a| a.gui.as_deref()),
+    )
+}
+
+/// [`typed_values`] from the move's first TCEC comment, and its first
+/// cutechess and GUI comments as `cc` and `gui` find them: each other form
+/// is looked for only where the ones before it give nothing (a TCEC
+/// comment gives all four values).
+fn typed_from<'m>(
+    mv: &'m crate::ingest::pgn::PgnMove,
+    side: Color,
+    tcec: Option<&'m crate::ingest::annotations::TcecMove>,
+    cc: impl Fn() -> Option<&'m crate::ingest::annotations::CutechessMove>,
+    gui: impl Fn() -> Option<&'m crate::ingest::forms::GuiMove>,
+) -> TypedValues {
+    let ann = || mv.comments.iter().map(|c| &c.annotations);
+    let eval_cmd = || ann().find_map(|a| a.eval);
     let white = |s: Score| if side == Color::White { s } else { s.negate() };
     TypedValues {
         eval: tcec
             .and_then(|t| t.wv)
-            .or_else(|| eval_cmd.map(|e| e.score))
-            .or_else(|| cc.and_then(|c| c.score).map(white))
-            .or_else(|| gui.and_then(|g| g.score).map(white)),
+            .or_else(|| eval_cmd().map(|e| e.score))
+            .or_else(|| cc().and_then(|c| c.score).map(white))
+            .or_else(|| gui().and_then(|g| g.score).map(white)),
         depth: tcec
             .and_then(|t| t.d)
-            .or_else(|| cc.and_then(|c| c.depth))
-            .or_else(|| gui.and_then(|g| g.depth))
-            .or_else(|| eval_cmd.and_then(|e| e.depth)),
+            .or_else(|| cc().and_then(|c| c.depth))
+            .or_else(|| gui().and_then(|g| g.depth))
+            .or_else(|| eval_cmd().and_then(|e| e.depth)),
         move_time_ms: tcec
             .and_then(|t| t.mt)
             .or_else(|| ann().find_map(|a| a.emt))
-            .or_else(|| cc.and_then(|c| c.time_ms))
-            .or_else(|| gui.and_then(|g| g.time_ms)),
+            .or_else(|| cc().and_then(|c| c.time_ms))
+            .or_else(|| gui().and_then(|g| g.time_ms)),
         clock_ms: tcec
             .and_then(|t| t.tl)
             .or_else(|| ann().find_map(|a| a.clk)),
