@@ -468,9 +468,20 @@ pub fn inputs(tl: &crate::timeline::Timeline<'_>) -> Inputs {
     let mut inp = record_inputs(tl);
     let n = inp.used.len();
     let first = tl.replay.first_ply;
+    inp.recorded_tc = tl.game.tag("TimeControl").and_then(parse_pgn_time_control);
+    // a record without logs (nearly every game of an archive): no move is
+    // timed by a log, no clock was stopped or set
+    if !tl
+        .events
+        .iter()
+        .any(|ev| matches!(ev.data, Data::Op { .. } | Data::Engine(_)))
+    {
+        inp.timed = vec![None; n];
+        inp.stopped = vec![0; n];
+        return inp;
+    }
     let stops = stop_intervals(tl);
     let any_stop = !stops[0].is_empty() || !stops[1].is_empty();
-    inp.recorded_tc = tl.game.tag("TimeControl").and_then(parse_pgn_time_control);
     // Each ply's move as the operator log times it, and the engine's search.
     let mut op_time: Vec<Option<i64>> = vec![None; n];
     let mut search: Vec<Option<(i64, i64, bool)>> = vec![None; n];
