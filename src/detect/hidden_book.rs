@@ -396,11 +396,12 @@ pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
 /// For each ply (its number, in the replay's order), whether the sources
 /// say either way whether it was searched ([`Assessment::searchless`] is
 /// known), found without assessing the moves, for a game where [`assess`]
-/// can flag none: no side has `min_run` searchless moves in a row, and no
-/// engine log covers a move. A flag needs such a run, so then every move's
-/// assessment is unflagged and, for a rule, only this tells its moves
-/// apart. `None` where a run is that long, or an engine log's searches
-/// are in the timeline: then only [`assess`] tells.
+/// can flag none: no side has `min_run` searchless moves in a row by the
+/// record's comments, and the timeline holds no engine log's search (which
+/// [`assess`] would take over the record's). A flag needs such a run, so
+/// then every move's assessment is unflagged and, for a rule, only this
+/// tells its moves apart. `None` where a run is that long, or the timeline
+/// has an engine log's searches: then only [`assess`] tells.
 ///
 /// Nearly every game of a real archive has no such run (S15's longest is
 /// 3): this reads each move's comments once and makes nothing, where
