@@ -230,6 +230,17 @@ fn searchless(s: &Search, p: &Params) -> Option<bool> {
     }
 }
 
+/// A move's [`Assessment::searchless`]: none for a book move (it is made
+/// off the clock, from the event's opening), else what its search evidence
+/// says.
+fn move_searchless(search: Option<&Search>, book: bool, p: &Params) -> Option<bool> {
+    if book {
+        None
+    } else {
+        search.and_then(|s| searchless(s, p))
+    }
+}
+
 /// The engine's own prediction, at its previous move, of the reply the
 /// opponent then made: its ponder move and its PV (SAN or UCI), as written
 /// in the record (nothing is copied: a move without search may be met at
@@ -342,11 +353,7 @@ pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
         } else {
             since_book[k] += 1;
         }
-        let less = if book {
-            None
-        } else {
-            search.as_ref().and_then(|s| searchless(s, p))
-        };
+        let less = move_searchless(search.as_ref(), book, p);
         let explained = match less {
             Some(true) => explanation(tl, i, &ponders, p),
             _ => None,
@@ -417,11 +424,7 @@ pub fn unflagged(tl: &Timeline<'_>, p: &Params) -> Option<Vec<(u32, bool)>> {
     for ply in &tl.replay.plies {
         let k = usize::from(!ply.side.is_white());
         let (record, book) = recorded(&tl.game.moves[ply.move_index]);
-        let less = if book {
-            None
-        } else {
-            record.as_ref().and_then(|s| searchless(s, p))
-        };
+        let less = move_searchless(record.as_ref(), book, p);
         if less == Some(true) {
             run[k] += 1;
             if run[k] >= longest {

@@ -1295,9 +1295,11 @@ impl Cols<'_, '_, '_> {
             }
             let ctx = Ctx::stateless(self.run, self.switches, 0, None, &mut notes, &mut evidence);
             let found = ctx.hidden_book(tl, given);
-            return typed(self.rows.iter().map(|m| {
-                hidden_book_value(at_ply(&found, tl.replay.first_ply, m.ply.ply, |a| a.ply))
-            }));
+            return typed(
+                self.rows
+                    .iter()
+                    .map(|m| hidden_book_value(at_ply(&found, first, m.ply.ply, |a| a.ply))),
+            );
         }
         typed((0..self.n()).map(|r| {
             let i = self.events.get(r).copied().unwrap_or(0);
