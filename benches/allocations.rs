@@ -42,8 +42,16 @@
 //! is what one more ply of the same game costs: the steady state. A
 //! finding in the plies a longer prefix adds is counted in it, so the
 //! figure is given for the games whose whole audit has none as well.
+//!
+//! Under `ARBITER_CORPUS` (no files named), S15 is counted again with its
+//! comments rewritten into the forms of cutechess-cli, fastchess and
+//! lichess (`tests/gui_forms.rs`): each form's comments are typed by a path
+//! of their own, and most archives outside TCEC are in one of them.
 
 mod common;
+#[path = "../tests/gui_forms.rs"]
+#[allow(dead_code)]
+mod gui_forms;
 
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -250,4 +258,24 @@ fn main() {
     };
     count("audit, no ruleset", &files, &bare);
     count("audit, tcec-s15.rules", &files, &full);
+    if !common::named_on_command_line() && std::env::var_os("ARBITER_CORPUS").is_some() {
+        // the same games in the comment forms of other GUIs
+        let dir = tempfile::tempdir().unwrap();
+        for form in gui_forms::Form::ALL {
+            let mut rewritten = Vec::new();
+            for f in &files {
+                let text = std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+                let p = dir.path().join(format!(
+                    "{}-{}",
+                    form.name(),
+                    f.file_name().unwrap().display()
+                ));
+                std::fs::write(&p, gui_forms::rewrite(&text, form)).unwrap();
+                rewritten.push(p);
+            }
+            println!("in {}'s comment form (tests/gui_forms.rs):", form.name());
+            count("audit, no ruleset", &rewritten, &bare);
+            count("audit, tcec-s15.rules", &rewritten, &full);
+        }
+    }
 }

@@ -48,6 +48,14 @@ if [ -n "$corpus" ]; then
     python3 -c "import re,sys; t=re.sub(rb'\{[^}]*\}',b'',open(sys.argv[1],'rb').read()); sys.stdout.buffer.write(re.sub(rb'[ \t]+\n',b'\n',t))" "$f" > "$tmp/tcec-s15-bare/$(basename "$f")"
   done
   record s15-bare-batch batch tcec-s15-bare --rules rulesets/tcec-s15.rules
+  # S15 in the comment forms of other GUIs (tests/gui_forms.rs makes the same)
+  for form in cutechess fastchess lichess; do
+    mkdir "$tmp/tcec-s15-$form"
+    for f in "$(realpath "$corpus")"/tcec-s15/*.pgn; do
+      python3 "$here/scripts/gui_forms.py" "$form" < "$f" > "$tmp/tcec-s15-$form/$(basename "$f")"
+    done
+    record "s15-$form-batch" batch "tcec-s15-$form" --rules rulesets/tcec-s15.rules
+  done
   if [ -n "$syzygy" ]; then
     record s15-audit audit tcec-s15 --rules rulesets/tcec-s15.rules --syzygy syzygy
   fi

@@ -13,6 +13,7 @@ mod events;
 mod fit;
 mod forms;
 mod golden;
+mod gui_forms;
 mod identical;
 mod injection;
 mod logs;

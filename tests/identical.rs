@@ -12,9 +12,15 @@
 //! made in the scratch folder by [`without_comments`], as the script makes
 //! it): a record as most archives outside TCEC are, without engine
 //! output, where the rules' columns are most often one value throughout a
-//! game.
+//! game. And S15 is audited with its comments rewritten into the forms of
+//! cutechess-cli, fastchess and lichess (`tcec-s15-cutechess` and so on,
+//! by [`super::gui_forms::rewrite`]; the script makes them with
+//! `scripts/gui_forms.py`): the archives arbiter is judged on are not all
+//! TCEC's, and each form's comments take a path of their own.
 
 use std::collections::BTreeMap;
+
+use super::gui_forms::{Form, rewrite};
 use std::path::{Path, PathBuf};
 
 fn manifest(name: &str) -> BTreeMap<String, String> {
@@ -149,6 +155,31 @@ fn removing_comments_leaves_the_moves_and_lines() {
     );
 }
 
+/// What [`rewrite`] makes of a TCEC game, in each form.
+#[test]
+fn a_tcec_game_is_rewritten_into_each_form() {
+    let text = b"[Event \"E\"]\n[Result \"*\"]\n\n{WhiteEngineOptions: Hash=1;}\n1. e4 {book, mb=+0+0+0+0+0,} e5 {d=30, sd=44, mt=90906, tl=3509094, s=41641210, n=3784769610, pv=Nf3, tb=null, h=37.0, ph=0.0, wv=0.27, R50=50, Rd=-11, Rr=-11, mb=+0+0+0+0+0,}\n2. Nf3 {d=1, mt=5, tl=65, wv=-M9,} 2... Nc6 {d=2, wv=-1.5, mt=0, tl=1000} *\n";
+    let got = |f| String::from_utf8(rewrite(text, f)).unwrap();
+    assert_eq!(
+        got(Form::Cutechess),
+        "[Event \"E\"]\n[Result \"*\"]\n\n\n1. e4 {book} e5 {-0.27/30 90.906s}\n2. Nf3 {-M9/1 0.005s} 2... Nc6 {+1.50/2 0.000s} *\n"
+    );
+    assert_eq!(
+        got(Form::Fastchess),
+        "[Event \"E\"]\n[Result \"*\"]\n\n\n1. e4 {book} e5 {-0.27/30, 90.906s, n=3784769610, sd=44, nps=41641210}\n2. Nf3 {-M9/1, 0.005s, n=0, sd=0, nps=0} 2... Nc6 {+1.50/2, 0.000s, n=0, sd=0, nps=0} *\n"
+    );
+    assert_eq!(
+        got(Form::Lichess),
+        "[Event \"E\"]\n[Result \"*\"]\n\n\n1. e4  e5 { [%eval 0.27] [%clk 0:58:29] }\n2. Nf3 { [%eval #-9] [%clk 0:00:00] } 2... Nc6 { [%eval -1.50] [%clk 0:00:01] } *\n"
+    );
+    // a position with Black to move: the first move is Black's
+    let fen = b"[Event \"E\"]\n[FEN \"8/8/8/8/8/8/8/K1k5 b - - 0 1\"]\n\n1... Kc2 {d=5, wv=0.10, mt=1000} 2. Ka2 {d=5, wv=0.10, mt=1000} *\n";
+    assert_eq!(
+        String::from_utf8(rewrite(fen, Form::Cutechess)).unwrap(),
+        "[Event \"E\"]\n[FEN \"8/8/8/8/8/8/8/K1k5 b - - 0 1\"]\n\n1... Kc2 {-0.10/5 1.000s} 2. Ka2 {+0.10/5 1.000s} *\n"
+    );
+}
+
 #[test]
 fn the_s15_reports_are_byte_identical_to_the_recorded_ones() {
     let Some(s15) = super::tcec_s15() else {
@@ -180,6 +211,24 @@ fn the_s15_reports_are_byte_identical_to_the_recorded_ones() {
             "rulesets/tcec-s15.rules",
         ],
     );
+    for form in Form::ALL {
+        let name = format!("tcec-s15-{}", form.name());
+        let folder = dir.path().join(&name);
+        std::fs::create_dir(&folder).unwrap();
+        for e in std::fs::read_dir(&s15).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "pgn") {
+                let text = std::fs::read(&p).unwrap();
+                let rewritten = rewrite(&text, form);
+                std::fs::write(folder.join(p.file_name().unwrap()), rewritten).unwrap();
+            }
+        }
+        check(
+            dir.path(),
+            &format!("s15-{}-batch", form.name()),
+            &["batch", &name, "--rules", "rulesets/tcec-s15.rules"],
+        );
+    }
     if syzygy.is_none() {
         eprintln!(
             "skipping the S15 audit: ARBITER_SYZYGY is not set (the manifest is of a run with the tables)"
