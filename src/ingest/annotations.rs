@@ -18,6 +18,8 @@
 //! commands in `commands`, and every value that fails to parse is recorded in
 //! [`Annotations::problems`] with what was expected.
 
+use std::borrow::Cow;
+
 use super::pgn::GameText;
 use serde::Serialize;
 
@@ -520,59 +522,112 @@ pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&Comment
     ann.text = rest.to_string();
 }
 
-/// Remove `[%cmd args]` groups, typing the ones arbiter knows. Returns the
-/// remaining text.
-fn extract_commands(raw: &str, ann: &mut Annotations) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut rest = raw;
-    while let Some(start) = rest.find("[%") {
-        let Some(len) = rest[start..].find(']') else {
-            break;
-        };
-        out.push_str(&rest[..start]);
-        let inner = &rest[start + 2..start + len];
-        let (name, args) = match inner.split_once(char::is_whitespace) {
-            Some((n, a)) => (n, a.trim()),
-            None => (inner, ""),
-        };
-        match name {
-            "clk" => match parse_clock(args) {
-                Some(ms) => ann.clk = Some(ms),
-                None => ann
-                    .problems
-                    .push(format!("[%clk {args}]: expected H:MM:SS[.f]")),
-            },
-            "emt" => match parse_clock(args) {
-                Some(ms) => ann.emt = Some(ms),
-                None => ann
-                    .problems
-                    .push(format!("[%emt {args}]: expected H:MM:SS[.f]")),
-            },
-            "eval" => {
-                let (score, depth) = match args.split_once(',') {
-                    Some((s, d)) => (s, Some(d.trim())),
-                    None => (args, None),
-                };
-                match (Score::parse_pawns(score), depth.map(|d| d.parse::<u32>())) {
-                    (Ok(score), None) => ann.eval = Some(EvalCommand { score, depth: None }),
-                    (Ok(score), Some(Ok(d))) => {
-                        ann.eval = Some(EvalCommand {
-                            score,
-                            depth: Some(d),
-                        })
-                    }
-                    (Err(e), _) => ann.problems.push(format!("[%eval {args}]: {e}")),
-                    (_, Some(Err(_))) => ann
-                        .problems
-                        .push(format!("[%eval {args}]: expected a depth after the comma")),
-                }
+/// Type the `[%cmd args]` groups of `raw`, the ones arbiter knows into
+/// their fields and the others verbatim, and return the text around them
+/// (to be trimmed). Where at most one piece of that text is more than white
+/// space, the one piece is the text once trimmed, and it is borrowed; only
+/// a comment with text on both sides of a command has its pieces joined
+/// into a new text.
+fn extract_commands<'a>(raw: &'a str, ann: &mut Annotations) -> Cow<'a, str> {
+    let mut text: Option<&str> = None;
+    let mut several = false;
+    for piece in command_pieces(raw) {
+        match piece {
+            Piece::Text(t) if !t.chars().all(char::is_whitespace) => {
+                several |= text.is_some();
+                text = Some(t);
             }
-            _ => ann.commands.push((name.to_string(), args.to_string())),
+            Piece::Text(_) => {}
+            Piece::Command(inner) => type_command(inner, ann),
         }
-        rest = &rest[start + len + 1..];
     }
-    out.push_str(rest);
-    out
+    if several {
+        let mut out = String::with_capacity(raw.len());
+        for piece in command_pieces(raw) {
+            if let Piece::Text(t) = piece {
+                out.push_str(t);
+            }
+        }
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text.unwrap_or(""))
+    }
+}
+
+/// A piece of a comment: text, or the inside of a `[%…]` group.
+enum Piece<'a> {
+    Text(&'a str),
+    Command(&'a str),
+}
+
+/// The pieces of `raw` in order: the text before each `[%…]` group, the
+/// group's inside, and the text after the last one (an unclosed `[%` and
+/// all after it are text).
+fn command_pieces(raw: &str) -> impl Iterator<Item = Piece<'_>> {
+    let mut rest = Some(raw);
+    let mut inner: Option<&str> = None;
+    std::iter::from_fn(move || {
+        if let Some(c) = inner.take() {
+            return Some(Piece::Command(c));
+        }
+        let r = rest?;
+        let group = r
+            .find("[%")
+            .and_then(|start| r[start..].find(']').map(|len| (start, len)));
+        match group {
+            Some((start, len)) => {
+                inner = Some(&r[start + 2..start + len]);
+                rest = Some(&r[start + len + 1..]);
+                Some(Piece::Text(&r[..start]))
+            }
+            None => {
+                rest = None;
+                Some(Piece::Text(r))
+            }
+        }
+    })
+}
+
+/// Type one `[%cmd args]` group's inside.
+fn type_command(inner: &str, ann: &mut Annotations) {
+    let (name, args) = match inner.split_once(char::is_whitespace) {
+        Some((n, a)) => (n, a.trim()),
+        None => (inner, ""),
+    };
+    match name {
+        "clk" => match parse_clock(args) {
+            Some(ms) => ann.clk = Some(ms),
+            None => ann
+                .problems
+                .push(format!("[%clk {args}]: expected H:MM:SS[.f]")),
+        },
+        "emt" => match parse_clock(args) {
+            Some(ms) => ann.emt = Some(ms),
+            None => ann
+                .problems
+                .push(format!("[%emt {args}]: expected H:MM:SS[.f]")),
+        },
+        "eval" => {
+            let (score, depth) = match args.split_once(',') {
+                Some((s, d)) => (s, Some(d.trim())),
+                None => (args, None),
+            };
+            match (Score::parse_pawns(score), depth.map(|d| d.parse::<u32>())) {
+                (Ok(score), None) => ann.eval = Some(EvalCommand { score, depth: None }),
+                (Ok(score), Some(Ok(d))) => {
+                    ann.eval = Some(EvalCommand {
+                        score,
+                        depth: Some(d),
+                    })
+                }
+                (Err(e), _) => ann.problems.push(format!("[%eval {args}]: {e}")),
+                (_, Some(Err(_))) => ann
+                    .problems
+                    .push(format!("[%eval {args}]: expected a depth after the comma")),
+            }
+        }
+        _ => ann.commands.push((name.to_string(), args.to_string())),
+    }
 }
 
 /// The largest time a record may give, in ms (about 31.7 years): larger
@@ -587,11 +642,9 @@ pub fn parse_clock(s: &str) -> Option<i64> {
         Some(r) => (true, r),
         None => (false, s),
     };
-    let mut parts: Vec<&str> = s.split(':').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return None;
-    }
-    let secs = parts.pop()?;
+    // at most `H:MM:SS`: the seconds, then up to two more parts from the right
+    let mut parts = s.rsplit(':');
+    let secs = parts.next()?;
     let (whole, frac) = match secs.split_once('.') {
         Some((w, f)) => (w, f),
         None => (secs, ""),
@@ -609,8 +662,8 @@ pub fn parse_clock(s: &str) -> Option<i64> {
         ms = ms.checked_add(f * 10i64.pow(3 - frac.len() as u32))?;
     }
     let mut mult = 60_000i64;
-    for p in parts.iter().rev() {
-        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
+    for (i, p) in parts.enumerate() {
+        if i == 2 || p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
         ms = ms.checked_add(p.parse::<i64>().ok()?.checked_mul(mult)?)?;
@@ -1125,8 +1178,9 @@ fn parse_engine_options(s: &str) -> EngineOptions {
 
 /// `+0.35/24 1.2s`, `-M5/30 0.05s, Black mates`, `book`.
 fn parse_cutechess(s: &str) -> Option<CutechessMove> {
+    // the note is copied only once the text is known to be of this form
     let (main, note) = match s.split_once(',') {
-        Some((m, n)) => (m.trim(), Some(n.trim().to_string())),
+        Some((m, n)) => (m.trim(), Some(n.trim())),
         None => (s.trim(), None),
     };
     if main == "book" {
@@ -1135,7 +1189,7 @@ fn parse_cutechess(s: &str) -> Option<CutechessMove> {
             score: None,
             depth: None,
             time_ms: None,
-            note,
+            note: note.map(str::to_string),
         });
     }
     let (score_depth, time) = main.split_once(' ')?;
@@ -1147,7 +1201,7 @@ fn parse_cutechess(s: &str) -> Option<CutechessMove> {
         score: Some(score),
         depth: Some(depth),
         time_ms: Some(time_ms),
-        note,
+        note: note.map(str::to_string),
     })
 }
 
@@ -1606,5 +1660,146 @@ mod tests {
         assert_eq!(parse_clock("12.5"), Some(12_500));
         assert_eq!(parse_clock("1:x"), None);
         assert_eq!(parse_clock("99999999999999999999:00:00"), None);
+    }
+
+    /// Texts of up to `max` characters from `alphabet`, in the orders a
+    /// small generator gives.
+    fn generated(alphabet: &str, max: u64, n: usize) -> Vec<String> {
+        let chars: Vec<char> = alphabet.chars().collect();
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..n)
+            .map(|_| {
+                let len = next() % (max + 1);
+                (0..len)
+                    .map(|_| chars[(next() % chars.len() as u64) as usize])
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// `parse_clock` as it was with its parts gathered into a `Vec` (an
+    /// allocation for every clock read): the reference for the one that
+    /// reads them from the right.
+    fn parse_clock_collected(s: &str) -> Option<i64> {
+        let s = s.trim();
+        let (neg, s) = match s.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, s),
+        };
+        let mut parts: Vec<&str> = s.split(':').collect();
+        if parts.is_empty() || parts.len() > 3 {
+            return None;
+        }
+        let secs = parts.pop()?;
+        let (whole, frac) = secs.split_once('.').unwrap_or((secs, ""));
+        if whole.is_empty()
+            || !whole.bytes().all(|b| b.is_ascii_digit())
+            || !frac.bytes().all(|b| b.is_ascii_digit())
+            || frac.len() > 3
+        {
+            return None;
+        }
+        let mut ms: i64 = whole.parse::<i64>().ok()?.checked_mul(1000)?;
+        if !frac.is_empty() {
+            let f: i64 = frac.parse().ok()?;
+            ms = ms.checked_add(f * 10i64.pow(3 - frac.len() as u32))?;
+        }
+        let mut mult = 60_000i64;
+        for p in parts.iter().rev() {
+            if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            ms = ms.checked_add(p.parse::<i64>().ok()?.checked_mul(mult)?)?;
+            mult = mult.checked_mul(60)?;
+        }
+        (ms <= MAX_TIME_MS).then_some(if neg { -ms } else { ms })
+    }
+
+    #[test]
+    fn a_clock_read_from_the_right_is_the_clock_its_parts_give() {
+        let mut texts = generated("0123456789:.- ", 14, 200_000);
+        texts.extend(
+            [
+                "1:2:3:4", "0:0:0:0", ":1", "1:", "1::2", "-0:01", "99999999:59:59",
+                "1:00:00.250", "1:00:00.2500",
+            ]
+            .map(String::from),
+        );
+        let mut some = 0;
+        for t in &texts {
+            let want = parse_clock_collected(t);
+            assert_eq!(parse_clock(t), want, "{t:?}");
+            some += usize::from(want.is_some());
+        }
+        // both outcomes are well represented
+        assert!(some > 10_000 && texts.len() - some > 10_000, "{some}");
+    }
+
+    /// The text and commands `extract_commands` gives are those of joining
+    /// every piece around the commands and trimming (as it did before it
+    /// borrowed a lone piece), on texts made of the commands' own
+    /// characters.
+    #[test]
+    fn a_comments_text_around_its_commands_is_the_joined_pieces() {
+        let mut texts = generated("[%]clk ev0:1x \t\u{a0}é", 24, 100_000);
+        texts.extend(
+            [
+                " [%eval 0.27] [%clk 0:58:34] ",
+                "good [%clk 0:01:00] move",
+                "[%clk 0:01:00]move",
+                "\u{a0}[%clk 0:01:00] x \u{2003}",
+                "[%clk 0:01:00",
+                "a [%x] b [%y] c",
+            ]
+            .map(String::from),
+        );
+        let mut joined_texts = 0;
+        for t in &texts {
+            let mut got = Annotations::default();
+            let text = trim(&extract_commands(t, &mut got)).to_string();
+            // the reference: every text piece joined, every group typed in turn
+            let mut want = Annotations::default();
+            let mut joined = String::new();
+            let mut rest = t.as_str();
+            while let Some(start) = rest.find("[%") {
+                let Some(len) = rest[start..].find(']') else {
+                    break;
+                };
+                joined.push_str(&rest[..start]);
+                type_command(&rest[start + 2..start + len], &mut want);
+                rest = &rest[start + len + 1..];
+            }
+            joined.push_str(rest);
+            assert_eq!(text, joined.trim(), "{t:?}");
+            assert_eq!(got, want, "{t:?}");
+            joined_texts += usize::from(matches!(extract_commands(t, &mut got), Cow::Owned(_)));
+        }
+        assert!(joined_texts > 500, "{joined_texts}");
+    }
+
+    /// A comment of a GUI's form allocates nothing that it does not keep: a
+    /// lichess comment's text around its commands is borrowed.
+    #[test]
+    fn a_lichess_comment_borrows_its_text() {
+        let mut a = Annotations::default();
+        assert!(matches!(
+            extract_commands(" [%eval 0.27] [%clk 0:58:34] ", &mut a),
+            Cow::Borrowed("")
+        ));
+        assert_eq!(a.clk, Some(3_514_000));
+        assert!(matches!(
+            extract_commands("good [%clk 0:01:00] ", &mut a),
+            Cow::Borrowed("good ")
+        ));
+        assert!(matches!(
+            extract_commands("good [%clk 0:01:00] move", &mut a),
+            Cow::Owned(t) if t == "good  move"
+        ));
     }
 }
