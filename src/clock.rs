@@ -361,7 +361,7 @@ fn record_inputs(tl: &crate::timeline::Timeline<'_>) -> Inputs {
     for p in &tl.replay.plies {
         let mv = &tl.game.moves[p.move_index];
         let ann = || mv.comments.iter().map(|c| &c.annotations);
-        let tcec = ann().find_map(|a| a.tcec.as_ref());
+        let tcec = ann().find_map(|a| a.tcec());
         let book = tcec.is_some_and(|t| t.book);
         let u = tcec
             .and_then(|t| t.mt)
@@ -369,12 +369,12 @@ fn record_inputs(tl: &crate::timeline::Timeline<'_>) -> Inputs {
             .or_else(|| ann().find_map(|a| a.emt).map(|ms| (ms, Source::Emt)))
             .or_else(|| {
                 ann()
-                    .find_map(|a| a.cutechess.as_ref().and_then(|c| c.time_ms))
+                    .find_map(|a| a.cutechess().and_then(|c| c.time_ms))
                     .map(|ms| (ms, Source::Cutechess))
             })
             .or_else(|| {
                 ann()
-                    .find_map(|a| a.gui.as_ref().and_then(|e| e.time_ms))
+                    .find_map(|a| a.gui().and_then(|e| e.time_ms))
                     .map(|ms| (ms, Source::Gui))
             });
         inp.used.push(u);

@@ -61,8 +61,8 @@ impl GameInfo {
         let mut book: Vec<String> = Vec::new();
         for m in &g.moves {
             let is_book = m.comments.iter().any(|c| {
-                c.annotations.tcec.as_ref().is_some_and(|t| t.book)
-                    || c.annotations.cutechess.as_ref().is_some_and(|t| t.book)
+                c.annotations.tcec().is_some_and(|t| t.book)
+                    || c.annotations.cutechess().is_some_and(|t| t.book)
             });
             if !is_book {
                 break;

@@ -1155,15 +1155,9 @@ impl<'a> Timeline<'a> {
     /// The typed facts of one move, read from its comments once.
     pub fn move_facts(&self, p: &'a Ply) -> MoveFacts<'a> {
         let mv = &self.game.moves[p.move_index];
-        let tcec = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
-        let cc = mv
-            .comments
-            .iter()
-            .find_map(|c| c.annotations.cutechess.as_ref());
-        let gui = mv
-            .comments
-            .iter()
-            .find_map(|c| c.annotations.gui.as_deref());
+        let tcec = mv.comments.iter().find_map(|c| c.annotations.tcec());
+        let cc = mv.comments.iter().find_map(|c| c.annotations.cutechess());
+        let gui = mv.comments.iter().find_map(|c| c.annotations.gui());
         let typed = typed_from(mv, p.side, tcec, || cc, || gui);
         MoveFacts {
             game: self.game,
@@ -1200,9 +1194,9 @@ pub fn typed_values(mv: &crate::ingest::pgn::PgnMove, side: Color) -> TypedValue
     typed_from(
         mv,
         side,
-        ann().find_map(|a| a.tcec.as_ref()),
-        || ann().find_map(|a| a.cutechess.as_ref()),
-        || ann().find_map(|a| a.gui.as_deref()),
+        ann().find_map(|a| a.tcec()),
+        || ann().find_map(|a| a.cutechess()),
+        || ann().find_map(|a| a.gui()),
     )
 }
 

@@ -49,7 +49,7 @@ fn every_engine_move_has_typed_values() {
                 let tcec: Vec<_> = m
                     .comments
                     .iter()
-                    .filter_map(|c| c.annotations.tcec.as_ref())
+                    .filter_map(|c| c.annotations.tcec())
                     .collect();
                 for c in &m.comments {
                     assert!(

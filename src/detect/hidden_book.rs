@@ -134,9 +134,9 @@ fn num(v: Option<&Value>) -> Option<f64> {
 fn recorded(mv: &crate::ingest::pgn::PgnMove) -> (Option<Search>, bool) {
     let (mut out, mut book) = (None, false);
     for c in &mv.comments {
-        book |= c.annotations.tcec.as_ref().is_some_and(|t| t.book)
-            || c.annotations.cutechess.as_ref().is_some_and(|t| t.book);
-        if let Some(t) = &c.annotations.tcec
+        book |= c.annotations.tcec().is_some_and(|t| t.book)
+            || c.annotations.cutechess().is_some_and(|t| t.book);
+        if let Some(t) = c.annotations.tcec()
             && !t.book
         {
             out = Some(Search {
@@ -147,7 +147,7 @@ fn recorded(mv: &crate::ingest::pgn::PgnMove) -> (Option<Search>, bool) {
                 nodes: t.n,
                 time_ms: t.mt,
             });
-        } else if let Some(cc) = &c.annotations.cutechess
+        } else if let Some(cc) = c.annotations.cutechess()
             && !cc.book
             && (cc.depth.is_some() || cc.time_ms.is_some())
         {
@@ -250,7 +250,7 @@ fn predicted<'t>(tl: &'t Timeline<'_>, i: usize) -> (Option<&'t str>, Option<&'t
         return (None, None);
     };
     let mv = &tl.game.moves[prev.move_index];
-    let t = mv.comments.iter().find_map(|c| c.annotations.tcec.as_ref());
+    let t = mv.comments.iter().find_map(|c| c.annotations.tcec());
     (
         t.and_then(|t| t.pd.as_deref()),
         t.and_then(|t| t.pv.as_deref()),

@@ -443,17 +443,29 @@ pub struct EvalCommand {
     pub depth: Option<u32>,
 }
 
+/// A move comment's values in the form of the program that wrote them: a
+/// comment is in one form at most. Serialised as the field it was before it
+/// was one of three (`tcec`, `cutechess` or `gui`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum MoveForm {
+    #[serde(rename = "tcec")]
+    Tcec(TcecMove),
+    #[serde(rename = "cutechess")]
+    Cutechess(CutechessMove),
+    /// Another GUI's `score/depth time` comment (fastchess, Arena,
+    /// Banksia): see [`super::forms`].
+    #[serde(rename = "gui")]
+    Gui(super::forms::GuiMove),
+}
+
 /// Everything arbiter understood in one comment, and everything it did not.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Annotations {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tcec: Option<TcecMove>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cutechess: Option<CutechessMove>,
-    /// Another GUI's `score/depth time` comment (fastchess, Arena,
-    /// Banksia): see [`super::forms`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub gui: Option<Box<super::forms::GuiMove>>,
+    /// The move's values, in their program's form. Held in place, not
+    /// boxed: a move of any form is typed without an allocation, and the
+    /// three forms share their room.
+    #[serde(flatten)]
+    pub form: Option<MoveForm>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine_options: Option<EngineOptions>,
     /// `[%clk]`: the mover's clock after the move, ms.
@@ -473,6 +485,32 @@ pub struct Annotations {
     /// Values that were recognised by their key but could not be parsed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
+}
+
+impl Annotations {
+    /// The comment's TCEC values, if it is in TCEC's form.
+    pub fn tcec(&self) -> Option<&TcecMove> {
+        match &self.form {
+            Some(MoveForm::Tcec(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The comment's values, if it is in cutechess-cli's form.
+    pub fn cutechess(&self) -> Option<&CutechessMove> {
+        match &self.form {
+            Some(MoveForm::Cutechess(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The comment's values, if it is in another GUI's form.
+    pub fn gui(&self) -> Option<&super::forms::GuiMove> {
+        match &self.form {
+            Some(MoveForm::Gui(g)) => Some(g),
+            _ => None,
+        }
+    }
 }
 
 /// Parse one comment's text.
@@ -505,18 +543,20 @@ pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&Comment
         return;
     }
     if looks_like_tcec(rest) {
-        let t = ann.tcec.insert(TcecMove::default());
-        parse_tcec(rest, t, &mut ann.problems, &mut ann.text, src);
+        // typed where it is stored
+        if let MoveForm::Tcec(t) = ann.form.insert(MoveForm::Tcec(TcecMove::default())) {
+            parse_tcec(rest, t, &mut ann.problems, &mut ann.text, src);
+        }
         return;
     }
     if let Some(cc) = parse_cutechess(rest) {
-        ann.cutechess = Some(cc);
+        ann.form = Some(MoveForm::Cutechess(cc));
         return;
     }
     if let Some(m) = super::forms::parse_fastchess(rest, &mut ann.problems)
         .or_else(|| super::forms::parse_plain_seconds(rest))
     {
-        ann.gui = Some(Box::new(m));
+        ann.form = Some(MoveForm::Gui(m));
         return;
     }
     ann.text = rest.to_string();
@@ -1530,7 +1570,7 @@ mod tests {
         let a = parse_comment(
             "d=30, sd=44, pd=Qxd1, mt=90906, tl=3514094, s=41641210, n=3784769610, pv=dxc5 Qxd1 Rxd1, tb=null, h=26.3, ph=100.0, wv=-M5, R50=49, Rd=-11, Rr=-1000, mb=+0-1+0+0+0,",
         );
-        let t = a.tcec.unwrap();
+        let t = a.tcec().unwrap();
         assert!(!t.book);
         assert_eq!(t.d, Some(30));
         assert_eq!(t.sd, Some(44));
@@ -1557,7 +1597,7 @@ mod tests {
         let a = parse_comment(
             "d=18, sd=32, mt=00:02:46, tl=01:57:28, s=14000 kN/s, n=2324000000, pv=e4 e5, tb=0, R50=48, wv=0.35,",
         );
-        let t = a.tcec.unwrap();
+        let t = a.tcec().unwrap();
         assert_eq!(t.mt, Some(166_000));
         assert_eq!(t.tl, Some(7_048_000));
         assert_eq!(t.s, Some(14_000_000));
@@ -1567,14 +1607,14 @@ mod tests {
         assert_eq!(b.problems.len(), 2, "{:?}", b.problems);
         // Banksia's TCEC-style comment
         let c = parse_comment("d=12, sd=20, mt=1500, wv=-0.10, r50=47");
-        assert_eq!(c.tcec.as_ref().unwrap().r50, Some(47));
-        assert!(c.tcec.unwrap().extra.is_empty());
+        assert_eq!(c.tcec().unwrap().r50, Some(47));
+        assert!(c.tcec().unwrap().extra.is_empty());
     }
 
     #[test]
     fn tcec_book_move() {
         let a = parse_comment("book, mb=+0+0+0+0+0,");
-        let t = a.tcec.unwrap();
+        let t = a.tcec().unwrap();
         assert!(t.book);
         assert_eq!(t.mb.unwrap().pawns, 0);
         assert_eq!(t.wv, None);
@@ -1596,7 +1636,7 @@ mod tests {
     #[test]
     fn malformed_values_are_reported_not_dropped() {
         let a = parse_comment("d=x, mt=12, wv=abc, zz=9,");
-        let t = a.tcec.unwrap();
+        let t = a.tcec().unwrap();
         assert_eq!(t.d, None);
         assert_eq!(t.mt, Some(12));
         assert_eq!(a.problems.len(), 2, "{:?}", a.problems);
@@ -1640,16 +1680,15 @@ mod tests {
     #[test]
     fn cutechess_comments() {
         let a = parse_comment("+0.35/24 1.2s");
-        let c = a.cutechess.unwrap();
+        let c = a.cutechess().unwrap();
         assert_eq!(c.score, Some(Score::Cp(35)));
         assert_eq!(c.depth, Some(24));
         assert_eq!(c.time_ms, Some(1200));
-        let b = parse_comment("+M1/1 0.012s, White mates")
-            .cutechess
-            .unwrap();
+        let b = parse_comment("+M1/1 0.012s, White mates");
+        let b = b.cutechess().unwrap();
         assert_eq!(b.score, Some(Score::Mate(1)));
         assert_eq!(b.note.as_deref(), Some("White mates"));
-        assert!(parse_comment("book").tcec.unwrap().book);
+        assert!(parse_comment("book").tcec().unwrap().book);
         assert_eq!(parse_comment("just a remark").text, "just a remark");
     }
 
@@ -1726,8 +1765,15 @@ mod tests {
         let mut texts = generated("0123456789:.- ", 14, 200_000);
         texts.extend(
             [
-                "1:2:3:4", "0:0:0:0", ":1", "1:", "1::2", "-0:01", "99999999:59:59",
-                "1:00:00.250", "1:00:00.2500",
+                "1:2:3:4",
+                "0:0:0:0",
+                ":1",
+                "1:",
+                "1::2",
+                "-0:01",
+                "99999999:59:59",
+                "1:00:00.250",
+                "1:00:00.2500",
             ]
             .map(String::from),
         );

@@ -1767,25 +1767,28 @@ mod tests {
     #[test]
     fn a_pv_is_a_span_of_the_games_text_unless_its_comment_was_rewritten() {
         use crate::ingest::annotations::PvText;
-        let text = b"[Event \"e\"]\n\n1. e4 {d=20, pv=e4 e5 Nf3, wv=0.30,} e5 {[%clk 1:00:00] d=19, pv=e5 Nf3 Nc6, wv=0.20,} 2. Nf3 {d=18, pv=Nf3 Caf\xe9, wv=0.10,} *\n";
+        let text = b"[Event \"e\"]\n\n1. e4 {d=20, pv=e4 e5 Nf3, wv=0.30,} e5 {[%clk 1:00:00] d=19, pv=e5 Nf3 Nc6, wv=0.20,} 2. Nf3 {d=18, [%clk 1:00:00] pv=Nf3 Nc6, wv=0.10,} Nc6 {d=18, pv=Nc6 Caf\xe9, wv=0.10,} *\n";
         let g = &games(text)[0];
         let pv = |i: usize| {
             g.moves[i].comments[0]
                 .annotations
-                .tcec
-                .as_ref()
+                .tcec()
                 .and_then(|t| t.pv.clone())
                 .unwrap()
         };
         // as written in the game: a span of its bytes, no copy
         assert!(matches!(pv(0), PvText::Span { .. }), "{:?}", pv(0));
         assert_eq!(&*pv(0), "e4 e5 Nf3");
-        // a `[%…]` command taken out first, and a comment decoded from
-        // Latin-1: the text was rewritten, so the PV owns its copy
-        assert!(matches!(pv(1), PvText::Owned(_)), "{:?}", pv(1));
+        // a `[%…]` command with the text on one side of it: the text is
+        // still the game's
+        assert!(matches!(pv(1), PvText::Span { .. }), "{:?}", pv(1));
         assert_eq!(&*pv(1), "e5 Nf3 Nc6");
+        // a command with text on both sides, and a comment decoded from
+        // Latin-1: the text was rewritten, so the PV owns its copy
         assert!(matches!(pv(2), PvText::Owned(_)), "{:?}", pv(2));
-        assert_eq!(&*pv(2), "Nf3 Caf\u{e9}");
+        assert_eq!(&*pv(2), "Nf3 Nc6");
+        assert!(matches!(pv(3), PvText::Owned(_)), "{:?}", pv(3));
+        assert_eq!(&*pv(3), "Nc6 Caf\u{e9}");
         // the JSON form is the text either way
         assert_eq!(serde_json::json!(pv(0)), serde_json::json!("e4 e5 Nf3"));
         assert_eq!(pv(0), PvText::Owned("e4 e5 Nf3".into()));
@@ -1815,7 +1818,7 @@ mod tests {
             assert_eq!(g.tag("Site"), Some("M\u{fc}nchen"));
             let notes = |i: usize| &g.moves[i].comments[0].annotations;
             assert_eq!(notes(1).text, "Gr\u{fc}\u{df}e \u{2654}");
-            let pv = notes(0).tcec.as_ref().and_then(|t| t.pv.clone()).unwrap();
+            let pv = notes(0).tcec().and_then(|t| t.pv.clone()).unwrap();
             assert_eq!(&*pv, "e4 e5");
             pv
         };

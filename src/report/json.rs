@@ -16,15 +16,15 @@ pub fn recorded(audit: &GameAudit, ply: &Ply) -> Value {
     let mut texts = Vec::new();
     for c in &audit.game.moves[ply.move_index].comments {
         let a = &c.annotations;
-        if let Some(t) = &a.tcec
+        if let Some(t) = a.tcec()
             && let Value::Object(o) = json!(t)
         {
             map.extend(o);
         }
-        if let Some(cc) = &a.cutechess {
+        if let Some(cc) = a.cutechess() {
             map.insert("cutechess".into(), json!(cc));
         }
-        if let Some(e) = &a.gui {
+        if let Some(e) = a.gui() {
             map.insert("gui".into(), json!(e));
         }
         if let Some(v) = a.clk {

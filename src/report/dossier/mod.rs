@@ -302,13 +302,12 @@ fn evals(g: &GameAudit) -> Vec<(u32, bool, f64)> {
         let white = p.side.is_white();
         let v = mv.comments.iter().find_map(|c| {
             let a = &c.annotations;
-            a.tcec
-                .as_ref()
+            a.tcec()
                 .and_then(|t| t.wv)
                 .or(a.eval.as_ref().map(|e| e.score))
                 .map(crate::timeline::score_pawns)
                 .or_else(|| {
-                    a.cutechess.as_ref().and_then(|cc| cc.score).map(|s| {
+                    a.cutechess().and_then(|cc| cc.score).map(|s| {
                         let v = crate::timeline::score_pawns(s);
                         if white { v } else { -v }
                     })
