@@ -129,6 +129,15 @@ impl Score {
     /// Parse a score in pawns (`0.27`, `-1.5`, `+3`) or a mate (`M12`,
     /// `-M5`, `+M3`, `#-5`, `#7`).
     pub fn parse_pawns(s: &str) -> Result<Score, String> {
+        match fast_pawns(s.as_bytes()) {
+            Some(score) => Ok(score),
+            None => Score::parse_pawns_general(s),
+        }
+    }
+
+    /// [`Score::parse_pawns`] for every form: what [`fast_pawns`] does not
+    /// read.
+    fn parse_pawns_general(s: &str) -> Result<Score, String> {
         let t = s.trim();
         let (neg, body) = match t.as_bytes().first() {
             Some(b'-') => (true, &t[1..]),
@@ -189,8 +198,9 @@ fn parse_hundredths(s: &str) -> Option<i32> {
 }
 
 /// `0.27`, `-1.5`, `+3` (a sign, 1 to 7 digits, and a point with one or
-/// two digits) as [`Score::parse_pawns`] reads them, in one loop; `None`
-/// for any other form (the caller then uses `Score::parse_pawns`).
+/// two digits) as [`Score::parse_pawns_general`] reads them, in one loop;
+/// `None` for any other form (which [`Score::parse_pawns`] then gives to
+/// the general one).
 #[inline]
 fn fast_pawns(b: &[u8]) -> Option<Score> {
     let (neg, b) = match b.first()? {
@@ -611,9 +621,11 @@ fn command_pieces(raw: &str) -> impl Iterator<Item = Piece<'_>> {
             return Some(Piece::Command(c));
         }
         let r = rest?;
-        let group = r
-            .find("[%")
-            .and_then(|start| r[start..].find(']').map(|len| (start, len)));
+        // `r.find("[%")`, then the first `]` after it, by `memchr`
+        let b = r.as_bytes();
+        let group = memchr::memchr_iter(b'[', b)
+            .find(|&i| b.get(i + 1) == Some(&b'%'))
+            .and_then(|start| memchr::memchr(b']', &b[start..]).map(|len| (start, len)));
         match group {
             Some((start, len)) => {
                 inner = Some(&r[start + 2..start + len]);
@@ -677,6 +689,61 @@ pub const MAX_TIME_MS: i64 = 1_000_000_000_000;
 /// `1:59:58`, `0:00:05.3`, `59:58`, `12.5` → milliseconds (at most
 /// [`MAX_TIME_MS`]).
 pub fn parse_clock(s: &str) -> Option<i64> {
+    fast_clock(s.as_bytes()).or_else(|| parse_clock_general(s))
+}
+
+/// `90.906`, `0:58:34`, `1:00:00.25`: one to three groups of 1 to 12
+/// digits joined by `:`, the last with a point and 1 to 3 digits or none,
+/// as [`parse_clock_general`] reads them, in one loop (no value of that
+/// form can overflow); `None` for any other form, which [`parse_clock`]
+/// then gives to the general one.
+#[inline]
+fn fast_clock(b: &[u8]) -> Option<i64> {
+    let mut groups = [0i64; 2];
+    let mut n = 0;
+    let mut cur: i64 = 0;
+    let mut digits = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            c @ b'0'..=b'9' if digits < 12 => {
+                cur = cur * 10 + i64::from(c - b'0');
+                digits += 1;
+            }
+            b':' if digits > 0 && n < 2 => {
+                groups[n] = cur;
+                n += 1;
+                cur = 0;
+                digits = 0;
+            }
+            b'.' => break,
+            _ => return None,
+        }
+        i += 1;
+    }
+    if digits == 0 {
+        return None;
+    }
+    let mut ms = cur * 1000;
+    if i < b.len() {
+        let frac = &b[i + 1..];
+        if frac.is_empty() || frac.len() > 3 || !frac.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let f = frac.iter().fold(0, |f, &c| f * 10 + i64::from(c - b'0'));
+        ms += f * [100, 10, 1][frac.len() - 1];
+    }
+    let mut mult = 60_000;
+    for g in groups[..n].iter().rev() {
+        ms += g * mult;
+        mult *= 60;
+    }
+    (ms <= MAX_TIME_MS).then_some(ms)
+}
+
+/// [`parse_clock`] for every form: white space around it, a sign, and
+/// what [`fast_clock`] does not read.
+fn parse_clock_general(s: &str) -> Option<i64> {
     let s = s.trim();
     let (neg, s) = match s.strip_prefix('-') {
         Some(r) => (true, r),
@@ -715,10 +782,20 @@ pub fn parse_clock(s: &str) -> Option<i64> {
     Some(if neg { -ms } else { ms })
 }
 
+/// `s.split_once(c)` for an ASCII `c`, found by a plain loop: the comments'
+/// short pieces end sooner than `str`'s searcher is set up.
+#[inline]
+pub(super) fn split_byte(s: &str, c: u8) -> Option<(&str, &str)> {
+    debug_assert!(c.is_ascii());
+    let i = s.bytes().position(|b| b == c)?;
+    // an ASCII byte is a character of its own: both sides are `str`s
+    Some((&s[..i], &s[i + 1..]))
+}
+
 /// `str::trim`, with a fast path for the ASCII white space of machine-written
 /// comments (Unicode white space at either end falls back to `str::trim`).
 #[inline]
-fn trim(s: &str) -> &str {
+pub(super) fn trim(s: &str) -> &str {
     let b = s.as_bytes();
     let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
     let mut i = 0;
@@ -738,7 +815,7 @@ fn trim(s: &str) -> &str {
 
 /// The comma-separated items of a comment, each trimmed.
 #[inline]
-fn items(s: &str) -> impl Iterator<Item = &str> {
+pub(super) fn items(s: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
     let mut commas = memchr::memchr_iter(b',', s.as_bytes()).chain(std::iter::once(s.len()));
     std::iter::from_fn(move || {
@@ -1097,7 +1174,7 @@ fn tcec_item(
         }
         H => m.h = parse_f64(value).map_err(|_| bad("a percentage")).ok(),
         PH => m.ph = parse_f64(value).map_err(|_| bad("a percentage")).ok(),
-        WV => match fast_pawns(value.as_bytes()).map_or_else(|| Score::parse_pawns(value), Ok) {
+        WV => match Score::parse_pawns(value) {
             Ok(sc) => m.wv = Some(sc),
             Err(e) => problems.push(format!("wv={value}: {e}")),
         },
@@ -1158,7 +1235,7 @@ fn fast_f64(b: &[u8]) -> Option<f64> {
 /// one) go through a loop without `str::parse`'s generality; any other form,
 /// and any value that may not fit, through `str::parse` itself, so the
 /// result and the error are always its own.
-fn int<T: TryFrom<i64> + std::str::FromStr>(s: &str) -> Result<T, T::Err> {
+pub(super) fn int<T: TryFrom<i64> + std::str::FromStr>(s: &str) -> Result<T, T::Err> {
     let signed = T::try_from(-1).is_ok();
     let b = s.as_bytes();
     let (neg, digits) = match b.first() {
@@ -1219,9 +1296,9 @@ fn parse_engine_options(s: &str) -> EngineOptions {
 /// `+0.35/24 1.2s`, `-M5/30 0.05s, Black mates`, `book`.
 fn parse_cutechess(s: &str) -> Option<CutechessMove> {
     // the note is copied only once the text is known to be of this form
-    let (main, note) = match s.split_once(',') {
-        Some((m, n)) => (m.trim(), Some(n.trim())),
-        None => (s.trim(), None),
+    let (main, note) = match split_byte(s, b',') {
+        Some((m, n)) => (trim(m), Some(trim(n))),
+        None => (trim(s), None),
     };
     if main == "book" {
         return Some(CutechessMove {
@@ -1232,9 +1309,9 @@ fn parse_cutechess(s: &str) -> Option<CutechessMove> {
             note: note.map(str::to_string),
         });
     }
-    let (score_depth, time) = main.split_once(' ')?;
+    let (score_depth, time) = split_byte(main, b' ')?;
     let (score, depth) = super::forms::score_depth(score_depth)?;
-    let secs = time.trim().strip_suffix('s')?;
+    let secs = trim(time).strip_suffix('s')?;
     let time_ms = parse_clock(secs)?;
     Some(CutechessMove {
         book: false,
@@ -1379,7 +1456,7 @@ mod tests {
         let mut fast = 0;
         for s in number_texts() {
             if let Some(sc) = fast_pawns(s.as_bytes()) {
-                assert_eq!(Ok(sc), Score::parse_pawns(&s), "{s:?}");
+                assert_eq!(Ok(sc), Score::parse_pawns_general(&s), "{s:?}");
                 fast += 1;
             }
         }
@@ -1387,7 +1464,7 @@ mod tests {
         for s in ["0.27", "-0.50", "+3", "12.5", "-0.00", "1234567.99"] {
             assert_eq!(
                 fast_pawns(s.as_bytes()).map(Ok),
-                Some(Score::parse_pawns(s)),
+                Some(Score::parse_pawns_general(s)),
                 "{s:?}"
             );
         }
@@ -1758,6 +1835,49 @@ mod tests {
             mult = mult.checked_mul(60)?;
         }
         (ms <= MAX_TIME_MS).then_some(if neg { -ms } else { ms })
+    }
+
+    /// `split_byte` is `str::split_once` for each ASCII byte the forms
+    /// split at, on texts with multi-byte characters too.
+    #[test]
+    fn split_byte_is_split_once() {
+        for t in generated(",/ =é+\u{2003}0a", 12, 50_000) {
+            for c in [b',', b'/', b' ', b'='] {
+                assert_eq!(split_byte(&t, c), t.split_once(char::from(c)), "{t:?} {c}");
+            }
+        }
+    }
+
+    /// Where the one-loop clock answers, it is the general reading.
+    #[test]
+    fn the_fast_clock_is_the_general_clock() {
+        let mut texts = generated("0123456789:.", 16, 200_000);
+        texts.extend(
+            [
+                "90.906",
+                "0:58:34",
+                "1:00:00.25",
+                "999999999999",
+                "9999999999999",
+                "999999999999:0:0",
+                "277777:46:40",
+                "277777:46:40.001",
+                "1:2:3:4",
+                "12.",
+                ".5",
+            ]
+            .map(String::from),
+        );
+        let mut fast = 0;
+        for t in &texts {
+            if let Some(ms) = fast_clock(t.as_bytes()) {
+                assert_eq!(Some(ms), parse_clock_general(t), "{t:?}");
+                fast += 1;
+            }
+        }
+        assert!(fast > 20_000, "{fast}");
+        assert_eq!(fast_clock(b"277777:46:40"), Some(MAX_TIME_MS));
+        assert_eq!(fast_clock(b"277777:46:40.001"), None);
     }
 
     #[test]

@@ -22,7 +22,7 @@
 
 use serde::Serialize;
 
-use super::annotations::{Score, parse_clock};
+use super::annotations::{Score, int, items, parse_clock, split_byte, trim};
 
 /// A `score/depth time` move comment of a GUI other than cutechess-cli.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -67,9 +67,9 @@ pub struct GuiMove {
 
 /// `+0.35/24` → the score and the depth.
 pub(super) fn score_depth(s: &str) -> Option<(Score, u32)> {
-    let (score, depth) = s.split_once('/')?;
+    let (score, depth) = split_byte(s, b'/')?;
     let score = Score::parse_pawns(score).ok()?;
-    let depth = depth.parse().ok()?;
+    let depth = int(depth).ok()?;
     Some((score, depth))
 }
 
@@ -85,7 +85,8 @@ fn unitless_seconds(s: &str) -> Option<i64> {
 /// tbhits=…][, termination]`. `None` when the text is not of that form; a
 /// value of a known key that does not parse is reported in `problems`.
 pub fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<GuiMove> {
-    let mut items = s.split(',').map(str::trim);
+    // `str::split(',')` with each item trimmed, a `memchr` for each comma
+    let mut items = items(s);
     let (score, depth) = score_depth(items.next()?)?;
     let time = items.next()?;
     let time_ms = parse_clock(time.strip_suffix('s')?)?;
@@ -98,29 +99,29 @@ pub fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<GuiMove> {
     };
     let mut notes: Vec<&str> = Vec::new();
     for item in items {
-        let Some((key, value)) = item.split_once('=') else {
+        let Some((key, value)) = split_byte(item, b'=') else {
             if !item.is_empty() {
                 notes.push(item);
             }
             continue;
         };
-        let (key, value) = (key.trim(), value.trim());
-        let int = |what: &str, problems: &mut Vec<String>| -> Option<u64> {
-            let v = value.parse().ok();
+        let (key, value) = (trim(key), trim(value));
+        let integer = |what: &str, problems: &mut Vec<String>| -> Option<u64> {
+            let v = int(value).ok();
             if v.is_none() {
                 problems.push(format!("{key}={value}: expected {what}"));
             }
             v
         };
         match key {
-            "n" => m.nodes = int("a node count (integer)", problems),
+            "n" => m.nodes = integer("a node count (integer)", problems),
             "sd" => {
-                m.seldepth =
-                    int("a selective depth (integer)", problems).and_then(|v| u32::try_from(v).ok())
+                m.seldepth = integer("a selective depth (integer)", problems)
+                    .and_then(|v| u32::try_from(v).ok())
             }
-            "nps" => m.nps = int("nodes per second (integer)", problems),
-            "hashfull" => m.hashfull = int("a hash use (integer)", problems),
-            "tbhits" => m.tbhits = int("a tablebase hit count (integer)", problems),
+            "nps" => m.nps = integer("nodes per second (integer)", problems),
+            "hashfull" => m.hashfull = integer("a hash use (integer)", problems),
+            "tbhits" => m.tbhits = integer("a tablebase hit count (integer)", problems),
             _ => m.extra.push((key.to_string(), value.to_string())),
         }
     }
