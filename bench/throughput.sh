@@ -11,6 +11,13 @@
 #
 # Usage: bench/throughput.sh ARBITER_BINARY TCEC_S15_DIR [COPIES]
 #        REPEAT=3 bench/throughput.sh …   # runs of each command (default 5)
+#        FORM=fastchess bench/throughput.sh …
+#        PEERS=0 bench/throughput.sh …    # without pgn-extract and python-chess
+#
+# FORM (cutechess, fastchess or lichess) times the same games with their
+# comments rewritten into that GUI's form by scripts/gui_forms.py (the
+# rewrite tests/identical.rs and the allocations bench use): fewer bytes
+# and other parsers, the same plies and the same ruleset.
 #
 # Each figure is the median wall time of REPEAT runs (one run on a shared
 # machine can stray by a tenth) with the largest peak RSS of them.
@@ -22,14 +29,14 @@
 # chess, and GNU time (/usr/bin/time). Prints games/s, MB/s and the peak
 # resident memory of each.
 set -e
+if [ "$#" -lt 2 ]; then
+  sed -n '2,30p' "$0"
+  exit 2
+fi
 bin=$(realpath "$1")
 corpus=$2
 copies=${3:-8}
 repeat=${REPEAT:-5}
-if [ -z "$bin" ] || [ -z "$corpus" ]; then
-  sed -n '2,22p' "$0"
-  exit 2
-fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,6 +51,10 @@ while [ "$i" -lt "$copies" ]; do
   cat "$corpus"/*.pgn >> "$big"
   i=$((i + 1))
 done
+if [ -n "${FORM:-}" ]; then
+  python3 "$here/scripts/gui_forms.py" "$FORM" < "$big" > "$tmp/form.pgn"
+  mv "$tmp/form.pgn" "$big"
+fi
 bytes=$(stat -c %s "$big")
 games=$(grep -c '^\[Event ' "$big")
 
@@ -109,7 +120,7 @@ run() {
     printf "%-44s %8.3f s %10.0f games/s %8.1f MB/s %8.1f MiB peak RSS\n", n, s, g / s, b / 1e6 / s, kb / 1024 }'
 }
 
-echo "file: $copies copies of $corpus, $games games, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB; median of $repeat runs each"
+echo "file: $copies copies of $corpus${FORM:+, comments in the $FORM form}, $games games, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB; median of $repeat runs each"
 run "arbiter batch (tcec-s15.rules), 2 threads" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch" --threads 2
 full2=$last
 run "arbiter batch (tcec-s15.rules), 1 thread" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch1" --threads 1
@@ -127,14 +138,19 @@ if [ -n "$validate" ]; then
 else
   echo "pgn-reader validate: not built (no pgn-reader 0.29 source in the cargo registry)"
 fi
+peers=${PEERS:-1}
 pgnx=$(command -v pgn-extract || true)
 [ -z "$pgnx" ] && [ -x /usr/games/pgn-extract ] && pgnx=/usr/games/pgn-extract
-if [ -n "$pgnx" ]; then
+if [ "$peers" = 0 ]; then
+  :
+elif [ -n "$pgnx" ]; then
   run "pgn-extract (validate, no output)" "$pgnx" -s -r "$big"
 else
   echo "pgn-extract: not installed (apt-get install pgn-extract)"
 fi
-if python3 -c 'import chess' 2> /dev/null; then
+if [ "$peers" = 0 ]; then
+  :
+elif python3 -c 'import chess' 2> /dev/null; then
   run "python-chess (replay)" python3 "$tmp/replay.py" "$big"
 else
   echo "python-chess: not installed (pip install chess)"
