@@ -187,7 +187,12 @@ pub fn read_engine_log(path: &Path) -> Result<crate::align::LoadedEngineLog, Str
             &buf[..]
         };
         first = false;
-        let raw = String::from_utf8_lossy(bytes);
+        // `from_utf8_lossy`'s result, its own loop only where the line is
+        // not UTF-8 (`str::from_utf8` checks ASCII a word at a time)
+        let raw = match std::str::from_utf8(bytes) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
+        };
         let (span, text) = spans.next(&raw);
         reader.line(span, text);
     }

@@ -379,11 +379,21 @@ fn is_coordinate_move(w: &str) -> bool {
 }
 
 fn parse_info(w: &[&str]) -> Info {
+    walk_info(w.len(), |i| w[i], true)
+}
+
+/// `parse_info`'s walk over `n` words (`word(i)` the i-th), with its texts
+/// (the bound, the PV and the string) only where `texts`: without them a
+/// line's numbers are read without an allocation, and they are the
+/// numbers the whole reading gives, by the same walk.
+fn walk_info<'a>(n: usize, word: impl Fn(usize) -> &'a str, texts: bool) -> Info {
+    let get = |i: usize| (i < n).then(|| word(i));
+    let int = |i: usize| get(i).and_then(|x| x.parse::<i64>().ok());
     let mut info = Info::default();
     let mut i = 0;
-    while i < w.len() {
-        let v = int(w.get(i + 1));
-        match w[i] {
+    while i < n {
+        let v = int(i + 1);
+        match word(i) {
             "depth" => info.depth = v,
             "seldepth" => info.seldepth = v,
             "nodes" => info.nodes = v,
@@ -393,24 +403,31 @@ fn parse_info(w: &[&str]) -> Info {
             "tbhits" => info.tbhits = v,
             "multipv" => info.multipv = v,
             "score" => {
-                match w.get(i + 1) {
-                    Some(&"cp") => info.cp = int(w.get(i + 2)),
-                    Some(&"mate") => info.mate = int(w.get(i + 2)),
+                match get(i + 1) {
+                    Some("cp") => info.cp = int(i + 2),
+                    Some("mate") => info.mate = int(i + 2),
                     _ => {}
                 }
                 i += 3;
-                if let Some(b @ (&"lowerbound" | &"upperbound")) = w.get(i) {
-                    info.bound = Some(b.to_string());
+                if let Some(b @ ("lowerbound" | "upperbound")) = get(i) {
+                    if texts {
+                        info.bound = Some(b.to_string());
+                    }
                     i += 1;
                 }
                 continue;
             }
             "pv" => {
-                info.pv = w[i + 1..].iter().map(|s| s.to_string()).collect();
+                if texts {
+                    info.pv = (i + 1..n).map(|k| word(k).to_string()).collect();
+                }
                 break;
             }
             "string" => {
-                info.string = Some(w[i + 1..].join(" "));
+                if texts {
+                    let rest: Vec<&str> = (i + 1..n).map(&word).collect();
+                    info.string = Some(rest.join(" "));
+                }
                 break;
             }
             _ => {
@@ -453,6 +470,9 @@ pub fn traffic(text: &str) -> impl Iterator<Item = Line> + '_ {
 pub struct Reader {
     log: EngineLog,
     tracks: Vec<Track>,
+    /// Where each word of the `info` line being read lies (kept from line
+    /// to line, so that reading one allocates nothing).
+    words: Vec<(usize, usize)>,
 }
 
 impl Reader {
@@ -473,26 +493,34 @@ impl Reader {
             }
             return;
         }
-        match parse_line(t, span) {
+        match split_line(t) {
             Ok(Some(l)) => {
                 let at = match self.tracks.iter().position(|k| k.name == l.engine) {
                     Some(at) => at,
                     None => {
-                        self.tracks.push(Track::new(l.engine.clone()));
+                        self.tracks.push(Track::new(l.engine.to_string()));
                         self.tracks.len() - 1
                     }
                 };
+                // an engine's `info` line, the bulk of a log, has its numbers
+                // read in place; any other line is read whole
+                let numbers = (l.dir == Dir::FromEngine)
+                    .then(|| info_numbers(l.text, &mut self.words))
+                    .flatten();
                 let track = &mut self.tracks[at];
                 if let Some(prev) = track.last_time
                     && l.time < prev
                 {
                     self.log.backwards.push(Backwards {
-                        span: l.span,
+                        span,
                         earlier_ms: prev - l.time,
                     });
                 }
                 track.last_time = Some(l.time);
-                track.take(l);
+                match numbers {
+                    Some(info) => track.info(&info, l.text),
+                    None => track.take(l.into_line(span)),
+                }
             }
             Ok(None) => self.log.notes.push((span, t.to_string())),
             Err(message) => self.log.errors.push(LogError { span, message }),
@@ -502,6 +530,7 @@ impl Reader {
     /// The log read so far, each engine's last search closed.
     pub fn finish(mut self) -> EngineLog {
         for mut track in self.tracks {
+            track.settle();
             if let Some(s) = track.current.take() {
                 track.out.push(Activity::Search(Box::new(s)));
             }
@@ -517,6 +546,79 @@ impl Reader {
 /// One line: `Ok(None)` for a line that is not engine traffic (kept as a
 /// note), `Err` for a line that starts like traffic but is malformed.
 fn parse_line(t: &str, span: Span) -> Result<Option<Line>, String> {
+    Ok(split_line(t)?.map(|raw| raw.into_line(span)))
+}
+
+/// A line of traffic cut into its parts, each a slice of the line: what
+/// [`parse_line`] gives before anything is copied or read further.
+struct RawLine<'a> {
+    time: i64,
+    at: &'a str,
+    absolute: bool,
+    engine: &'a str,
+    dir: Dir,
+    text: &'a str,
+}
+
+impl RawLine<'_> {
+    fn into_line(self, span: Span) -> Line {
+        Line {
+            time: self.time,
+            at: self.at.to_string(),
+            absolute: self.absolute,
+            engine: self.engine.to_string(),
+            dir: self.dir,
+            msg: parse_msg(self.dir, self.text),
+            text: self.text.to_string(),
+            span,
+        }
+    }
+}
+
+/// An engine's line that [`parse_msg`] reads as UCI `info`: its numbers, as
+/// `parse_info` reads them, without its texts; `None` for any other line.
+/// `words` is filled with where each word lies.
+fn info_numbers(text: &str, words: &mut Vec<(usize, usize)>) -> Option<Info> {
+    let t = text.trim();
+    // the first word is `info` (`t` starts with no white space)
+    if !t.starts_with("info") || !t[4..].chars().next().is_none_or(char::is_whitespace) {
+        return None;
+    }
+    words.clear();
+    if t.is_ascii() {
+        // `split_whitespace`'s words, found byte by byte: in ASCII its white
+        // space is these six
+        let b = t.as_bytes();
+        let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+        let mut i = 4;
+        while i < b.len() {
+            while i < b.len() && space(b[i]) {
+                i += 1;
+            }
+            let start = i;
+            while i < b.len() && !space(b[i]) {
+                i += 1;
+            }
+            if i > start {
+                words.push((start, i));
+            }
+        }
+    } else {
+        let base = t.as_ptr() as usize;
+        words.extend(t.split_whitespace().skip(1).map(|w| {
+            let start = w.as_ptr() as usize - base;
+            (start, start + w.len())
+        }));
+    }
+    Some(walk_info(
+        words.len(),
+        |i| &t[words[i].0..words[i].1],
+        false,
+    ))
+}
+
+/// [`parse_line`]'s reading of a line's time, engine and direction.
+fn split_line(t: &str) -> Result<Option<RawLine<'_>>, String> {
     let (time_s, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
     let rest = rest.trim_start();
     // time: ISO 8601 or milliseconds
@@ -552,17 +654,13 @@ fn parse_line(t: &str, span: Span) -> Result<Option<Line>, String> {
                 d as char
             ));
         };
-        let engine = rest[1..colon].to_string();
-        let text = rest.get(colon + 2..).unwrap_or("").to_string();
-        return Ok(Some(Line {
+        return Ok(Some(RawLine {
             time,
-            at: time_s.to_string(),
+            at: time_s,
             absolute,
-            engine,
+            engine: &rest[1..colon],
             dir,
-            msg: parse_msg(dir, &text),
-            text,
-            span,
+            text: rest.get(colon + 2..).unwrap_or(""),
         }));
     }
     // transcript: <dir> text
@@ -578,15 +676,13 @@ fn parse_line(t: &str, span: Span) -> Result<Option<Line>, String> {
             ));
         }
     };
-    Ok(Some(Line {
+    Ok(Some(RawLine {
         time,
-        at: time_s.to_string(),
+        at: time_s,
         absolute,
-        engine: String::new(),
+        engine: "",
         dir,
-        msg: parse_msg(dir, text),
-        text: text.to_string(),
-        span,
+        text,
     }))
 }
 
@@ -649,6 +745,14 @@ impl Infos {
     }
 
     fn push(&mut self, info: Info) {
+        if self.count(&info) {
+            self.last_scored = Some(info);
+        }
+    }
+
+    /// Sum up one line (which has a depth or a score) but for keeping it
+    /// whole; whether it has a score, and so is the last scored line now.
+    fn count(&mut self, info: &Info) -> bool {
         self.lines += 1;
         self.iterations += u64::from(info.depth.is_some());
         let keep = |to: &mut Option<i64>, v: Option<i64>| {
@@ -661,13 +765,12 @@ impl Infos {
         keep(&mut self.nodes, info.nodes);
         keep(&mut self.nps, info.nps);
         keep(&mut self.time, info.time);
-        if info.cp.is_some() || info.mate.is_some() {
-            if let Some(d) = info.depth {
-                self.scored_iterations += 1;
-                self.scored_depths.insert(d);
-            }
-            self.last_scored = Some(info);
+        let scored = info.cp.is_some() || info.mate.is_some();
+        if scored && let Some(d) = info.depth {
+            self.scored_iterations += 1;
+            self.scored_depths.insert(d);
         }
+        scored
     }
 
     /// Every depth from the lowest to the highest scored one was scored
@@ -722,6 +825,13 @@ struct Track {
     /// xboard: after `force` the engine only follows moves; otherwise a
     /// move sent to it starts its search (it answers with `move …`).
     force: bool,
+    /// The text of the current search's last scored `info` line, read
+    /// whole only when the search is closed or another line of the engine
+    /// comes ([`Track::settle`]): the text is copied into a buffer kept
+    /// from line to line, where reading it whole each time allocated a
+    /// string for each word of its PV.
+    scored: String,
+    pending: bool,
 }
 
 impl Track {
@@ -734,6 +844,33 @@ impl Track {
             current: None,
             known: 0,
             force: false,
+            scored: String::new(),
+            pending: false,
+        }
+    }
+
+    /// An `info` line of this engine, its numbers read (`info`) and its
+    /// text: summed up into the current search as [`Track::take`] does
+    /// with the line read whole.
+    fn info(&mut self, info: &Info, text: &str) {
+        if let Some(s) = self.current.as_mut()
+            && (info.depth.is_some() || info.cp.is_some() || info.mate.is_some())
+            && s.infos.count(info)
+        {
+            self.scored.clear();
+            self.scored.push_str(text);
+            self.pending = true;
+        }
+    }
+
+    /// The current search's last scored line read whole, where only its
+    /// text was kept.
+    fn settle(&mut self) {
+        if std::mem::take(&mut self.pending)
+            && let Some(s) = self.current.as_mut()
+            && let Msg::Info(info) = parse_msg(Dir::FromEngine, &self.scored)
+        {
+            s.infos.last_scored = Some(info);
         }
     }
 
@@ -752,6 +889,7 @@ impl Track {
 
     /// Fold one line of this engine into its activities.
     fn take(&mut self, l: Line) {
+        self.settle();
         match l.msg {
             Msg::Position { ref fen, ref moves } => {
                 self.position = (fen.clone(), moves.clone());
@@ -850,6 +988,136 @@ pub fn activities<'a>(log: &'a EngineLog, engine: &str) -> &'a [Activity] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The log as it was read before `info` lines had their numbers read in
+    /// place: every line read whole (`parse_line`) and folded by
+    /// `Track::take`, with `Reader::line`'s handling of the rest.
+    fn read_whole(text: &str) -> EngineLog {
+        let mut log = EngineLog::default();
+        let mut tracks: Vec<Track> = Vec::new();
+        for (span, line) in crate::span::lines_with_spans(text) {
+            let t = line.trim();
+            if t.is_empty() {
+                continue;
+            }
+            if let Some(c) = t.strip_prefix('#') {
+                if let Some((k, v)) = c.split_once(':') {
+                    let k = k.trim();
+                    if !k.is_empty() && k.len() < 40 && !k.contains(char::is_whitespace) {
+                        log.meta
+                            .insert(k.to_ascii_lowercase(), v.trim().to_string());
+                    }
+                }
+                continue;
+            }
+            match parse_line(t, span) {
+                Ok(Some(l)) => {
+                    let at = match tracks.iter().position(|k| k.name == l.engine) {
+                        Some(at) => at,
+                        None => {
+                            tracks.push(Track::new(l.engine.clone()));
+                            tracks.len() - 1
+                        }
+                    };
+                    let track = &mut tracks[at];
+                    if let Some(prev) = track.last_time
+                        && l.time < prev
+                    {
+                        log.backwards.push(Backwards {
+                            span: l.span,
+                            earlier_ms: prev - l.time,
+                        });
+                    }
+                    track.last_time = Some(l.time);
+                    track.take(l);
+                }
+                Ok(None) => log.notes.push((span, t.to_string())),
+                Err(message) => log.errors.push(LogError { span, message }),
+            }
+        }
+        for mut track in tracks {
+            if let Some(s) = track.current.take() {
+                track.out.push(Activity::Search(Box::new(s)));
+            }
+            log.engines.push(EngineActivity {
+                name: track.name,
+                activities: track.out,
+            });
+        }
+        log
+    }
+
+    /// The recorded logs, and logs made of their lines and of `info` lines
+    /// of every shape (bounds, strings, xboard thinking lines, lines
+    /// between two searches, two engines interleaved), read with the
+    /// numbers of `info` lines taken in place: the same log as read whole.
+    #[test]
+    fn info_lines_read_in_place_give_the_log_read_whole() {
+        let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts: Vec<String> = [
+            "tests/fixtures/logs/cutechess/debug.log",
+            "tests/fixtures/logs/stockfish-vs-glaurung/engine.log",
+            "tests/fixtures/logs/stockfish-vs-glaurung/opponent.log",
+            "samples/tcec-s15/clean/debug.log",
+            "samples/kasparov-deep-junior-2003/clean/engine.log",
+        ]
+        .iter()
+        .map(|f| std::fs::read_to_string(here.join(f)).unwrap())
+        .collect();
+        let pieces = [
+            "info depth 3 score cp 12 pv e2e4 e7e5",
+            "info depth 4 score cp -5 upperbound nodes 9 pv d2d4",
+            "info depth 4 seldepth 7 score mate 3 lowerbound time 10 pv g1f3",
+            "info string NNUE evaluation enabled",
+            "info depth 5 string deep pv here",
+            "info nodes 100 nps 200",
+            "info score cp 30",
+            "info depth pv e2e4",
+            "info  depth\t6   score cp 7  pv  a2a3 ",
+            "info\u{a0}depth 7 score cp 8",
+            "info depth\u{2003}8 score cp 9 pv é2e4",
+            "info\x0bdepth 9\x0cscore cp 10",
+            "info",
+            "infox depth 3 score cp 1",
+            "12 35 170 4000 e2e4 e7e5",
+            "bestmove e2e4 ponder e7e5",
+            "position startpos moves e2e4",
+            "go wtime 1000 btime 1000",
+        ];
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200 {
+            let mut text = String::new();
+            for k in 0..60 {
+                let piece = pieces[(next() % pieces.len() as u64) as usize];
+                let (dir, engine) = match next() % 4 {
+                    0 => ('>', "A(0)"),
+                    1 => ('<', "B(1)"),
+                    _ => ('<', "A(0)"),
+                };
+                let piece = if next() % 5 == 0 { "go depth 9" } else { piece };
+                text.push_str(&format!("{} {dir}{engine}: {piece}\n", 1000 + k * 7));
+            }
+            texts.push(text);
+        }
+        let mut scored = 0;
+        for text in &texts {
+            let want = read_whole(text);
+            assert_eq!(parse(text), want);
+            scored += want
+                .engines
+                .iter()
+                .flat_map(|e| &e.activities)
+                .filter(|a| matches!(a, Activity::Search(s) if s.infos.last_scored.is_some()))
+                .count();
+        }
+        assert!(scored > 300, "{scored}");
+    }
 
     #[test]
     fn cutechess_debug_lines() {

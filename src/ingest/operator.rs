@@ -443,12 +443,14 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
     {
         return Err(expected());
     }
+    // two or four ASCII digits (a byte that is not, a multi-byte
+    // character's too, is an error): their value without `str::parse`
     let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
-        let t = s.get(r).ok_or_else(expected)?;
-        if !t.bytes().all(|c| c.is_ascii_digit()) {
+        let t = b.get(r).ok_or_else(expected)?;
+        if !t.iter().all(u8::is_ascii_digit) {
             return Err(expected());
         }
-        t.parse::<i64>().map_err(|_| expected())
+        Ok(t.iter().fold(0, |v, &c| v * 10 + i64::from(c - b'0')))
     };
     let (y, mo, d, h, mi, se) = (
         num(0..4)?,
@@ -469,12 +471,16 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
         while i < b.len() && b[i].is_ascii_digit() {
             i += 1;
         }
-        let frac = &s[start..i];
+        let frac = &b[start..i];
         if frac.is_empty() {
             return Err(expected());
         }
-        let digits: String = frac.chars().chain("000".chars()).take(3).collect();
-        ms = digits.parse().map_err(|_| expected())?;
+        // the first three digits, zeros after the last: milliseconds
+        ms = frac
+            .iter()
+            .chain(b"000")
+            .take(3)
+            .fold(0, |v, &c| v * 10 + i64::from(c - b'0'));
     }
     let offset_min = match &s[i..] {
         "Z" => 0,
@@ -731,6 +737,125 @@ mod tests {
         );
         assert!(parse_timestamp("2003-01-26T15:00:00").is_err());
         assert!(parse_timestamp("2003-13-26T15:00:00Z").is_err());
+    }
+
+    /// The date's digits and the fraction as `parse_timestamp` read them
+    /// before it read them without `str::parse` and without a string for
+    /// the fraction: the reference for it, result and error alike.
+    fn parse_timestamp_parsed(s: &str) -> Result<i64, String> {
+        let expected = || {
+            format!(
+                "expected a timestamp like 2003-01-26T15:04:05Z or 2003-01-26T15:04:05.250-05:00, found {s:?}"
+            )
+        };
+        let b = s.as_bytes();
+        if b.len() < 20
+            || b[4] != b'-'
+            || b[7] != b'-'
+            || !(b[10] == b'T' || b[10] == b' ')
+            || b[13] != b':'
+            || b[16] != b':'
+        {
+            return Err(expected());
+        }
+        let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
+            let t = s.get(r).ok_or_else(expected)?;
+            if !t.bytes().all(|c| c.is_ascii_digit()) {
+                return Err(expected());
+            }
+            t.parse::<i64>().map_err(|_| expected())
+        };
+        let (y, mo, d, h, mi, se) = (
+            num(0..4)?,
+            num(5..7)?,
+            num(8..10)?,
+            num(11..13)?,
+            num(14..16)?,
+            num(17..19)?,
+        );
+        if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
+            return Err(format!("{s:?} is not a valid date and time"));
+        }
+        let mut i = 19;
+        let mut ms = 0i64;
+        if b.get(i) == Some(&b'.') {
+            let start = i + 1;
+            i = start;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let frac = &s[start..i];
+            if frac.is_empty() {
+                return Err(expected());
+            }
+            let digits: String = frac.chars().chain("000".chars()).take(3).collect();
+            ms = digits.parse().map_err(|_| expected())?;
+        }
+        let offset_min = match &s[i..] {
+            "Z" => 0,
+            z if z.len() == 6
+                && (z.starts_with('+') || z.starts_with('-'))
+                && z.as_bytes()[3] == b':' =>
+            {
+                let oh: i64 = z[1..3].parse().map_err(|_| expected())?;
+                let om: i64 = z[4..6].parse().map_err(|_| expected())?;
+                let v = oh * 60 + om;
+                if z.starts_with('-') { -v } else { v }
+            }
+            _ => {
+                return Err(format!(
+                    "{s:?} has no time zone: end it with Z or an offset such as -05:00"
+                ));
+            }
+        };
+        let (yy, mm) = if mo <= 2 {
+            (y - 1, mo + 9)
+        } else {
+            (y, mo - 3)
+        };
+        let era = yy.div_euclid(400);
+        let yoe = yy - era * 400;
+        let doy = (153 * mm + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        let days = era * 146_097 + doe - 719_468;
+        Ok(((days * 86_400 + h * 3600 + mi * 60 + se) - offset_min * 60) * 1000 + ms)
+    }
+
+    #[test]
+    fn a_timestamp_read_without_str_parse_is_the_one_read_with_it() {
+        let base = "2003-01-26T15:04:05.250-05:00".as_bytes();
+        let alphabet = "0123456789-:.TZ +é".as_bytes();
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut ok = 0;
+        for n in 0..100_000 {
+            // the base with a few bytes changed, cut or lengthened
+            let mut t = base.to_vec();
+            for _ in 0..(next() % 4) {
+                let at = (next() % t.len() as u64) as usize;
+                t[at] = alphabet[(next() % alphabet.len() as u64) as usize];
+            }
+            if n % 3 == 0 {
+                t.truncate(19 + (next() % 11) as usize);
+            }
+            let Ok(s) = String::from_utf8(t) else {
+                continue;
+            };
+            let s = if n % 7 == 0 {
+                s.replacen(".250", ".2", 1)
+            } else {
+                s
+            };
+            let want = parse_timestamp_parsed(&s);
+            assert_eq!(parse_timestamp(&s), want, "{s:?}");
+            ok += usize::from(want.is_ok());
+        }
+        assert!(ok > 10_000, "{ok}");
     }
 
     #[test]
