@@ -5,7 +5,9 @@
 #      read by `arbiter audit` with tcec-s15.rules (JSON Lines to a file) and
 #      by `arbiter batch` with the same ruleset (tables and summary);
 #   2. an engine log of 10^LOG_EXP info lines (default 7) for one game
-#      (samples/kasparov-deep-junior-2003/clean), audited with its ruleset.
+#      (samples/kasparov-deep-junior-2003/clean), audited with its ruleset;
+#   3. the same with 10^(LOG_EXP-1) info lines shaped like Stockfish's
+#      (about 300 bytes each, a PV of 36 moves): the bulk of a real log.
 #
 # Usage: bench/memory.sh [CORPUS_DIR] (default ../shared/corpora/tcec-s15)
 #        COPIES=8 LOG_EXP=6 bench/memory.sh    # smaller, quicker
@@ -55,5 +57,10 @@ case_dir=samples/kasparov-deep-junior-2003/clean
 n=$((10**log_exp))
 python3 bench/flood_engine_log.py "$n" "$case_dir/engine.log" "$tmp/flood.log"
 measure "engine log of 10^$log_exp info lines" "$tmp/flood.log" \
+  audit --rules rulesets/kasparov-deep-junior-2003.rules --format json \
+  --engine-log "$tmp/flood.log" --operator-log "$case_dir/operator.log" "$case_dir/game.pgn"
+rm -f "$tmp/flood.log"
+python3 bench/flood_engine_log.py --stockfish "$((n / 10))" "$case_dir/engine.log" "$tmp/flood.log"
+measure "engine log, 10^$((log_exp - 1)) Stockfish-shaped lines" "$tmp/flood.log" \
   audit --rules rulesets/kasparov-deep-junior-2003.rules --format json \
   --engine-log "$tmp/flood.log" --operator-log "$case_dir/operator.log" "$case_dir/game.pgn"
