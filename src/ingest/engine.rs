@@ -379,21 +379,21 @@ fn is_coordinate_move(w: &str) -> bool {
 }
 
 fn parse_info(w: &[&str]) -> Info {
-    walk_info(w.len(), |i| w[i], true)
+    walk_info(|i| w.get(i).copied(), true)
 }
 
-/// `parse_info`'s walk over `n` words (`word(i)` the i-th), with its texts
-/// (the bound, the PV and the string) only where `texts`: without them a
-/// line's numbers are read without an allocation, and they are the
-/// numbers the whole reading gives, by the same walk.
-fn walk_info<'a>(n: usize, word: impl Fn(usize) -> &'a str, texts: bool) -> Info {
-    let get = |i: usize| (i < n).then(|| word(i));
-    let int = |i: usize| get(i).and_then(|x| x.parse::<i64>().ok());
+/// `parse_info`'s walk over the words `get(i)` gives (`None` past the
+/// last), with its texts (the bound, the PV and the string) only where
+/// `texts`: without them a line's numbers are read without an allocation,
+/// and they are the numbers the whole reading gives, by the same walk. The
+/// words are asked for in order, at most three past the key being read, so
+/// `get` can find them as they are needed.
+fn walk_info<'a>(mut get: impl FnMut(usize) -> Option<&'a str>, texts: bool) -> Info {
     let mut info = Info::default();
     let mut i = 0;
-    while i < n {
-        let v = int(i + 1);
-        match word(i) {
+    while let Some(key) = get(i) {
+        let v = get(i + 1).and_then(|x| x.parse::<i64>().ok());
+        match key {
             "depth" => info.depth = v,
             "seldepth" => info.seldepth = v,
             "nodes" => info.nodes = v,
@@ -403,9 +403,10 @@ fn walk_info<'a>(n: usize, word: impl Fn(usize) -> &'a str, texts: bool) -> Info
             "tbhits" => info.tbhits = v,
             "multipv" => info.multipv = v,
             "score" => {
+                let value = get(i + 2).and_then(|x| x.parse::<i64>().ok());
                 match get(i + 1) {
-                    Some("cp") => info.cp = int(i + 2),
-                    Some("mate") => info.mate = int(i + 2),
+                    Some("cp") => info.cp = value,
+                    Some("mate") => info.mate = value,
                     _ => {}
                 }
                 i += 3;
@@ -419,13 +420,13 @@ fn walk_info<'a>(n: usize, word: impl Fn(usize) -> &'a str, texts: bool) -> Info
             }
             "pv" => {
                 if texts {
-                    info.pv = (i + 1..n).map(|k| word(k).to_string()).collect();
+                    info.pv = (i + 1..).map_while(&mut get).map(str::to_string).collect();
                 }
                 break;
             }
             "string" => {
                 if texts {
-                    let rest: Vec<&str> = (i + 1..n).map(&word).collect();
+                    let rest: Vec<&str> = (i + 1..).map_while(&mut get).collect();
                     info.string = Some(rest.join(" "));
                 }
                 break;
@@ -585,34 +586,36 @@ fn info_numbers(text: &str, words: &mut Vec<(usize, usize)>) -> Option<Info> {
         return None;
     }
     words.clear();
-    if t.is_ascii() {
-        // `split_whitespace`'s words, found byte by byte: in ASCII its white
-        // space is these six
-        let b = t.as_bytes();
-        let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
-        let mut i = 4;
-        while i < b.len() {
-            while i < b.len() && space(b[i]) {
-                i += 1;
-            }
-            let start = i;
-            while i < b.len() && !space(b[i]) {
-                i += 1;
-            }
-            if i > start {
-                words.push((start, i));
-            }
-        }
-    } else {
+    if !t.is_ascii() {
         let base = t.as_ptr() as usize;
         words.extend(t.split_whitespace().skip(1).map(|w| {
             let start = w.as_ptr() as usize - base;
             (start, start + w.len())
         }));
+        return Some(walk_info(|i| words.get(i).map(|&(a, b)| &t[a..b]), false));
     }
+    // `split_whitespace`'s words, found byte by byte as the walk asks for
+    // them (in ASCII its white space is these six): the walk stops at the
+    // PV, whose words are then never looked at
+    let b = t.as_bytes();
+    let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+    let mut at = 4;
     Some(walk_info(
-        words.len(),
-        |i| &t[words[i].0..words[i].1],
+        |i| {
+            while words.len() <= i && at < b.len() {
+                while at < b.len() && space(b[at]) {
+                    at += 1;
+                }
+                let start = at;
+                while at < b.len() && !space(b[at]) {
+                    at += 1;
+                }
+                if at > start {
+                    words.push((start, at));
+                }
+            }
+            words.get(i).map(|&(a, b)| &t[a..b])
+        },
         false,
     ))
 }
