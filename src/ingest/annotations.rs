@@ -1780,21 +1780,13 @@ mod tests {
 
     /// Texts of up to `max` characters from `alphabet`, in the orders a
     /// small generator gives.
-    fn generated(alphabet: &str, max: u64, n: usize) -> Vec<String> {
+    fn generated(alphabet: &str, max: usize, n: usize) -> Vec<String> {
         let chars: Vec<char> = alphabet.chars().collect();
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::test_rng::Lcg(0x9E37_79B9_7F4A_7C15);
         (0..n)
             .map(|_| {
-                let len = next() % (max + 1);
-                (0..len)
-                    .map(|_| chars[(next() % chars.len() as u64) as usize])
-                    .collect()
+                let len = rng.below(max + 1);
+                (0..len).map(|_| chars[rng.below(chars.len())]).collect()
             })
             .collect()
     }

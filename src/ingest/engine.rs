@@ -1087,23 +1087,21 @@ mod tests {
             "position startpos moves e2e4",
             "go wtime 1000 btime 1000",
         ];
-        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::test_rng::Lcg(0x2545_F491_4F6C_DD1D);
         for _ in 0..200 {
             let mut text = String::new();
             for k in 0..60 {
-                let piece = pieces[(next() % pieces.len() as u64) as usize];
-                let (dir, engine) = match next() % 4 {
+                let piece = pieces[rng.below(pieces.len())];
+                let (dir, engine) = match rng.below(4) {
                     0 => ('>', "A(0)"),
                     1 => ('<', "B(1)"),
                     _ => ('<', "A(0)"),
                 };
-                let piece = if next() % 5 == 0 { "go depth 9" } else { piece };
+                let piece = if rng.below(5) == 0 {
+                    "go depth 9"
+                } else {
+                    piece
+                };
                 text.push_str(&format!("{} {dir}{engine}: {piece}\n", 1000 + k * 7));
             }
             texts.push(text);

@@ -825,23 +825,17 @@ mod tests {
     fn a_timestamp_read_without_str_parse_is_the_one_read_with_it() {
         let base = "2003-01-26T15:04:05.250-05:00".as_bytes();
         let alphabet = "0123456789-:.TZ +é".as_bytes();
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::test_rng::Lcg(0x9E37_79B9_7F4A_7C15);
         let mut ok = 0;
         for n in 0..100_000 {
-            // the base with a few bytes changed, cut or lengthened
+            // the base with a few bytes changed, or cut short
             let mut t = base.to_vec();
-            for _ in 0..(next() % 4) {
-                let at = (next() % t.len() as u64) as usize;
-                t[at] = alphabet[(next() % alphabet.len() as u64) as usize];
+            for _ in 0..rng.below(4) {
+                let at = rng.below(t.len());
+                t[at] = alphabet[rng.below(alphabet.len())];
             }
             if n % 3 == 0 {
-                t.truncate(19 + (next() % 11) as usize);
+                t.truncate(19 + rng.below(11));
             }
             let Ok(s) = String::from_utf8(t) else {
                 continue;
