@@ -202,6 +202,18 @@ pub struct Backwards {
 }
 
 impl EngineLog {
+    /// A `#` line's text (after the `#`): a `key: value` is kept as
+    /// metadata, anything else is a comment and left.
+    fn comment(&mut self, c: &str) {
+        if let Some((k, v)) = c.split_once(':') {
+            let k = k.trim();
+            if !k.is_empty() && k.len() < 40 && !k.contains(char::is_whitespace) {
+                self.meta
+                    .insert(k.to_ascii_lowercase(), v.trim().to_string());
+            }
+        }
+    }
+
     /// The distinct engines in the log, in order of appearance.
     pub fn engines(&self) -> Vec<String> {
         self.engines.iter().map(|e| e.name.clone()).collect()
@@ -484,14 +496,7 @@ impl Reader {
             return;
         }
         if let Some(c) = t.strip_prefix('#') {
-            if let Some((k, v)) = c.split_once(':') {
-                let k = k.trim();
-                if !k.is_empty() && k.len() < 40 && !k.contains(char::is_whitespace) {
-                    self.log
-                        .meta
-                        .insert(k.to_ascii_lowercase(), v.trim().to_string());
-                }
-            }
+            self.log.comment(c);
             return;
         }
         match split_line(t) {
@@ -1004,13 +1009,7 @@ mod tests {
                 continue;
             }
             if let Some(c) = t.strip_prefix('#') {
-                if let Some((k, v)) = c.split_once(':') {
-                    let k = k.trim();
-                    if !k.is_empty() && k.len() < 40 && !k.contains(char::is_whitespace) {
-                        log.meta
-                            .insert(k.to_ascii_lowercase(), v.trim().to_string());
-                    }
-                }
+                log.comment(c);
                 continue;
             }
             match parse_line(t, span) {
