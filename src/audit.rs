@@ -158,6 +158,17 @@ pub fn add_hashed(into: &mut Vec<serde_json::Value>, entries: Vec<serde_json::Va
     }
 }
 
+/// Read engine log files, each on a thread of its own (a log is read as it
+/// streams by, on one core; a committee's logs, one per engine, can be as
+/// large as the games' archive). The logs come back in the order given,
+/// and where any cannot be read, the error of the first of those in that
+/// order, whichever thread finished first.
+pub fn read_engine_logs(paths: &[PathBuf]) -> Result<Vec<crate::align::LoadedEngineLog>, String> {
+    use rayon::prelude::*;
+    let read: Vec<Result<_, String>> = paths.par_iter().map(|p| read_engine_log(p)).collect();
+    read.into_iter().collect()
+}
+
 /// Read an engine log file as it streams by: each line is folded into its
 /// engine's activities at once (see `engine::Reader`), so a log of any
 /// length is read in the memory its searches take. A byte-order mark is
@@ -737,11 +748,7 @@ impl Case {
             .iter()
             .map(|p| LoadedLog::read(p))
             .collect::<Result<_, _>>()?;
-        c.engine_logs = self
-            .engine_logs
-            .iter()
-            .map(|p| read_engine_log(p))
-            .collect::<Result<_, _>>()?;
+        c.engine_logs = read_engine_logs(&self.engine_logs)?;
         Ok(c)
     }
 }

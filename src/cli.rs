@@ -934,10 +934,7 @@ fn hidden_book(
     out: &mut impl Write,
 ) -> Result<i32, String> {
     use crate::detect::hidden_book::{EngineTally, assess, tally};
-    let logs = engine_logs
-        .iter()
-        .map(|p| audit::read_engine_log(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let logs = audit::read_engine_logs(engine_logs)?;
     let cfg = audit::Config::default();
     let mut tallies: std::collections::BTreeMap<String, EngineTally> = Default::default();
     let mut seen = Default::default();
@@ -1255,9 +1252,7 @@ fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
     for p in &args.operator_logs {
         cfg.operator_logs.push(audit::LoadedLog::read(p)?);
     }
-    for p in &args.engine_logs {
-        cfg.engine_logs.push(audit::read_engine_log(p)?);
-    }
+    cfg.engine_logs = audit::read_engine_logs(&args.engine_logs)?;
     let mut detectors = crate::rules::eval::Detectors::default();
     if let Some(dir) = &args.syzygy {
         detectors = crate::rules::eval::Detectors::with_syzygy(dir)

@@ -365,3 +365,77 @@ fn streamed_engine_log_is_the_whole_text_read() {
         "{e}"
     );
 }
+
+/// Engine logs are read each on a thread of its own. Where several cannot
+/// be read, arbiter says so for the first of them in the order given,
+/// whichever thread finished first, and exits 2.
+#[test]
+fn of_two_unreadable_logs_the_first_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = fixture("stockfish-vs-glaurung").join("game.pgn");
+    let wide = dir.path().join("wide.log");
+    // UTF-16 (a byte-order mark), refused with its own message
+    std::fs::write(&wide, [0xFF, 0xFE, b'1', 0, b' ', 0]).unwrap();
+    let missing = dir.path().join("missing.log");
+    let big = fixture("stockfish-vs-glaurung").join("engine.log");
+    for (order, first) in [
+        ([&big, &wide, &missing], "wide.log"),
+        ([&big, &missing, &wide], "missing.log"),
+    ] {
+        let mut args: Vec<String> = vec!["audit".into(), game.display().to_string()];
+        for l in order {
+            args.push("--engine-log".into());
+            args.push(l.display().to_string());
+        }
+        let o = arbiter(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.lines().next().is_some_and(|l| l.contains(first)),
+            "{first}: {err}"
+        );
+    }
+}
+
+/// Logs read side by side come back in the order given: the summary lists
+/// them so, each with its hash, and the game's findings are the same
+/// whichever is named first (the two transcripts of one recorded game).
+#[test]
+fn logs_read_side_by_side_keep_their_order() {
+    let dir = fixture("stockfish-vs-glaurung");
+    let game = dir.join("game.pgn");
+    let run = |first: &str, second: &str| {
+        let o = arbiter(&[
+            "audit",
+            "--format",
+            "json",
+            game.to_str().unwrap(),
+            "--engine-log",
+            dir.join(first).to_str().unwrap(),
+            "--engine-log",
+            dir.join(second).to_str().unwrap(),
+        ]);
+        let lines = json_lines(&o);
+        let logs: Vec<String> = lines.last().unwrap()["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                assert_eq!(l["sha256"].as_str().map(str::len), Some(64), "{l}");
+                l["path"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        (codes(&lines[0]), logs)
+    };
+    let (a, a_logs) = run("engine.log", "opponent.log");
+    let (b, b_logs) = run("opponent.log", "engine.log");
+    assert_eq!(a_logs, ["engine.log", "opponent.log"]);
+    assert_eq!(b_logs, ["opponent.log", "engine.log"]);
+    assert_eq!(a, b);
+}
