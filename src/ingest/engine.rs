@@ -359,26 +359,34 @@ pub fn parse_msg(dir: Dir, text: &str) -> Msg {
         (Dir::FromEngine, "info") => Msg::Info(parse_info(&words[1..])),
         (Dir::FromEngine, w) if w.parse::<i64>().is_ok() && words.len() >= 4 => {
             // xboard thinking output: ply score time(cs) nodes pv…
-            let n = |i: usize| words.get(i).and_then(|x| x.parse::<i64>().ok());
-            match (n(0), n(1), n(2), n(3)) {
-                (Some(d), Some(sc), Some(cs), Some(nodes)) => Msg::Info(Info {
-                    depth: Some(d),
-                    cp: if sc.abs() >= 100_000 { None } else { Some(sc) },
-                    mate: if sc.abs() >= 100_000 {
-                        Some(sc.signum())
-                    } else {
-                        None
-                    },
-                    nodes: Some(nodes),
-                    time: Some(cs * 10),
-                    pv: words[4..].iter().map(|s| s.to_string()).collect(),
-                    ..Info::default()
-                }),
-                _ => Msg::Other,
+            match thinking(words.iter().copied()) {
+                Some(mut info) => {
+                    info.pv = words[4..].iter().map(|s| s.to_string()).collect();
+                    Msg::Info(info)
+                }
+                None => Msg::Other,
             }
         }
         _ => Msg::Other,
     }
+}
+
+/// An xboard thinking line's numbers from its words (`ply score time(cs)
+/// nodes pv…`), its PV left out; `None` unless the first four are integers.
+/// A score of 100,000 or more either way is a mate (the side only), and a
+/// time too large to be given in ms is none.
+fn thinking<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<Info> {
+    let mut n = || words.next().and_then(|x| x.parse::<i64>().ok());
+    let (d, sc, cs, nodes) = (n()?, n()?, n()?, n()?);
+    let mate = sc.unsigned_abs() >= 100_000;
+    Some(Info {
+        depth: Some(d),
+        cp: (!mate).then_some(sc),
+        mate: mate.then_some(sc.signum()),
+        nodes: Some(nodes),
+        time: cs.checked_mul(10),
+        ..Info::default()
+    })
 }
 
 fn is_coordinate_move(w: &str) -> bool {
@@ -511,7 +519,9 @@ impl Reader {
                 // an engine's `info` line, the bulk of a log, has its numbers
                 // read in place; any other line is read whole
                 let numbers = (l.dir == Dir::FromEngine)
-                    .then(|| info_numbers(l.text, &mut self.words))
+                    .then(|| {
+                        info_numbers(l.text, &mut self.words).or_else(|| thinking_numbers(l.text))
+                    })
                     .flatten();
                 let track = &mut self.tracks[at];
                 if let Some(prev) = track.last_time
@@ -623,6 +633,19 @@ fn info_numbers(text: &str, words: &mut Vec<(usize, usize)>) -> Option<Info> {
         },
         false,
     ))
+}
+
+/// An engine's line that [`parse_msg`] reads as xboard thinking output: its
+/// numbers, without its PV; `None` for any other line.
+fn thinking_numbers(text: &str) -> Option<Info> {
+    let t = text.trim();
+    // as `parse_msg` tells it: the first word an integer, four words or more
+    // (the four integers `thinking` asks for are four words)
+    t.as_bytes()
+        .first()
+        .is_some_and(|c| c.is_ascii_digit() || *c == b'-' || *c == b'+')
+        .then(|| thinking(t.split_whitespace()))
+        .flatten()
 }
 
 /// [`parse_line`]'s reading of a line's time, engine and direction.
@@ -1082,6 +1105,14 @@ mod tests {
             "info",
             "infox depth 3 score cp 1",
             "12 35 170 4000 e2e4 e7e5",
+            "3 -100000 5 9 e2e4",
+            "4 100001 6 10",
+            "5 7 x 9 e2e4",
+            "6 8 9",
+            "+7 -8 10 11 d2d4",
+            "9223372036854775807 1 922337203685477581 1 a2a3",
+            "1 -9223372036854775808 1 1",
+            "\u{a0}8 9 10 11 e2e4",
             "bestmove e2e4 ponder e7e5",
             "position startpos moves e2e4",
             "go wtime 1000 btime 1000",
