@@ -258,7 +258,7 @@ fn main() {
     };
     count("audit, no ruleset", &files, &bare);
     count("audit, tcec-s15.rules", &files, &full);
-    if !common::named_on_command_line() && std::env::var_os("ARBITER_CORPUS").is_some() {
+    if common::named().is_empty() && std::env::var_os("ARBITER_CORPUS").is_some() {
         // the same games in the comment forms of other GUIs
         let dir = tempfile::tempdir().unwrap();
         for form in gui_forms::Form::ALL {

@@ -17,6 +17,12 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Audit a game with engine logs; the game line.
 fn audit(pgn: &Path, logs: &[&Path]) -> Value {
+    audit_lines(pgn, logs).into_iter().next().unwrap()
+}
+
+/// Audit a game with engine logs; every JSON line (the game's, then the
+/// summary).
+fn audit_lines(pgn: &Path, logs: &[&Path]) -> Vec<Value> {
     let mut args: Vec<String> = vec![
         "audit".into(),
         "--format".into(),
@@ -35,7 +41,7 @@ fn audit(pgn: &Path, logs: &[&Path]) -> Value {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
-    json_lines(&o).into_iter().next().unwrap()
+    json_lines(&o)
 }
 
 fn codes(g: &Value) -> Vec<String> {
@@ -405,17 +411,7 @@ fn logs_read_side_by_side_keep_their_order() {
     let dir = fixture("stockfish-vs-glaurung");
     let game = dir.join("game.pgn");
     let run = |first: &str, second: &str| {
-        let o = arbiter(&[
-            "audit",
-            "--format",
-            "json",
-            game.to_str().unwrap(),
-            "--engine-log",
-            dir.join(first).to_str().unwrap(),
-            "--engine-log",
-            dir.join(second).to_str().unwrap(),
-        ]);
-        let lines = json_lines(&o);
+        let lines = audit_lines(&game, &[&dir.join(first), &dir.join(second)]);
         let logs: Vec<String> = lines.last().unwrap()["logs"]
             .as_array()
             .unwrap()

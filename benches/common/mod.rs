@@ -2,21 +2,21 @@
 
 use std::path::{Path, PathBuf};
 
-/// Whether PGN files were named on the command line.
-#[allow(dead_code)]
-pub fn named_on_command_line() -> bool {
-    std::env::args().skip(1).any(|a| !a.starts_with('-'))
-}
-
 /// The PGN files named on the command line (arguments not starting with
-/// `-`); without any, the S15 archive under `ARBITER_CORPUS`, else
-/// `samples/tcec-style.pgn` (saying so, with `what` the benchmark does).
-pub fn inputs(what: &str) -> Vec<PathBuf> {
-    let given: Vec<PathBuf> = std::env::args()
+/// `-`).
+pub fn named() -> Vec<PathBuf> {
+    std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .map(PathBuf::from)
-        .collect();
+        .collect()
+}
+
+/// The PGN files named on the command line ([`named`]); without any, the
+/// S15 archive under `ARBITER_CORPUS`, else `samples/tcec-style.pgn`
+/// (saying so, with `what` the benchmark does).
+pub fn inputs(what: &str) -> Vec<PathBuf> {
+    let given = named();
     if !given.is_empty() {
         return given;
     }

@@ -792,18 +792,25 @@ pub(super) fn split_byte(s: &str, c: u8) -> Option<(&str, &str)> {
     Some((&s[..i], &s[i + 1..]))
 }
 
+/// A byte that is white space to `char::is_whitespace` on its own: the
+/// ASCII white space `str::trim` and `str::split_whitespace` stop at (it
+/// has the vertical tab, which `u8::is_ascii_whitespace` has not).
+#[inline]
+pub(super) fn ascii_white(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
 /// `str::trim`, with a fast path for the ASCII white space of machine-written
 /// comments (Unicode white space at either end falls back to `str::trim`).
 #[inline]
 pub(super) fn trim(s: &str) -> &str {
     let b = s.as_bytes();
-    let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
     let mut i = 0;
     let mut j = b.len();
-    while i < j && space(b[i]) {
+    while i < j && ascii_white(b[i]) {
         i += 1;
     }
-    while j > i && space(b[j - 1]) {
+    while j > i && ascii_white(b[j - 1]) {
         j -= 1;
     }
     if i < j && (b[i] >= 0x80 || b[j - 1] >= 0x80) {
@@ -828,10 +835,10 @@ pub(super) fn items(s: &str) -> impl Iterator<Item = &str> {
 
 /// A `key=value` item split at its first `=`, both sides trimmed.
 #[inline]
-fn key_value(item: &str) -> Option<(&str, &str)> {
+pub(super) fn key_value(item: &str) -> Option<(&str, &str)> {
     // keys are short: a loop finds the `=` sooner than memchr's set-up
-    let eq = item.bytes().position(|c| c == b'=')?;
-    Some((trim(&item[..eq]), trim(&item[eq + 1..])))
+    let (key, value) = split_byte(item, b'=')?;
+    Some((trim(key), trim(value)))
 }
 
 /// Whether a (trimmed) comment is TCEC's: its first item is `book` or a

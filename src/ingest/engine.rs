@@ -14,6 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::annotations::ascii_white;
 use crate::span::Span;
 
 /// Which way a line went.
@@ -610,19 +611,18 @@ fn info_numbers(text: &str, words: &mut Vec<(usize, usize)>) -> Option<Info> {
         return Some(walk_info(|i| words.get(i).map(|&(a, b)| &t[a..b]), false));
     }
     // `split_whitespace`'s words, found byte by byte as the walk asks for
-    // them (in ASCII its white space is these six): the walk stops at the
+    // them (in ASCII its white space is `ascii_white`'s): the walk stops at the
     // PV, whose words are then never looked at
     let b = t.as_bytes();
-    let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
     let mut at = 4;
     Some(walk_info(
         |i| {
             while words.len() <= i && at < b.len() {
-                while at < b.len() && space(b[at]) {
+                while at < b.len() && ascii_white(b[at]) {
                     at += 1;
                 }
                 let start = at;
-                while at < b.len() && !space(b[at]) {
+                while at < b.len() && !ascii_white(b[at]) {
                     at += 1;
                 }
                 if at > start {

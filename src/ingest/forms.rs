@@ -22,7 +22,7 @@
 
 use serde::Serialize;
 
-use super::annotations::{Score, int, items, parse_clock, split_byte, trim};
+use super::annotations::{Score, int, items, key_value, parse_clock, split_byte};
 
 /// A `score/depth time` move comment of a GUI other than cutechess-cli.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -99,13 +99,12 @@ pub fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<GuiMove> {
     };
     let mut notes: Vec<&str> = Vec::new();
     for item in items {
-        let Some((key, value)) = split_byte(item, b'=') else {
+        let Some((key, value)) = key_value(item) else {
             if !item.is_empty() {
                 notes.push(item);
             }
             continue;
         };
-        let (key, value) = (trim(key), trim(value));
         let integer = |what: &str, problems: &mut Vec<String>| -> Option<u64> {
             let v = int(value).ok();
             if v.is_none() {
