@@ -158,15 +158,62 @@ pub fn add_hashed(into: &mut Vec<serde_json::Value>, entries: Vec<serde_json::Va
     }
 }
 
-/// Read engine log files, each on a thread of its own (a log is read as it
-/// streams by, on one core; a committee's logs, one per engine, can be as
-/// large as the games' archive). The logs come back in the order given,
-/// and where any cannot be read, the error of the first of those in that
-/// order, whichever thread finished first.
-pub fn read_engine_logs(paths: &[PathBuf]) -> Result<Vec<crate::align::LoadedEngineLog>, String> {
-    use rayon::prelude::*;
-    let read: Vec<Result<_, String>> = paths.par_iter().map(|p| read_engine_log(p)).collect();
-    read.into_iter().collect()
+/// The threads a run uses where it is not told: the machine's cores.
+pub fn machine_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+}
+
+/// Run `work` on a pool of its own of `threads` threads (at least one), so
+/// that what it does in parallel keeps to the number the user gave
+/// (`batch --threads`), not the machine's cores.
+pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> Result<T, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| format!("arbiter: could not start {threads} threads: {e}"))?;
+    Ok(pool.install(work))
+}
+
+/// Read engine log files side by side, on at most `threads` threads (this
+/// one among them), each taking the next log not yet taken (a log is read
+/// as it streams by, on one core; a committee's logs, one per engine, can
+/// be as large as the games' archive). The logs come back in the order
+/// given, and where any cannot be read, the error of the first of those in
+/// that order, whichever thread finished first.
+pub fn read_engine_logs(
+    paths: &[PathBuf],
+    threads: usize,
+) -> Result<Vec<crate::align::LoadedEngineLog>, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    // take logs until none is left: (its place, what reading it gave)
+    let take = || {
+        let mut read = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(p) = paths.get(i) else {
+                return read;
+            };
+            read.push((i, read_engine_log(p)));
+        }
+    };
+    let mut read = std::thread::scope(|s| {
+        let others: Vec<_> = (1..threads.min(paths.len()))
+            .map(|_| s.spawn(take))
+            .collect();
+        let mut read = take();
+        for o in others {
+            match o.join() {
+                Ok(r) => read.extend(r),
+                Err(_) => {
+                    return Err("arbiter: a thread reading the engine logs failed".to_string());
+                }
+            }
+        }
+        Ok(read)
+    })?;
+    read.sort_unstable_by_key(|&(i, _)| i);
+    read.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Read an engine log file as it streams by: each line is folded into its
@@ -736,8 +783,8 @@ impl Case {
     }
 
     /// The audit configuration for this case: the run's, with the case's
-    /// ruleset and logs.
-    pub fn config(&self, base: &Config) -> Result<Config, String> {
+    /// ruleset and logs (read on at most `threads` threads).
+    pub fn config(&self, base: &Config, threads: usize) -> Result<Config, String> {
         let mut c = base.clone();
         if let Some(r) = &self.ruleset {
             c.ruleset = Some(std::sync::Arc::new(Config::load_ruleset(r)?));
@@ -748,7 +795,7 @@ impl Case {
             .iter()
             .map(|p| LoadedLog::read(p))
             .collect::<Result<_, _>>()?;
-        c.engine_logs = read_engine_logs(&self.engine_logs)?;
+        c.engine_logs = read_engine_logs(&self.engine_logs, threads)?;
         Ok(c)
     }
 }
@@ -773,6 +820,56 @@ pub fn normalize(p: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What runs in parallel keeps to the threads it is given: a pool of
+    /// one thread is one thread, and of three is three.
+    #[test]
+    fn work_keeps_to_the_threads_given() {
+        assert_eq!(on_threads(1, rayon::current_num_threads), Ok(1));
+        assert_eq!(on_threads(3, rayon::current_num_threads), Ok(3));
+        assert_eq!(on_threads(0, rayon::current_num_threads), Ok(1));
+    }
+
+    /// The engine logs come back in the order given, the same on one thread
+    /// as on several, and the error is the first failing log's in that
+    /// order.
+    #[test]
+    fn engine_logs_read_alike_on_any_number_of_threads() {
+        let mut paths: Vec<PathBuf> = Vec::new();
+        let mut dirs = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples")];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.file_name().is_some_and(|n| n == "engine.log") {
+                    paths.push(p);
+                }
+            }
+        }
+        paths.sort();
+        assert!(paths.len() >= 4, "the samples hold engine logs");
+        let shown = |logs: Vec<crate::align::LoadedEngineLog>| -> Vec<String> {
+            logs.iter()
+                .map(|l| format!("{} {} {:?}", l.path, l.sha256, l.log))
+                .collect()
+        };
+        let one = shown(read_engine_logs(&paths, 1).unwrap());
+        assert_eq!(one.len(), paths.len());
+        for (l, p) in one.iter().zip(&paths) {
+            assert!(l.starts_with(&p.display().to_string()));
+        }
+        for threads in [2, 3, 64] {
+            assert_eq!(shown(read_engine_logs(&paths, threads).unwrap()), one);
+        }
+        let mut broken = paths.clone();
+        broken.insert(2, PathBuf::from("no-such-first.log"));
+        broken.push(PathBuf::from("no-such-second.log"));
+        for threads in [1, 2, 64] {
+            let e = read_engine_logs(&broken, threads).unwrap_err();
+            assert!(e.contains("no-such-first.log"), "{e}");
+        }
+    }
 
     /// The digest in lowercase hex, the high half of each byte first: the
     /// published SHA-256 of "abc" and of nothing, and every byte value.

@@ -110,7 +110,8 @@ pub enum Command {
         /// an archive between machines.
         #[arg(long)]
         shard: Option<String>,
-        /// Worker threads (default: the machine's cores).
+        /// Threads for the games' audits, and at most as many for reading
+        /// the engine logs and for `--fit` (default: the machine's cores).
         #[arg(long)]
         threads: Option<usize>,
         #[command(flatten)]
@@ -363,7 +364,7 @@ pub fn run(cli: Cli) -> i32 {
             charts,
             out: dir,
             rules,
-        } => match config(&rules, false).and_then(|mut cfg| {
+        } => match config(&rules, false, audit::machine_threads()).and_then(|mut cfg| {
             if rules.fit {
                 cfg.fitted = crate::rules::fit::fit_files(&paths, &cfg)?;
             }
@@ -396,7 +397,7 @@ pub fn run(cli: Cli) -> i32 {
             ply,
             json,
             rules,
-        } => match config(&rules, true) {
+        } => match config(&rules, true, audit::machine_threads()) {
             Ok(cfg) => run_replay(&file, game, ply, json, &cfg, &mut out),
             Err(e) => {
                 say!("{e}");
@@ -417,23 +418,29 @@ pub fn run(cli: Cli) -> i32 {
             shard,
             threads,
             rules,
-        } => match config(&rules, false).and_then(|mut cfg| {
-            if rules.fit {
-                cfg.fitted = crate::rules::fit::fit_files(&paths, &cfg)?;
+        } => {
+            // what the run does in parallel keeps to --threads: the games,
+            // the engine logs and the fit
+            let threads = threads.unwrap_or_else(audit::machine_threads);
+            match config(&rules, false, threads).and_then(|mut cfg| {
+                if rules.fit {
+                    cfg.fitted =
+                        audit::on_threads(threads, || crate::rules::fit::fit_files(&paths, &cfg))??;
+                }
+                let mut inv = invocation(&paths, &rules);
+                inv.batch = Some(audit::BatchInvocation {
+                    shard: shard.clone(),
+                });
+                cfg.invocation = Some(inv);
+                batch(paths, dir, shard, threads, cfg, false)
+            }) {
+                Ok(code) => code,
+                Err(e) => {
+                    say!("arbiter batch: {e}");
+                    FAILURE
+                }
             }
-            let mut inv = invocation(&paths, &rules);
-            inv.batch = Some(audit::BatchInvocation {
-                shard: shard.clone(),
-            });
-            cfg.invocation = Some(inv);
-            batch(paths, dir, shard, threads, cfg, false)
-        }) {
-            Ok(code) => code,
-            Err(e) => {
-                say!("arbiter batch: {e}");
-                FAILURE
-            }
-        },
+        }
         Command::HiddenBook {
             paths,
             engine_logs,
@@ -464,7 +471,9 @@ pub fn run(cli: Cli) -> i32 {
             game,
             out: svg,
             rules,
-        } => match config(&rules, false).and_then(|cfg| chart(&file, game, &cfg)) {
+        } => match config(&rules, false, audit::machine_threads())
+            .and_then(|cfg| chart(&file, game, &cfg))
+        {
             Ok(text) => match std::fs::write(&svg, text) {
                 Ok(()) => CLEAN,
                 Err(e) => {
@@ -632,7 +641,7 @@ fn batch(
     paths: Vec<PathBuf>,
     dir: PathBuf,
     shard: Option<String>,
-    threads: Option<usize>,
+    threads: usize,
     cfg: audit::Config,
     quiet: bool,
 ) -> Result<i32, String> {
@@ -649,9 +658,6 @@ fn batch(
         }
     };
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
-    });
     let bcfg = crate::batch::BatchConfig {
         paths,
         audit: cfg.clone(),
@@ -934,7 +940,7 @@ fn hidden_book(
     out: &mut impl Write,
 ) -> Result<i32, String> {
     use crate::detect::hidden_book::{EngineTally, assess, tally};
-    let logs = audit::read_engine_logs(engine_logs)?;
+    let logs = audit::read_engine_logs(engine_logs, audit::machine_threads())?;
     let cfg = audit::Config::default();
     let mut tallies: std::collections::BTreeMap<String, EngineTally> = Default::default();
     let mut seen = Default::default();
@@ -1141,7 +1147,7 @@ fn verify(
         fit: inv.fit,
     };
     let paths: Vec<PathBuf> = inv.paths.iter().map(PathBuf::from).collect();
-    let mut cfg = config(&args, false)?;
+    let mut cfg = config(&args, false, audit::machine_threads())?;
     if args.fit {
         cfg.fitted = crate::rules::fit::fit_files(&paths, &cfg)?;
     }
@@ -1153,7 +1159,14 @@ fn verify(
     let _ = std::fs::remove_dir_all(&tmp);
     let mut now = Vec::new();
     if let Some(b) = &inv.batch {
-        if let Err(e) = batch(paths, tmp.clone(), b.shard.clone(), None, cfg, true) {
+        if let Err(e) = batch(
+            paths,
+            tmp.clone(),
+            b.shard.clone(),
+            audit::machine_threads(),
+            cfg,
+            true,
+        ) {
             let _ = std::fs::remove_dir_all(&tmp);
             return Err(e);
         }
@@ -1236,7 +1249,9 @@ fn invocation(paths: &[PathBuf], args: &RulesArgs) -> audit::Invocation {
     }
 }
 
-fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
+/// The audit configuration `args` give; the engine logs are read on at
+/// most `threads` threads.
+fn config(args: &RulesArgs, trace: bool, threads: usize) -> Result<audit::Config, String> {
     let mut cfg = audit::Config {
         trace,
         ..Default::default()
@@ -1252,7 +1267,7 @@ fn config(args: &RulesArgs, trace: bool) -> Result<audit::Config, String> {
     for p in &args.operator_logs {
         cfg.operator_logs.push(audit::LoadedLog::read(p)?);
     }
-    cfg.engine_logs = audit::read_engine_logs(&args.engine_logs)?;
+    cfg.engine_logs = audit::read_engine_logs(&args.engine_logs, threads)?;
     let mut detectors = crate::rules::eval::Detectors::default();
     if let Some(dir) = &args.syzygy {
         detectors = crate::rules::eval::Detectors::with_syzygy(dir)
@@ -1294,7 +1309,9 @@ fn run_audit(
         let (path, case_cfg) = match input {
             Ok(audit::Input::Pgn(p)) => (p, None),
             Ok(audit::Input::Case(dir)) => {
-                match audit::Case::read(&dir).and_then(|c| Ok((c.game.clone(), c.config(cfg)?))) {
+                match audit::Case::read(&dir)
+                    .and_then(|c| Ok((c.game.clone(), c.config(cfg, audit::machine_threads())?)))
+                {
                     Ok((game, c)) => (game, Some(c)),
                     Err(e) => {
                         say!("arbiter: {e}");

@@ -243,7 +243,7 @@ pub fn run(
             }
             Ok(audit::Input::Case(d)) => {
                 match audit::Case::read(&d)
-                    .and_then(|c| Ok((c.game.clone(), c.config(&cfg.audit)?)))
+                    .and_then(|c| Ok((c.game.clone(), c.config(&cfg.audit, cfg.threads)?)))
                 {
                     Ok((game, c)) => {
                         inputs.push(game);
