@@ -731,26 +731,43 @@ fn resolve(pos: &Chess, in_check: bool, san: &San) -> Option<shakmaty::Move> {
             if promotion.is_some() || capture != taken.is_some() {
                 return None;
             }
-            let reach = match role {
-                Role::Knight => attacks::knight_attacks(to),
-                Role::Bishop => attacks::bishop_attacks(to, occupied),
-                Role::Rook => attacks::rook_attacks(to, occupied),
-                Role::Queen => attacks::queen_attacks(to, occupied),
-                _ => attacks::king_attacks(to),
-            };
-            reach & board.by_role(role) & ours
+            let mine = board.by_role(role) & ours;
+            match role {
+                Role::Knight => attacks::knight_attacks(to) & mine,
+                Role::King => attacks::king_attacks(to) & mine,
+                // A slider: each of ours on a line of its kind with `to`
+                // and nothing between. Not the slider's attacks from `to`:
+                // their table is 700 KB, and its loads, missing the caches,
+                // were most of the replay's own time.
+                _ => {
+                    let mut set = shakmaty::Bitboard::EMPTY;
+                    for from in mine {
+                        if slides(role, from, to)
+                            && (attacks::between(from, to) & occupied).is_empty()
+                        {
+                            set.add(from);
+                        }
+                    }
+                    set
+                }
+            }
         }
     };
-    // not in check, a piece that stands on no line through our king opens
-    // none by leaving: only the king's own move, en passant (which takes a
-    // second piece away) and a move out of check always need the look
+    // not in check, a piece other than the king can expose it only along
+    // the line through both (`exposes`): only the king's own move, en
+    // passant (which takes a second piece away) and a move out of check
+    // need the whole look at what attacks the king
     let plain = !in_check && role != Role::King && !en_passant;
     let mut found = None;
     for from in from_set {
         if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
             continue;
         }
-        if !(plain && attacks::ray(king, from).is_empty()) {
+        if plain {
+            if exposes(board, us, king, from, to) {
+                continue;
+            }
+        } else {
             // the squares after the move: `from` left, `to` taken (and the
             // pawn taken en passant gone); whether a piece of theirs that
             // still stands attacks our king (the king: the square it goes to)
@@ -787,6 +804,53 @@ fn resolve(pos: &Chess, in_check: bool, san: &San) -> Option<shakmaty::Move> {
         fen_of(pos)
     );
     found
+}
+
+/// Whether a `role` (a bishop, rook or queen) on `from` moves along the line
+/// through `to`: a diagonal, or a rank or file. The squares differ.
+fn slides(role: Role, from: shakmaty::Square, to: shakmaty::Square) -> bool {
+    let files = (from.file() as i32 - to.file() as i32).abs();
+    let ranks = (from.rank() as i32 - to.rank() as i32).abs();
+    let straight = files == 0 || ranks == 0;
+    match role {
+        Role::Bishop => files == ranks,
+        Role::Rook => straight,
+        _ => straight || files == ranks,
+    }
+}
+
+/// Whether the move of a piece other than the king from `from` to `to`
+/// (not en passant) leaves our king on `king`, not in check before it,
+/// attacked. Only `from` is left empty, so the king can be exposed only
+/// along the line through `king` and `from`, by a slider of theirs of that
+/// line's kind with nothing between it and the king once the move is made
+/// (a piece on `to` is taken, and a move along the line still blocks it).
+fn exposes(
+    board: &shakmaty::Board,
+    us: Color,
+    king: shakmaty::Square,
+    from: shakmaty::Square,
+    to: shakmaty::Square,
+) -> bool {
+    use shakmaty::attacks;
+    let line = attacks::ray(king, from);
+    if line.is_empty() {
+        return false;
+    }
+    let kind = if king.file() == from.file() || king.rank() == from.rank() {
+        board.rooks_and_queens()
+    } else {
+        board.bishops_and_queens()
+    };
+    let them = board.by_color(!us);
+    let after = board.occupied().without(from).with(to);
+    for slider in (line & kind & them).without(to) {
+        let between = attacks::between(king, slider);
+        if between.contains(from) && (between & after).is_empty() {
+            return true;
+        }
+    }
+    false
 }
 
 /// The hash after king's move `m` from the hash `current` of `pos`, where
@@ -996,6 +1060,14 @@ pub(crate) mod tests {
                 "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1",
                 "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
                 "4r1k1/8/8/8/8/5n2/8/3QK3 w - - 0 1",
+                // pins along a file, a diagonal and a rank, a line held by
+                // two of ours, and pinners that can be taken
+                "4k3/8/8/8/4r3/8/4R3/4K3 w - - 0 1",
+                "4k3/8/8/b7/8/8/3B4/4K3 w - - 0 1",
+                "4k3/8/8/q7/8/8/3N4/4K3 w - - 0 1",
+                "4k3/4r3/8/8/4N3/8/4R3/4K3 w - - 0 1",
+                "4k3/8/8/8/8/8/8/qQ2K3 w - - 0 1",
+                "6k1/8/8/3q4/8/1Q6/8/Q3K2R b K - 0 1",
                 "4k3/8/8/8/1b6/8/3N4/r3K3 w - - 0 1",
                 "3qk3/8/8/8/8/8/3R4/3QK3 w - - 0 1",
                 "7k/8/8/8/8/8/N1N5/1N1N3K w - - 0 1",
