@@ -135,6 +135,22 @@ impl Score {
         }
     }
 
+    /// [`Score::parse_pawns`]'s score where its error would be dropped (a
+    /// comment tried against a form): text that cannot be a score (after
+    /// its sign, neither a mate's `M` or `#`, nor a digit or a point) is
+    /// answered without the error's message being written.
+    pub fn read_pawns(s: &str) -> Option<Score> {
+        fast_pawns(s.as_bytes()).or_else(|| {
+            let t = s.trim();
+            let body = t.strip_prefix(['-', '+']).unwrap_or(t);
+            let may_be = match body.as_bytes().first() {
+                Some(b) => matches!(b, b'M' | b'#' | b'.') || b.is_ascii_digit(),
+                None => false,
+            };
+            may_be.then(|| Score::parse_pawns_general(s).ok()).flatten()
+        })
+    }
+
     /// [`Score::parse_pawns`] for every form: what [`fast_pawns`] does not
     /// read.
     fn parse_pawns_general(s: &str) -> Result<Score, String> {
@@ -563,9 +579,10 @@ pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&Comment
         ann.form = Some(MoveForm::Cutechess(cc));
         return;
     }
-    if let Some(m) = super::forms::parse_fastchess(rest, &mut ann.problems)
-        .or_else(|| super::forms::parse_plain_seconds(rest))
-    {
+    if super::forms::fastchess_into(rest, &mut ann.problems, &mut ann.form) {
+        return;
+    }
+    if let Some(m) = super::forms::parse_plain_seconds(rest) {
         ann.form = Some(MoveForm::Gui(m));
         return;
     }
@@ -1456,6 +1473,29 @@ mod tests {
         }
         // the fast path is taken, not only the fallback
         assert!(fast > 100, "{fast}");
+    }
+
+    /// `read_pawns` is `parse_pawns` without its error, on numbers, near
+    /// numbers, mates and words.
+    #[test]
+    fn read_pawns_is_parse_pawns_without_the_error() {
+        let mut texts = number_texts();
+        for t in [
+            "Nice", "-Nice", "+", "-", "", " ", "M", "#", "M-", "-M+3", "#x", ".", "-.", "+.5",
+            "..", " 0.5 ", "\t-M3", "é", "-é1", "1/2", "N3", "+-1", "--1", "inf", "NaN",
+        ] {
+            texts.push(t.to_string());
+        }
+        let mut scores = 0;
+        for t in &texts {
+            assert_eq!(Score::read_pawns(t), Score::parse_pawns(t).ok(), "{t:?}");
+            scores += usize::from(Score::read_pawns(t).is_some());
+        }
+        assert!(
+            scores > 20 && scores < texts.len(),
+            "{scores} of {}",
+            texts.len()
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //!
 //! * fastchess: `+0.35/24, 1.234s, n=123456, sd=30, nps=…, hashfull=…,
 //!   tbhits=…, <termination>` (the items after the time only when asked
-//!   for): [`parse_fastchess`];
+//!   for): [`fastchess_into`];
 //! * Arena and Banksia: `+0.35/24 1` or `+0.4/18 2.3` (the time in seconds
 //!   without a unit), Arena also with the expected move first, `(e4)
 //!   +0.35/24 1`, Banksia with its own text after a `;`:
@@ -68,7 +68,7 @@ pub struct GuiMove {
 /// `+0.35/24` → the score and the depth.
 pub(super) fn score_depth(s: &str) -> Option<(Score, u32)> {
     let (score, depth) = split_byte(s, b'/')?;
-    let score = Score::parse_pawns(score).ok()?;
+    let score = Score::read_pawns(score)?;
     let depth = int(depth).ok()?;
     Some((score, depth))
 }
@@ -82,21 +82,47 @@ fn unitless_seconds(s: &str) -> Option<i64> {
 }
 
 /// fastchess: `+0.35/24, 1.234s[, n=…][, sd=…][, nps=…][, hashfull=…][,
-/// tbhits=…][, termination]`. `None` when the text is not of that form; a
-/// value of a known key that does not parse is reported in `problems`.
-pub fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<GuiMove> {
+/// tbhits=…][, termination]`, typed where it is stored: into `form`, which
+/// must be empty, so the move is not copied on its way. `false` (`form`
+/// left empty) when the text is not of that form; a value of a known key
+/// that does not parse is reported in `problems`.
+pub fn fastchess_into(
+    s: &str,
+    problems: &mut Vec<String>,
+    form: &mut Option<super::annotations::MoveForm>,
+) -> bool {
     // `str::split(',')` with each item trimmed, a `memchr` for each comma
     let mut items = items(s);
-    let (score, depth) = score_depth(items.next()?)?;
-    let time = items.next()?;
-    let time_ms = parse_clock(time.strip_suffix('s')?)?;
-    let mut m = GuiMove {
-        form: "fastchess",
-        score: Some(score),
-        depth: Some(depth),
-        time_ms: Some(time_ms),
-        ..GuiMove::default()
+    let Some((score, depth)) = items.next().and_then(score_depth) else {
+        return false;
     };
+    let Some(time_ms) = items
+        .next()
+        .and_then(|t| t.strip_suffix('s'))
+        .and_then(parse_clock)
+    else {
+        return false;
+    };
+    if let super::annotations::MoveForm::Gui(m) =
+        form.insert(super::annotations::MoveForm::Gui(GuiMove {
+            form: "fastchess",
+            score: Some(score),
+            depth: Some(depth),
+            time_ms: Some(time_ms),
+            ..GuiMove::default()
+        }))
+    {
+        fastchess_items(items, m, problems);
+    }
+    true
+}
+
+/// The items after fastchess's time, into `m`.
+fn fastchess_items<'a>(
+    items: impl Iterator<Item = &'a str>,
+    m: &mut GuiMove,
+    problems: &mut Vec<String>,
+) {
     let mut notes: Vec<&str> = Vec::new();
     for item in items {
         let Some((key, value)) = key_value(item) else {
@@ -127,7 +153,20 @@ pub fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<GuiMove> {
     if !notes.is_empty() {
         m.note = Some(notes.join(", "));
     }
-    Some(m)
+}
+
+/// [`fastchess_into`]'s move on its own, for the tests.
+#[cfg(test)]
+fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<GuiMove> {
+    let mut form = None;
+    if !fastchess_into(s, problems, &mut form) {
+        assert!(form.is_none(), "a text not of the form stores nothing");
+        return None;
+    }
+    match form {
+        Some(super::annotations::MoveForm::Gui(m)) => Some(m),
+        _ => None,
+    }
 }
 
 /// Arena and Banksia: `[(move)] +0.35/24 SECONDS[s][; text]`, the time in
