@@ -600,7 +600,8 @@ fn extract_commands<'a>(raw: &'a str, ann: &mut Annotations) -> Cow<'a, str> {
     let mut several = false;
     for piece in command_pieces(raw) {
         match piece {
-            Piece::Text(t) if !t.chars().all(char::is_whitespace) => {
+            // more than white space (`trim` reads ASCII a byte at a time)
+            Piece::Text(t) if !trim(t).is_empty() => {
                 several |= text.is_some();
                 text = Some(t);
             }
@@ -638,12 +639,7 @@ fn command_pieces(raw: &str) -> impl Iterator<Item = Piece<'_>> {
             return Some(Piece::Command(c));
         }
         let r = rest?;
-        // `r.find("[%")`, then the first `]` after it, by `memchr`
-        let b = r.as_bytes();
-        let group = memchr::memchr_iter(b'[', b)
-            .find(|&i| b.get(i + 1) == Some(&b'%'))
-            .and_then(|start| memchr::memchr(b']', &b[start..]).map(|len| (start, len)));
-        match group {
+        match command_group(r.as_bytes()) {
             Some((start, len)) => {
                 inner = Some(&r[start + 2..start + len]);
                 rest = Some(&r[start + len + 1..]);
@@ -657,10 +653,22 @@ fn command_pieces(raw: &str) -> impl Iterator<Item = Piece<'_>> {
     })
 }
 
+/// Where the first `[%` of `b` starts, and how far from there its group's
+/// `]` is: `r.find("[%")`, then the first `]` after it; `None` when there is
+/// no `[%`, or no `]` after the first. A byte at a time: the texts around
+/// and inside a group are a few bytes each (`{ [%eval 0.27] [%clk 0:58:34]
+/// }`), too short for a search's set-up to pay.
+#[inline]
+fn command_group(b: &[u8]) -> Option<(usize, usize)> {
+    let start = b.windows(2).position(|w| w == b"[%")?;
+    let len = b[start + 2..].iter().position(|&c| c == b']')?;
+    Some((start, len + 2))
+}
+
 /// Type one `[%cmd args]` group's inside.
 fn type_command(inner: &str, ann: &mut Annotations) {
-    let (name, args) = match inner.split_once(char::is_whitespace) {
-        Some((n, a)) => (n, a.trim()),
+    let (name, args) = match split_white(inner) {
+        Some((n, a)) => (n, trim(a)),
         None => (inner, ""),
     };
     match name {
@@ -815,6 +823,22 @@ pub(super) fn split_byte(s: &str, c: u8) -> Option<(&str, &str)> {
 #[inline]
 pub(super) fn ascii_white(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// `s.split_once(char::is_whitespace)`, a byte at a time while the text is
+/// ASCII (the first byte that is not falls back to it).
+fn split_white(s: &str) -> Option<(&str, &str)> {
+    let b = s.as_bytes();
+    for (k, &c) in b.iter().enumerate() {
+        if c >= 0x80 {
+            return s.split_once(char::is_whitespace);
+        }
+        if ascii_white(c) {
+            // an ASCII byte: character boundaries on both sides
+            return Some((&s[..k], &s[k + 1..]));
+        }
+    }
+    None
 }
 
 /// `str::trim`, with a fast path for the ASCII white space of machine-written
@@ -1473,6 +1497,55 @@ mod tests {
         }
         // the fast path is taken, not only the fallback
         assert!(fast > 100, "{fast}");
+    }
+
+    /// `command_group` finds what `memchr` found before it: the first `[%`,
+    /// then the first `]` after it, on texts of brackets, percent signs and
+    /// letters in every order.
+    #[test]
+    fn a_command_group_is_found_as_memchr_found_it() {
+        let memchr_found = |b: &[u8]| {
+            memchr::memchr_iter(b'[', b)
+                .find(|&i| b.get(i + 1) == Some(&b'%'))
+                .and_then(|start| memchr::memchr(b']', &b[start..]).map(|len| (start, len)))
+        };
+        let parts: [&[u8]; 8] = [b"[", b"%", b"]", b"[%", b"clk 0:01", b" ", b"]]", b"e"];
+        let mut rng = crate::test_rng::Lcg(1992);
+        let mut found = 0;
+        for _ in 0..100_000 {
+            let text: Vec<u8> = (0..rng.below(8))
+                .flat_map(|_| parts[rng.below(parts.len())].iter().copied())
+                .collect();
+            assert_eq!(command_group(&text), memchr_found(&text), "{text:?}");
+            found += usize::from(command_group(&text).is_some());
+        }
+        assert!(found > 10_000, "{found}");
+    }
+
+    /// `split_white` is `split_once(char::is_whitespace)`, and `trim` is
+    /// `str::trim`, on texts of ASCII and Unicode white space, letters and
+    /// bytes beyond ASCII, in every place.
+    #[test]
+    fn the_white_space_splits_as_str_does() {
+        let parts = [
+            "", " ", "\t", "\n", "\r", "\x0b", "\x0c", "\u{a0}", "\u{2003}", "\u{85}", "clk",
+            "0:01:02", "é", "€", "x", ",",
+        ];
+        let mut rng = crate::test_rng::Lcg(2008);
+        let mut split = 0;
+        for _ in 0..100_000 {
+            let text: String = (0..rng.below(6))
+                .map(|_| parts[rng.below(parts.len())])
+                .collect();
+            assert_eq!(
+                split_white(&text),
+                text.split_once(char::is_whitespace),
+                "{text:?}"
+            );
+            assert_eq!(trim(&text), text.trim(), "{text:?}");
+            split += usize::from(split_white(&text).is_some());
+        }
+        assert!(split > 10_000, "{split}");
     }
 
     /// `read_pawns` is `parse_pawns` without its error, on numbers, near
