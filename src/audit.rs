@@ -170,7 +170,7 @@ pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> R
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| format!("arbiter: could not start {threads} threads: {e}"))?;
+        .map_err(|e| format!("could not start {threads} threads: {e}"))?;
     Ok(pool.install(work))
 }
 
