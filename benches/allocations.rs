@@ -139,8 +139,8 @@ fn slope(points: &[(f64, f64)]) -> f64 {
 fn end_after(game: &arbiter::ingest::pgn::PgnGame, k: usize) -> Option<usize> {
     let m = game.moves.get(k.checked_sub(1)?)?;
     let end = |s: &arbiter::span::Span| s.offset + s.len;
-    let last = m
-        .comments
+    let last = game
+        .comments_of(m)
         .iter()
         .map(|c| end(&c.span))
         .chain(m.span.as_ref().map(end))

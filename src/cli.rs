@@ -1649,7 +1649,8 @@ fn run_replay(
                     .collect();
                 w = w.and(writeln!(out, "  recorded: {}", shown.join(" ")));
             }
-            if let Some(line) = typed_line(&g.game.moves[p.move_index], p.side) {
+            if let Some(line) = typed_line(g.game.comments_of(&g.game.moves[p.move_index]), p.side)
+            {
                 w = w.and(writeln!(out, "  typed: {line}"));
             }
             if let serde_json::Value::Object(m) = live(&g, cfg, p.ply)
@@ -1688,9 +1689,9 @@ impl std::error::Error for StopReading {}
 /// The ruleset's live values (`let`s) at a ply, by name.
 /// The typed values of a move for `replay`'s text: `eval +0.35 (White's
 /// view), depth 24, move time 1.200s, clock 1:59:58.000`, or `None`.
-fn typed_line(mv: &crate::ingest::pgn::PgnMove, side: shakmaty::Color) -> Option<String> {
+fn typed_line(comments: &[crate::ingest::pgn::Comment], side: shakmaty::Color) -> Option<String> {
     use crate::ingest::annotations::Score;
-    let t = crate::timeline::typed_values(mv, side);
+    let t = crate::timeline::typed_values(comments, side);
     let secs = |ms: i64| {
         format!(
             "{}{}.{:03}",

@@ -360,7 +360,8 @@ fn record_inputs(tl: &crate::timeline::Timeline<'_>) -> Inputs {
     };
     for p in &tl.replay.plies {
         let mv = &tl.game.moves[p.move_index];
-        let ann = || mv.comments.iter().map(|c| &c.annotations);
+        let comments = tl.game.comments_of(mv);
+        let ann = || comments.iter().map(|c| &c.annotations);
         let tcec = ann().find_map(|a| a.tcec());
         let book = tcec.is_some_and(|t| t.book);
         let u = tcec

@@ -60,7 +60,7 @@ impl GameInfo {
     pub fn from_game(file: &str, order: usize, g: &PgnGame) -> GameInfo {
         let mut book: Vec<String> = Vec::new();
         for m in &g.moves {
-            let is_book = m.comments.iter().any(|c| {
+            let is_book = g.comments_of(m).iter().any(|c| {
                 c.annotations.tcec().is_some_and(|t| t.book)
                     || c.annotations.cutechess().is_some_and(|t| t.book)
             });
@@ -142,6 +142,7 @@ impl GameInfo {
             tags,
             preamble: Vec::new(),
             moves: Vec::new(),
+            comments: Vec::new(),
             outcome: None,
             variations: 0,
             problems: Vec::new(),

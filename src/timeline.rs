@@ -1155,10 +1155,11 @@ impl<'a> Timeline<'a> {
     /// The typed facts of one move, read from its comments once.
     pub fn move_facts(&self, p: &'a Ply) -> MoveFacts<'a> {
         let mv = &self.game.moves[p.move_index];
-        let tcec = mv.comments.iter().find_map(|c| c.annotations.tcec());
-        let cc = mv.comments.iter().find_map(|c| c.annotations.cutechess());
-        let gui = mv.comments.iter().find_map(|c| c.annotations.gui());
-        let typed = typed_from(mv, p.side, tcec, || cc, || gui);
+        let comments = self.game.comments_of(mv);
+        let tcec = comments.iter().find_map(|c| c.annotations.tcec());
+        let cc = comments.iter().find_map(|c| c.annotations.cutechess());
+        let gui = comments.iter().find_map(|c| c.annotations.gui());
+        let typed = typed_from(comments, p.side, tcec, || cc, || gui);
         MoveFacts {
             game: self.game,
             ply: p,
@@ -1189,10 +1190,10 @@ pub struct TypedValues {
 
 /// The typed values of one move's comments (`side` moved). The first
 /// comment that gives a value gives it.
-pub fn typed_values(mv: &crate::ingest::pgn::PgnMove, side: Color) -> TypedValues {
-    let ann = || mv.comments.iter().map(|c| &c.annotations);
+pub fn typed_values(comments: &[crate::ingest::pgn::Comment], side: Color) -> TypedValues {
+    let ann = || comments.iter().map(|c| &c.annotations);
     typed_from(
-        mv,
+        comments,
         side,
         ann().find_map(|a| a.tcec()),
         || ann().find_map(|a| a.cutechess()),
@@ -1205,13 +1206,13 @@ pub fn typed_values(mv: &crate::ingest::pgn::PgnMove, side: Color) -> TypedValue
 /// is looked for only where the ones before it give nothing (a TCEC
 /// comment gives all four values).
 fn typed_from<'m>(
-    mv: &'m crate::ingest::pgn::PgnMove,
+    comments: &'m [crate::ingest::pgn::Comment],
     side: Color,
     tcec: Option<&'m crate::ingest::annotations::TcecMove>,
     cc: impl Fn() -> Option<&'m crate::ingest::annotations::CutechessMove>,
     gui: impl Fn() -> Option<&'m crate::ingest::forms::GuiMove>,
 ) -> TypedValues {
-    let ann = || mv.comments.iter().map(|c| &c.annotations);
+    let ann = || comments.iter().map(|c| &c.annotations);
     let eval_cmd = || ann().find_map(|a| a.eval);
     let white = |s: Score| if side == Color::White { s } else { s.negate() };
     TypedValues {
@@ -1393,8 +1394,8 @@ impl MoveFacts<'_> {
         &self,
         f: impl Fn(&crate::ingest::annotations::Annotations) -> Option<i64>,
     ) -> Option<f64> {
-        self.mv
-            .comments
+        self.game
+            .comments_of(self.mv)
             .iter()
             .find_map(|c| f(&c.annotations))
             .map(|x| x as f64)
@@ -1465,7 +1466,12 @@ impl MoveFacts<'_> {
             MoveField::Ponderhit => tcec.and_then(|t| t.ph),
             MoveField::RecordedLeft => tcec
                 .and_then(|t| t.tl)
-                .or_else(|| self.mv.comments.iter().find_map(|c| c.annotations.clk))
+                .or_else(|| {
+                    self.game
+                        .comments_of(self.mv)
+                        .iter()
+                        .find_map(|c| c.annotations.clk)
+                })
                 .map(|x| x as f64),
             MoveField::RecordedR50 => tcec.and_then(|t| t.r50).map(f64::from),
             MoveField::RecordedRd => tcec.and_then(|t| t.rd).map(f64::from),

@@ -46,12 +46,13 @@ fn every_engine_move_has_typed_values() {
             let n = g.game.moves.len();
             for (i, m) in g.game.moves.iter().enumerate() {
                 total += 1;
-                let tcec: Vec<_> = m
-                    .comments
+                let tcec: Vec<_> = g
+                    .game
+                    .comments_of(m)
                     .iter()
                     .filter_map(|c| c.annotations.tcec())
                     .collect();
-                for c in &m.comments {
+                for c in g.game.comments_of(m) {
                     assert!(
                         c.annotations.problems.is_empty(),
                         "{:?}",

@@ -131,9 +131,9 @@ fn num(v: Option<&Value>) -> Option<f64> {
 
 /// A move's search evidence in the record (its last comment that gives
 /// one), and whether a comment marks it a book move.
-fn recorded(mv: &crate::ingest::pgn::PgnMove) -> (Option<Search>, bool) {
+fn recorded(comments: &[crate::ingest::pgn::Comment]) -> (Option<Search>, bool) {
     let (mut out, mut book) = (None, false);
-    for c in &mv.comments {
+    for c in comments {
         book |= c.annotations.tcec().is_some_and(|t| t.book)
             || c.annotations.cutechess().is_some_and(|t| t.book);
         if let Some(t) = c.annotations.tcec()
@@ -250,7 +250,11 @@ fn predicted<'t>(tl: &'t Timeline<'_>, i: usize) -> (Option<&'t str>, Option<&'t
         return (None, None);
     };
     let mv = &tl.game.moves[prev.move_index];
-    let t = mv.comments.iter().find_map(|c| c.annotations.tcec());
+    let t = tl
+        .game
+        .comments_of(mv)
+        .iter()
+        .find_map(|c| c.annotations.tcec());
     (
         t.and_then(|t| t.pd.as_deref()),
         t.and_then(|t| t.pv.as_deref()),
@@ -344,7 +348,7 @@ pub fn assess(tl: &Timeline<'_>, p: &Params) -> Vec<Assessment> {
     let mut since_book = [0usize; 2];
     for (i, ply) in tl.replay.plies.iter().enumerate() {
         let k = usize::from(!ply.side.is_white());
-        let (record, book) = recorded(&tl.game.moves[ply.move_index]);
+        let (record, book) = recorded(tl.game.comments_of(&tl.game.moves[ply.move_index]));
         // the engine log's search, moved into the assessment, over the
         // record's
         let search = logs.get_mut(i).and_then(Option::take).or(record);
@@ -423,7 +427,7 @@ pub fn unflagged(tl: &Timeline<'_>, p: &Params) -> Option<Vec<(u32, bool)>> {
     let mut out = Vec::with_capacity(tl.replay.plies.len());
     for ply in &tl.replay.plies {
         let k = usize::from(!ply.side.is_white());
-        let (record, book) = recorded(&tl.game.moves[ply.move_index]);
+        let (record, book) = recorded(tl.game.comments_of(&tl.game.moves[ply.move_index]));
         let less = move_searchless(record.as_ref(), book, p);
         if less == Some(true) {
             run[k] += 1;

@@ -598,8 +598,11 @@ pub struct PgnMove {
     /// allocation for a move).
     pub written: compact_str::CompactString,
     pub span: Option<Span>,
-    /// Comments that follow the move (before the next move).
-    pub comments: smallvec::SmallVec<[Comment; 1]>,
+    /// Where the comments that follow the move (before the next move) lie
+    /// in the game's `comments`: read them with [`PgnGame::comments_of`].
+    /// A move holds none inline, so a move of a record without comments
+    /// is a tenth of the size a comment is.
+    pub comment_range: std::ops::Range<u32>,
     pub nags: Vec<u8>,
 }
 
@@ -643,6 +646,9 @@ pub struct PgnGame {
     /// engine options).
     pub preamble: Vec<Comment>,
     pub moves: Vec<PgnMove>,
+    /// The comments after the first move, in order: each move's are a run
+    /// of them (`PgnMove::comment_range`).
+    pub comments: Vec<Comment>,
     /// The termination marker in the movetext (`1-0`, `0-1`, `1/2-1/2`,
     /// `*`), if any, and its span.
     pub outcome: Option<(String, Option<Span>)>,
@@ -652,43 +658,65 @@ pub struct PgnGame {
 }
 
 thread_local! {
-    /// The list of moves of the last game dropped on this thread, emptied:
-    /// the next game read here fills it, with no allocation and no copy as
-    /// it grows (a move holds its first comment inline, so 140 moves are
-    /// about 90 KB that doubling copied about once more).
+    /// The lists of moves and of comments of the last game dropped on this
+    /// thread, emptied: the next game read here fills them, with no
+    /// allocation and no copy as they grow (140 moves with a comment each
+    /// are about 80 KB that doubling copied about once more).
     static SPARE_MOVES: std::cell::Cell<Vec<PgnMove>> =
+        const { std::cell::Cell::new(Vec::new()) };
+    static SPARE_COMMENTS: std::cell::Cell<Vec<Comment>> =
         const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// A list longer than this (a game of more than 1,024 plies) is not kept
-/// for the next game.
-const SPARE_MOVES_MAX: usize = 1024;
+/// A list longer than this (a game of more than 1,024 plies, or comments)
+/// is not kept for the next game.
+const SPARE_MAX: usize = 1024;
 
 /// The spare list of moves of this thread, if any (empty, with room).
 fn spare_moves() -> Vec<PgnMove> {
     SPARE_MOVES.try_with(|s| s.take()).unwrap_or_default()
 }
 
-impl Drop for PgnGame {
-    /// The game's list of moves, emptied, is kept for the next game read on
-    /// this thread.
-    fn drop(&mut self) {
-        let mut moves = std::mem::take(&mut self.moves);
-        moves.clear();
-        if moves.capacity() > 0 && moves.capacity() <= SPARE_MOVES_MAX {
-            let _ = SPARE_MOVES.try_with(|s| {
-                let old = s.take();
-                s.set(if old.capacity() >= moves.capacity() {
-                    old
-                } else {
-                    moves
-                });
+/// The spare list of comments of this thread, if any (empty, with room).
+fn spare_comments() -> Vec<Comment> {
+    SPARE_COMMENTS.try_with(|s| s.take()).unwrap_or_default()
+}
+
+/// Keep `list`, emptied, in `spare` for the next game read on this thread,
+/// unless the spare already has as much room or `list` is too large.
+fn keep_spare<T: 'static>(
+    spare: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>,
+    mut list: Vec<T>,
+) {
+    list.clear();
+    if list.capacity() > 0 && list.capacity() <= SPARE_MAX {
+        let _ = spare.try_with(|s| {
+            let old = s.take();
+            s.set(if old.capacity() >= list.capacity() {
+                old
+            } else {
+                list
             });
-        }
+        });
+    }
+}
+
+impl Drop for PgnGame {
+    /// The game's lists of moves and of comments, emptied, are kept for the
+    /// next game read on this thread.
+    fn drop(&mut self) {
+        keep_spare(&SPARE_MOVES, std::mem::take(&mut self.moves));
+        keep_spare(&SPARE_COMMENTS, std::mem::take(&mut self.comments));
     }
 }
 
 impl PgnGame {
+    /// The comments that follow `mv`, one of this game's moves.
+    pub fn comments_of(&self, mv: &PgnMove) -> &[Comment] {
+        let r = mv.comment_range.start as usize..mv.comment_range.end as usize;
+        self.comments.get(r).unwrap_or(&[])
+    }
+
     /// The first value of a tag.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -778,6 +806,7 @@ fn read_game(chunk: &GameChunk, part: Part) -> PgnGame {
         tags: Vec::with_capacity(tag_lines),
         preamble: Vec::new(),
         moves: spare_moves(),
+        comments: spare_comments(),
         outcome: None,
         variations: 0,
         problems: Vec::new(),
@@ -1345,11 +1374,14 @@ impl Visitor for GameVisitor<'_, '_> {
             }
             None => (compact_str::format_compact!("{san}"), None),
         };
+        // its comments, none yet, start where the game's list ends (a game
+        // is at most MAX_GAME_BYTES, so the places fit)
+        let at = self.game.comments.len() as u32;
         self.game.moves.push(PgnMove {
             san,
             written,
             span,
-            comments: smallvec::SmallVec::new(),
+            comment_range: at..at,
             nags: Vec::new(),
         });
         ControlFlow::Continue(())
@@ -1419,8 +1451,9 @@ impl Visitor for GameVisitor<'_, '_> {
         let before_move = game.moves.len();
         let list = match game.moves.last_mut() {
             Some(m) => {
-                m.comments.push(c);
-                &mut m.comments[..]
+                game.comments.push(c);
+                m.comment_range.end = game.comments.len() as u32;
+                &mut game.comments[..]
             }
             None => {
                 game.preamble.push(c);
@@ -1500,6 +1533,48 @@ mod tests {
         out
     }
 
+    /// Each move's comments are the run of the game's that follow it, in
+    /// order: the runs follow each other from the first comment after the
+    /// first move to the last, a move without comments has none, those
+    /// before the first move are the preamble's, and a variation's are
+    /// skipped with it; a game read after a game with more comments has
+    /// only its own.
+    #[test]
+    fn a_moves_comments_are_its_run_of_the_games() {
+        let text = b"[Event \"A\"]\n\n{before} 1. e4 {one} {two} e5 $1 {three} 2. Nf3 (2. Nc3 {in a variation}) Nc6 {four} 3. Bb5 a6 {five} *\n\n[Event \"B\"]\n\n1. d4 d5 {six} *\n";
+        let g = games(text);
+        let texts = |g: &PgnGame, i: usize| -> Vec<String> {
+            g.comments_of(&g.moves[i])
+                .iter()
+                .map(|c| c.annotations.text.clone())
+                .collect()
+        };
+        assert_eq!(g[0].preamble.len(), 1);
+        assert_eq!(texts(&g[0], 0), ["one", "two"]);
+        assert_eq!(texts(&g[0], 1), ["three"]);
+        assert!(texts(&g[0], 2).is_empty());
+        assert_eq!(texts(&g[0], 3), ["four"]);
+        assert!(texts(&g[0], 4).is_empty());
+        assert_eq!(texts(&g[0], 5), ["five"]);
+        assert!(texts(&g[1], 0).is_empty());
+        assert_eq!(texts(&g[1], 1), ["six"]);
+        assert_eq!(g[1].comments.len(), 1);
+        // read again once the first games are dropped: on the spare list
+        let first = g[0].comments.len();
+        drop(g);
+        let g = games(b"[Event \"B\"]\n\n1. d4 d5 {six} *\n");
+        assert_eq!(texts(&g[0], 1), ["six"]);
+        assert!(g[0].comments.len() == 1 && g[0].comments.capacity() >= first);
+        for game in &g {
+            let mut at = 0;
+            for m in &game.moves {
+                assert_eq!(m.comment_range.start, at);
+                at = m.comment_range.end;
+            }
+            assert_eq!(at as usize, game.comments.len());
+        }
+    }
+
     /// A game's list of moves, once the game is dropped, is the next
     /// game's on the same thread: emptied (the next game has its own moves
     /// only) and with its room (no allocation as the next game grows).
@@ -1514,8 +1589,8 @@ mod tests {
         let m = &short[0].moves;
         assert_eq!(m.len(), 2);
         assert_eq!((m[0].written.as_str(), m[1].written.as_str()), ("d4", "d5"));
-        assert_eq!(m[0].comments.len(), 1);
-        assert!(m[1].comments.is_empty());
+        assert_eq!(short[0].comments_of(&m[0]).len(), 1);
+        assert!(short[0].comments_of(&m[1]).is_empty());
         assert!(m.capacity() >= room, "{} < {room}", m.capacity());
     }
 
@@ -1770,7 +1845,7 @@ mod tests {
         let text = b"[Event \"e\"]\n\n1. e4 {d=20, pv=e4 e5 Nf3, wv=0.30,} e5 {[%clk 1:00:00] d=19, pv=e5 Nf3 Nc6, wv=0.20,} 2. Nf3 {d=18, [%clk 1:00:00] pv=Nf3 Nc6, wv=0.10,} Nc6 {d=18, pv=Nc6 Caf\xe9, wv=0.10,} *\n";
         let g = &games(text)[0];
         let pv = |i: usize| {
-            g.moves[i].comments[0]
+            g.comments_of(&g.moves[i])[0]
                 .annotations
                 .tcec()
                 .and_then(|t| t.pv.clone())
@@ -1816,7 +1891,7 @@ mod tests {
         let same = |g: &PgnGame| {
             assert_eq!(g.tag("Event"), Some("Caf\u{e9} \"Open\""));
             assert_eq!(g.tag("Site"), Some("M\u{fc}nchen"));
-            let notes = |i: usize| &g.moves[i].comments[0].annotations;
+            let notes = |i: usize| &g.comments_of(&g.moves[i])[0].annotations;
             assert_eq!(notes(1).text, "Gr\u{fc}\u{df}e \u{2654}");
             let pv = notes(0).tcec().and_then(|t| t.pv.clone()).unwrap();
             assert_eq!(&*pv, "e4 e5");
@@ -1853,7 +1928,7 @@ mod tests {
         assert_eq!(m.len(), 3);
         let s = m[0].span.unwrap();
         assert_eq!((s.line, s.column, s.len), (4, 4, 2));
-        let c = m[0].comments[0].span;
+        let c = g[0].comments_of(&m[0])[0].span;
         assert_eq!(
             &text[c.offset as usize..(c.offset + c.len) as usize],
             b"{a comment}"

@@ -14,7 +14,7 @@ use crate::replay::Ply;
 pub fn recorded(audit: &GameAudit, ply: &Ply) -> Value {
     let mut map = Map::new();
     let mut texts = Vec::new();
-    for c in &audit.game.moves[ply.move_index].comments {
+    for c in audit.game.comments_of(&audit.game.moves[ply.move_index]) {
         let a = &c.annotations;
         if let Some(t) = a.tcec()
             && let Value::Object(o) = json!(t)
@@ -52,7 +52,10 @@ pub fn recorded(audit: &GameAudit, ply: &Ply) -> Value {
 /// The values every comment form is typed into (eval from White's view,
 /// depth, move time, clock), `null` where the record has none.
 pub fn typed(audit: &GameAudit, ply: &Ply) -> Value {
-    let t = crate::timeline::typed_values(&audit.game.moves[ply.move_index], ply.side);
+    let t = crate::timeline::typed_values(
+        audit.game.comments_of(&audit.game.moves[ply.move_index]),
+        ply.side,
+    );
     json!({
         "eval": t.eval,
         "depth": t.depth,

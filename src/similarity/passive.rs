@@ -46,8 +46,9 @@ pub fn choices(game: &crate::ingest::pgn::PgnGame, replay: &crate::replay::Repla
     };
     for (i, p) in replay.plies.iter().enumerate() {
         let mv = &game.moves[p.move_index];
-        let tcec = mv.comments.iter().find_map(|c| c.annotations.tcec());
-        let cc = mv.comments.iter().find_map(|c| c.annotations.cutechess());
+        let comments = game.comments_of(mv);
+        let tcec = comments.iter().find_map(|c| c.annotations.tcec());
+        let cc = comments.iter().find_map(|c| c.annotations.cutechess());
         if tcec.is_some_and(|t| t.book)
             || cc.is_some_and(|c| c.book)
             || (tcec.is_none() && cc.is_none())

@@ -300,7 +300,7 @@ fn evals(g: &GameAudit) -> Vec<(u32, bool, f64)> {
     for p in &g.replay.plies {
         let mv = &g.game.moves[p.move_index];
         let white = p.side.is_white();
-        let v = mv.comments.iter().find_map(|c| {
+        let v = g.game.comments_of(mv).iter().find_map(|c| {
             let a = &c.annotations;
             a.tcec()
                 .and_then(|t| t.wv)
