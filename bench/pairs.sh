@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two builds timed in turn (A B A B …) on the same command line, to compare
+# Two builds timed in turn (A B, B A, A B, …) on the same command line, to compare
 # them when the machine's speed drifts: each pair's ratio A/B of wall time,
 # then the median of the ratios, with each build's median wall time and
 # largest peak RSS. This is how the "median of N pairs" figures of
@@ -46,13 +46,24 @@ run "$a" "$@" > /dev/null
 run "$b" "$@" > /dev/null
 : > "$tmp/rows"
 i=0
+# The build run second in a pair was about 2% faster on this machine
+# whichever it was, so the order turns from pair to pair (A B, then B A):
+# each build runs first in half the pairs. A fifth column says which ran
+# first.
 while [ "$i" -lt "$pairs" ]; do
-  read -r wa ma < <(run "$a" "$@")
-  read -r wb mb < <(run "$b" "$@")
-  echo "$wa $ma $wb $mb" >> "$tmp/rows"
+  if [ $((i % 2)) -eq 0 ]; then
+    read -r wa ma < <(run "$a" "$@")
+    read -r wb mb < <(run "$b" "$@")
+    first=A
+  else
+    read -r wb mb < <(run "$b" "$@")
+    read -r wa ma < <(run "$a" "$@")
+    first=B
+  fi
+  echo "$wa $ma $wb $mb $first" >> "$tmp/rows"
   i=$((i + 1))
 done
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 wa=$(awk '{ print $1 }' "$tmp/rows" | median)
 wb=$(awk '{ print $3 }' "$tmp/rows" | median)
 ratio=$(awk '$3 > 0 { print $1 / $3 }' "$tmp/rows" | median)
@@ -60,4 +71,8 @@ pa=$(awk '{ print $2 }' "$tmp/rows" | sort -g | tail -1)
 pb=$(awk '{ print $4 }' "$tmp/rows" | sort -g | tail -1)
 printf 'A %s: median wall %.3f s, peak %.1f MiB\n' "$shown_a" "$wa" "$(awk -v k="$pa" 'BEGIN { print k / 1024 }')"
 printf 'B %s: median wall %.3f s, peak %.1f MiB\n' "$shown_b" "$wb" "$(awk -v k="$pb" 'BEGIN { print k / 1024 }')"
+ratio_a=$(awk '$3 > 0 && $5 == "A" { print $1 / $3 }' "$tmp/rows" | median)
+ratio_b=$(awk '$3 > 0 && $5 == "B" { print $1 / $3 }' "$tmp/rows" | median)
+three() { if [ -n "$1" ]; then printf '%.3f' "$1"; else printf 'none'; fi; }
+printf 'A/B wall, median of the pairs with A first: %s, with B first: %s\n' "$(three "$ratio_a")" "$(three "$ratio_b")"
 printf 'A/B wall, median of %d pairs: %.3f\n' "$pairs" "$ratio"
