@@ -465,7 +465,11 @@ fn walk_info<'a>(mut get: impl FnMut(usize) -> Option<&'a str>, texts: bool) -> 
 /// Parse a log held in memory, recognising cutechess debug output or a
 /// transcript line by line.
 pub fn parse(text: &str) -> EngineLog {
-    let mut reader = Reader::default();
+    read_text(Reader::default(), text)
+}
+
+/// Every line of `text` read by `reader`.
+fn read_text(mut reader: Reader, text: &str) -> EngineLog {
     for (span, line) in crate::span::lines_with_spans(text) {
         reader.line(span, line);
     }
@@ -495,9 +499,21 @@ pub struct Reader {
     /// Where each word of the `info` line being read lies (kept from line
     /// to line, so that reading one allocates nothing).
     words: Vec<(usize, usize)>,
+    /// Every line is read whole, `info` lines too, as before their numbers
+    /// were read in place (the tests compare the two ways).
+    whole: bool,
 }
 
 impl Reader {
+    /// A reader that reads every line whole.
+    #[cfg(test)]
+    fn whole() -> Self {
+        Reader {
+            whole: true,
+            ..Reader::default()
+        }
+    }
+
     /// One line of the log (without its line ending) and its span.
     pub fn line(&mut self, span: Span, line: &str) {
         let t = line.trim();
@@ -519,7 +535,7 @@ impl Reader {
                 };
                 // an engine's `info` line, the bulk of a log, has its numbers
                 // read in place; any other line is read whole
-                let numbers = (l.dir == Dir::FromEngine)
+                let numbers = (l.dir == Dir::FromEngine && !self.whole)
                     .then(|| {
                         info_numbers(l.text, &mut self.words).or_else(|| thinking_numbers(l.text))
                     })
@@ -1022,54 +1038,9 @@ mod tests {
 
     /// The log as it was read before `info` lines had their numbers read in
     /// place: every line read whole (`parse_line`) and folded by
-    /// `Track::take`, with `Reader::line`'s handling of the rest.
+    /// `Track::take`.
     fn read_whole(text: &str) -> EngineLog {
-        let mut log = EngineLog::default();
-        let mut tracks: Vec<Track> = Vec::new();
-        for (span, line) in crate::span::lines_with_spans(text) {
-            let t = line.trim();
-            if t.is_empty() {
-                continue;
-            }
-            if let Some(c) = t.strip_prefix('#') {
-                log.comment(c);
-                continue;
-            }
-            match parse_line(t, span) {
-                Ok(Some(l)) => {
-                    let at = match tracks.iter().position(|k| k.name == l.engine) {
-                        Some(at) => at,
-                        None => {
-                            tracks.push(Track::new(l.engine.clone()));
-                            tracks.len() - 1
-                        }
-                    };
-                    let track = &mut tracks[at];
-                    if let Some(prev) = track.last_time
-                        && l.time < prev
-                    {
-                        log.backwards.push(Backwards {
-                            span: l.span,
-                            earlier_ms: prev - l.time,
-                        });
-                    }
-                    track.last_time = Some(l.time);
-                    track.take(l);
-                }
-                Ok(None) => log.notes.push((span, t.to_string())),
-                Err(message) => log.errors.push(LogError { span, message }),
-            }
-        }
-        for mut track in tracks {
-            if let Some(s) = track.current.take() {
-                track.out.push(Activity::Search(Box::new(s)));
-            }
-            log.engines.push(EngineActivity {
-                name: track.name,
-                activities: track.out,
-            });
-        }
-        log
+        read_text(Reader::whole(), text)
     }
 
     /// The recorded logs, and logs made of their lines and of `info` lines
