@@ -428,41 +428,27 @@ pub struct OperatorLog {
 /// Parse an ISO-8601 timestamp `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` to ms
 /// since the Unix epoch.
 pub fn parse_timestamp(s: &str) -> Result<i64, String> {
-    let expected = || {
-        format!(
-            "expected a timestamp like 2003-01-26T15:04:05Z or 2003-01-26T15:04:05.250-05:00, found {s:?}"
-        )
-    };
-    let b = s.as_bytes();
-    if b.len() < 20
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || !(b[10] == b'T' || b[10] == b' ')
-        || b[13] != b':'
-        || b[16] != b':'
-    {
-        return Err(expected());
-    }
+    let b = timestamp_shape(s)?;
     // two or four ASCII digits (a byte that is not, a multi-byte
     // character's too, is an error): their value without `str::parse`
     let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
-        let t = b.get(r).ok_or_else(expected)?;
+        let t = b.get(r).ok_or_else(|| timestamp_expected(s))?;
         if !t.iter().all(u8::is_ascii_digit) {
-            return Err(expected());
+            return Err(timestamp_expected(s));
         }
         Ok(t.iter().fold(0, |v, &c| v * 10 + i64::from(c - b'0')))
     };
-    let (y, mo, d, h, mi, se) = (
-        num(0..4)?,
-        num(5..7)?,
-        num(8..10)?,
-        num(11..13)?,
-        num(14..16)?,
-        num(17..19)?,
-    );
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
-        return Err(format!("{s:?} is not a valid date and time"));
-    }
+    let date = timestamp_date(
+        s,
+        [
+            num(0..4)?,
+            num(5..7)?,
+            num(8..10)?,
+            num(11..13)?,
+            num(14..16)?,
+            num(17..19)?,
+        ],
+    )?;
     let mut i = 19;
     let mut ms = 0i64;
     if b.get(i) == Some(&b'.') {
@@ -473,7 +459,7 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
         }
         let frac = &b[start..i];
         if frac.is_empty() {
-            return Err(expected());
+            return Err(timestamp_expected(s));
         }
         // the first three digits, zeros after the last: milliseconds
         ms = frac
@@ -482,23 +468,65 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
             .take(3)
             .fold(0, |v, &c| v * 10 + i64::from(c - b'0'));
     }
-    let offset_min = match &s[i..] {
-        "Z" => 0,
+    Ok(epoch_ms(date, ms, timestamp_zone(s, &s[i..])?))
+}
+
+/// What [`parse_timestamp`] expected, for its errors.
+fn timestamp_expected(s: &str) -> String {
+    format!(
+        "expected a timestamp like 2003-01-26T15:04:05Z or 2003-01-26T15:04:05.250-05:00, found {s:?}"
+    )
+}
+
+/// `s`'s bytes, where they have a timestamp's length and separators.
+fn timestamp_shape(s: &str) -> Result<&[u8], String> {
+    let b = s.as_bytes();
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !(b[10] == b'T' || b[10] == b' ')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return Err(timestamp_expected(s));
+    }
+    Ok(b)
+}
+
+/// The year, month, day, hour, minute and second read from `s`, where they
+/// are a date and time.
+fn timestamp_date(s: &str, date: [i64; 6]) -> Result<[i64; 6], String> {
+    let [_, mo, d, h, mi, se] = date;
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
+        return Err(format!("{s:?} is not a valid date and time"));
+    }
+    Ok(date)
+}
+
+/// The time zone `zone` at the end of timestamp `s` (`Z` or `±HH:MM`), in
+/// minutes east of UTC.
+fn timestamp_zone(s: &str, zone: &str) -> Result<i64, String> {
+    match zone {
+        "Z" => Ok(0),
         z if z.len() == 6
             && (z.starts_with('+') || z.starts_with('-'))
             && z.as_bytes()[3] == b':' =>
         {
-            let oh: i64 = z[1..3].parse().map_err(|_| expected())?;
-            let om: i64 = z[4..6].parse().map_err(|_| expected())?;
+            let oh: i64 = z[1..3].parse().map_err(|_| timestamp_expected(s))?;
+            let om: i64 = z[4..6].parse().map_err(|_| timestamp_expected(s))?;
             let v = oh * 60 + om;
-            if z.starts_with('-') { -v } else { v }
+            Ok(if z.starts_with('-') { -v } else { v })
         }
-        _ => {
-            return Err(format!(
-                "{s:?} has no time zone: end it with Z or an offset such as -05:00"
-            ));
-        }
-    };
+        _ => Err(format!(
+            "{s:?} has no time zone: end it with Z or an offset such as -05:00"
+        )),
+    }
+}
+
+/// Ms since the Unix epoch of `date` (year, month, day, hour, minute,
+/// second) and `ms`, in a zone `offset_min` minutes east of UTC.
+fn epoch_ms(date: [i64; 6], ms: i64, offset_min: i64) -> i64 {
+    let [y, mo, d, h, mi, se] = date;
     // days from civil (Howard Hinnant's algorithm)
     let (yy, mm) = if mo <= 2 {
         (y - 1, mo + 9)
@@ -510,7 +538,7 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
     let doy = (153 * mm + 2) / 5 + d - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
-    Ok(((days * 86_400 + h * 3600 + mi * 60 + se) - offset_min * 60) * 1000 + ms)
+    ((days * 86_400 + h * 3600 + mi * 60 + se) - offset_min * 60) * 1000 + ms
 }
 
 /// Type a value as written: number, boolean, clock (`1:59:30` → ms) or text.
@@ -743,21 +771,8 @@ mod tests {
     /// before it read them without `str::parse` and without a string for
     /// the fraction: the reference for it, result and error alike.
     fn parse_timestamp_parsed(s: &str) -> Result<i64, String> {
-        let expected = || {
-            format!(
-                "expected a timestamp like 2003-01-26T15:04:05Z or 2003-01-26T15:04:05.250-05:00, found {s:?}"
-            )
-        };
-        let b = s.as_bytes();
-        if b.len() < 20
-            || b[4] != b'-'
-            || b[7] != b'-'
-            || !(b[10] == b'T' || b[10] == b' ')
-            || b[13] != b':'
-            || b[16] != b':'
-        {
-            return Err(expected());
-        }
+        let b = timestamp_shape(s)?;
+        let expected = || timestamp_expected(s);
         let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
             let t = s.get(r).ok_or_else(expected)?;
             if !t.bytes().all(|c| c.is_ascii_digit()) {
@@ -765,17 +780,17 @@ mod tests {
             }
             t.parse::<i64>().map_err(|_| expected())
         };
-        let (y, mo, d, h, mi, se) = (
-            num(0..4)?,
-            num(5..7)?,
-            num(8..10)?,
-            num(11..13)?,
-            num(14..16)?,
-            num(17..19)?,
-        );
-        if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
-            return Err(format!("{s:?} is not a valid date and time"));
-        }
+        let date = timestamp_date(
+            s,
+            [
+                num(0..4)?,
+                num(5..7)?,
+                num(8..10)?,
+                num(11..13)?,
+                num(14..16)?,
+                num(17..19)?,
+            ],
+        )?;
         let mut i = 19;
         let mut ms = 0i64;
         if b.get(i) == Some(&b'.') {
@@ -791,34 +806,7 @@ mod tests {
             let digits: String = frac.chars().chain("000".chars()).take(3).collect();
             ms = digits.parse().map_err(|_| expected())?;
         }
-        let offset_min = match &s[i..] {
-            "Z" => 0,
-            z if z.len() == 6
-                && (z.starts_with('+') || z.starts_with('-'))
-                && z.as_bytes()[3] == b':' =>
-            {
-                let oh: i64 = z[1..3].parse().map_err(|_| expected())?;
-                let om: i64 = z[4..6].parse().map_err(|_| expected())?;
-                let v = oh * 60 + om;
-                if z.starts_with('-') { -v } else { v }
-            }
-            _ => {
-                return Err(format!(
-                    "{s:?} has no time zone: end it with Z or an offset such as -05:00"
-                ));
-            }
-        };
-        let (yy, mm) = if mo <= 2 {
-            (y - 1, mo + 9)
-        } else {
-            (y, mo - 3)
-        };
-        let era = yy.div_euclid(400);
-        let yoe = yy - era * 400;
-        let doy = (153 * mm + 2) / 5 + d - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        let days = era * 146_097 + doe - 719_468;
-        Ok(((days * 86_400 + h * 3600 + mi * 60 + se) - offset_min * 60) * 1000 + ms)
+        Ok(epoch_ms(date, ms, timestamp_zone(s, &s[i..])?))
     }
 
     #[test]
