@@ -1509,15 +1509,11 @@ mod tests {
                 .find(|&i| b.get(i + 1) == Some(&b'%'))
                 .and_then(|start| memchr::memchr(b']', &b[start..]).map(|len| (start, len)))
         };
-        let parts: [&[u8]; 8] = [b"[", b"%", b"]", b"[%", b"clk 0:01", b" ", b"]]", b"e"];
-        let mut rng = crate::test_rng::Lcg(1992);
         let mut found = 0;
-        for _ in 0..100_000 {
-            let text: Vec<u8> = (0..rng.below(8))
-                .flat_map(|_| parts[rng.below(parts.len())].iter().copied())
-                .collect();
-            assert_eq!(command_group(&text), memchr_found(&text), "{text:?}");
-            found += usize::from(command_group(&text).is_some());
+        for text in generated("[%][%] c0", 16, 100_000) {
+            let text = text.as_bytes();
+            assert_eq!(command_group(text), memchr_found(text), "{text:?}");
+            found += usize::from(command_group(text).is_some());
         }
         assert!(found > 10_000, "{found}");
     }
@@ -1527,16 +1523,8 @@ mod tests {
     /// bytes beyond ASCII, in every place.
     #[test]
     fn the_white_space_splits_as_str_does() {
-        let parts = [
-            "", " ", "\t", "\n", "\r", "\x0b", "\x0c", "\u{a0}", "\u{2003}", "\u{85}", "clk",
-            "0:01:02", "é", "€", "x", ",",
-        ];
-        let mut rng = crate::test_rng::Lcg(2008);
         let mut split = 0;
-        for _ in 0..100_000 {
-            let text: String = (0..rng.below(6))
-                .map(|_| parts[rng.below(parts.len())])
-                .collect();
+        for text in generated(" \t\n\r\x0b\x0c\u{a0}\u{2003}\u{85}clk0:1é€x,", 12, 100_000) {
             assert_eq!(
                 split_white(&text),
                 text.split_once(char::is_whitespace),
