@@ -438,17 +438,7 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
         }
         Ok(t.iter().fold(0, |v, &c| v * 10 + i64::from(c - b'0')))
     };
-    let date = timestamp_date(
-        s,
-        [
-            num(0..4)?,
-            num(5..7)?,
-            num(8..10)?,
-            num(11..13)?,
-            num(14..16)?,
-            num(17..19)?,
-        ],
-    )?;
+    let date = timestamp_date(s, num)?;
     let mut i = 19;
     let mut ms = 0i64;
     if b.get(i) == Some(&b'.') {
@@ -493,9 +483,20 @@ fn timestamp_shape(s: &str) -> Result<&[u8], String> {
     Ok(b)
 }
 
-/// The year, month, day, hour, minute and second read from `s`, where they
-/// are a date and time.
-fn timestamp_date(s: &str, date: [i64; 6]) -> Result<[i64; 6], String> {
+/// The year, month, day, hour, minute and second of timestamp `s`, each
+/// read by `num` from its place, where they are a date and time.
+fn timestamp_date(
+    s: &str,
+    num: impl Fn(std::ops::Range<usize>) -> Result<i64, String>,
+) -> Result<[i64; 6], String> {
+    let date = [
+        num(0..4)?,
+        num(5..7)?,
+        num(8..10)?,
+        num(11..13)?,
+        num(14..16)?,
+        num(17..19)?,
+    ];
     let [_, mo, d, h, mi, se] = date;
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
         return Err(format!("{s:?} is not a valid date and time"));
@@ -780,17 +781,7 @@ mod tests {
             }
             t.parse::<i64>().map_err(|_| expected())
         };
-        let date = timestamp_date(
-            s,
-            [
-                num(0..4)?,
-                num(5..7)?,
-                num(8..10)?,
-                num(11..13)?,
-                num(14..16)?,
-                num(17..19)?,
-            ],
-        )?;
+        let date = timestamp_date(s, num)?;
         let mut i = 19;
         let mut ms = 0i64;
         if b.get(i) == Some(&b'.') {
