@@ -223,9 +223,9 @@ fn num(v: Option<i64>) -> Value {
     v.map_or(Value::None, |x| Value::Num(x as f64))
 }
 
-/// The game's moves in UCI, and its start FEN (None for the standard start).
-fn game_moves(replay: &Replay) -> Vec<&str> {
-    replay.plies.iter().map(|p| p.uci.as_str()).collect()
+/// The game's moves in UCI (each inline: no allocation per move).
+fn game_moves(replay: &Replay) -> Vec<compact_str::CompactString> {
+    replay.plies.iter().map(|p| p.uci_text()).collect()
 }
 
 /// Align every engine of every log with the game.
@@ -236,7 +236,7 @@ pub fn align(
 ) -> (Vec<EngEvent>, Vec<Finding>) {
     let mut events = Vec::new();
     let mut findings = Vec::new();
-    // the game's moves, borrowed, and only for a game with a log to align
+    // the game's moves, and only for a game with a log to align
     let moves = if logs.is_empty() {
         Vec::new()
     } else {
@@ -398,7 +398,7 @@ pub fn align(
                         format!(
                             "at ply {ply} the engine was told {} but the record has {}",
                             s.moves[i],
-                            moves.get(i).copied().unwrap_or("no move")
+                            moves.get(i).map_or("no move", |m| m.as_str())
                         ),
                     )
                     .with_evidence(ev(
@@ -429,7 +429,7 @@ pub fn align(
                         let board = moves.get(for_ply.saturating_sub(first) as usize);
                         f.insert(
                             "board_move",
-                            board.map_or(Value::None, |m| Value::Str((*m).into())),
+                            board.map_or(Value::None, |m| Value::Str(m.as_str().into())),
                         );
                         if let Some((mv, ponder, answered)) = &s.bestmove {
                             f.insert("bestmove", Value::Str(mv.as_str().into()));
@@ -479,7 +479,7 @@ pub fn align(
                                             "The engine's move is not the move on the board",
                                             format!(
                                                 "{shown} answered bestmove {mv} for ply {for_ply}, but the record has {}",
-                                                board.copied().unwrap_or("")
+                                                board.map_or("", |m| m.as_str())
                                             ),
                                         )
                                         .with_evidence(ev(answered.span, Some(for_ply), Some(answered.at.clone()), "the bestmove line")),

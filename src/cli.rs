@@ -978,12 +978,16 @@ fn hidden_book(
                 &found,
             );
             for a in found.iter().filter(|a| a.flagged) {
-                let san = tl.replay.ply(a.ply).map_or("", |p| p.san.as_str());
+                let san = tl
+                    .replay
+                    .ply(a.ply)
+                    .map(|p| p.san_text())
+                    .unwrap_or_default();
                 flagged.push(json!({
                     "game": label,
                     "engine": name(if a.white { "White" } else { "Black" }),
                     "ply": a.ply,
-                    "evidence": a.evidence(san),
+                    "evidence": a.evidence(&san),
                 }));
             }
             Ok(())
@@ -1586,9 +1590,9 @@ fn run_replay(
                 "ply": p.ply,
                 "move_number": p.move_number,
                 "side": if p.side == shakmaty::Color::White { "white" } else { "black" },
-                "san": p.san,
+                "san": p.san_text(),
                 "written": g.game.moves[p.move_index].written,
-                "uci": p.uci,
+                "uci": p.uci_text(),
                 "fen": p.fen(),
                 "halfmove_clock": p.halfmove_clock,
                 "repetition": p.repetition,

@@ -5,6 +5,7 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
 
@@ -19,11 +20,13 @@ pub struct Ply {
     /// The move number as printed in PGN.
     pub move_number: u32,
     pub side: Color,
-    /// SAN as shakmaty writes it (canonical), with check suffix.
-    /// Inline: a SAN or UCI move is never longer than 24 bytes, so a ply
-    /// allocates no string for them.
-    pub san: compact_str::CompactString,
-    pub uci: compact_str::CompactString,
+    /// The move in SAN as shakmaty writes it (canonical), with its check
+    /// or mate suffix; its text is its `Display` ([`Ply::san_text`]). Kept
+    /// as the move, not its text: most plies' text is never read.
+    pub san: SanPlus,
+    /// The move in UCI, castling as the replay's `castling_mode` writes
+    /// it; its text is its `Display` ([`Ply::uci_text`]).
+    pub uci: UciMove,
     /// Index into `PgnGame::moves`.
     pub move_index: usize,
     /// Position after the move.
@@ -53,6 +56,17 @@ pub struct Ply {
 }
 
 impl Ply {
+    /// The move's SAN as text (inline: a SAN is never longer than 24
+    /// bytes, so no allocation).
+    pub fn san_text(&self) -> compact_str::CompactString {
+        compact_str::format_compact!("{}", self.san)
+    }
+
+    /// The move's UCI as text (inline, as [`Ply::san_text`]).
+    pub fn uci_text(&self) -> compact_str::CompactString {
+        compact_str::format_compact!("{}", self.uci)
+    }
+
     pub fn fen(&self) -> String {
         Fen::from_position(&self.position, EnPassantMode::Legal).to_string()
     }
@@ -327,11 +341,10 @@ pub fn replay(game: &PgnGame) -> Replay {
     let mut last_san: Option<San> = None;
     // whether the side to move is in check (the ply before says it)
     let mut in_check = pos.is_check();
-    let mut text = String::with_capacity(16);
     for (i, mv) in game.moves.iter().enumerate() {
         let ply = first_ply + i as u32;
         if let Some(p) = cut.filter(|p| p.before_move == i) {
-            settle(&mut out, game, last_san.take(), false, &mut text);
+            settle(&mut out, game, last_san.take(), false);
             out.stop = Some(cut_stop(p));
             return out;
         }
@@ -340,7 +353,7 @@ pub fn replay(game: &PgnGame) -> Replay {
         {
             Ok(m) => m,
             Err(e) => {
-                settle(&mut out, game, last_san.take(), false, &mut text);
+                settle(&mut out, game, last_san.take(), false);
                 let side = if pos.turn() == Color::White {
                     "White"
                 } else {
@@ -366,7 +379,7 @@ pub fn replay(game: &PgnGame) -> Replay {
             }
         };
         // m is legal here: the position before it has a legal move
-        settle(&mut out, game, last_san.take(), true, &mut text);
+        settle(&mut out, game, last_san.take(), true);
         let before_rights = pos.castles().castling_rights();
         let pieces_before = pos.board().occupied().count();
         let side = pos.turn();
@@ -394,15 +407,13 @@ pub fn replay(game: &PgnGame) -> Replay {
         history.push(h);
         let repetition = history.iter().filter(|&&x| x == h).count() as u32;
         in_check = pos.is_check();
-        text.clear();
-        m.to_uci(mode).append_to_string(&mut text);
         out.plies.push(Ply {
             ply,
             move_number,
             side,
-            // the SAN is written once its suffix is known (settle)
-            san: compact_str::CompactString::default(),
-            uci: compact_str::CompactString::from(text.as_str()),
+            // its suffix is known once the next move is (settle)
+            san: SanPlus { san, suffix: None },
+            uci: m.to_uci(mode),
             move_index: i,
             halfmove_clock: pos.halfmoves(),
             repetition,
@@ -423,7 +434,7 @@ pub fn replay(game: &PgnGame) -> Replay {
         });
         last_san = Some(san);
     }
-    settle(&mut out, game, last_san.take(), false, &mut text);
+    settle(&mut out, game, last_san.take(), false);
     if let Some(p) = cut {
         // the problem lies after the last move
         out.stop = Some(cut_stop(p));
@@ -576,13 +587,7 @@ fn why_illegal(pos: &Chess, san: &San) -> String {
 /// no legal move), and whether the recorded suffix says otherwise.
 /// `a_move_followed` when a legal move was played from the position after
 /// it (then it has one); otherwise its legal moves are generated.
-fn settle(
-    out: &mut Replay,
-    game: &PgnGame,
-    san: Option<San>,
-    a_move_followed: bool,
-    text: &mut String,
-) {
+fn settle(out: &mut Replay, game: &PgnGame, san: Option<San>, a_move_followed: bool) {
     let (Some(san), Some(p)) = (san, out.plies.last_mut()) else {
         return;
     };
@@ -597,9 +602,7 @@ fn settle(
     } else {
         None
     };
-    text.clear();
-    SanPlus { san, suffix }.append_to_string(text);
-    p.san = compact_str::CompactString::from(text.as_str());
+    p.san = SanPlus { san, suffix };
     p.suffix_wrong = match game.moves[p.move_index].san.suffix {
         Some(Suffix::Checkmate) => !p.checkmate,
         Some(Suffix::Check) => !check,
@@ -927,8 +930,8 @@ pub(crate) mod tests {
             assert_eq!(p.check, pos.is_check(), "ply {}", p.ply);
             let m = game.moves[p.move_index].san.san.to_move(&before).unwrap();
             let written = SanPlus::from_move(before.clone(), m).to_string();
-            assert_eq!(p.san, written, "ply {}", p.ply);
-            assert_eq!(p.uci, m.to_uci(r.castling_mode).to_string());
+            assert_eq!(p.san_text(), written, "ply {}", p.ply);
+            assert_eq!(p.uci_text(), m.to_uci(r.castling_mode).to_string());
             let suffix = game.moves[p.move_index].san.suffix;
             let wrong = match suffix {
                 Some(Suffix::Checkmate) => !pos.is_checkmate(),
@@ -944,7 +947,7 @@ pub(crate) mod tests {
     #[test]
     fn mate_at_the_end() {
         let r = settled_as_shakmaty_says("1. f3 e5 2. g4 Qh4# 0-1\n");
-        assert!(r.plies[3].checkmate && r.plies[3].san == "Qh4#");
+        assert!(r.plies[3].checkmate && r.plies[3].san_text() == "Qh4#");
         assert!(r.stop.is_none());
     }
 
@@ -953,7 +956,7 @@ pub(crate) mod tests {
         // `+` on a mate is not wrong (it is check); `#` on a check is
         let r = settled_as_shakmaty_says("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ 1-0\n");
         assert!(r.plies[6].checkmate && !r.plies[6].suffix_wrong);
-        assert_eq!(r.plies[6].san, "Qxf7#");
+        assert_eq!(r.plies[6].san_text(), "Qxf7#");
         let r = settled_as_shakmaty_says("1. e4 f5 2. Qh5# g6 *\n");
         assert!(r.plies[2].check && !r.plies[2].checkmate && r.plies[2].suffix_wrong);
     }
@@ -962,7 +965,7 @@ pub(crate) mod tests {
     fn a_move_after_mate_stops_the_replay_and_the_mate_stays() {
         let r = settled_as_shakmaty_says("1. f3 e5 2. g4 Qh4 3. a3 *\n");
         assert_eq!(r.plies.len(), 4);
-        assert!(r.plies[3].checkmate && r.plies[3].san == "Qh4#");
+        assert!(r.plies[3].checkmate && r.plies[3].san_text() == "Qh4#");
         assert_eq!(r.stop.as_ref().map(|s| s.code), Some("illegal-move"));
     }
 

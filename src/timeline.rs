@@ -1525,8 +1525,8 @@ impl MoveFacts<'_> {
                     "Black"
                 },
             ),
-            MoveField::San => Value::Str(p.san.as_str().into()),
-            MoveField::Uci => Value::Str(p.uci.as_str().into()),
+            MoveField::San => Value::Str(p.san_text().as_str().into()),
+            MoveField::Uci => Value::Str(p.uci_text().as_str().into()),
             MoveField::Pv => tcec
                 .and_then(|t| t.pv.as_deref())
                 .map_or(Value::None, |s| Value::Str(s.into())),
@@ -1721,7 +1721,7 @@ fn place_operator_events<'e>(
 /// played at this ply: it is read in the position before the move.
 fn same_move(replay: &Replay, p: &Ply, written: &str) -> bool {
     let w = written.trim();
-    if p.uci.eq_ignore_ascii_case(w) {
+    if p.uci_text().eq_ignore_ascii_case(w) {
         return true;
     }
     let before = match p.ply.checked_sub(replay.first_ply) {
@@ -1733,7 +1733,7 @@ fn same_move(replay: &Replay, p: &Ply, written: &str) -> bool {
         Ok(sp) => sp
             .san
             .to_move(before)
-            .is_ok_and(|m| m.to_uci(replay.castling_mode).to_string() == p.uci),
+            .is_ok_and(|m| m.to_uci(replay.castling_mode) == p.uci),
         Err(_) => false,
     }
 }

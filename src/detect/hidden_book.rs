@@ -287,24 +287,24 @@ fn explanation(
     if i >= 1 {
         let opp = &tl.replay.plies[i - 1];
         let (pd, pv) = predicted(tl, i);
-        if pd.is_some_and(|pd| same_san(pd, &opp.san)) {
+        if pd.is_some_and(|pd| same_san(pd, &opp.san_text())) {
             return Some("the engine predicted the opponent's reply (ponder move)");
         }
         // the PV's second and third moves: the opponent's reply and this move
         let mut pv = pv.map(str::split_whitespace).into_iter().flatten().skip(1);
         if i >= 2
             && let (Some(reply), Some(answer)) = (pv.next(), pv.next())
-            && same_san(reply, &opp.san)
-            && same_san(answer, &ply.san)
+            && same_san(reply, &opp.san_text())
+            && same_san(answer, &ply.san_text())
         {
             return Some("the move its own PV expected, from the hash");
         }
         if let Some(Some(pm)) = i.checked_sub(2).and_then(|j| engine_ponder.get(j))
-            && pm.eq_ignore_ascii_case(&opp.uci)
+            && pm.eq_ignore_ascii_case(&opp.uci_text())
         {
             return Some("the engine predicted the opponent's reply (ponder move)");
         }
-        if ply.capture && opp.capture && to_square(&ply.uci) == to_square(&opp.uci) {
+        if ply.capture && opp.capture && to_square(&ply.uci_text()) == to_square(&opp.uci_text()) {
             return Some("a recapture");
         }
     }

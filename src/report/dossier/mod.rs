@@ -154,7 +154,7 @@ pub fn view(g: &GameAudit, bands: &[(f64, &'static str)]) -> GameView {
             .plies
             .iter()
             .map(|p| {
-                let (from, to) = uci_squares(&p.uci);
+                let (from, to) = uci_squares(&p.uci_text());
                 (
                     p.ply,
                     p.san.to_string(),

@@ -170,7 +170,7 @@ impl Ctx<'_, '_> {
                                 timestamp,
                                 note: "the engine's search for this move (`go`)".into(),
                             });
-                        self.evidence.push((a.evidence(&p.san), place));
+                        self.evidence.push((a.evidence(&p.san_text()), place));
                         Value::Bool(true)
                     }
                     a => hidden_book_value(a),
