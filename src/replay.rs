@@ -7,7 +7,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role, Square};
 
 use crate::ingest::pgn::{PgnGame, ProblemKind};
 use crate::span::Span;
@@ -65,6 +65,16 @@ impl Ply {
     /// The move's UCI as text (inline, as [`Ply::san_text`]).
     pub fn uci_text(&self) -> compact_str::CompactString {
         compact_str::format_compact!("{}", self.uci)
+    }
+
+    /// The squares the move's UCI names, from and to (a drop has no
+    /// square it comes from, a null move neither).
+    pub fn uci_squares(&self) -> (Option<Square>, Option<Square>) {
+        match self.uci {
+            UciMove::Normal { from, to, .. } => (Some(from), Some(to)),
+            UciMove::Put { to, .. } => (None, Some(to)),
+            UciMove::Null => (None, None),
+        }
     }
 
     pub fn fen(&self) -> String {
@@ -932,6 +942,12 @@ pub(crate) mod tests {
             let written = SanPlus::from_move(before.clone(), m).to_string();
             assert_eq!(p.san_text(), written, "ply {}", p.ply);
             assert_eq!(p.uci_text(), m.to_uci(r.castling_mode).to_string());
+            // the squares as the text names them (the dossier and the
+            // hidden-book detector read them from the text before)
+            let text = p.uci_text();
+            let sq =
+                |at: std::ops::Range<usize>| text.get(at).and_then(|s| s.parse::<Square>().ok());
+            assert_eq!(p.uci_squares(), (sq(0..2), sq(2..4)), "ply {}", p.ply);
             let suffix = game.moves[p.move_index].san.suffix;
             let wrong = match suffix {
                 Some(Suffix::Checkmate) => !pos.is_checkmate(),

@@ -18,7 +18,7 @@
 //! `go` to `bestmove` time), else from the record's comment (TCEC `d`, `n`,
 //! `mt`; cutechess's depth and time).
 
-use shakmaty::{Position, Square};
+use shakmaty::Position;
 
 use crate::timeline::{Data, Kind, Timeline, Value};
 
@@ -287,14 +287,15 @@ fn explanation(
     if i >= 1 {
         let opp = &tl.replay.plies[i - 1];
         let (pd, pv) = predicted(tl, i);
-        if pd.is_some_and(|pd| same_san(pd, &opp.san_text())) {
+        let opp_san = opp.san_text();
+        if pd.is_some_and(|pd| same_san(pd, &opp_san)) {
             return Some("the engine predicted the opponent's reply (ponder move)");
         }
         // the PV's second and third moves: the opponent's reply and this move
         let mut pv = pv.map(str::split_whitespace).into_iter().flatten().skip(1);
         if i >= 2
             && let (Some(reply), Some(answer)) = (pv.next(), pv.next())
-            && same_san(reply, &opp.san_text())
+            && same_san(reply, &opp_san)
             && same_san(answer, &ply.san_text())
         {
             return Some("the move its own PV expected, from the hash");
@@ -304,15 +305,11 @@ fn explanation(
         {
             return Some("the engine predicted the opponent's reply (ponder move)");
         }
-        if ply.capture && opp.capture && to_square(&ply.uci_text()) == to_square(&opp.uci_text()) {
+        if ply.capture && opp.capture && ply.uci_squares().1 == opp.uci_squares().1 {
             return Some("a recapture");
         }
     }
     None
-}
-
-fn to_square(uci: &str) -> Option<Square> {
-    uci.get(2..4).and_then(|s| s.parse().ok())
 }
 
 /// The ponder move each engine search expected (per ply of the search).

@@ -154,7 +154,7 @@ pub fn view(g: &GameAudit, bands: &[(f64, &'static str)]) -> GameView {
             .plies
             .iter()
             .map(|p| {
-                let (from, to) = uci_squares(&p.uci_text());
+                let (from, to) = p.uci_squares();
                 (
                     p.ply,
                     p.san.to_string(),
@@ -230,11 +230,6 @@ pub fn rule_anchor(code: &str) -> String {
     } else {
         format!("rule-{clean}-{}", short_hash(code))
     }
-}
-
-fn uci_squares(uci: &str) -> (Option<Square>, Option<Square>) {
-    let sq = |r: std::ops::Range<usize>| uci.get(r).and_then(|s| s.parse::<Square>().ok());
-    (sq(0..2), sq(2..4))
 }
 
 /// The board as SVG, White at the bottom, the move's squares marked.
