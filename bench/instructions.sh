@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Instructions, not seconds: where one `arbiter audit` of a file spends its
+# work, stage by stage, counted by valgrind's callgrind. The counts are the
+# same from run to run, so they resolve a change of a percent on a machine
+# whose speed drifts by a tenth or more (a virtual machine with neighbours)
+# or that gives no hardware counters to `perf stat`. They miss what the
+# counts cannot see: loads that miss the caches, branches mispredicted, and
+# a `rep movsb` or `rep stosb` (glibc's memcpy and memset of large blocks),
+# which callgrind counts once per byte. Time a change with bench/pairs.sh
+# too; this says which stage moved.
+#
+# valgrind runs the portable SHA-256, not the processor's SHA extensions
+# that arbiter uses where it has them, so the SHA-256 row is shown apart and
+# left out of arbiter's own.
+#
+# Usage: bench/instructions.sh ARBITER_BINARY PGN [RULESET]
+#   e.g. bench/instructions.sh target/release/arbiter \
+#          ../shared/corpora/tcec-s15/tcec-s15-division-1.pgn rulesets/tcec-s15.rules
+#        VALIDATE=path/to/validate bench/instructions.sh …   # and pgn-reader's
+#          `validate` on the same file, for the ratio of instructions
+# Needs valgrind (Debian: apt-get install valgrind) and a build with its
+# symbols (the release profile keeps them: debug = 1).
+set -euo pipefail
+if [ "$#" -lt 2 ]; then
+  sed -n '2,23p' "$0"
+  exit 2
+fi
+bin=$1 pgn=$2 rules=${3:-}
+command -v valgrind > /dev/null || {
+  echo "bench/instructions.sh: valgrind is not installed (Debian: apt-get install valgrind)" >&2
+  exit 2
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+args=(audit "$pgn" --format json)
+[ -n "$rules" ] && args+=(--rules "$rules")
+valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$bin" "${args[@]}" \
+  > "$tmp/out.json" 2> "$tmp/valgrind.log" || true
+[ -s "$tmp/cg" ] || {
+  echo "bench/instructions.sh: callgrind wrote no profile; its log:" >&2
+  cat "$tmp/valgrind.log" >&2
+  exit 2
+}
+# the plies replayed, as the game lines give them
+plies=$(grep '"type":"game"' "$tmp/out.json" \
+  | awk 'match($0, /"plies":[0-9]+/) { s += substr($0, RSTART + 8, RLENGTH - 8) } END { print s + 0 }')
+games=$(grep -c '"type":"game"' "$tmp/out.json" || true)
+[ "$plies" -gt 0 ] || {
+  echo "bench/instructions.sh: no plies in the audit's output" >&2
+  exit 2
+}
+
+# each function's count with its callees (callgrind_annotate --inclusive),
+# taken from the line that names the function as it lies in the binary
+# (from a directory of its own: run where the sources lie, it names some of a
+# function's lines by a relative path and counts them apart)
+(cd "$tmp" && callgrind_annotate --inclusive=yes --threshold=100 cg 2> /dev/null > inc)
+count() {
+  awk -v pat="$1" '
+    $0 ~ pat && $0 ~ /\]$/ { gsub(",", "", $1); if ($1 + 0 > best) best = $1 + 0 }
+    END { print best + 0 }' "$tmp/inc"
+}
+total=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }' "$tmp/inc")
+sha=$(count 'sha2::sha256::compress256 \\[')
+chunk=$(count 'GameSplitter<R>::next_chunk \\[')
+hashread=$(count 'HashingReader<R> as std::io::Read>::read \\[')
+read=$(count ':arbiter::ingest::pgn::read_game \\[')
+typing=$(count 'parse_comment_from \\[')
+audit=$(count ':arbiter::audit::audit_game \\[')
+replay=$(count ':arbiter::replay::replay \\[')
+judge=$(count ':arbiter::rules::judge::judge \\[')
+line=$(count 'GameLine as core::fmt::Display>::fmt \\[')
+compile=$(count ':arbiter::rules::analyzer::compile \\[')
+
+own=$((total - sha))
+split=$((chunk - hashread))
+checks=$((audit - judge - replay))
+rest=$((own - split - read - audit - line - compile))
+
+row() {
+  awk -v name="$1" -v n="$2" -v plies="$plies" -v own="$own" \
+    'BEGIN { printf "%-44s %9.1f M %9.0f a ply %6.1f%%\n", name, n / 1e6, n / plies, 100 * n / own }'
+}
+echo "$games games, $plies plies; instructions (callgrind), with their callees"
+row "arbiter's own (all but SHA-256)" "$own"
+row "  split into games (the reading thread)" "$split"
+row "  read games (pgn-reader, spans, comments)" "$read"
+row "    of which typing the comments" "$typing"
+row "  replay" "$replay"
+row "  built-in checks and the game's case" "$checks"
+row "  rules (the ruleset's judge)" "$judge"
+row "  the game's JSON line" "$line"
+row "  compiling the ruleset (once)" "$compile"
+row "  the rest (start, arguments, output, drops)" "$rest"
+awk -v n="$sha" -v plies="$plies" \
+  'BEGIN { printf "%-44s %9.1f M %9.0f a ply (portable code; not in the above)\n", "SHA-256 under valgrind", n / 1e6, n / plies }'
+
+if [ -n "${VALIDATE:-}" ]; then
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cgv" "$VALIDATE" "$pgn" \
+    > /dev/null 2> "$tmp/valgrind-v.log" || true
+  vtotal=$(cd "$tmp" && callgrind_annotate cgv 2> /dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
+  awk -v v="$vtotal" -v own="$own" -v plies="$plies" 'BEGIN {
+    printf "%-44s %9.1f M %9.0f a ply\n", "pgn-reader validate (all of it)", v / 1e6, v / plies
+    printf "arbiter own / validate: %.2f times the instructions\n", own / v
+  }'
+fi
