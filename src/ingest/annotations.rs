@@ -553,9 +553,7 @@ pub fn parse_comment(raw: &str) -> Annotations {
 pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&CommentSource<'_>>) {
     // most comments hold no `[%…]` command: then nothing is copied
     let extracted;
-    let rest = if memchr::memchr_iter(b'[', raw.as_bytes())
-        .any(|i| raw.as_bytes().get(i + 1) == Some(&b'%'))
-    {
+    let rest = if has_command(raw.as_bytes()) {
         extracted = extract_commands(raw, ann);
         trim(&extracted)
     } else {
@@ -587,6 +585,20 @@ pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&Comment
         return;
     }
     ann.text = rest.to_string();
+}
+
+/// Whether a comment holds a `[%`, which opens a command. A comment
+/// shorter than memchr's vector (cutechess-cli's `+0.27/30 90.906s`) is
+/// looked at a byte at a time: memchr's own loop for it costs more.
+#[inline]
+fn has_command(b: &[u8]) -> bool {
+    if b.len() < 32 {
+        b.iter()
+            .zip(&b[1.min(b.len())..])
+            .any(|(&a, &c)| a == b'[' && c == b'%')
+    } else {
+        memchr::memchr_iter(b'[', b).any(|i| b.get(i + 1) == Some(&b'%'))
+    }
 }
 
 /// Type the `[%cmd args]` groups of `raw`, the ones arbiter knows into
@@ -904,6 +916,18 @@ fn leading_key(s: &str) -> Option<u32> {
 /// [`looks_like_tcec`] for any comment: its first item, trimmed, is `book`
 /// or cut at its first `=` into a TCEC key.
 fn first_item_is_tcec(s: &str) -> bool {
+    // An ASCII byte that is neither a letter nor white space (as `trim`
+    // tells it: the vertical tab too) starts the first item once trimmed
+    // (or makes it empty, or its key empty): it is not `book`, and no TCEC
+    // key starts with it. Other GUIs' comments (`+0.27/30 90.906s`) are
+    // told apart here without cutting an item.
+    if let Some(&b) = s.as_bytes().first()
+        && b.is_ascii()
+        && !b.is_ascii_alphabetic()
+        && !char::from(b).is_whitespace()
+    {
+        return false;
+    }
     let first = items(s).next().unwrap_or("");
     if first == "book" {
         return true;
@@ -1409,6 +1433,78 @@ mod tests {
             }
         }
         assert_eq!(answered, 9);
+    }
+
+    /// The first item's test without cutting it, where the first byte is
+    /// an ASCII byte neither a letter nor white space, answers as cutting
+    /// it does: for every such first byte, and every other start too
+    /// (letters, white space, a Unicode space, a comma, an `=`), before
+    /// the texts of each TCEC key and of the other GUIs' comments.
+    #[test]
+    fn the_first_items_shortcut_is_the_item() {
+        let general = |s: &str| {
+            let first = items(s).next().unwrap_or("");
+            first == "book"
+                || key_value(first).is_some_and(|(k, _)| is_tcec_key(key_code(k.as_bytes())))
+        };
+        let mut starts: Vec<String> = (0u8..128).map(|b| char::from(b).to_string()).collect();
+        starts.extend(["", "\u{a0}", "\u{3000}", "é", "  ", " ,"].map(String::from));
+        let tails = [
+            "",
+            "d=30",
+            "book",
+            "book, d=3",
+            "=3",
+            ",d=3",
+            "+0.27/30 90.906s",
+            "d",
+            "sd=4, x",
+            "ook",
+            "R50=1",
+            "[%clk 0:01:00]",
+        ];
+        let mut n = 0;
+        for start in &starts {
+            for tail in tails {
+                let s = format!("{start}{tail}");
+                assert_eq!(first_item_is_tcec(&s), general(&s), "{s:?}");
+                n += 1;
+            }
+        }
+        assert!(n > 1500, "{n}");
+    }
+
+    /// A comment's look for `[%` answers as memchr's does, at every length
+    /// on both sides of the short comments' loop and with the `[` and the
+    /// `%` at every place (and apart, and the `[` last).
+    #[test]
+    fn the_short_command_look_is_memchrs() {
+        let reference =
+            |b: &[u8]| memchr::memchr_iter(b'[', b).any(|i| b.get(i + 1) == Some(&b'%'));
+        for len in 0..80 {
+            let base = vec![b'x'; len];
+            let mut cases = vec![base.clone()];
+            for at in 0..len {
+                let mut one = base.clone();
+                one[at] = b'[';
+                cases.push(one.clone());
+                if at + 1 < len {
+                    one[at + 1] = b'%';
+                    cases.push(one.clone());
+                    one[at] = b'%';
+                    one[at + 1] = b'[';
+                    cases.push(one);
+                }
+            }
+            for c in cases {
+                assert_eq!(
+                    has_command(&c),
+                    reference(&c),
+                    "{:?}",
+                    String::from_utf8_lossy(&c)
+                );
+            }
+        }
     }
 
     /// Texts of numbers and near-numbers: every length of digits up to
