@@ -593,9 +593,7 @@ pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&Comment
 #[inline]
 fn has_command(b: &[u8]) -> bool {
     if b.len() < 32 {
-        b.iter()
-            .zip(&b[1.min(b.len())..])
-            .any(|(&a, &c)| a == b'[' && c == b'%')
+        command_start(b).is_some()
     } else {
         memchr::memchr_iter(b'[', b).any(|i| b.get(i + 1) == Some(&b'%'))
     }
@@ -672,9 +670,15 @@ fn command_pieces(raw: &str) -> impl Iterator<Item = Piece<'_>> {
 /// }`), too short for a search's set-up to pay.
 #[inline]
 fn command_group(b: &[u8]) -> Option<(usize, usize)> {
-    let start = b.windows(2).position(|w| w == b"[%")?;
+    let start = command_start(b)?;
     let len = b[start + 2..].iter().position(|&c| c == b']')?;
     Some((start, len + 2))
+}
+
+/// Where the first `[%` of `b` starts, a byte at a time.
+#[inline]
+fn command_start(b: &[u8]) -> Option<usize> {
+    b.windows(2).position(|w| w == b"[%")
 }
 
 /// Type one `[%cmd args]` group's inside.
