@@ -18,11 +18,14 @@
 #          ../shared/corpora/tcec-s15/tcec-s15-division-1.pgn rulesets/tcec-s15.rules
 #        VALIDATE=path/to/validate bench/instructions.sh …   # and pgn-reader's
 #          `validate` on the same file, for the ratio of instructions
+#        KEEP=profile.cg bench/instructions.sh …   # keep callgrind's profile,
+#          for `callgrind_annotate --inclusive=yes profile.cg` (any function;
+#          run it outside the source tree, or it splits functions, below)
 # Needs valgrind (Debian: apt-get install valgrind) and a build with its
 # symbols (the release profile keeps them: debug = 1).
 set -euo pipefail
 if [ "$#" -lt 2 ]; then
-  sed -n '2,23p' "$0"
+  sed -n '2,25p' "$0"
   exit 2
 fi
 bin=$1 pgn=$2 rules=${3:-}
@@ -51,6 +54,7 @@ games=$(grep -c '"type":"game"' "$tmp/out.json" || true)
   exit 2
 }
 
+[ -n "${KEEP:-}" ] && cp "$tmp/cg" "$KEEP"
 # each function's count with its callees (callgrind_annotate --inclusive),
 # taken from the line that names the function as it lies in the binary
 # (from a directory of its own: run where the sources lie, it names some of a
