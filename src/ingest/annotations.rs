@@ -1062,8 +1062,14 @@ fn tcec_number(m: &mut TcecMove, code: u32, b: &[u8], v: usize) -> Option<usize>
             }
             let digits = e;
             let mut x: i64 = 0;
-            while e < len && b[e].is_ascii_digit() && e - digits < 18 {
-                x = x * 10 + i64::from(b[e] - b'0');
+            // at most 18 digits (no overflow), their bound found once
+            // rather than asked at each digit
+            for &c in &b[digits..len.min(digits + 18)] {
+                let d = c.wrapping_sub(b'0');
+                if d > 9 {
+                    break;
+                }
+                x = x * 10 + i64::from(d);
                 e += 1;
             }
             if e == digits || (e < len && b[e] != b',') {
