@@ -13,6 +13,9 @@
 #        REPEAT=3 bench/throughput.sh …   # runs of each command (default 5)
 #        FORM=fastchess bench/throughput.sh …
 #        PEERS=0 bench/throughput.sh …    # without pgn-extract and python-chess
+#        PGO=path/to/arbiter bench/throughput.sh …   # and a second build of
+#          arbiter (bench/pgo.sh's) on each of arbiter's commands, each
+#          right after the first build's, with its own ratios
 #
 # FORM (cutechess, fastchess or lichess) times the same games with their
 # comments rewritten into that GUI's form by scripts/gui_forms.py (the
@@ -45,6 +48,11 @@ trap 'rm -rf "$tmp"' EXIT
 # seconds, and a binary built earlier faults its code in again
 cp "$bin" "$tmp/arbiter"
 bin="$tmp/arbiter"
+pgo=""
+if [ -n "${PGO:-}" ]; then
+  cp "$PGO" "$tmp/arbiter-pgo"
+  pgo="$tmp/arbiter-pgo"
+fi
 big="$tmp/big.pgn"
 i=0
 while [ "$i" -lt "$copies" ]; do
@@ -121,16 +129,24 @@ run() {
 }
 
 echo "file: $copies copies of $corpus${FORM:+, comments in the $FORM form}, $games games, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB; median of $repeat runs each"
-run "arbiter batch (tcec-s15.rules), 2 threads" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch" --threads 2
-full2=$last
-run "arbiter batch (tcec-s15.rules), 1 thread" "$bin" batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch1" --threads 1
-full1=$last
-run "arbiter batch, no ruleset, 1 thread" "$bin" batch "$big" --out "$tmp/batch0" --threads 1
-bare1=$last
+# name var args…: the command with the first build (its median in var),
+# then with the second build where there is one (in var_pgo)
+both() {
+  local name=$1 var=$2
+  shift 2
+  run "$name" "$bin" "$@"
+  eval "$var=\$last"
+  if [ -n "$pgo" ]; then
+    run "  the same, PGO build" "$pgo" "$@"
+    eval "${var}_pgo=\$last"
+  fi
+}
+both "arbiter batch (tcec-s15.rules), 2 threads" full2 batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch" --threads 2
+both "arbiter batch (tcec-s15.rules), 1 thread" full1 batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch1" --threads 1
+both "arbiter batch, no ruleset, 1 thread" bare1 batch "$big" --out "$tmp/batch0" --threads 1
 # the same audit, each game's JSON line written as it is done, without the
 # batch's tables, summary and event-level stage (one worker, as above)
-run "arbiter audit, no ruleset (JSON lines)" "$bin" audit "$big" --format json
-audit0=$last
+both "arbiter audit, no ruleset (JSON lines)" audit0 audit "$big" --format json
 valid=""
 if [ -n "$validate" ]; then
   run "pgn-reader examples/validate" "$validate" "$big"
@@ -156,11 +172,18 @@ else
   echo "python-chess: not installed (pip install chess)"
 fi
 
+# label full2 full1 bare1 audit0: the ratios the targets are stated in
+ratios() {
+  if [ -n "$valid" ]; then
+    awk -v l="$1" -v v="$valid" -v a="$2" -v b="$3" 'BEGIN {
+      printf "%sfull audit / validate, 2 threads: %.4f (1/%.0f; target 0.5)\n", l, v / a, a / v
+      printf "%sfull audit / validate, 1 thread:  %.4f (1/%.0f)\n", l, v / b, b / v }'
+  fi
+  awk -v l="$1" -v s="$4" -v a="$5" -v b="$bytes" 'BEGIN {
+    printf "%swithout a ruleset, 1 thread: %.1f MB/s batch, %.1f MB/s audit (target 300 MB/s)\n", l, b / 1e6 / s, b / 1e6 / a }'
+}
 echo
-if [ -n "$valid" ]; then
-  awk -v v="$valid" -v a="$full2" -v b="$full1" 'BEGIN {
-    printf "full audit / validate, 2 threads: %.4f (1/%.0f; target 0.5)\n", v / a, a / v
-    printf "full audit / validate, 1 thread:  %.4f (1/%.0f)\n", v / b, b / v }'
+ratios "" "$full2" "$full1" "$bare1" "$audit0"
+if [ -n "$pgo" ]; then
+  ratios "PGO build: " "$full2_pgo" "$full1_pgo" "$bare1_pgo" "$audit0_pgo"
 fi
-awk -v s="$bare1" -v a="$audit0" -v b="$bytes" 'BEGIN {
-  printf "without a ruleset, 1 thread: %.1f MB/s batch, %.1f MB/s audit (target 300 MB/s)\n", b / 1e6 / s, b / 1e6 / a }'
