@@ -71,9 +71,10 @@ inputs=("$@")
 mapfile -t pgns < <(find "${inputs[@]}" -name '*.pgn' -type f | LC_ALL=C sort)
 # the TCEC records among them rewritten into the other GUIs' move comments
 # too (scripts/gui_forms.py), so that each form's reader is trained
-if command -v python3 > /dev/null; then
+mapfile -t tcec < <(grep -l 'wv=' "${pgns[@]}" || true)
+if [ "${#tcec[@]}" -gt 0 ] && command -v python3 > /dev/null; then
   for form in cutechess fastchess lichess; do
-    grep -l 'wv=' "${pgns[@]}" | xargs cat | python3 scripts/gui_forms.py "$form" > "$tmp/$form.pgn"
+    cat "${tcec[@]}" | python3 scripts/gui_forms.py "$form" > "$tmp/$form.pgn"
     pgns+=("$tmp/$form.pgn")
   done
 fi
