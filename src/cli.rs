@@ -347,6 +347,27 @@ pub const CLEAN: i32 = 0;
 pub const VIOLATIONS: i32 = 1;
 pub const FAILURE: i32 = 2;
 
+/// Make a panic end the run with [`FAILURE`], the status of a run that
+/// could not finish, after the panic's own message and a line saying what
+/// it is. A panic is a bug in arbiter, never the input's fault (bad input
+/// is an error that names its place, and the run goes on), but without
+/// this its status would be Rust's 101, or a signal where the release
+/// build aborts on a panic (`panic = "abort"` in `Cargo.toml`, which
+/// spares the code its unwinding paths): neither is an exit status the
+/// README gives. `main` calls it first.
+pub fn exit_on_panic() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        default(info);
+        let _ = writeln!(
+            io::stderr(),
+            "arbiter: internal error (a bug in arbiter, not a fault of the input); \
+             the run stopped. Please report it with the command and its inputs."
+        );
+        std::process::exit(FAILURE);
+    }));
+}
+
 pub fn run(cli: Cli) -> i32 {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());

@@ -7,6 +7,7 @@
 mod adversarial;
 mod batch;
 mod corpus;
+mod crash;
 mod crosscheck;
 mod dossier;
 mod events;
