@@ -359,8 +359,7 @@ pub fn exit_on_panic() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         default(info);
-        let _ = writeln!(
-            io::stderr(),
+        say!(
             "arbiter: internal error (a bug in arbiter, not a fault of the input); \
              the run stopped. Please report it with the command and its inputs."
         );
