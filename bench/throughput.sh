@@ -22,8 +22,15 @@
 # rewrite tests/identical.rs and the allocations bench use): fewer bytes
 # and other parsers, the same plies and the same ruleset.
 #
-# Each figure is the median wall time of REPEAT runs (one run on a shared
-# machine can stray by a tenth) with the largest peak RSS of them.
+# The runs go in rounds: each round runs every command once, in the order
+# printed, so that every command is timed in the same stretches of the
+# machine's time as the others (a shared virtual machine's speed drifts by
+# a third within minutes, and a command timed in a block of its own runs
+# after the drift and not with it). Each figure is the median wall time of
+# the REPEAT rounds, with the largest peak RSS of them; each ratio to
+# `validate` is the median of the rounds' own ratios (each round's
+# arbiter against the same round's `validate`), with the smallest and
+# largest of them.
 #
 # The file is the S15 archive concatenated COPIES times (default 8, about
 # 100 MB). pgn-reader's example is compiled from the crate's own source in
@@ -101,89 +108,103 @@ with open(sys.argv[1], encoding="utf-8", errors="replace") as fh:
 print(n, "games")
 PY
 
-# name command…: REPEAT runs (default 5); prints the median wall time and
-# the largest peak RSS, and leaves the median in $last
-run() {
-  name=$1
-  shift
-  : > "$tmp/runs"
-  r=0
-  while [ "$r" -lt "$repeat" ]; do
-    # wall time in nanoseconds (GNU time's %e has two decimals, too coarse
-    # for validate's tenth of a second); GNU time for the peak RSS
-    t0=$(date +%s%N)
-    /usr/bin/time -f "%M" -o "$tmp/time" "$@" > "$tmp/out" 2> "$tmp/err" || true
-    t1=$(date +%s%N)
-    # GNU time puts "Command exited with non-zero status N" first when the
-    # program exits non-zero (arbiter batch exits 1 when it finds violations)
-    echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') $(tail -n 1 "$tmp/time")" >> "$tmp/runs"
-    r=$((r + 1))
-  done
-  set -- $(sort -n "$tmp/runs" | awk '{ s[NR] = $1; if ($2 > kb) kb = $2 }
-    END { print s[int((NR + 1) / 2)], kb }')
-  secs=$1
-  kb=$2
-  last=$secs
-  awk -v n="$name" -v s="$secs" -v kb="$kb" -v b="$bytes" -v g="$games" 'BEGIN {
-    printf "%-44s %8.3f s %10.0f games/s %8.1f MB/s %8.1f MiB peak RSS\n", n, s, g / s, b / 1e6 / s, kb / 1024 }'
-}
-
-echo "file: $copies copies of $corpus${FORM:+, comments in the $FORM form}, $games games, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB; median of $repeat runs each"
-# name var args…: the command with the first build (its median in var),
-# then with the second build where there is one (in var_pgo)
-both() {
-  local name=$1 var=$2
+# add NAME VAR COMMAND…: a command to time, each round, in this order; its
+# rounds' times go to $tmp/t.VAR, a line each ("seconds kilobytes")
+cmds=""
+add() {
+  name=$1 var=$2
   shift 2
-  run "$name" "$bin" "$@"
-  eval "$var=\$last"
+  q=""
+  for a in "$@"; do
+    q="$q '$(printf '%s' "$a" | sed "s/'/'\\\\''/g")'"
+  done
+  eval "name_$var=\$name cmd_$var=\$q"
+  cmds="$cmds $var"
+}
+# both NAME VAR ARGS…: arbiter's command with the first build, then with the
+# second where there is one (VAR_pgo)
+both() {
+  name=$1 var=$2
+  shift 2
+  add "$name" "$var" "$bin" "$@"
   if [ -n "$pgo" ]; then
-    run "  the same, PGO build" "$pgo" "$@"
-    eval "${var}_pgo=\$last"
+    add "  the same, PGO build" "${var}_pgo" "$pgo" "$@"
   fi
 }
+
+[ -n "$validate" ] && add "pgn-reader examples/validate" valid "$validate" "$big"
 both "arbiter batch (tcec-s15.rules), 2 threads" full2 batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch" --threads 2
 both "arbiter batch (tcec-s15.rules), 1 thread" full1 batch "$big" --rules "$here/rulesets/tcec-s15.rules" --out "$tmp/batch1" --threads 1
 both "arbiter batch, no ruleset, 1 thread" bare1 batch "$big" --out "$tmp/batch0" --threads 1
 # the same audit, each game's JSON line written as it is done, without the
 # batch's tables, summary and event-level stage (one worker, as above)
 both "arbiter audit, no ruleset (JSON lines)" audit0 audit "$big" --format json
-valid=""
-if [ -n "$validate" ]; then
-  run "pgn-reader examples/validate" "$validate" "$big"
-  valid=$last
-else
-  echo "pgn-reader validate: not built (no pgn-reader 0.29 source in the cargo registry)"
-fi
 peers=${PEERS:-1}
 pgnx=$(command -v pgn-extract || true)
 [ -z "$pgnx" ] && [ -x /usr/games/pgn-extract ] && pgnx=/usr/games/pgn-extract
 if [ "$peers" = 0 ]; then
   :
 elif [ -n "$pgnx" ]; then
-  run "pgn-extract (validate, no output)" "$pgnx" -s -r "$big"
+  add "pgn-extract (validate, no output)" pgnx "$pgnx" -s -r "$big"
 else
   echo "pgn-extract: not installed (apt-get install pgn-extract)"
 fi
 if [ "$peers" = 0 ]; then
   :
 elif python3 -c 'import chess' 2> /dev/null; then
-  run "python-chess (replay)" python3 "$tmp/replay.py" "$big"
+  add "python-chess (replay)" pychess python3 "$tmp/replay.py" "$big"
 else
   echo "python-chess: not installed (pip install chess)"
 fi
 
-# label full2 full1 bare1 audit0: the ratios the targets are stated in
+echo "file: $copies copies of $corpus${FORM:+, comments in the $FORM form}, $games games, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB; $repeat rounds, each running every command once"
+r=0
+while [ "$r" -lt "$repeat" ]; do
+  for var in $cmds; do
+    eval "c=\$cmd_$var"
+    # wall time in nanoseconds (GNU time's %e has two decimals, too coarse
+    # for validate's tenth of a second); GNU time for the peak RSS
+    t0=$(date +%s%N)
+    eval "/usr/bin/time -f %M -o \"\$tmp/time\" $c" > "$tmp/out" 2> "$tmp/err" || true
+    t1=$(date +%s%N)
+    # GNU time puts "Command exited with non-zero status N" first when the
+    # program exits non-zero (arbiter batch exits 1 when it finds violations)
+    echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') $(tail -n 1 "$tmp/time")" >> "$tmp/t.$var"
+  done
+  r=$((r + 1))
+done
+# each command's median and largest peak RSS, in the order run
+for var in $cmds; do
+  eval "name=\$name_$var"
+  set -- $(sort -n "$tmp/t.$var" | awk '{ s[NR] = $1; if ($2 > kb) kb = $2 }
+    END { print s[int((NR + 1) / 2)], kb }')
+  eval "$var=\$1"
+  awk -v n="$name" -v s="$1" -v kb="$2" -v b="$bytes" -v g="$games" 'BEGIN {
+    printf "%-44s %8.3f s %10.0f games/s %8.1f MB/s %8.1f MiB peak RSS\n", n, s, g / s, b / 1e6 / s, kb / 1024 }'
+done
+[ -z "$validate" ] && echo "pgn-reader validate: not built (no pgn-reader 0.29 source in the cargo registry)"
+valid=${valid:-}
+
+# VAR: the median of the rounds' ratios of validate's time to VAR's, with
+# the smallest and largest ("median (min to max)")
+per_round() {
+  paste -d ' ' "$tmp/t.valid" "$tmp/t.$1" | awk '{ print $1 / $3 }' | sort -g | awk '
+    { x[NR] = $1 } END { printf "%.4f (rounds %.4f to %.4f; 1/%.0f)", x[int((NR + 1) / 2)], x[1], x[NR], 1 / x[int((NR + 1) / 2)] }'
+}
+
+# label SUFFIX: the ratios the targets are stated in, for the build whose
+# variables end in SUFFIX ("" or "_pgo")
 ratios() {
   if [ -n "$valid" ]; then
-    awk -v l="$1" -v v="$valid" -v a="$2" -v b="$3" 'BEGIN {
-      printf "%sfull audit / validate, 2 threads: %.4f (1/%.0f; target 0.5)\n", l, v / a, a / v
-      printf "%sfull audit / validate, 1 thread:  %.4f (1/%.0f)\n", l, v / b, b / v }'
+    echo "$1full audit / validate, 2 threads: $(per_round "full2$2"); target 0.5"
+    echo "$1full audit / validate, 1 thread:  $(per_round "full1$2")"
   fi
-  awk -v l="$1" -v s="$4" -v a="$5" -v b="$bytes" 'BEGIN {
-    printf "%swithout a ruleset, 1 thread: %.1f MB/s batch, %.1f MB/s audit (target 300 MB/s)\n", l, b / 1e6 / s, b / 1e6 / a }'
+  eval "s=\$bare1$2 a=\$audit0$2"
+  awk -v l="$1" -v s="$s" -v a="$a" -v b="$bytes" 'BEGIN {
+    printf "%swithout a ruleset, 1 thread: %.1f MB/s batch, %.1f MB/s audit (medians; target 300 MB/s)\n", l, b / 1e6 / s, b / 1e6 / a }'
 }
 echo
-ratios "" "$full2" "$full1" "$bare1" "$audit0"
+ratios "" ""
 if [ -n "$pgo" ]; then
-  ratios "PGO build: " "$full2_pgo" "$full1_pgo" "$bare1_pgo" "$audit0_pgo"
+  ratios "PGO build: " "_pgo"
 fi
