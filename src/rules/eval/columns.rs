@@ -66,7 +66,11 @@ impl<T: Pooled> Column<T> {
     ) -> Column<U> {
         settled(match (self, o) {
             (Column::K(x), Column::K(y)) => return Column::K(f(x, y)),
-            (Column::C(a), Column::C(b)) => a.iter().zip(b.iter()).map(|(x, y)| f(x, y)).collect(),
+            (Column::C(a), Column::C(b)) => {
+                let n = a.len().min(b.len());
+                let (a, b) = (&a[..n], &b[..n]);
+                (0..n).map(|i| f(&a[i], &b[i])).collect()
+            }
             (Column::C(a), Column::K(y)) => a.iter().map(|x| f(x, y)).collect(),
             (Column::K(x), Column::C(b)) => b.iter().map(|y| f(x, y)).collect(),
         })
