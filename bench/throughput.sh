@@ -40,7 +40,7 @@
 # resident memory of each.
 set -e
 if [ "$#" -lt 2 ]; then
-  sed -n '2,30p' "$0"
+  sed -n '2,40p' "$0"
   exit 2
 fi
 bin=$(realpath "$1")
