@@ -310,10 +310,10 @@ fn bound(t: &std::collections::BTreeMap<&str, f64>, plies: usize) {
         2.0 * t[VALIDATE] / now
     );
     // the typing is arbiter's own code, not a floor of the machine's: the
-    // bound again with it free as well
+    // bound again with it counted among the rest, not among the floors
     let hard = t[SHA] + t[VALIDATE];
     println!(
-        "  with the typing free too: {:.0} ns a ply left; the rest takes {:.0} now ({:.1}x the room)",
+        "  with the typing not a floor: {:.0} ns a ply left; the rest, the typing in it, takes {:.0} now ({:.1}x the room)",
         ns(budget - hard),
         ns(now - hard),
         (now - hard) / (budget - hard)
