@@ -57,8 +57,8 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use arbiter::audit::{Config, audit_game};
 use arbiter::ingest::pgn::{GameSplitter, parse_game};
+use arbiter::pipeline::{Config, audit_game};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
 #[global_allocator]
@@ -138,7 +138,7 @@ fn slope(points: &[(f64, f64)]) -> f64 {
 /// the game's text; `None` if a span is missing.
 fn end_after(game: &arbiter::ingest::pgn::PgnGame, k: usize) -> Option<usize> {
     let m = game.moves.get(k.checked_sub(1)?)?;
-    let end = |s: &arbiter::span::Span| s.offset + s.len;
+    let end = |s: &arbiter::base::span::Span| s.offset + s.len;
     let last = game
         .comments_of(m)
         .iter()

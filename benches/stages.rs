@@ -26,9 +26,9 @@ mod common;
 use std::io::BufReader;
 use std::time::Instant;
 
-use arbiter::audit::{Config, audit_game};
 use arbiter::ingest::annotations::parse_comment;
 use arbiter::ingest::pgn::{GameChunk, GameSplitter, parse_game};
+use arbiter::pipeline::{Config, audit_game};
 
 /// The comments of a chunk (the text between `{` and `}`), in order.
 fn comments(chunk: &GameChunk) -> Vec<String> {

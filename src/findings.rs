@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::span::Span;
+use crate::base::span::Span;
 
 /// How grave a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -1,8 +1,24 @@
 //! arbiter: audits computer-chess competitions against their own regulations.
 //!
-//! Data flows one way: [`ingest`] (parsers, each event keeps its source span)
-//! → [`replay`] (shakmaty positions and counters) → [`checks`] (findings) →
-//! [`report`] (JSON Lines, text). [`audit`] drives the pipeline over files.
+//! The data flows one way, and the modules below are listed in its order:
+//! each imports only those above it (`tests/layers.rs` holds them to it).
+//!
+//! - [`base`]: spans, values and their types, digests, timestamps.
+//! - [`findings`]: what every stage reports, as plain data.
+//! - [`ingest`]: the PGN, its comments, engine and operator logs.
+//! - [`replay`]: every move replayed; an illegal move is a fact.
+//! - [`timeline`]: one ordered case file per game, the logs aligned in it.
+//! - [`facts`]: clocks, an event's case file and standings, hidden books,
+//!   similarity: what the rules judge besides the moves.
+//! - [`checks`]: the built-in checks of every record.
+//! - [`rules`]: the rule language: syntax, analysis, evaluation, judging,
+//!   fitting.
+//! - [`pipeline`]: the audit of a game, a file and a batch, assembled once.
+//! - [`report`]: JSON Lines, text, the dossier, charts, batch tables.
+//! - [`engines`]: what runs real engines (recording, active similarity);
+//!   the audit never imports it.
+//! - [`verify`]: a report checked against its inputs and run again.
+//! - [`cli`]: flags parsed into a configuration; the library does the rest.
 
 /// A line on standard error that never panics: where `eprintln!` panics
 /// when standard error is a closed pipe (`arbiter … 2>&1 | head -c 100`),
@@ -14,26 +30,19 @@ macro_rules! say {
     }};
 }
 
-pub mod align;
-pub mod audit;
-pub mod batch;
-pub mod checks;
-pub mod cli;
-pub mod clock;
-pub mod detect;
-pub mod event;
+pub mod base;
 pub mod findings;
 pub mod ingest;
-pub mod record;
 pub mod replay;
-pub mod report;
-pub mod rules;
-pub mod rules_cli;
-pub mod similarity;
-pub mod span;
-pub mod standings;
 pub mod timeline;
+pub mod facts;
+pub mod checks;
+pub mod rules;
+pub mod pipeline;
+pub mod report;
+pub mod engines;
 pub mod verify;
+pub mod cli;
 
 #[cfg(test)]
 mod test_rng;

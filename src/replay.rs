@@ -9,8 +9,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role, Square};
 
+use crate::base::span::Span;
 use crate::ingest::pgn::{PgnGame, ProblemKind};
-use crate::span::Span;
 
 /// The facts of one ply.
 #[derive(Debug, Clone)]

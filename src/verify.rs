@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::audit::{Invocation, sha256_file, syzygy_listing};
+use crate::base::digest::sha256_file;
+use crate::pipeline::{Invocation, syzygy_listing};
 
 /// A report as read back.
 #[derive(Debug, Clone)]

@@ -14,6 +14,7 @@ mod events;
 mod fit;
 mod forms;
 mod golden;
+mod layers;
 mod gui_forms;
 mod identical;
 mod injection;

@@ -42,7 +42,7 @@ fn every_engine_move_has_typed_values() {
     let (mut engine, mut book, mut typed, mut bare, mut total) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut notes: Vec<(bool, String)> = Vec::new();
     for file in &files {
-        arbiter::audit::audit_file(file, &Default::default(), |g| {
+        arbiter::pipeline::audit_file(file, &Default::default(), |g| {
             let n = g.game.moves.len();
             for (i, m) in g.game.moves.iter().enumerate() {
                 total += 1;

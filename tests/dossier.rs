@@ -77,12 +77,12 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
     assert!(first.contains("id=\"verdict-table\""));
     assert!(first.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
     assert!(
-        !first.contains(&arbiter::audit::sha256_hex(HOSTILE.as_bytes())),
+        !first.contains(&arbiter::base::digest::sha256_hex(HOSTILE.as_bytes())),
         "no hash before the record"
     );
     let record = &rest[rest.find("<section id=\"record\"").expect("the record")..];
     assert!(record.contains("<details><summary>"));
-    assert!(record.contains(&arbiter::audit::sha256_hex(HOSTILE.as_bytes())));
+    assert!(record.contains(&arbiter::base::digest::sha256_hex(HOSTILE.as_bytes())));
     assert!(
         !record[1..].contains("<section"),
         "the record is the last section"
@@ -130,7 +130,7 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
     let rules = md.find("## Findings by rule").expect("findings by rule");
     let record = md.find("## Appendix: record of inputs").expect("a record");
     assert!(verdict < rules && rules < record, "the Markdown's order");
-    assert!(!md[..record].contains(&arbiter::audit::sha256_hex(HOSTILE.as_bytes())));
+    assert!(!md[..record].contains(&arbiter::base::digest::sha256_hex(HOSTILE.as_bytes())));
     let jsonl = std::fs::read_to_string(a.path().join("out/audit.jsonl")).unwrap();
     assert_eq!(jsonl.lines().count(), 4, "three games and the summary");
     // byte-identical on a second run of the same inputs
@@ -418,7 +418,10 @@ fn games_of(jsonl: &Path) -> Vec<JsonGame> {
         .map(|v| {
             let path = v["source"]["path"].as_str().unwrap();
             let n = v["source"]["index"].as_u64().unwrap() + 1;
-            let anchor = format!("g{n}-{}", &arbiter::audit::sha256_hex(path.as_bytes())[..8]);
+            let anchor = format!(
+                "g{n}-{}",
+                &arbiter::base::digest::sha256_hex(path.as_bytes())[..8]
+            );
             let mut counts = [0usize; 4];
             let mut keys = Vec::new();
             for f in v["findings"].as_array().unwrap() {

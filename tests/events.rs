@@ -557,7 +557,7 @@ fn standings_match_the_published_outcome(out: &Path) {
         // every promoted engine (under any version) plays the next event
         if let Some(into) = d["promoted_into"].as_str() {
             for p in names(&d["promoted"]) {
-                let engine = arbiter::event::engine_of(&p);
+                let engine = arbiter::facts::event::engine_of(&p);
                 assert!(
                     games
                         .lines()

@@ -7,8 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use arbiter::rules::analyzer::{FitTarget, compile};
-use arbiter::timeline::Value;
+use arbiter::base::value::Value;
+use arbiter::rules::analyzer::FitTarget;
+use arbiter::rules::compile;
 
 use super::{arbiter, arbiter_in, tcec_s15};
 

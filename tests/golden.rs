@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use arbiter::rules::analyzer::{Check, compile};
+use arbiter::rules::analyzer::Check;
+use arbiter::rules::compile;
 
 use super::{arbiter, json_lines};
 

@@ -46,7 +46,10 @@ fn files_under(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
         } else {
             let rel = p.strip_prefix(root).unwrap().display().to_string();
             let bytes = std::fs::read(&p).unwrap();
-            out.insert(format!("./{rel}"), arbiter::audit::sha256_hex(&bytes));
+            out.insert(
+                format!("./{rel}"),
+                arbiter::base::digest::sha256_hex(&bytes),
+            );
         }
     }
 }

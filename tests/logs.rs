@@ -352,10 +352,10 @@ fn streamed_engine_log_is_the_whole_text_read() {
     bytes.extend_from_slice(b"12 <Stockfish(0): info depth 1\xff score cp 3");
     let p = dir.path().join("engine.log");
     std::fs::write(&p, &bytes).unwrap();
-    let streamed = arbiter::audit::read_engine_log(&p).unwrap();
+    let streamed = arbiter::ingest::logs::read_engine_log(&p).unwrap();
     let whole = arbiter::ingest::engine::parse(&String::from_utf8_lossy(&bytes[3..]));
     assert_eq!(streamed.log, whole);
-    assert_eq!(streamed.sha256, arbiter::audit::sha256_hex(&bytes));
+    assert_eq!(streamed.sha256, arbiter::base::digest::sha256_hex(&bytes));
     assert_eq!(whole.engines().len(), 2);
     assert!(
         whole
@@ -365,7 +365,7 @@ fn streamed_engine_log_is_the_whole_text_read() {
     );
     // a log in UTF-16 is refused with its name and the way to convert it
     std::fs::write(&p, b"\xff\xfe1\x00 \x00>\x00").unwrap();
-    let e = arbiter::audit::read_engine_log(&p).unwrap_err();
+    let e = arbiter::ingest::logs::read_engine_log(&p).unwrap_err();
     assert!(
         e.contains("engine.log: line 1: the file is UTF-16LE") && e.contains("iconv"),
         "{e}"

@@ -1,7 +1,7 @@
 //! Ruleset diagnostics: each kind of mistake is reported at its exact line,
 //! column and width, with what was expected (see just's error tests).
 
-use arbiter::rules::analyzer::compile;
+use arbiter::rules::compile;
 
 const HEAD: &str = "ruleset t \"T\" { regulation \"r\" }\n";
 

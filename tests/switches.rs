@@ -6,10 +6,11 @@
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use arbiter::audit::Config;
 use arbiter::ingest::pgn::{GameSplitter, parse_game};
+use arbiter::pipeline::Config;
 use arbiter::replay::replay;
-use arbiter::rules::analyzer::{Ruleset, compile};
+use arbiter::rules::analyzer::Ruleset;
+use arbiter::rules::compile;
 use arbiter::rules::eval::{Detectors, Program, run, run_switched};
 use arbiter::timeline::Timeline;
 

@@ -4,9 +4,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use arbiter::audit::Config;
+use arbiter::pipeline::Config;
 use arbiter::ingest::pgn::{GameSplitter, PgnGame, parse_game};
-use arbiter::rules::analyzer::{Ruleset, compile};
+use arbiter::rules::analyzer::Ruleset;
+use arbiter::rules::compile;
 
 pub const GAME: &str = include_str!("../../samples/tcec-style.pgn");
 const RULES: &str = include_str!("../../rulesets/tcec-s15.rules");
@@ -39,7 +40,7 @@ pub fn games(bytes: &[u8]) -> Vec<PgnGame> {
 /// looks for panics, hangs and runaway memory).
 pub fn audit(games: Vec<PgnGame>, config: &Config) {
     for g in games {
-        let a = arbiter::audit::audit_game("fuzz.pgn", g, config);
+        let a = arbiter::pipeline::audit_game("fuzz.pgn", g, config);
         std::hint::black_box(a.findings.len());
     }
 }

@@ -11,9 +11,9 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let log = arbiter::ingest::engine::parse(&text);
-    let config = arbiter::audit::Config {
+    let config = arbiter::pipeline::Config {
         ruleset: Some(common::ruleset()),
-        engine_logs: vec![arbiter::align::LoadedEngineLog {
+        engine_logs: vec![arbiter::ingest::logs::LoadedEngineLog {
             path: "fuzz.log".into(),
             sha256: String::new(),
             log,

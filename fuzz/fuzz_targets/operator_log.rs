@@ -13,9 +13,9 @@ fuzz_target!(|data: &[u8]| {
         return; // the reader refuses non-UTF-8 logs before parsing
     };
     let log = arbiter::ingest::operator::parse(text);
-    let config = arbiter::audit::Config {
+    let config = arbiter::pipeline::Config {
         ruleset: Some(common::ruleset()),
-        operator_logs: vec![arbiter::audit::LoadedLog {
+        operator_logs: vec![arbiter::ingest::logs::LoadedLog {
             path: "fuzz.log".into(),
             sha256: String::new(),
             log,

@@ -10,9 +10,9 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    match arbiter::rules::analyzer::compile("fuzz.rules", &text) {
+    match arbiter::rules::compile("fuzz.rules", &text) {
         Ok(rs) => {
-            let config = arbiter::audit::Config {
+            let config = arbiter::pipeline::Config {
                 ruleset: Some(std::sync::Arc::new(rs)),
                 clocks: true,
                 ..Default::default()

@@ -8,10 +8,10 @@
 pub mod integrity;
 pub mod result;
 
+use crate::base::span::Span;
 use crate::findings::{Evidence, Finding};
 use crate::ingest::pgn::PgnGame;
 use crate::replay::Replay;
-use crate::span::Span;
 
 /// What every check sees.
 #[derive(Debug)]

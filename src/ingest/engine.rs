@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::annotations::ascii_white;
-use crate::span::Span;
+use crate::base::span::Span;
 
 /// Which way a line went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -470,7 +470,7 @@ pub fn parse(text: &str) -> EngineLog {
 
 /// Every line of `text` read by `reader`.
 fn read_text(mut reader: Reader, text: &str) -> EngineLog {
-    for (span, line) in crate::span::lines_with_spans(text) {
+    for (span, line) in crate::base::span::lines_with_spans(text) {
         reader.line(span, line);
     }
     reader.finish()
@@ -479,7 +479,7 @@ fn read_text(mut reader: Reader, text: &str) -> EngineLog {
 /// The traffic lines of a log, one by one (notes, metadata and unreadable
 /// lines left out): for tools that rewrite a log.
 pub fn traffic(text: &str) -> impl Iterator<Item = Line> + '_ {
-    crate::span::lines_with_spans(text).filter_map(|(span, line)| {
+    crate::base::span::lines_with_spans(text).filter_map(|(span, line)| {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             return None;
@@ -677,7 +677,7 @@ fn split_line(t: &str) -> Result<Option<RawLine<'_>>, String> {
         }
     } else if b.len() >= 5 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' {
         // it starts like a date: it must be a whole timestamp
-        (super::operator::parse_timestamp(time_s)?, true)
+        (crate::base::time::parse_timestamp(time_s)?, true)
     } else {
         return Ok(None);
     };

@@ -3,5 +3,6 @@
 pub mod annotations;
 pub mod engine;
 pub mod forms;
+pub mod logs;
 pub mod operator;
 pub mod pgn;

@@ -20,7 +20,7 @@ use std::rc::Rc;
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 
 use super::annotations::{Annotations, CommentSource, parse_comment_from};
-use crate::span::{LineIndex, Span};
+use crate::base::span::{LineIndex, Span};
 
 /// Games longer than this are reported and skipped, so that one corrupt game
 /// cannot exhaust memory.
@@ -45,7 +45,7 @@ pub struct GameChunk {
     /// [`longest_token`]): the splitter finds it as it reads the lines.
     pub longest_token: usize,
     /// Where each line of `bytes` after the first starts: the place after
-    /// each `\n` ([`crate::span::line_starts`]). The splitter notes them as it cuts the
+    /// each `\n` ([`crate::base::span::line_starts`]). The splitter notes them as it cuts the
     /// lines, so that the spans of the game's tokens are numbered without
     /// a second search of its text.
     pub line_starts: Vec<u32>,
@@ -59,7 +59,7 @@ impl GameChunk {
             offset,
             line,
             longest_token: longest_token(&bytes),
-            line_starts: crate::span::line_starts(&bytes),
+            line_starts: crate::base::span::line_starts(&bytes),
             bytes: std::sync::Arc::new(GameText::new(bytes)),
             oversize: None,
         }
@@ -1721,7 +1721,7 @@ mod tests {
                 assert_eq!(c.longest_token, longest_token(&c.bytes), "{shown:?}");
                 assert_eq!(
                     c.line_starts,
-                    crate::span::line_starts(&c.bytes),
+                    crate::base::span::line_starts(&c.bytes),
                     "{shown:?}"
                 );
                 chunks += 1;

@@ -5,9 +5,9 @@
 
 use plotters::prelude::*;
 
-use crate::clock::ClockPly;
+use crate::facts::clock::ClockPly;
+use crate::facts::clock::TimeControlDef;
 use crate::findings::Finding;
-use crate::rules::analyzer::TimeControlDef;
 
 /// What the chart shows.
 #[derive(Debug)]
@@ -165,10 +165,10 @@ pub fn escape(s: &str) -> String {
 
 /// The clock chart of an audited game: None when the audit kept no clocks
 /// (no ruleset, or a ruleset with no time control).
-pub fn for_game(g: &crate::audit::GameAudit) -> Option<Result<String, String>> {
+pub fn for_game(g: &crate::pipeline::GameAudit) -> Option<Result<String, String>> {
     let clocks = g.clocks.as_ref()?;
     let tl = crate::timeline::Timeline::build(&g.game, &g.replay);
-    let readings = crate::clock::recorded_readings(&tl);
+    let readings = crate::facts::clock::recorded_readings(&tl);
     let mut recorded: [Vec<(u32, i64)>; 2] = [Vec::new(), Vec::new()];
     for (p, l) in g.replay.plies.iter().zip(&readings) {
         if let Some(ms) = l {

@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
-use crate::audit::{GameAudit, InputSummary};
 use crate::findings::{Finding, Severity};
+use crate::pipeline::{GameAudit, InputSummary};
 use crate::replay::Ply;
 
 /// The `recorded` object of a ply: every value parsed from its comments.
@@ -258,8 +258,8 @@ impl Totals {
 }
 
 /// A rule value as JSON.
-pub fn value(v: &crate::timeline::Value) -> Value {
-    use crate::timeline::Value as V;
+pub fn value(v: &crate::base::value::Value) -> Value {
+    use crate::base::value::Value as V;
     match v {
         V::Num(n) if n.fract() == 0.0 && n.abs() < 1e15 => json!(*n as i64),
         V::Num(n) => json!(n),
@@ -273,7 +273,7 @@ pub fn value(v: &crate::timeline::Value) -> Value {
 
 /// What a report says of the event-level rules: where they were checked,
 /// or why not.
-fn event_level_reason(batch: Option<&crate::audit::BatchInvocation>) -> &'static str {
+fn event_level_reason(batch: Option<&crate::pipeline::BatchInvocation>) -> &'static str {
     match batch {
         None => {
             "the rule spans an event's games (pairings, standings, versions): `arbiter batch` checks it"
@@ -290,7 +290,7 @@ pub fn summary_line(
     totals: &Totals,
     inputs: &[InputSummary],
     unreadable: &[(String, String)],
-    config: &crate::audit::Config,
+    config: &crate::pipeline::Config,
     logs: &[Value],
 ) -> Value {
     let ruleset = config.ruleset.as_ref();
@@ -343,4 +343,52 @@ pub fn summary_line(
         },
         "findings_by_code": totals.by_code,
     })
+}
+
+/// What follows the games' lines (which [`run`] wrote, in input order) in
+/// the batch's JSON Lines: one line per event with its event-level
+/// findings (each naming the entrant, pair or game it is about) and the
+/// rules it could not decide; then the summary line, with the SHA-256 of
+/// every input and of every other file judged with, and the invocation
+/// that `arbiter verify` reruns.
+pub fn jsonl_tail(
+    outcome: &crate::pipeline::batch::Outcome,
+    cfg: &crate::pipeline::Config,
+) -> String {
+    use serde_json::json;
+    let mut totals = Totals::default();
+    let mut out = String::new();
+    for g in &outcome.games {
+        totals.add_game(g.plies, g.incomplete, &g.findings);
+    }
+    for e in &outcome.events {
+        totals.add_findings(e.findings.iter().map(|(_, f)| f));
+        let line = json!({
+            "type": "event",
+            "event": e.case.name,
+            "games": e.games,
+            "variant": e.variant,
+            "skipped": e.skipped,
+            "findings": e.findings.iter().map(|(about, f)| {
+                let mut v = json!(f);
+                if let Some(m) = v.as_object_mut() {
+                    m.insert("about".into(), json!(about));
+                }
+                v
+            }).collect::<Vec<_>>(),
+            "not_decided": e.indeterminate.iter().map(|i| json!({"rule": i.rule, "reason": i.reason})).collect::<Vec<_>>(),
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    let summary = summary_line(
+        &totals,
+        &outcome.inputs,
+        &outcome.unreadable,
+        cfg,
+        &outcome.hashed,
+    );
+    out.push_str(&summary.to_string());
+    out.push('\n');
+    out
 }

@@ -1,5 +1,7 @@
 //! Reports: render audited games and findings. No rule logic, no re-reading.
 
+#[cfg(feature = "tables")]
+pub mod batch;
 pub mod chart;
 pub mod dossier;
 pub mod json;

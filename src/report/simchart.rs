@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use crate::similarity::{Report, linkage};
+use crate::facts::similarity::{Report, linkage};
 
 fn name(r: &Report, i: usize) -> String {
     super::chart::escape(&r.engines[i])

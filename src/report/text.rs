@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use shakmaty::{Color, Position, Square};
 
-use crate::audit::GameAudit;
 use crate::findings::Finding;
+use crate::pipeline::GameAudit;
 use crate::report::json::Totals;
 
 /// Strip control characters so that input text cannot drive the terminal.

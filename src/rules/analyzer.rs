@@ -7,10 +7,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::ast::{self, BinOp, ExprKind, Item, RuleKind, UnOp};
-use super::error::{Pos, RuleError, suggest};
+use super::error::{Pos, RuleError};
 use super::parser::parse;
+use crate::base::suggest::suggest;
+use crate::base::value::{Type, Value};
+use crate::facts::clock::{PeriodDef, TimeControlDef};
 use crate::findings::Severity;
-use crate::timeline::{self, Kind, Type, Value};
+use crate::timeline::{self, Kind};
 
 /// A compiled expression.
 #[derive(Debug, Clone)]
@@ -170,24 +173,6 @@ pub struct Switch {
     pub line: usize,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct PeriodDef {
-    /// `None`: the rest of the game.
-    pub moves: Option<u32>,
-    pub time_ms: f64,
-    pub increment_ms: f64,
-    pub at_least: bool,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimeControlDef {
-    pub name: String,
-    pub periods: Vec<PeriodDef>,
-    pub carry_over: bool,
-    /// The operator log's game-clock settings give the time used.
-    pub settings_show_used: bool,
-}
-
 #[derive(Debug, Clone)]
 pub struct VariantDef {
     pub name: String,
@@ -313,14 +298,39 @@ pub struct Ruleset {
     pub slots: usize,
     /// The constants and switches marked `fit`, in the file's order.
     pub fits: Vec<FitDef>,
-    /// What the evaluator reads of this ruleset's structure, found the
-    /// first time it runs.
-    pub(crate) plan: std::sync::OnceLock<super::eval::Plan>,
-    /// The constants' values of the base ruleset (first) and of each
-    /// variant (in `variants`' order), each found the first time a game
-    /// needs it: they depend on nothing but the ruleset.
-    pub(crate) const_values:
-        std::sync::OnceLock<Vec<std::sync::OnceLock<std::sync::Arc<[crate::timeline::Value]>>>>,
+    /// What the evaluator keeps of this ruleset, found the first time it
+    /// runs: its plan and the constants' values. The evaluator owns its
+    /// type (`crate::rules::eval`); the analysis only keeps the place.
+    pub(crate) evaluator: std::sync::OnceLock<Kept>,
+}
+
+/// The evaluator's own data kept with a ruleset (see [`Ruleset`]).
+pub(crate) type Kept = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
+/// Evaluates an expression that reads nothing but constants, given the
+/// values of the constants before it: the evaluator's, which
+/// `crate::rules::compile` gives the analysis (it folds a `fit` clause's
+/// values and the numbers a time control or a scoring names).
+pub type Fold = fn(&CExpr, &[Value]) -> Value;
+
+/// The constants' values in order, each evaluated by `fold` from those
+/// before it, with `overrides` (index, expression) applied.
+pub fn const_values(
+    consts: &[(String, CExpr)],
+    overrides: &[(usize, CExpr)],
+    fold: Fold,
+) -> Vec<Value> {
+    let mut vals: Vec<Value> = Vec::with_capacity(consts.len());
+    for (i, (_, e)) in consts.iter().enumerate() {
+        let e = overrides
+            .iter()
+            .rev()
+            .find(|(j, _)| *j == i)
+            .map_or(e, |(_, o)| o);
+        let v = fold(e, &vals);
+        vals.push(v);
+    }
+    vals
 }
 
 impl Ruleset {
@@ -355,10 +365,11 @@ impl Ruleset {
     }
 }
 
-/// Read, parse and analyze a ruleset.
-pub fn compile(path: &str, src: &str) -> Result<Ruleset, RuleError> {
+/// Read, parse and analyze a ruleset, folding its constants with `fold`
+/// (`crate::rules::compile` gives the evaluator's).
+pub fn compile_with(path: &str, src: &str, fold: Fold) -> Result<Ruleset, RuleError> {
     let items = parse(src)?;
-    Analyzer::new(path, src).run(items)
+    Analyzer::new(path, src, fold).run(items)
 }
 
 const BUILTIN_NAMES: &[&str] = &["white", "black", "draw"];
@@ -389,6 +400,7 @@ const FUNCTIONS: &[&str] = &[
 struct Analyzer<'a> {
     path: &'a str,
     src: &'a str,
+    fold: Fold,
     consts: Vec<(String, CExpr)>,
     const_index: HashMap<String, usize>,
     switches: Vec<Switch>,
@@ -430,10 +442,11 @@ fn names(map: &HashMap<String, usize>) -> Vec<&str> {
 }
 
 impl<'a> Analyzer<'a> {
-    fn new(path: &'a str, src: &'a str) -> Self {
+    fn new(path: &'a str, src: &'a str, fold: Fold) -> Self {
         Analyzer {
             path,
             src,
+            fold,
             consts: Vec::new(),
             const_index: HashMap::new(),
             switches: Vec::new(),
@@ -619,7 +632,7 @@ impl<'a> Analyzer<'a> {
                 );
             }
             let c = self.constant(e)?;
-            let v = const_value(&c, &self.consts)
+            let v = const_value(&c, &self.consts, self.fold)
                 .ok_or_else(|| RuleError::new(e.pos, "expected a number of points"))?;
             scoring.push((k.text.clone(), v));
         }
@@ -733,7 +746,7 @@ impl<'a> Analyzer<'a> {
             }
             variants.push(def);
         }
-        let sha256 = crate::audit::sha256_hex(self.src.as_bytes());
+        let sha256 = crate::base::digest::sha256_hex(self.src.as_bytes());
         Ok(Ruleset {
             path: self.path.to_string(),
             sha256,
@@ -752,8 +765,7 @@ impl<'a> Analyzer<'a> {
             rules,
             slots: self.slots,
             fits: self.fits,
-            plan: std::sync::OnceLock::new(),
-            const_values: std::sync::OnceLock::new(),
+            evaluator: std::sync::OnceLock::new(),
         })
     }
 
@@ -766,11 +778,11 @@ impl<'a> Analyzer<'a> {
         at: Pos,
         grid: &ast::FitGrid,
     ) -> Result<Vec<Value>, RuleError> {
-        let values = super::eval::const_values(&self.consts, &[]);
+        let values = const_values(&self.consts, &[], self.fold);
         let own = values.get(index).cloned().unwrap_or_default();
         let eval = |this: &mut Self, e: &ast::Expr| -> Result<Value, RuleError> {
             let c = this.constant(e)?;
-            Ok(super::eval::eval_const(&c, &values))
+            Ok((this.fold)(&c, &values))
         };
         let out: Vec<Value> = match grid {
             ast::FitGrid::List(items) => {
@@ -876,7 +888,7 @@ impl<'a> Analyzer<'a> {
         for (i, p) in tc.periods.iter().enumerate() {
             let dur = |this: &mut Self, e: &ast::Expr| -> Result<f64, RuleError> {
                 let c = this.constant(e)?;
-                match const_value(&c, &this.consts) {
+                match const_value(&c, &this.consts, this.fold) {
                     Some(v) if v >= 0.0 => Ok(v),
                     _ => Err(RuleError::new(
                         e.pos,
@@ -1532,9 +1544,9 @@ fn is_constant(c: &CExpr) -> bool {
 }
 
 /// Evaluate a constant number (no variants applied).
-fn const_value(c: &CExpr, consts: &[(String, CExpr)]) -> Option<f64> {
-    let vals: Vec<Value> = super::eval::const_values(consts, &[]);
-    match super::eval::eval_const(c, &vals) {
+fn const_value(c: &CExpr, consts: &[(String, CExpr)], fold: Fold) -> Option<f64> {
+    let vals: Vec<Value> = const_values(consts, &[], fold);
+    match fold(c, &vals) {
         Value::Num(n) => Some(n),
         _ => None,
     }

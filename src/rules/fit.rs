@@ -28,10 +28,11 @@ use serde::Serialize;
 use super::analyzer::{CExpr, Check, FitTarget, Ruleset};
 use super::eval::{Detectors, Overrides, Program, run};
 use super::judge::termination_findings;
+use crate::base::value::Value;
 use crate::findings::{Evidence, Finding, Severity};
 use crate::ingest::pgn::PgnGame;
 use crate::replay::Replay;
-use crate::timeline::{Data, MoveField, Timeline, Value};
+use crate::timeline::{Data, MoveField, Timeline};
 
 /// One game, read and replayed once.
 #[derive(Debug)]
@@ -521,24 +522,6 @@ fn variant_block(fit: &GroupFit, group: &str, path: &str) -> String {
     b
 }
 
-/// Every game of a PGN file, read and replayed.
-pub fn read_games(path: &std::path::Path) -> std::io::Result<Vec<Game>> {
-    let file = std::fs::File::open(path)?;
-    let mut splitter = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(file));
-    let shown = path.display().to_string();
-    let mut out = Vec::new();
-    while let Some(chunk) = splitter.next_chunk()? {
-        let pgn = crate::ingest::pgn::parse_game(&chunk);
-        let replay = crate::replay::replay(&pgn);
-        out.push(Game {
-            path: shown.clone(),
-            pgn,
-            replay,
-        });
-    }
-    Ok(out)
-}
-
 /// A file's fit, for `audit --fit` and `batch --fit`: the values its games
 /// are judged under, and the finding that names each departure from the
 /// text (`None` where the fit is the text).
@@ -548,48 +531,9 @@ pub struct FileFit {
     pub finding: Option<Finding>,
 }
 
-/// Fit each PGN file of `paths` under the configuration's ruleset, by its
-/// path as shown. A file that cannot be read or fitted is left out (the
-/// audit reports it when it reads it).
-pub fn fit_files(
-    paths: &[std::path::PathBuf],
-    cfg: &crate::audit::Config,
-) -> Result<BTreeMap<String, FileFit>, String> {
-    let rs = cfg.ruleset.as_deref().ok_or("--fit needs --rules")?;
-    if rs.fits.is_empty() {
-        return Err(format!(
-            "--fit: ruleset {} marks no constant or switch with `fit` (docs/rules-language.md, Fitting)",
-            rs.id
-        ));
-    }
-    let mut out = BTreeMap::new();
-    for input in crate::audit::expand_inputs(paths) {
-        let Ok(crate::audit::Input::Pgn(path)) = input else {
-            continue;
-        };
-        let Ok(games) = read_games(&path) else {
-            continue;
-        };
-        let shown = path.display().to_string();
-        let list: Vec<&Game> = games.iter().collect();
-        let Ok(fit) = fit_group(rs, &shown, &list, cfg.variant.as_deref(), &cfg.detectors) else {
-            continue;
-        };
-        let finding = fit.departs().then(|| departure_finding(rs, &fit));
-        out.insert(
-            shown,
-            FileFit {
-                overrides: fit.overrides,
-                finding,
-            },
-        );
-    }
-    Ok(out)
-}
-
 /// The `rules-fit` finding: each fitted value that departs from the text,
 /// the agreement under both, and where the `fit` clauses are.
-fn departure_finding(rs: &Ruleset, fit: &GroupFit) -> Finding {
+pub fn departure_finding(rs: &Ruleset, fit: &GroupFit) -> Finding {
     let departures: Vec<String> = fit
         .fits
         .iter()

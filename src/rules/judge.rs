@@ -14,7 +14,7 @@ pub struct Judgement {
     pub variant: Option<String>,
     pub computed: Option<Computed>,
     pub findings: Vec<Finding>,
-    pub trace: Vec<(u32, Vec<crate::timeline::Value>)>,
+    pub trace: Vec<(u32, Vec<crate::base::value::Value>)>,
 }
 
 fn tc_name(p: &Program<'_>) -> String {

@@ -11,3 +11,9 @@ pub mod fit;
 pub mod judge;
 pub mod lexer;
 pub mod parser;
+
+/// Read, parse and analyze a ruleset: its errors name the line and column,
+/// with a caret under the span ([`error::RuleError::render`]).
+pub fn compile(path: &str, src: &str) -> Result<analyzer::Ruleset, error::RuleError> {
+    analyzer::compile_with(path, src, eval::eval_const)
+}

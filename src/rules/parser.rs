@@ -243,7 +243,7 @@ impl Parser<'_> {
                 self.rule().map(|r| Item::Rule(Box::new(r)))
             }
             _ => {
-                let help = super::error::suggest(&word, TOP_LEVEL.iter().copied())
+                let help = crate::base::suggest::suggest(&word, TOP_LEVEL.iter().copied())
                     .unwrap_or_else(|| "expected `ruleset`, `const`, `switch`, `let`, `time-control`, `variant` or `rule`".into());
                 Err(RuleError::new(t.pos, format!("unknown declaration `{word}`")).help(help))
             }
@@ -327,7 +327,7 @@ impl Parser<'_> {
                     m.time_control = Some(self.dotted_name("a time-control name")?);
                 }
                 other => {
-                    let help = super::error::suggest(
+                    let help = crate::base::suggest::suggest(
                         other,
                         ["regulation", "format", "scoring", "tiebreak"],
                     )
@@ -441,11 +441,14 @@ impl Parser<'_> {
                     ));
                 }
                 other => {
-                    let help = super::error::suggest(other, ["applies", "const", "switch", "time"])
-                        .unwrap_or_else(|| {
-                            "a variant may set `applies when`, `const`, `switch` and `time-control`"
-                                .into()
-                        });
+                    let help = crate::base::suggest::suggest(
+                        other,
+                        ["applies", "const", "switch", "time"],
+                    )
+                    .unwrap_or_else(|| {
+                        "a variant may set `applies when`, `const`, `switch` and `time-control`"
+                            .into()
+                    });
                     return Err(
                         RuleError::new(kw.pos, format!("unknown variant item `{other}`"))
                             .help(help),
@@ -541,7 +544,7 @@ impl Parser<'_> {
                     set_kind(&mut r, RuleKind::Require { on, when })?;
                 }
                 other => {
-                    let help = super::error::suggest(other, RULE_ITEMS.iter().copied())
+                    let help = crate::base::suggest::suggest(other, RULE_ITEMS.iter().copied())
                         .unwrap_or_else(|| format!("expected one of {}", RULE_ITEMS.join(", ")));
                     return Err(
                         RuleError::new(kw.pos, format!("unknown rule item `{other}`")).help(help),

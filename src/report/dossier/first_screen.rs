@@ -695,7 +695,7 @@ pub fn record_md(r: &Record) -> String {
 
 /// An invocation as the command line that repeats it (arguments with
 /// characters a shell would read are single-quoted).
-pub fn command_line(inv: &crate::audit::Invocation) -> String {
+pub fn command_line(inv: &crate::pipeline::Invocation) -> String {
     let q = |s: &str| {
         if !s.is_empty()
             && s.chars()
@@ -842,7 +842,7 @@ mod tests {
 
     #[test]
     fn the_command_is_quoted_for_a_shell() {
-        let inv = crate::audit::Invocation {
+        let inv = crate::pipeline::Invocation {
             paths: vec!["samples".into(), "it's here.pgn".into()],
             rules: Some("rulesets/tcec-s15.rules".into()),
             engine_logs: vec!["e.log".into()],

@@ -26,8 +26,8 @@ use std::fmt::Write as _;
 use plotters::prelude::*;
 use shakmaty::{Chess, EnPassantMode, Position, Role, Square, fen::Fen};
 
-use crate::audit::GameAudit;
 use crate::findings::{Finding, Severity};
+use crate::pipeline::GameAudit;
 
 /// Escape text for HTML (element content and attribute values).
 pub fn escape_html(s: &str) -> String {
@@ -196,7 +196,7 @@ pub fn view(g: &GameAudit, bands: &[(f64, &'static str)]) -> GameView {
 }
 
 fn short_hash(s: &str) -> String {
-    let h = crate::audit::sha256_hex(s.as_bytes());
+    let h = crate::base::digest::sha256_hex(s.as_bytes());
     h[..8].to_string()
 }
 
@@ -409,7 +409,7 @@ pub fn bands(rs: Option<&crate::rules::analyzer::Ruleset>) -> Vec<(f64, &'static
         ("win_eval", "win-rule band"),
     ] {
         if let Some(i) = rs.consts.iter().position(|(n, _)| n == name)
-            && let Some(crate::timeline::Value::Num(v)) = p.consts.get(i)
+            && let Some(crate::base::value::Value::Num(v)) = p.consts.get(i)
         {
             out.push((*v, label));
         }

@@ -31,7 +31,8 @@ use std::borrow::Cow;
 
 use super::detectors::hidden_book_value;
 use super::*;
-use crate::timeline::{MoveFacts, Text};
+use crate::base::value::Text;
+use crate::timeline::MoveFacts;
 use shakmaty::Color;
 
 /// One value per move, or one value for every move.
@@ -1288,8 +1289,8 @@ impl Cols<'_, '_, '_> {
         // each move (as the detector reads it)
         if let (Some((Detector::HiddenBook, given)), Some(tl)) = (&given, self.run.tl) {
             let first = tl.replay.first_ply;
-            let params = crate::detect::hidden_book::params(given);
-            if let Some(known) = crate::detect::hidden_book::unflagged(tl, &params) {
+            let params = crate::facts::hidden_book::params(given);
+            if let Some(known) = crate::facts::hidden_book::unflagged(tl, &params) {
                 return typed(self.rows.iter().map(|m| {
                     match at_ply(&known, first, m.ply.ply, |k| k.0) {
                         Some((_, true)) => Value::Bool(false),

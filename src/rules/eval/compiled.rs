@@ -19,7 +19,7 @@
 //! S15 x2 with `tcec-s15.rules` on one thread (median of 7 pairs).
 
 use super::*;
-use crate::timeline::Text;
+use crate::base::value::Text;
 
 pub(super) type TruthFn = Box<dyn Fn(&mut Ctx<'_, '_>) -> Truth + Send + Sync>;
 pub(super) type NumFn = Box<dyn Fn(&mut Ctx<'_, '_>) -> Num + Send + Sync>;

@@ -10,7 +10,7 @@ pub(super) struct Slot {
     pub(super) value: Value,
     /// A `per` call's state for each key, in the keys' order (a few: the
     /// sides, or the engines).
-    pub(super) keyed: Vec<(crate::timeline::Text, Value)>,
+    pub(super) keyed: Vec<(crate::base::value::Text, Value)>,
     /// The value this slot returns for the current event.
     pub(super) current: Value,
 }
@@ -105,13 +105,13 @@ pub(super) struct Run<'c, 't> {
     pub(super) tl: Option<&'c Timeline<'t>>,
     /// The event's case file, for event-level rules (then a context's `i`
     /// is an item).
-    pub(super) scope: Option<&'c crate::event::EventCase>,
+    pub(super) scope: Option<&'c crate::facts::event::EventCase>,
     pub(super) consts: &'c [Value],
     pub(super) detectors: &'c Detectors,
     /// Both clocks along the game, under the program's time control.
-    pub(super) clock: &'c [crate::clock::ClockPly],
+    pub(super) clock: &'c [crate::facts::clock::ClockPly],
     /// The time control the clocks were reconstructed under.
-    pub(super) time_control: Option<&'c crate::rules::analyzer::TimeControlDef>,
+    pub(super) time_control: Option<&'c crate::facts::clock::TimeControlDef>,
     /// Whole-game analyses of the detectors, computed once per game.
     pub(super) cache: &'c DetectorCache,
     /// The game's fields (its tags), read once per game; empty where the
@@ -190,8 +190,8 @@ impl<'c, 't> Ctx<'c, 't> {
 pub(super) struct DetectorCache {
     pub(super) hidden_book: std::cell::RefCell<
         Vec<(
-            crate::detect::hidden_book::Params,
-            std::rc::Rc<Vec<crate::detect::hidden_book::Assessment>>,
+            crate::facts::hidden_book::Params,
+            std::rc::Rc<Vec<crate::facts::hidden_book::Assessment>>,
         )>,
     >,
 }
@@ -213,9 +213,9 @@ pub(super) fn at_ply<T>(
 
 /// The clock row of a ply (the reconstruction makes one per ply).
 pub(super) fn clock_row(
-    clock: &[crate::clock::ClockPly],
+    clock: &[crate::facts::clock::ClockPly],
     ply: u32,
-) -> Option<&crate::clock::ClockPly> {
+) -> Option<&crate::facts::clock::ClockPly> {
     at_ply(clock, clock.first()?.ply, ply, |c| c.ply)
 }
 
@@ -236,7 +236,7 @@ pub(super) fn clock_value(run: &Run<'_, '_>, ply: u32, f: ClockField) -> Value {
         (ClockField::ClockExpected, _) => ms(c.expected),
         (ClockField::ClockStopped, _) => Value::Num(c.stopped as f64),
         (ClockField::ClockRequirement, Some(t)) => match run.time_control {
-            Some(tc) => text(crate::clock::period_text(tc, t.period).as_deref()),
+            Some(tc) => text(crate::facts::clock::period_text(tc, t.period).as_deref()),
             None => Value::None,
         },
         (ClockField::ClockLeft, Some(t)) => Value::Num(t.left as f64),
@@ -250,8 +250,8 @@ pub(super) fn clock_value(run: &Run<'_, '_>, ply: u32, f: ClockField) -> Value {
 /// The state of `key` in a `per` call's list, sorted by key: a new key is
 /// stored once, with no state yet.
 fn keyed_state<'s>(
-    keyed: &'s mut Vec<(crate::timeline::Text, Value)>,
-    key: &crate::timeline::Text,
+    keyed: &'s mut Vec<(crate::base::value::Text, Value)>,
+    key: &crate::base::value::Text,
 ) -> &'s mut Value {
     let at = match keyed.binary_search_by(|(k, _)| k.as_str().cmp(key.as_str())) {
         Ok(at) => at,
@@ -331,7 +331,7 @@ impl Ctx<'_, '_> {
             CExpr::Let(i) => self.let_at(*i).cloned().unwrap_or(Value::None),
             CExpr::Switch(i) => Value::Bool(self.switches.get(*i).copied().unwrap_or(false)),
             CExpr::Move(f, name) => self.move_field(*f, name),
-            CExpr::Field(Kind::Engine(crate::align::EngKind::Search), "game_clock") => {
+            CExpr::Field(Kind::Engine(crate::timeline::align::EngKind::Search), "game_clock") => {
                 self.game_clock()
             }
             CExpr::Field(Kind::Game, f) if !self.run.game.is_empty() => {
@@ -588,7 +588,7 @@ impl Ctx<'_, '_> {
             None
         };
         match row {
-            Some(crate::clock::ClockPly {
+            Some(crate::facts::clock::ClockPly {
                 used: Some(u),
                 tick: Some(t),
                 ..

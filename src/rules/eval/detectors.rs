@@ -201,12 +201,12 @@ impl Ctx<'_, '_> {
                 let plays = |name: &str| {
                     players
                         .iter()
-                        .any(|p| crate::similarity::names_engine(name, p))
+                        .any(|p| crate::facts::similarity::names_engine(name, p))
                 };
                 let other = |name: &str| {
-                    against
-                        .as_deref()
-                        .is_none_or(|a| crate::similarity::names_engine(a, name) || a == name)
+                    against.as_deref().is_none_or(|a| {
+                        crate::facts::similarity::names_engine(a, name) || a == name
+                    })
                 };
                 let r = &sim.report;
                 let short = &sim.sha256[..12.min(sim.sha256.len())];
@@ -309,13 +309,13 @@ impl Ctx<'_, '_> {
         &self,
         tl: &Timeline<'_>,
         params: &[(&str, Value)],
-    ) -> std::rc::Rc<Vec<crate::detect::hidden_book::Assessment>> {
-        let params = crate::detect::hidden_book::params(params);
+    ) -> std::rc::Rc<Vec<crate::facts::hidden_book::Assessment>> {
+        let params = crate::facts::hidden_book::params(params);
         let mut c = self.run.cache.hidden_book.borrow_mut();
         match c.iter().find(|(k, _)| *k == params) {
             Some((_, v)) => v.clone(),
             None => {
-                let v = std::rc::Rc::new(crate::detect::hidden_book::assess(tl, &params));
+                let v = std::rc::Rc::new(crate::facts::hidden_book::assess(tl, &params));
                 c.push((params, v.clone()));
                 v
             }
@@ -327,7 +327,7 @@ impl Ctx<'_, '_> {
 /// the move has none): `true` where it is flagged (then the detector also
 /// gives its evidence), `false` for a move without search that is not, none
 /// for the others.
-pub(super) fn hidden_book_value(a: Option<&crate::detect::hidden_book::Assessment>) -> Value {
+pub(super) fn hidden_book_value(a: Option<&crate::facts::hidden_book::Assessment>) -> Value {
     match a {
         Some(a) if a.flagged => Value::Bool(true),
         Some(a) if a.searchless.is_some() => Value::Bool(false),

@@ -257,7 +257,7 @@ fn reads_the_option_alone(e: &CExpr, lets: &[usize]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::analyzer::compile;
+    use crate::rules::compile;
 
     const HEAD: &str = "ruleset t \"T\" { regulation \"r\" }\nconst max_threads = 4\n";
 

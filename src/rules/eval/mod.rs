@@ -30,11 +30,12 @@ use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase};
 
 use super::analyzer::{
     Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, Stateful, StatefulFn,
-    TimeControlDef,
 };
 use super::ast::{BinOp, UnOp};
+use crate::base::value::Value;
+use crate::facts::clock::TimeControlDef;
 use crate::findings::{Evidence, Finding};
-use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline, Value};
+use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline};
 
 /// The reason given when a rule calls a detector this version lacks; such
 /// rules are listed once per run (see [`Ruleset::unavailable`]), not per game.
@@ -62,17 +63,31 @@ pub use verdicts::{clause_text, rule_evidence, rule_finding};
 
 /// Evaluate constants in order, applying `overrides` (index, expression).
 pub fn const_values(consts: &[(String, CExpr)], overrides: &[(usize, CExpr)]) -> Vec<Value> {
-    let mut vals: Vec<Value> = Vec::with_capacity(consts.len());
-    for (i, (_, e)) in consts.iter().enumerate() {
-        let e = overrides
-            .iter()
-            .rev()
-            .find(|(j, _)| *j == i)
-            .map_or(e, |(_, o)| o);
-        let v = eval_const(e, &vals);
-        vals.push(v);
+    super::analyzer::const_values(consts, overrides, eval_const)
+}
+
+/// What the evaluator keeps with a ruleset, found the first time it runs:
+/// the plan, and the constants' values of the base ruleset (first) and of
+/// each variant (in `variants`' order), each found the first time a game
+/// needs it (they depend on nothing but the ruleset).
+#[derive(Default)]
+pub(crate) struct Kept {
+    plan: std::sync::OnceLock<Plan>,
+    consts: std::sync::OnceLock<Vec<std::sync::OnceLock<std::sync::Arc<[Value]>>>>,
+}
+
+impl Kept {
+    /// The evaluator's data kept with `rs`, made the first time.
+    pub(crate) fn of(rs: &Ruleset) -> &Kept {
+        let kept = rs
+            .evaluator
+            .get_or_init(|| std::sync::Arc::new(Kept::default()));
+        match kept.downcast_ref::<Kept>() {
+            Some(k) => k,
+            // only this function fills the place, always with a `Kept`
+            None => unreachable!("a ruleset's evaluator data is the evaluator's own"),
+        }
     }
-    vals
 }
 
 /// Evaluate an expression that depends on nothing but constants.
@@ -108,7 +123,7 @@ fn eval_stateless(
 pub struct Detectors {
     pub tablebase: Option<Tablebase<shakmaty::Chess>>,
     /// A report of `arbiter similarity` (active or passive).
-    pub similarity: Option<crate::similarity::Loaded>,
+    pub similarity: Option<crate::facts::similarity::Loaded>,
 }
 
 impl std::fmt::Debug for Detectors {
@@ -212,7 +227,7 @@ impl<'r> Program<'r> {
         let consts = if over.consts.is_empty() {
             // with nothing over them, the variant's constants are found once
             // per ruleset (they read nothing but each other)
-            let all = rs.const_values.get_or_init(|| {
+            let all = Kept::of(rs).consts.get_or_init(|| {
                 (0..=rs.variants.len())
                     .map(|_| Default::default())
                     .collect()
@@ -330,7 +345,7 @@ pub fn run(
 /// Evaluate a program's event-level rules on one event's case file.
 pub fn run_event(
     prog: &Program<'_>,
-    case: &crate::event::EventCase,
+    case: &crate::facts::event::EventCase,
     detectors: &Detectors,
 ) -> Outcome {
     let rs = prog.ruleset;

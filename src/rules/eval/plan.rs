@@ -54,7 +54,7 @@ pub struct Plan {
 impl Plan {
     /// The plan of a ruleset, found once and kept with it.
     pub(super) fn of(rs: &Ruleset) -> &Plan {
-        rs.plan.get_or_init(|| Plan::find(rs))
+        Kept::of(rs).plan.get_or_init(|| Plan::find(rs))
     }
 
     pub(super) fn find<'r>(rs: &'r Ruleset) -> Plan {

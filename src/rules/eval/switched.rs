@@ -181,7 +181,7 @@ pub fn run_switched(
     // there.
     let mut undecided_from: Option<u32> = None;
     let clock = match prog.time_control {
-        Some(tc) => crate::clock::reconstruct(tc, tl),
+        Some(tc) => crate::facts::clock::reconstruct(tc, tl),
         None => Vec::new(),
     };
     let cache = DetectorCache::default();

@@ -7,8 +7,10 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
-use crate::audit::{self, GameAudit, InputSummary};
+use crate::pipeline::{self, GameAudit, InputSummary};
 use crate::report::{json as jsonr, text};
+
+mod rules;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -384,9 +386,9 @@ pub fn run(cli: Cli) -> i32 {
             charts,
             out: dir,
             rules,
-        } => match config(&rules, false, audit::machine_threads()).and_then(|mut cfg| {
+        } => match config(&rules, false, pipeline::machine_threads()).and_then(|mut cfg| {
             if rules.fit {
-                cfg.fitted = crate::rules::fit::fit_files(&paths, &cfg)?;
+                cfg.fitted = crate::pipeline::fit::fit_files(&paths, &cfg)?;
             }
             Ok(cfg)
         }) {
@@ -417,14 +419,14 @@ pub fn run(cli: Cli) -> i32 {
             ply,
             json,
             rules,
-        } => match config(&rules, true, audit::machine_threads()) {
+        } => match config(&rules, true, pipeline::machine_threads()) {
             Ok(cfg) => run_replay(&file, game, ply, json, &cfg, &mut out),
             Err(e) => {
                 say!("{e}");
                 FAILURE
             }
         },
-        Command::Rules { command } => crate::rules_cli::run(command, &mut out),
+        Command::Rules { command } => rules::run(command, &mut out),
         Command::Similarity(args) => match similarity(args, &mut out) {
             Ok(code) => code,
             Err(e) => {
@@ -441,14 +443,15 @@ pub fn run(cli: Cli) -> i32 {
         } => {
             // what the run does in parallel keeps to --threads: the games,
             // the engine logs and the fit
-            let threads = threads.unwrap_or_else(audit::machine_threads);
+            let threads = threads.unwrap_or_else(pipeline::machine_threads);
             match config(&rules, false, threads).and_then(|mut cfg| {
                 if rules.fit {
-                    cfg.fitted =
-                        audit::on_threads(threads, || crate::rules::fit::fit_files(&paths, &cfg))??;
+                    cfg.fitted = pipeline::on_threads(threads, || {
+                        crate::pipeline::fit::fit_files(&paths, &cfg)
+                    })??;
                 }
                 let mut inv = invocation(&paths, &rules);
-                inv.batch = Some(audit::BatchInvocation {
+                inv.batch = Some(pipeline::BatchInvocation {
                     shard: shard.clone(),
                 });
                 cfg.invocation = Some(inv);
@@ -471,7 +474,7 @@ pub fn run(cli: Cli) -> i32 {
             tb_pieces,
             json,
         } => {
-            let params = crate::detect::hidden_book::Params {
+            let params = crate::facts::hidden_book::Params {
                 min_run,
                 max_nodes,
                 max_depth,
@@ -491,7 +494,7 @@ pub fn run(cli: Cli) -> i32 {
             game,
             out: svg,
             rules,
-        } => match config(&rules, false, audit::machine_threads())
+        } => match config(&rules, false, pipeline::machine_threads())
             .and_then(|cfg| chart(&file, game, &cfg))
         {
             Ok(text) => match std::fs::write(&svg, text) {
@@ -507,10 +510,10 @@ pub fn run(cli: Cli) -> i32 {
             }
         },
         Command::Record(args) => {
-            crate::record::reap_on_signal();
+            crate::engines::record::reap_on_signal();
             let dir = args.out.clone();
             let r = record_config(args)
-                .and_then(|cfg| crate::record::record(&cfg))
+                .and_then(|cfg| crate::engines::record::record(&cfg))
                 .and_then(|rec| {
                     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
                     let write = |name: &str, text: &str| write_in(&dir, name, text);
@@ -564,7 +567,7 @@ fn engine_options(flags: &[String]) -> Result<Vec<(String, String)>, String> {
 fn write_similarity(
     dir: &std::path::Path,
     json: &serde_json::Value,
-    report: &crate::similarity::Report,
+    report: &crate::facts::similarity::Report,
 ) -> Result<(), String> {
     write_in(
         dir,
@@ -589,10 +592,10 @@ fn write_similarity(
 
 /// Game `n` (1 = the first) of `file`, audited under `cfg`; reading stops
 /// after it.
-fn nth_game(file: &std::path::Path, n: usize, cfg: &audit::Config) -> Result<GameAudit, String> {
+fn nth_game(file: &std::path::Path, n: usize, cfg: &pipeline::Config) -> Result<GameAudit, String> {
     let mut found: Option<GameAudit> = None;
     let mut count = 0usize;
-    let result = audit::audit_file(file, cfg, |g| {
+    let result = pipeline::audit_file(file, cfg, |g| {
         count += 1;
         if count == n {
             found = Some(g);
@@ -618,12 +621,12 @@ fn nth_game(file: &std::path::Path, n: usize, cfg: &audit::Config) -> Result<Gam
 #[cfg(feature = "tables")]
 fn write_batch_reports(
     dir: &std::path::Path,
-    outcome: &crate::batch::Outcome,
+    outcome: &crate::pipeline::batch::Outcome,
     shard: Option<(u64, u64)>,
-    cfg: &audit::Config,
+    cfg: &pipeline::Config,
 ) -> Result<(), String> {
     let dir = dir.to_path_buf();
-    let shown = crate::batch::write_tables(&dir, outcome)?;
+    let shown = crate::report::batch::write_tables(&dir, outcome)?;
     let mut facts = vec![format!(
         "{} game{}, {} violations (errors and warnings)",
         outcome.games.len(),
@@ -638,7 +641,7 @@ fn write_batch_reports(
         facts.push(format!("shard {k}/{n}"));
         rec.notes.push(("shard".into(), format!("{k}/{n}")));
     }
-    let (md, html) = crate::batch::summaries(outcome, &shown, &facts, &rec)?;
+    let (md, html) = crate::report::batch::summaries(outcome, &shown, &facts, &rec)?;
     let write = |name: &str, text: &str| write_in(&dir, name, text);
     write("summary.md", &md)?;
     write("summary.html", &html)?;
@@ -649,9 +652,9 @@ fn write_batch_reports(
 #[cfg(not(feature = "tables"))]
 fn write_batch_reports(
     _dir: &std::path::Path,
-    _outcome: &crate::batch::Outcome,
+    _outcome: &crate::pipeline::batch::Outcome,
     _shard: Option<(u64, u64)>,
-    _cfg: &audit::Config,
+    _cfg: &pipeline::Config,
 ) -> Result<(), String> {
     Err("this build of arbiter has no tables (built without the `tables` feature)".into())
 }
@@ -662,7 +665,7 @@ fn batch(
     dir: PathBuf,
     shard: Option<String>,
     threads: usize,
-    cfg: audit::Config,
+    cfg: pipeline::Config,
     quiet: bool,
 ) -> Result<i32, String> {
     let shard = match shard {
@@ -678,13 +681,14 @@ fn batch(
         }
     };
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let bcfg = crate::batch::BatchConfig {
+    let bcfg = crate::pipeline::batch::BatchConfig {
         paths,
         audit: cfg.clone(),
         out: dir.clone(),
         shard,
         threads,
         progress: !quiet && io::IsTerminal::is_terminal(&io::stderr()),
+        line: |g| jsonr::game_line(g).to_string(),
     };
     // the games' lines are written as the games finish; the events' lines
     // and the summary follow
@@ -698,8 +702,8 @@ fn batch(
     let prepared = cfg
         .ruleset
         .is_none()
-        .then(|| std::thread::spawn(crate::batch::prepare_tables));
-    let outcome = crate::batch::run(&bcfg, &mut lines, &shown)?;
+        .then(|| std::thread::spawn(crate::report::batch::prepare_tables));
+    let outcome = crate::pipeline::batch::run(&bcfg, &mut lines, &shown)?;
     #[cfg(feature = "tables")]
     if let Some(prepared) = prepared {
         let _ = prepared.join();
@@ -710,7 +714,7 @@ fn batch(
         }
     }
     lines
-        .write_all(crate::batch::jsonl_tail(&outcome, &cfg).as_bytes())
+        .write_all(crate::report::json::jsonl_tail(&outcome, &cfg).as_bytes())
         .and_then(|()| lines.flush())
         .map_err(|e| format!("{shown}: {e}"))?;
     drop(lines);
@@ -735,16 +739,16 @@ fn batch(
 /// `arbiter similarity --games`: the passive test over an event's games.
 fn passive_similarity(args: &SimilarityArgs, out: &mut impl Write) -> Result<i32, String> {
     let (paths, min_positions, dir) = (&args.games, args.min_positions, args.out.as_path());
-    use crate::similarity::passive;
+    use crate::facts::similarity::passive;
     let mut choices = Vec::new();
     let mut inputs = Vec::new();
-    for input in audit::expand_inputs(paths) {
+    for input in pipeline::expand_inputs(paths) {
         let path = match input {
-            Ok(audit::Input::Pgn(p)) => p,
-            Ok(audit::Input::Case(d)) => d.join("game.pgn"),
+            Ok(pipeline::Input::Pgn(p)) => p,
+            Ok(pipeline::Input::Case(d)) => d.join("game.pgn"),
             Err((p, e)) => return Err(format!("{}: {e}", p.display())),
         };
-        let summary = audit::audit_file(&path, &audit::Config::default(), |g: GameAudit| {
+        let summary = pipeline::audit_file(&path, &pipeline::Config::default(), |g: GameAudit| {
             choices.extend(passive::choices(&g.game, &g.replay));
             Ok(())
         })
@@ -768,7 +772,7 @@ fn passive_similarity(args: &SimilarityArgs, out: &mut impl Write) -> Result<i32
         report.engines.len(),
         report.positions,
         choices.len(),
-        crate::similarity::text(&report)
+        crate::facts::similarity::text(&report)
     )
     .map_err(|e| e.to_string())?;
     Ok(CLEAN)
@@ -777,7 +781,7 @@ fn passive_similarity(args: &SimilarityArgs, out: &mut impl Write) -> Result<i32
 /// The settings of the evaluation-signature verdict, from the flags.
 fn signature_settings(
     args: &SimilarityArgs,
-) -> Result<crate::similarity::signature::Settings, String> {
+) -> Result<crate::facts::similarity::signature::Settings, String> {
     let mut related = Vec::new();
     for r in &args.related {
         let (a, b) = r
@@ -795,7 +799,7 @@ fn signature_settings(
     if args.bootstrap == 0 {
         return Err("--bootstrap takes at least 1".into());
     }
-    Ok(crate::similarity::signature::Settings {
+    Ok(crate::facts::similarity::signature::Settings {
         bootstrap: args.bootstrap,
         false_positive_rate: args.false_positive_rate,
         related,
@@ -814,10 +818,11 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
         return Err("give --positions FILE with --engine NAME=CMD…, or --games PATH…".into());
     };
     let dir = args.out.as_path();
-    crate::record::reap_on_signal();
-    use crate::similarity as sim;
+    crate::engines::record::reap_on_signal();
+    use crate::engines::similarity as active;
+    use crate::facts::similarity as sim;
     let settings = signature_settings(&args)?;
-    let mut specs: Vec<sim::EngineSpec> = Vec::new();
+    let mut specs: Vec<active::EngineSpec> = Vec::new();
     for e in &args.engines {
         let (name, cmd) = e
             .split_once('=')
@@ -826,7 +831,7 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
         if specs.iter().any(|s| s.name == name) {
             return Err(format!("two engines are named {name:?}"));
         }
-        specs.push(sim::EngineSpec {
+        specs.push(active::EngineSpec {
             name: name.to_string(),
             cmd: cmd.to_string(),
             options: Vec::new(),
@@ -854,7 +859,7 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
         }
     }
     let reference = match &args.reference {
-        Some(r) => Some(sim::Reference::read(r)?),
+        Some(r) => Some(active::Reference::read(r)?),
         None => None,
     };
     let fielded = specs.len() + reference.as_ref().map_or(0, |r| r.engines.len());
@@ -866,16 +871,16 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
     if !(1..=2).contains(&args.runs) {
         return Err("--runs takes 1 or 2".into());
     }
-    let (suite, suite_sha) = sim::read_epd(positions)?;
+    let (suite, suite_sha) = active::read_epd(positions)?;
     let limit = match (args.movetime, args.depth) {
-        (_, Some(d)) => crate::record::Limit::Depth(d),
-        (Some(ms), None) => crate::record::Limit::MoveTime(ms),
-        (None, None) => crate::record::Limit::MoveTime(100),
+        (_, Some(d)) => crate::engines::record::Limit::Depth(d),
+        (Some(ms), None) => crate::engines::record::Limit::MoveTime(ms),
+        (None, None) => crate::engines::record::Limit::MoveTime(100),
     };
     let limit_text = match limit {
-        crate::record::Limit::Depth(d) => format!("depth {d}"),
-        crate::record::Limit::MoveTime(ms) => format!("movetime {ms} ms"),
-        crate::record::Limit::Clock(..) => String::new(),
+        crate::engines::record::Limit::Depth(d) => format!("depth {d}"),
+        crate::engines::record::Limit::MoveTime(ms) => format!("movetime {ms} ms"),
+        crate::engines::record::Limit::Clock(..) => String::new(),
     };
     if let Some(r) = &reference {
         r.check(&suite_sha, &limit_text, &specs)?;
@@ -897,7 +902,7 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
             ));
         }
     }
-    let cfg = sim::Config {
+    let cfg = active::Config {
         engines: specs.clone(),
         positions: suite.clone(),
         limit,
@@ -906,14 +911,14 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
         threads: args.threads,
         progress: io::IsTerminal::is_terminal(&io::stderr()),
     };
-    let mut answers = sim::run(&cfg)?;
+    let mut answers = active::run(&cfg)?;
     let mut names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     if let Some(r) = &reference {
         names.extend(r.engines.iter().cloned());
         answers.extend(r.answers.iter().cloned());
     }
     let report = sim::analyze(&names, suite.len(), &answers, &settings);
-    let engine_json = |s: &sim::EngineSpec| {
+    let engine_json = |s: &active::EngineSpec| {
         json!({
             "name": s.name,
             "command": s.cmd,
@@ -945,7 +950,7 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
         )),
         suite.len(),
         positions.display(),
-        crate::similarity::text(&report)
+        crate::facts::similarity::text(&report)
     )
     .map_err(|e| e.to_string())?;
     Ok(CLEAN)
@@ -955,21 +960,21 @@ fn similarity(args: SimilarityArgs, out: &mut impl Write) -> Result<i32, String>
 fn hidden_book(
     paths: &[PathBuf],
     engine_logs: &[PathBuf],
-    params: &crate::detect::hidden_book::Params,
+    params: &crate::facts::hidden_book::Params,
     json: bool,
     out: &mut impl Write,
 ) -> Result<i32, String> {
-    use crate::detect::hidden_book::{EngineTally, assess, tally};
-    let logs = audit::read_engine_logs(engine_logs, audit::machine_threads())?;
-    let cfg = audit::Config::default();
+    use crate::facts::hidden_book::{EngineTally, assess, tally};
+    let logs = crate::ingest::logs::read_engine_logs(engine_logs, pipeline::machine_threads())?;
+    let cfg = pipeline::Config::default();
     let mut tallies: std::collections::BTreeMap<String, EngineTally> = Default::default();
     let mut seen = Default::default();
     let mut flagged: Vec<serde_json::Value> = Vec::new();
     let mut failed = false;
-    for input in audit::expand_inputs(paths) {
+    for input in pipeline::expand_inputs(paths) {
         let path = match input {
-            Ok(audit::Input::Pgn(p)) => p,
-            Ok(audit::Input::Case(dir)) => dir.join("game.pgn"),
+            Ok(pipeline::Input::Pgn(p)) => p,
+            Ok(pipeline::Input::Case(dir)) => dir.join("game.pgn"),
             Err((p, e)) => {
                 say!("arbiter: {}: {e}", p.display());
                 failed = true;
@@ -977,9 +982,9 @@ fn hidden_book(
             }
         };
         let shown = path.display().to_string();
-        let r = audit::audit_file(&path, &cfg, |g: GameAudit| {
-            let mine = audit::engine_logs_of(&g.game, &logs);
-            let (events, _) = crate::align::align(&g.game, &g.replay, &mine);
+        let r = pipeline::audit_file(&path, &cfg, |g: GameAudit| {
+            let mine = pipeline::engine_logs_of(&g.game, &logs);
+            let (events, _) = crate::timeline::align::align(&g.game, &g.replay, &mine);
             let tl = crate::timeline::Timeline::with_logs(&g.game, &g.replay, &[], &events);
             let found = assess(&tl, params);
             let name = |k: &str| g.game.tag(k).unwrap_or("?").to_string();
@@ -1171,9 +1176,9 @@ fn verify(
         fit: inv.fit,
     };
     let paths: Vec<PathBuf> = inv.paths.iter().map(PathBuf::from).collect();
-    let mut cfg = config(&args, false, audit::machine_threads())?;
+    let mut cfg = config(&args, false, pipeline::machine_threads())?;
     if args.fit {
-        cfg.fitted = crate::rules::fit::fit_files(&paths, &cfg)?;
+        cfg.fitted = crate::pipeline::fit::fit_files(&paths, &cfg)?;
     }
     cfg.invocation = Some(inv.clone());
     let mut differences = Vec::new();
@@ -1187,7 +1192,7 @@ fn verify(
             paths,
             tmp.clone(),
             b.shard.clone(),
-            audit::machine_threads(),
+            pipeline::machine_threads(),
             cfg,
             true,
         ) {
@@ -1258,9 +1263,9 @@ fn verify(
 }
 
 /// The audit's inputs and options, paths as given.
-fn invocation(paths: &[PathBuf], args: &RulesArgs) -> audit::Invocation {
+fn invocation(paths: &[PathBuf], args: &RulesArgs) -> pipeline::Invocation {
     let shown = |p: &PathBuf| p.display().to_string();
-    audit::Invocation {
+    pipeline::Invocation {
         paths: paths.iter().map(shown).collect(),
         rules: args.rules.as_ref().map(shown),
         variant: args.variant.clone(),
@@ -1275,13 +1280,13 @@ fn invocation(paths: &[PathBuf], args: &RulesArgs) -> audit::Invocation {
 
 /// The audit configuration `args` give; the engine logs are read on at
 /// most `threads` threads.
-fn config(args: &RulesArgs, trace: bool, threads: usize) -> Result<audit::Config, String> {
-    let mut cfg = audit::Config {
+fn config(args: &RulesArgs, trace: bool, threads: usize) -> Result<pipeline::Config, String> {
+    let mut cfg = pipeline::Config {
         trace,
         ..Default::default()
     };
     if let Some(path) = &args.rules {
-        let rs = audit::Config::load_ruleset(path)?;
+        let rs = pipeline::Config::load_ruleset(path)?;
         if let Some(v) = &args.variant {
             crate::rules::eval::Program::new(&rs, Some(v)).map_err(|e| format!("arbiter: {e}"))?;
         }
@@ -1289,9 +1294,10 @@ fn config(args: &RulesArgs, trace: bool, threads: usize) -> Result<audit::Config
         cfg.variant = args.variant.clone();
     }
     for p in &args.operator_logs {
-        cfg.operator_logs.push(audit::LoadedLog::read(p)?);
+        cfg.operator_logs
+            .push(crate::ingest::logs::LoadedLog::read(p)?);
     }
-    cfg.engine_logs = audit::read_engine_logs(&args.engine_logs, threads)?;
+    cfg.engine_logs = crate::ingest::logs::read_engine_logs(&args.engine_logs, threads)?;
     let mut detectors = crate::rules::eval::Detectors::default();
     if let Some(dir) = &args.syzygy {
         detectors = crate::rules::eval::Detectors::with_syzygy(dir)
@@ -1299,7 +1305,7 @@ fn config(args: &RulesArgs, trace: bool, threads: usize) -> Result<audit::Config
     }
     if let Some(p) = &args.similarity {
         detectors.similarity =
-            Some(crate::similarity::load(p).map_err(|e| format!("arbiter: {e}"))?);
+            Some(crate::facts::similarity::load(p).map_err(|e| format!("arbiter: {e}"))?);
     }
     cfg.detectors = std::sync::Arc::new(detectors);
     Ok(cfg)
@@ -1310,7 +1316,7 @@ fn run_audit(
     format: Format,
     charts: Option<&std::path::Path>,
     report_dir: Option<&std::path::Path>,
-    cfg: &audit::Config,
+    cfg: &pipeline::Config,
     out: &mut impl Write,
 ) -> i32 {
     for dir in [charts, report_dir].into_iter().flatten() {
@@ -1328,13 +1334,13 @@ fn run_audit(
     let mut unreadable: Vec<(String, String)> = Vec::new();
     let mut logs: Vec<serde_json::Value> = Vec::new();
     // the Syzygy folder is listed once, not once per input
-    let syzygy = audit::syzygy_entry(cfg.invocation.as_ref());
-    for input in audit::expand_inputs(paths) {
+    let syzygy = pipeline::syzygy_entry(cfg.invocation.as_ref());
+    for input in pipeline::expand_inputs(paths) {
         let (path, case_cfg) = match input {
-            Ok(audit::Input::Pgn(p)) => (p, None),
-            Ok(audit::Input::Case(dir)) => {
-                match audit::Case::read(&dir)
-                    .and_then(|c| Ok((c.game.clone(), c.config(cfg, audit::machine_threads())?)))
+            Ok(pipeline::Input::Pgn(p)) => (p, None),
+            Ok(pipeline::Input::Case(dir)) => {
+                match pipeline::Case::read(&dir)
+                    .and_then(|c| Ok((c.game.clone(), c.config(cfg, pipeline::machine_threads())?)))
                 {
                     Ok((game, c)) => (game, Some(c)),
                     Err(e) => {
@@ -1351,10 +1357,10 @@ fn run_audit(
             }
         };
         let this = case_cfg.as_ref().unwrap_or(cfg);
-        audit::add_hashed(&mut logs, audit::hashed_files(this, syzygy.as_ref()));
+        pipeline::add_hashed(&mut logs, pipeline::hashed_files(this, syzygy.as_ref()));
         // charts are named after the input: a case folder's name, else the file's
         let stem = chart_stem(&path);
-        let result = audit::audit_file(&path, this, |g: GameAudit| {
+        let result = pipeline::audit_file(&path, this, |g: GameAudit| {
             totals.add(&g);
             if report_dir.is_some() {
                 jsonl.push_str(&jsonr::game_line(&g).to_string());
@@ -1443,7 +1449,7 @@ fn run_audit(
     }
 }
 
-/// The hashed files other than the inputs ([`audit::hashed_files`]), as a
+/// The hashed files other than the inputs ([`pipeline::hashed_files`]), as a
 /// report's record lists them: (kind, path, SHA-256 or why unreadable).
 fn hashed_files(hashed: &[serde_json::Value]) -> Vec<(String, String, Result<String, String>)> {
     hashed
@@ -1463,7 +1469,7 @@ fn hashed_files(hashed: &[serde_json::Value]) -> Vec<(String, String, Result<Str
 /// every file hashed: the `--rules` ruleset, the inputs, the other files
 /// judged with (logs, case folders' rulesets) and the unreadable inputs.
 fn record(
-    cfg: &audit::Config,
+    cfg: &pipeline::Config,
     inputs: &[InputSummary],
     hashed: &[serde_json::Value],
     unreadable: &[(String, String)],
@@ -1512,7 +1518,7 @@ fn write_reports(
     totals: &jsonr::Totals,
     inputs: &[InputSummary],
     unreadable: &[(String, String)],
-    cfg: &audit::Config,
+    cfg: &pipeline::Config,
     logs: &[serde_json::Value],
 ) -> Result<(), String> {
     use crate::report::dossier;
@@ -1563,7 +1569,7 @@ fn run_replay(
     game: usize,
     ply: Option<u32>,
     as_json: bool,
-    cfg: &audit::Config,
+    cfg: &pipeline::Config,
     out: &mut impl Write,
 ) -> i32 {
     if game == 0 {
@@ -1759,7 +1765,7 @@ fn typed_line(comments: &[crate::ingest::pgn::Comment], side: shakmaty::Color) -
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
-fn live(g: &GameAudit, cfg: &audit::Config, ply: u32) -> serde_json::Value {
+fn live(g: &GameAudit, cfg: &pipeline::Config, ply: u32) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     if let (Some(rs), Some(j)) = (&cfg.ruleset, &g.judgement)
         && let Some((_, vals)) = j.trace.iter().find(|(p, _)| *p == ply)
@@ -1771,8 +1777,8 @@ fn live(g: &GameAudit, cfg: &audit::Config, ply: u32) -> serde_json::Value {
     serde_json::Value::Object(m)
 }
 
-fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
-    use crate::record::Limit;
+fn record_config(a: RecordArgs) -> Result<crate::engines::record::RecordConfig, String> {
+    use crate::engines::record::Limit;
     let side = match a.side.as_str() {
         "white" => shakmaty::Color::White,
         "black" => shakmaty::Color::Black,
@@ -1796,7 +1802,7 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
     let options = engine_options(&a.options)?;
     let game_moves =
         |p: &std::path::Path, which: usize| -> Result<(Option<String>, Vec<String>), String> {
-            let g = nth_game(p, which, &audit::Config::default())?;
+            let g = nth_game(p, which, &pipeline::Config::default())?;
             if let Some(stop) = &g.replay.stop {
                 return Err(format!(
                     "{}: game {which} cannot be replayed: {}",
@@ -1830,7 +1836,7 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
         .as_deref()
         .map(|p| game_moves(p, a.game))
         .transpose()?;
-    Ok(crate::record::RecordConfig {
+    Ok(crate::engines::record::RecordConfig {
         engine: a.engine,
         opponent: a.opponent,
         replay,
@@ -1845,7 +1851,7 @@ fn record_config(a: RecordArgs) -> Result<crate::record::RecordConfig, String> {
 }
 
 /// The SVG clock chart of game `game` of `file`.
-fn chart(file: &std::path::Path, game: usize, cfg: &audit::Config) -> Result<String, String> {
+fn chart(file: &std::path::Path, game: usize, cfg: &pipeline::Config) -> Result<String, String> {
     let mut cfg = cfg.clone();
     cfg.clocks = true;
     if cfg.ruleset.is_none() {

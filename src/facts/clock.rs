@@ -15,7 +15,27 @@
 
 use shakmaty::Color;
 
-use crate::rules::analyzer::{PeriodDef, TimeControlDef};
+/// One period of a time control: moves (or the rest of the game), time
+/// and increment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PeriodDef {
+    /// `None`: the rest of the game.
+    pub moves: Option<u32>,
+    pub time_ms: f64,
+    pub increment_ms: f64,
+    pub at_least: bool,
+}
+
+/// A time control: its periods in order, as a ruleset declares it or a
+/// `TimeControl` tag gives it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimeControlDef {
+    pub name: String,
+    pub periods: Vec<PeriodDef>,
+    pub carry_over: bool,
+    /// The operator log's game-clock settings give the time used.
+    pub settings_show_used: bool,
+}
 
 /// One side's clock under a time control.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -529,16 +549,17 @@ pub fn inputs(tl: &crate::timeline::Timeline<'_>) -> Inputs {
                     *slot = Some(event.time);
                 }
             }
-            Data::Engine(e) if ev.kind == Kind::Engine(crate::align::EngKind::Search) => {
+            Data::Engine(e) if ev.kind == Kind::Engine(crate::timeline::align::EngKind::Search) => {
                 let num = |k: &str| match e.fields.get(k) {
-                    Some(crate::timeline::Value::Num(x)) => Some(*x),
+                    Some(crate::base::value::Value::Num(x)) => Some(*x),
                     _ => None,
                 };
-                let flag =
-                    |k: &str| matches!(e.fields.get(k), Some(crate::timeline::Value::Bool(true)));
+                let flag = |k: &str| {
+                    matches!(e.fields.get(k), Some(crate::base::value::Value::Bool(true)))
+                };
                 let wrong_position = matches!(
                     e.fields.get("position_matches"),
-                    Some(crate::timeline::Value::Bool(false))
+                    Some(crate::base::value::Value::Bool(false))
                 );
                 if flag("pondering") || wrong_position {
                     continue;

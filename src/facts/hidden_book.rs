@@ -20,7 +20,8 @@
 
 use shakmaty::Position;
 
-use crate::timeline::{Data, Kind, Timeline, Value};
+use crate::base::value::Value;
+use crate::timeline::{Data, Kind, Timeline};
 
 /// Thresholds, as the ruleset gives them.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +85,7 @@ impl Search {
 
 /// A search's place in an engine log: (file, the `go` line, its timestamp
 /// as written).
-pub type SearchPlace = (String, Option<crate::span::Span>, Option<String>);
+pub type SearchPlace = (String, Option<crate::base::span::Span>, Option<String>);
 
 /// One move's assessment.
 #[derive(Debug, Clone, PartialEq)]
@@ -168,7 +169,7 @@ fn recorded(comments: &[crate::ingest::pgn::Comment]) -> (Option<Search>, bool) 
 fn logged(tl: &Timeline<'_>) -> bool {
     tl.events
         .iter()
-        .any(|ev| ev.kind == Kind::Engine(crate::align::EngKind::Search))
+        .any(|ev| ev.kind == Kind::Engine(crate::timeline::align::EngKind::Search))
 }
 
 /// The search evidence of each ply from the engine log (index = ply −
@@ -177,7 +178,8 @@ fn searches(tl: &Timeline<'_>) -> Vec<Option<Search>> {
     let first = tl.replay.first_ply;
     let mut out: Vec<Option<Search>> = vec![None; tl.replay.plies.len()];
     for ev in &tl.events {
-        let (Kind::Engine(crate::align::EngKind::Search), Data::Engine(e)) = (ev.kind, &ev.data)
+        let (Kind::Engine(crate::timeline::align::EngKind::Search), Data::Engine(e)) =
+            (ev.kind, &ev.data)
         else {
             continue;
         };
@@ -317,7 +319,8 @@ fn engine_ponders(tl: &Timeline<'_>) -> Vec<Option<String>> {
     let first = tl.replay.first_ply;
     let mut out = vec![None; tl.replay.plies.len()];
     for ev in &tl.events {
-        let (Kind::Engine(crate::align::EngKind::Search), Data::Engine(e)) = (ev.kind, &ev.data)
+        let (Kind::Engine(crate::timeline::align::EngKind::Search), Data::Engine(e)) =
+            (ev.kind, &ev.data)
         else {
             continue;
         };

@@ -3,8 +3,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::cli::{CLEAN, FAILURE, RulesCommand};
-use crate::rules::analyzer::{Check, Ruleset, clauses, compile};
+use super::{CLEAN, FAILURE, RulesCommand};
+use crate::rules::analyzer::{Check, Ruleset, clauses};
+use crate::rules::compile;
 
 fn load(path: &Path) -> Result<(Ruleset, String), String> {
     let shown = path.display().to_string();
@@ -140,14 +141,15 @@ fn explain(id: &str, rules: Option<&Path>) -> Result<String, String> {
 fn fit(
     paths: &[PathBuf],
     rules: &Path,
-    per: crate::cli::FitPer,
+    per: super::FitPer,
     variant: Option<&str>,
     syzygy: Option<&Path>,
-    format: crate::cli::Format,
+    format: super::Format,
     out: &mut impl Write,
 ) -> Result<i32, String> {
-    use crate::rules::fit::{Game, fit_group, read_games};
-    if !matches!(format, crate::cli::Format::Text | crate::cli::Format::Json) {
+    use crate::pipeline::fit::read_games;
+    use crate::rules::fit::{Game, fit_group};
+    if !matches!(format, super::Format::Text | super::Format::Json) {
         return Err("--format takes text or json".into());
     }
     let (rs, _) = load(rules)?;
@@ -167,10 +169,10 @@ fn fit(
     };
     let mut failed = false;
     let mut games: Vec<Game> = Vec::new();
-    for input in crate::audit::expand_inputs(paths) {
+    for input in crate::pipeline::expand_inputs(paths) {
         let path = match input {
-            Ok(crate::audit::Input::Pgn(p)) => p,
-            Ok(crate::audit::Input::Case(dir)) => {
+            Ok(crate::pipeline::Input::Pgn(p)) => p,
+            Ok(crate::pipeline::Input::Case(dir)) => {
                 say!(
                     "arbiter rules fit: {}: a case folder is one game with its logs, not an archive; skipped",
                     dir.display()
@@ -195,8 +197,8 @@ fn fit(
     let mut groups: Vec<(String, Vec<&Game>)> = Vec::new();
     for g in &games {
         let key = match per {
-            crate::cli::FitPer::File => g.path.clone(),
-            crate::cli::FitPer::Event => g.pgn.tag("Event").unwrap_or("").trim().to_string(),
+            super::FitPer::File => g.path.clone(),
+            super::FitPer::Event => g.pgn.tag("Event").unwrap_or("").trim().to_string(),
         };
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, list)) => list.push(g),
@@ -225,9 +227,7 @@ fn fit(
             Ok(f) => {
                 departs |= f.departs();
                 let text = match format {
-                    crate::cli::Format::Json => {
-                        serde_json::to_string(&f).map_err(|e| e.to_string())?
-                    }
+                    super::Format::Json => serde_json::to_string(&f).map_err(|e| e.to_string())?,
                     _ => fit_text(&f, took),
                 };
                 writeln!(out, "{text}").map_err(|e| e.to_string())?;
@@ -241,7 +241,7 @@ fn fit(
     Ok(if failed {
         FAILURE
     } else if departs {
-        crate::cli::VIOLATIONS
+        super::VIOLATIONS
     } else {
         CLEAN
     })

@@ -18,10 +18,11 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::audit::{self, Config, HashingReader};
+use crate::base::digest::HashingReader;
+use crate::base::interner::Interner;
 use crate::findings::Finding;
 use crate::ingest::pgn::{GameSplitter, parse_game};
-use crate::timeline::Interner;
+use crate::pipeline::{self, Config};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -34,6 +35,9 @@ pub struct BatchConfig {
     pub shard: Option<(u64, u64)>,
     pub threads: usize,
     pub progress: bool,
+    /// Each game's line in `audit.jsonl`, made on the worker that audited
+    /// it (the report's writer: `crate::report::json::game_line`).
+    pub line: fn(&pipeline::GameAudit) -> String,
 }
 
 /// A text shared by every record that has it, read as a `str`. One
@@ -100,8 +104,8 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// The game as the standings see it.
-    pub fn standing(&self) -> crate::standings::Game {
-        crate::standings::Game::from_tags(|k| match k {
+    pub fn standing(&self) -> crate::facts::standings::Game {
+        crate::facts::standings::Game::from_tags(|k| match k {
             "Event" => &self.event,
             "Round" => &self.round,
             "White" => &self.white,
@@ -119,7 +123,7 @@ impl GameRecord {
 pub struct EventOutcome {
     /// The event's case file, its games, sides and items dropped once the
     /// rules have run (`games` keeps their number).
-    pub case: crate::event::EventCase,
+    pub case: crate::facts::event::EventCase,
     pub games: usize,
     pub variant: Option<String>,
     /// `(who, finding)`: the entrant, pair or game the finding is about.
@@ -133,11 +137,11 @@ pub struct EventOutcome {
 #[derive(Debug, Clone)]
 pub struct Outcome {
     pub games: Vec<GameRecord>,
-    pub inputs: Vec<audit::InputSummary>,
+    pub inputs: Vec<pipeline::InputSummary>,
     pub unreadable: Vec<(String, String)>,
     /// The events of the games audited under the batch's ruleset, in order.
     pub events: Vec<EventOutcome>,
-    /// The other files judged with, hashed ([`audit::hashed_files`]): the
+    /// The other files judged with, hashed ([`pipeline::hashed_files`]): the
     /// ruleset, logs and similarity report of the batch and of each case
     /// folder, and the Syzygy folder's listing.
     pub hashed: Vec<serde_json::Value>,
@@ -164,13 +168,14 @@ impl Outcome {
 fn record(
     file: &str,
     file_index: usize,
-    g: audit::GameAudit,
+    g: pipeline::GameAudit,
     in_event: bool,
     texts: &std::sync::Mutex<Interner<Shared>>,
-) -> (GameRecord, Option<crate::event::GameInfo>, String) {
+    line: fn(&pipeline::GameAudit) -> String,
+) -> (GameRecord, Option<crate::facts::event::GameInfo>, String) {
     let tag = |k: &str| g.game.tag(k).unwrap_or("").trim();
     let computed = g.judgement.as_ref().and_then(|j| j.computed.as_ref());
-    let json = crate::report::json::game_line(&g).to_string();
+    let json = line(&g);
     let [
         file,
         event,
@@ -216,7 +221,7 @@ fn record(
         in_event,
         findings: g.findings,
     };
-    let info = in_event.then(|| crate::event::GameInfo::from_game(&record.file, 0, &g.game));
+    let info = in_event.then(|| crate::facts::event::GameInfo::from_game(&record.file, 0, &g.game));
     (record, info, json)
 }
 
@@ -235,14 +240,14 @@ pub fn run(
     let mut inputs: Vec<PathBuf> = Vec::new();
     // a case folder brings its own ruleset and logs
     let mut configs: Vec<Option<Config>> = Vec::new();
-    for i in audit::expand_inputs(&cfg.paths) {
+    for i in pipeline::expand_inputs(&cfg.paths) {
         match i {
-            Ok(audit::Input::Pgn(p)) => {
+            Ok(pipeline::Input::Pgn(p)) => {
                 inputs.push(p);
                 configs.push(None);
             }
-            Ok(audit::Input::Case(d)) => {
-                match audit::Case::read(&d)
+            Ok(pipeline::Input::Case(d)) => {
+                match pipeline::Case::read(&d)
                     .and_then(|c| Ok((c.game.clone(), c.config(&cfg.audit, cfg.threads)?)))
                 {
                     Ok((game, c)) => {
@@ -255,14 +260,14 @@ pub fn run(
             Err((p, e)) => unreadable_inputs.push((p.display().to_string(), e.to_string())),
         }
     }
-    let syzygy = audit::syzygy_entry(cfg.audit.invocation.as_ref());
+    let syzygy = pipeline::syzygy_entry(cfg.audit.invocation.as_ref());
     let mut hashed = Vec::new();
-    audit::add_hashed(
+    pipeline::add_hashed(
         &mut hashed,
-        audit::hashed_files(&cfg.audit, syzygy.as_ref()),
+        pipeline::hashed_files(&cfg.audit, syzygy.as_ref()),
     );
     for c in configs.iter().flatten() {
-        audit::add_hashed(&mut hashed, audit::hashed_files(c, syzygy.as_ref()));
+        pipeline::add_hashed(&mut hashed, pipeline::hashed_files(c, syzygy.as_ref()));
     }
     let total: u64 = inputs
         .iter()
@@ -302,7 +307,7 @@ pub fn run(
             let mut n: u64 = 0;
             // the place of each game sent, in input order
             let mut sent: u64 = 0;
-            let mut pending = audit::Parcels::default();
+            let mut pending = pipeline::Parcels::default();
             for (fi, path) in reader_inputs.iter().enumerate() {
                 let shown = path.display().to_string();
                 let file = match std::fs::File::open(path) {
@@ -341,7 +346,7 @@ pub fn run(
                     }
                 }
                 let (sha256, bytes) = splitter.into_inner().into_inner().finish();
-                summaries.push(audit::InputSummary {
+                summaries.push(pipeline::InputSummary {
                     path: shown,
                     sha256,
                     bytes,
@@ -356,13 +361,13 @@ pub fn run(
         })
         .map_err(|e| format!("could not start the reading thread: {e}"))?;
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-    type Done = (GameRecord, Option<crate::event::GameInfo>, String);
+    type Done = (GameRecord, Option<crate::facts::event::GameInfo>, String);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<Vec<(u64, Done)>>();
     let texts = std::sync::Mutex::new(Interner::<Shared>::default());
     // the games, in input order, and the headers of those in an event, by
     // event
     let mut games: Vec<GameRecord> = Vec::new();
-    let mut infos = crate::event::Grouped::default();
+    let mut infos = crate::facts::event::Grouped::default();
     let mut write_error: Option<std::io::Error> = None;
     std::thread::scope(|scope| {
         let workers = scope.spawn(|| {
@@ -378,13 +383,14 @@ pub fn run(
                                 let done_game = record(
                                     &shown[fi],
                                     fi,
-                                    audit::audit_game(
+                                    pipeline::audit_game(
                                         &shown[fi],
                                         game,
                                         configs[fi].as_ref().unwrap_or(&cfg.audit),
                                     ),
                                     configs[fi].is_none(),
                                     &texts,
+                                    cfg.line,
                                 );
                                 (seq, done_game)
                             })
@@ -442,61 +448,16 @@ pub fn run(
     })
 }
 
-/// What follows the games' lines (which [`run`] wrote, in input order) in
-/// the batch's JSON Lines: one line per event with its event-level
-/// findings (each naming the entrant, pair or game it is about) and the
-/// rules it could not decide; then the summary line, with the SHA-256 of
-/// every input and of every other file judged with, and the invocation
-/// that `arbiter verify` reruns.
-pub fn jsonl_tail(outcome: &Outcome, cfg: &Config) -> String {
-    use serde_json::json;
-    let mut totals = crate::report::json::Totals::default();
-    let mut out = String::new();
-    for g in &outcome.games {
-        totals.add_game(g.plies, g.incomplete, &g.findings);
-    }
-    for e in &outcome.events {
-        totals.add_findings(e.findings.iter().map(|(_, f)| f));
-        let line = json!({
-            "type": "event",
-            "event": e.case.name,
-            "games": e.games,
-            "variant": e.variant,
-            "skipped": e.skipped,
-            "findings": e.findings.iter().map(|(about, f)| {
-                let mut v = json!(f);
-                if let Some(m) = v.as_object_mut() {
-                    m.insert("about".into(), json!(about));
-                }
-                v
-            }).collect::<Vec<_>>(),
-            "not_decided": e.indeterminate.iter().map(|i| json!({"rule": i.rule, "reason": i.reason})).collect::<Vec<_>>(),
-        });
-        out.push_str(&line.to_string());
-        out.push('\n');
-    }
-    let summary = crate::report::json::summary_line(
-        &totals,
-        &outcome.inputs,
-        &outcome.unreadable,
-        cfg,
-        &outcome.hashed,
-    );
-    out.push_str(&summary.to_string());
-    out.push('\n');
-    out
-}
-
 /// Build each event's case file from the games audited under the batch's
 /// ruleset and run the ruleset's event-level rules on it (not on a shard:
 /// a shard holds only part of each event).
-fn events(infos: crate::event::Grouped, cfg: &BatchConfig) -> Vec<EventOutcome> {
+fn events(infos: crate::facts::event::Grouped, cfg: &BatchConfig) -> Vec<EventOutcome> {
     let rs = cfg.audit.ruleset.as_ref();
     let (scoring, tiebreaks) = rs
         .map(|r| (r.scoring.clone(), r.tiebreaks.clone()))
         .unwrap_or_default();
     let detectors = crate::rules::eval::Detectors::default();
-    crate::event::build(infos, &scoring, &tiebreaks)
+    crate::facts::event::build(infos, &scoring, &tiebreaks)
         .map(|case| {
             let mut out = EventOutcome {
                 games: case.games.len(),
@@ -550,8 +511,3 @@ fn judge_event(
     out.indeterminate = o.indeterminate;
     Ok(())
 }
-
-#[cfg(feature = "tables")]
-mod tables;
-#[cfg(feature = "tables")]
-pub use tables::{Shown, prepare_tables, summaries, write_tables};

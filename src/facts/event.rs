@@ -15,10 +15,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::base::value::{Text, Value};
+use crate::facts::standings::{self, is_bye};
 use crate::findings::Evidence;
 use crate::ingest::pgn::PgnGame;
-use crate::standings::{self, is_bye};
-use crate::timeline::{ScopeKind, Text, Value};
+use crate::timeline::ScopeKind;
 
 /// The tags the event level reads of each game (the standings' among
 /// them). A game's other tags are read again from its file when they are
@@ -507,7 +508,7 @@ fn case(
         }
     }
     // the game items' texts: one copy of each name, result and opening
-    let mut interner = crate::timeline::Interner::default();
+    let mut interner = crate::base::interner::Interner::default();
     let mut shared = |s: &str| Value::Str(Text::Shared(interner.get(s)));
     for (i, g) in games.iter().enumerate() {
         let (w, b) = &sides[i];

@@ -15,13 +15,14 @@ use std::collections::BTreeMap;
 
 use shakmaty::Color;
 
+use crate::base::span::Span;
+use crate::base::value::{Type, Value};
 use crate::findings::{Evidence, Finding, Severity};
-use crate::ingest::engine::{Activity, EngineActivity, EngineLog, Search};
+use crate::ingest::engine::{Activity, EngineActivity, Search};
+use crate::ingest::logs::LoadedEngineLog;
 use crate::ingest::operator::FieldDoc;
 use crate::ingest::pgn::PgnGame;
 use crate::replay::Replay;
-use crate::span::Span;
-use crate::timeline::{Type, Value};
 
 /// The kinds of engine event the rules see.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -201,14 +202,6 @@ pub struct EngEvent {
     pub span: Span,
     pub source: String,
     pub fields: BTreeMap<&'static str, Value>,
-}
-
-/// A log read from a file.
-#[derive(Debug, Clone)]
-pub struct LoadedEngineLog {
-    pub path: String,
-    pub sha256: String,
-    pub log: EngineLog,
 }
 
 fn score_pawns(cp: Option<i64>, mate: Option<i64>) -> Value {

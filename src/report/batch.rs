@@ -13,8 +13,8 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use super::{GameRecord, Outcome};
 use crate::findings::{Finding, Severity};
+use crate::pipeline::batch::{GameRecord, Outcome};
 
 /// The rows of a per-game or per-finding table built and written at once.
 /// A fixed number, so that the files do not depend on the threads.
@@ -26,7 +26,7 @@ const PIECE_ROWS: usize = 4_096;
 #[derive(Debug)]
 pub struct Shown {
     pub tables: Vec<(&'static str, DataFrame)>,
-    pub standings: BTreeMap<String, Vec<crate::standings::Row>>,
+    pub standings: BTreeMap<String, Vec<crate::facts::standings::Row>>,
 }
 
 fn pe(e: PolarsError) -> String {
@@ -286,8 +286,14 @@ fn group_count<'a, const K: usize>(
 /// The standings of every event, as a table.
 fn standings_table(
     o: &Outcome,
-) -> Result<(DataFrame, BTreeMap<String, Vec<crate::standings::Row>>), String> {
-    let by_event: Vec<(String, Vec<crate::standings::Row>)> = o
+) -> Result<
+    (
+        DataFrame,
+        BTreeMap<String, Vec<crate::facts::standings::Row>>,
+    ),
+    String,
+> {
+    let by_event: Vec<(String, Vec<crate::facts::standings::Row>)> = o
         .events
         .iter()
         .map(|e| (e.case.name.clone(), e.case.standings.clone()))
@@ -490,7 +496,7 @@ const VERDICT_ROWS: usize = 100;
 
 /// Each event's standings in one line: rank, player and points.
 fn standings_lines(
-    standings: &BTreeMap<String, Vec<crate::standings::Row>>,
+    standings: &BTreeMap<String, Vec<crate::facts::standings::Row>>,
 ) -> Vec<(String, String)> {
     standings
         .iter()
@@ -612,9 +618,9 @@ pub fn summaries(
         by_event.entry(&g.event).or_default().push(i);
     }
     for (event, games) in &by_event {
-        let list: Vec<crate::standings::Game> =
+        let list: Vec<crate::facts::standings::Game> =
             games.iter().map(|&i| o.games[i].standing()).collect();
-        let bad = crate::standings::unbalanced_pairs(&list);
+        let bad = crate::facts::standings::unbalanced_pairs(&list);
         let line = if bad.is_empty() {
             format!(
                 "{event}: unbalanced pairs: none (every pair played equally often with each colour)"

@@ -19,7 +19,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
-use crate::ingest::operator::format_timestamp;
+use crate::base::time::format_timestamp;
 
 fn now_ms() -> i64 {
     SystemTime::now()
@@ -475,7 +475,7 @@ pub fn record(cfg: &RecordConfig) -> Result<Recording, String> {
         cfg.round
     );
     if base > 0 {
-        let secs = |ms: u64| crate::timeline::fmt_num(ms as f64 / 1000.0);
+        let secs = |ms: u64| crate::base::value::fmt_num(ms as f64 / 1000.0);
         pgn.push_str(&format!("[TimeControl \"{}+{}\"]\n", secs(base), secs(inc)));
     }
     if !termination.is_empty() {

@@ -6,87 +6,20 @@
 //! judge them. The vocabulary of kinds and fields is [`VOCABULARY`], which
 //! the rule analyzer checks names against.
 
+pub mod align;
+
 use shakmaty::Color;
 
 use std::collections::BTreeMap;
 
-use crate::align::{EngEvent, EngKind};
+use crate::base::interner::Interner;
+use crate::base::span::Span;
+use crate::base::value::{Text, Type, Value};
 use crate::ingest::annotations::{OptionValue, Score};
 use crate::ingest::operator::{COMMON_FIELDS, FieldValue, OpEvent, OpKind};
 use crate::ingest::pgn::PgnGame;
 use crate::replay::{Ply, Replay};
-use crate::span::Span;
-
-/// The text of a string value: a name known when arbiter was built
-/// (`white`, a field's fixed words) or a shared string. Cloning never copies
-/// the text, so a rule reading `move.side` on every move allocates nothing.
-#[derive(Clone)]
-pub enum Text {
-    Static(&'static str),
-    Shared(std::sync::Arc<str>),
-}
-
-impl Text {
-    pub const fn from_static(s: &'static str) -> Text {
-        Text::Static(s)
-    }
-
-    pub fn as_str(&self) -> &str {
-        match self {
-            Text::Static(s) => s,
-            Text::Shared(s) => s,
-        }
-    }
-}
-
-impl std::ops::Deref for Text {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl PartialEq for Text {
-    fn eq(&self, other: &Text) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl PartialEq<str> for Text {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for Text {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl std::fmt::Debug for Text {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl std::fmt::Display for Text {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl From<String> for Text {
-    fn from(s: String) -> Text {
-        Text::Shared(s.into())
-    }
-}
-
-impl From<&str> for Text {
-    fn from(s: &str) -> Text {
-        Text::Shared(s.into())
-    }
-}
+use crate::timeline::align::{EngEvent, EngKind};
 
 /// An engine option's texts as values, each made the first time a rule
 /// reads it and shared by the reads after (a ruleset reads an option's name
@@ -121,90 +54,6 @@ fn option_text(s: &str) -> Text {
     .ok()
     .flatten()
     .unwrap_or_else(|| s.into())
-}
-
-/// One shared copy of each text: the batch's records and an event's items
-/// repeat their files, events, players and results from game to game. `T`
-/// is the shared text (an `Arc<str>`, or the batch's one-pointer text).
-#[derive(Debug)]
-pub struct Interner<T = std::sync::Arc<str>>(std::collections::HashSet<T>);
-
-impl<T> Default for Interner<T> {
-    fn default() -> Self {
-        Interner(std::collections::HashSet::new())
-    }
-}
-
-impl<T> Interner<T>
-where
-    T: Clone + Eq + std::hash::Hash + std::borrow::Borrow<str> + for<'s> From<&'s str>,
-{
-    pub fn get(&mut self, s: &str) -> T {
-        self.get_within(s, usize::MAX).unwrap_or_else(|| T::from(s))
-    }
-
-    /// [`Interner::get`] while it keeps fewer than `most` texts; past them,
-    /// the copy it keeps of `s`, or `None` where it keeps none.
-    pub fn get_within(&mut self, s: &str, most: usize) -> Option<T> {
-        if let Some(a) = self.0.get(s) {
-            return Some(a.clone());
-        }
-        (self.0.len() < most).then(|| {
-            let a = T::from(s);
-            self.0.insert(a.clone());
-            a
-        })
-    }
-}
-
-/// A value a rule can see.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum Value {
-    Num(f64),
-    Bool(bool),
-    Str(Text),
-    List(Vec<Value>),
-    /// The source does not record this value.
-    #[default]
-    None,
-    /// A detector could not decide (e.g. no tablebase for the position).
-    Unknown,
-}
-
-impl Value {
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Value::Num(_) => "number",
-            Value::Bool(_) => "boolean",
-            Value::Str(_) => "string",
-            Value::List(_) => "list",
-            Value::None => "none",
-            Value::Unknown => "unknown",
-        }
-    }
-
-    pub fn display(&self) -> String {
-        match self {
-            Value::Num(n) => fmt_num(*n),
-            Value::Bool(b) => b.to_string(),
-            Value::Str(s) => s.to_string(),
-            Value::List(l) => format!(
-                "[{}]",
-                l.iter().map(Value::display).collect::<Vec<_>>().join(", ")
-            ),
-            Value::None => "none".into(),
-            Value::Unknown => "unknown".into(),
-        }
-    }
-}
-
-/// Numbers print without a trailing `.0` when whole.
-pub fn fmt_num(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e15 {
-        format!("{}", n as i64)
-    } else {
-        format!("{n}")
-    }
 }
 
 fn opt_num<T: Into<f64>>(v: Option<T>) -> Value {
@@ -308,15 +157,6 @@ impl Kind {
     pub fn from_name(s: &str) -> Option<Kind> {
         Kind::all().find(|k| k.name() == s)
     }
-}
-
-/// Field types, for the analyzer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Type {
-    Num,
-    Bool,
-    Str,
-    Any,
 }
 
 /// `(kind, field, type, meaning)`: every field a rule may read.

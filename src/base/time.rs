@@ -1,0 +1,235 @@
+//! Timestamps: ISO-8601 text to ms since the Unix epoch and back, as the
+//! operator and engine logs write them.
+
+/// Parse an ISO-8601 timestamp `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` to ms
+/// since the Unix epoch.
+pub fn parse_timestamp(s: &str) -> Result<i64, String> {
+    let b = timestamp_shape(s)?;
+    // two or four ASCII digits (a byte that is not, a multi-byte
+    // character's too, is an error): their value without `str::parse`
+    let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
+        let t = b.get(r).ok_or_else(|| timestamp_expected(s))?;
+        if !t.iter().all(u8::is_ascii_digit) {
+            return Err(timestamp_expected(s));
+        }
+        Ok(t.iter().fold(0, |v, &c| v * 10 + i64::from(c - b'0')))
+    };
+    let date = timestamp_date(s, num)?;
+    let mut i = 19;
+    let mut ms = 0i64;
+    if b.get(i) == Some(&b'.') {
+        let start = i + 1;
+        i = start;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let frac = &b[start..i];
+        if frac.is_empty() {
+            return Err(timestamp_expected(s));
+        }
+        // the first three digits, zeros after the last: milliseconds
+        ms = frac
+            .iter()
+            .chain(b"000")
+            .take(3)
+            .fold(0, |v, &c| v * 10 + i64::from(c - b'0'));
+    }
+    Ok(epoch_ms(date, ms, timestamp_zone(s, &s[i..])?))
+}
+
+/// What [`parse_timestamp`] expected, for its errors.
+fn timestamp_expected(s: &str) -> String {
+    format!(
+        "expected a timestamp like 2003-01-26T15:04:05Z or 2003-01-26T15:04:05.250-05:00, found {s:?}"
+    )
+}
+
+/// `s`'s bytes, where they have a timestamp's length and separators.
+fn timestamp_shape(s: &str) -> Result<&[u8], String> {
+    let b = s.as_bytes();
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !(b[10] == b'T' || b[10] == b' ')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return Err(timestamp_expected(s));
+    }
+    Ok(b)
+}
+
+/// The year, month, day, hour, minute and second of timestamp `s`, each
+/// read by `num` from its place, where they are a date and time.
+fn timestamp_date(
+    s: &str,
+    num: impl Fn(std::ops::Range<usize>) -> Result<i64, String>,
+) -> Result<[i64; 6], String> {
+    let date = [
+        num(0..4)?,
+        num(5..7)?,
+        num(8..10)?,
+        num(11..13)?,
+        num(14..16)?,
+        num(17..19)?,
+    ];
+    let [_, mo, d, h, mi, se] = date;
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
+        return Err(format!("{s:?} is not a valid date and time"));
+    }
+    Ok(date)
+}
+
+/// The time zone `zone` at the end of timestamp `s` (`Z` or `±HH:MM`), in
+/// minutes east of UTC.
+fn timestamp_zone(s: &str, zone: &str) -> Result<i64, String> {
+    match zone {
+        "Z" => Ok(0),
+        z if z.len() == 6
+            && (z.starts_with('+') || z.starts_with('-'))
+            && z.as_bytes()[3] == b':' =>
+        {
+            let oh: i64 = z[1..3].parse().map_err(|_| timestamp_expected(s))?;
+            let om: i64 = z[4..6].parse().map_err(|_| timestamp_expected(s))?;
+            let v = oh * 60 + om;
+            Ok(if z.starts_with('-') { -v } else { v })
+        }
+        _ => Err(format!(
+            "{s:?} has no time zone: end it with Z or an offset such as -05:00"
+        )),
+    }
+}
+
+/// Ms since the Unix epoch of `date` (year, month, day, hour, minute,
+/// second) and `ms`, in a zone `offset_min` minutes east of UTC.
+fn epoch_ms(date: [i64; 6], ms: i64, offset_min: i64) -> i64 {
+    let [y, mo, d, h, mi, se] = date;
+    // days from civil (Howard Hinnant's algorithm)
+    let (yy, mm) = if mo <= 2 {
+        (y - 1, mo + 9)
+    } else {
+        (y, mo - 3)
+    };
+    let era = yy.div_euclid(400);
+    let yoe = yy - era * 400;
+    let doy = (153 * mm + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    ((days * 86_400 + h * 3600 + mi * 60 + se) - offset_min * 60) * 1000 + ms
+}
+
+/// Format ms since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+pub fn format_timestamp(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let milli = ms.rem_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let sod = secs.rem_euclid(86_400);
+    // civil from days (Howard Hinnant's algorithm)
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+        sod / 3600,
+        (sod / 60) % 60,
+        sod % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(parse_timestamp("1970-01-01T00:00:00Z"), Ok(0));
+        assert_eq!(parse_timestamp("1970-01-01T00:00:01.5Z"), Ok(1500));
+        assert_eq!(
+            parse_timestamp("2003-01-26T15:00:00-05:00"),
+            Ok(1_043_611_200_000)
+        );
+        assert!(parse_timestamp("2003-01-26T15:00:00").is_err());
+        assert!(parse_timestamp("2003-13-26T15:00:00Z").is_err());
+    }
+
+    /// The date's digits and the fraction as `parse_timestamp` read them
+    /// before it read them without `str::parse` and without a string for
+    /// the fraction: the reference for it, result and error alike.
+    fn parse_timestamp_parsed(s: &str) -> Result<i64, String> {
+        let b = timestamp_shape(s)?;
+        let expected = || timestamp_expected(s);
+        let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
+            let t = s.get(r).ok_or_else(expected)?;
+            if !t.bytes().all(|c| c.is_ascii_digit()) {
+                return Err(expected());
+            }
+            t.parse::<i64>().map_err(|_| expected())
+        };
+        let date = timestamp_date(s, num)?;
+        let mut i = 19;
+        let mut ms = 0i64;
+        if b.get(i) == Some(&b'.') {
+            let start = i + 1;
+            i = start;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let frac = &s[start..i];
+            if frac.is_empty() {
+                return Err(expected());
+            }
+            let digits: String = frac.chars().chain("000".chars()).take(3).collect();
+            ms = digits.parse().map_err(|_| expected())?;
+        }
+        Ok(epoch_ms(date, ms, timestamp_zone(s, &s[i..])?))
+    }
+
+    #[test]
+    fn a_timestamp_read_without_str_parse_is_the_one_read_with_it() {
+        let base = "2003-01-26T15:04:05.250-05:00".as_bytes();
+        let alphabet = "0123456789-:.TZ +é".as_bytes();
+        let mut rng = crate::test_rng::Lcg(0x9E37_79B9_7F4A_7C15);
+        let mut ok = 0;
+        for n in 0..100_000 {
+            // the base with a few bytes changed, or cut short
+            let mut t = base.to_vec();
+            for _ in 0..rng.below(4) {
+                let at = rng.below(t.len());
+                t[at] = alphabet[rng.below(alphabet.len())];
+            }
+            if n % 3 == 0 {
+                t.truncate(19 + rng.below(11));
+            }
+            let Ok(s) = String::from_utf8(t) else {
+                continue;
+            };
+            let s = if n % 7 == 0 {
+                s.replacen(".250", ".2", 1)
+            } else {
+                s
+            };
+            let want = parse_timestamp_parsed(&s);
+            assert_eq!(parse_timestamp(&s), want, "{s:?}");
+            ok += usize::from(want.is_ok());
+        }
+        assert!(ok > 10_000, "{ok}");
+    }
+
+    #[test]
+    fn timestamps_round_trip() {
+        for ms in [0i64, 1_043_611_200_123, 951_782_400_000, 4_102_444_799_999] {
+            assert_eq!(
+                parse_timestamp(&format_timestamp(ms)),
+                Ok(ms),
+                "{}",
+                format_timestamp(ms)
+            );
+        }
+    }
+}

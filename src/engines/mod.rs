@@ -1,0 +1,6 @@
+//! What runs real engines: recording a game's engine log (`record`) and the
+//! active similarity test (`similarity`). The audit never imports this
+//! stage: it judges what was recorded.
+
+pub mod record;
+pub mod similarity;

@@ -1,0 +1,225 @@
+//! Log files read from disk: the operator logs whole (they are small and
+//! written by people), the engine logs as they stream by. Each keeps the
+//! SHA-256 of its bytes for the report.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use crate::base::digest::{HashingReader, sha256_hex};
+use crate::ingest::engine::EngineLog;
+
+/// An engine log read from a file.
+#[derive(Debug, Clone)]
+pub struct LoadedEngineLog {
+    pub path: String,
+    pub sha256: String,
+    pub log: EngineLog,
+}
+
+/// Read engine log files side by side, on at most `threads` threads (this
+/// one among them), each taking the next log not yet taken (a log is read
+/// as it streams by, on one core; a committee's logs, one per engine, can
+/// be as large as the games' archive). The logs come back in the order
+/// given, and where any cannot be read, the error of the first of those in
+/// that order, whichever thread finished first.
+pub fn read_engine_logs(
+    paths: &[PathBuf],
+    threads: usize,
+) -> Result<Vec<crate::ingest::logs::LoadedEngineLog>, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    // take logs until none is left: (its place, what reading it gave)
+    let take = || {
+        let mut read = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(p) = paths.get(i) else {
+                return read;
+            };
+            read.push((i, read_engine_log(p)));
+        }
+    };
+    let mut read = std::thread::scope(|s| {
+        let others: Vec<_> = (1..threads.min(paths.len()))
+            .map(|_| s.spawn(take))
+            .collect();
+        let mut read = take();
+        for o in others {
+            match o.join() {
+                Ok(r) => read.extend(r),
+                Err(_) => {
+                    return Err("arbiter: a thread reading the engine logs failed".to_string());
+                }
+            }
+        }
+        Ok(read)
+    })?;
+    read.sort_unstable_by_key(|&(i, _)| i);
+    read.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Read an engine log file as it streams by: each line is folded into its
+/// engine's activities at once (see `engine::Reader`), so a log of any
+/// length is read in the memory its searches take. A byte-order mark is
+/// dropped and UTF-16 refused, as for operator logs (`log_text`); bytes
+/// that are not UTF-8 are replaced line by line (the same replacement as
+/// for the whole text: a line ending is never part of a UTF-8 sequence).
+pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineLog, String> {
+    let shown = path.display().to_string();
+    let failed = |e: io::Error| format!("arbiter: {shown}: {e}");
+    let file = File::open(path).map_err(failed)?;
+    let mut input = BufReader::with_capacity(1 << 16, HashingReader::new(file));
+    if let Some(w) = crate::ingest::pgn::wide_encoding(input.fill_buf().map_err(failed)?) {
+        return Err(wide_error(&shown, w));
+    }
+    let mut reader = crate::ingest::engine::Reader::default();
+    let mut buf = Vec::new();
+    let mut spans = crate::base::span::LineSpans::default();
+    let mut first = true;
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf).map_err(failed)? == 0 {
+            break;
+        }
+        let bytes = if first {
+            buf.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&buf)
+        } else {
+            &buf[..]
+        };
+        first = false;
+        // `from_utf8_lossy`'s result, its own loop only where the line is
+        // not UTF-8 (`str::from_utf8` checks ASCII a word at a time)
+        let raw = match std::str::from_utf8(bytes) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
+        };
+        let (span, text) = spans.next(&raw);
+        reader.line(span, text);
+    }
+    Ok(crate::ingest::logs::LoadedEngineLog {
+        path: shown,
+        sha256: input.into_inner().finish().0,
+        log: reader.finish(),
+    })
+}
+
+/// The error for a log in UTF-16 or UTF-32.
+fn wide_error(shown: &str, encoding: &str) -> String {
+    format!(
+        "arbiter: {shown}: line 1: the file is {encoding}; logs are read as UTF-8: convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
+    )
+}
+
+/// An operator log read from a file.
+#[derive(Debug, Clone)]
+pub struct LoadedLog {
+    pub path: String,
+    pub sha256: String,
+    pub log: crate::ingest::operator::OperatorLog,
+    /// The Round it belongs to, from its setup event.
+    pub round: Option<String>,
+}
+
+impl LoadedLog {
+    pub fn read(path: &Path) -> Result<LoadedLog, String> {
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
+        let text = log_text(&shown, &bytes)?;
+        let mut log = crate::ingest::operator::parse(&text);
+        for e in &mut log.events {
+            e.source = shown.clone();
+        }
+        let round = log
+            .events
+            .iter()
+            .find(|e| e.kind == crate::ingest::operator::OpKind::Setup)
+            .and_then(|e| match e.fields.get("round") {
+                Some(crate::ingest::operator::FieldValue::Str(s)) => Some(s.clone()),
+                Some(crate::ingest::operator::FieldValue::Num(n)) => {
+                    Some(crate::base::value::fmt_num(*n))
+                }
+                _ => None,
+            });
+        Ok(LoadedLog {
+            path: shown,
+            sha256: sha256_hex(&bytes),
+            log,
+            round,
+        })
+    }
+}
+
+/// An operator log's text: UTF-8 without a byte-order mark. UTF-16 is
+/// refused with the way to convert it, and other bytes that are not UTF-8
+/// with their place (the log is written by people and tools). Engine logs,
+/// where an engine may print anything, are read by `read_engine_log`,
+/// which replaces such bytes.
+pub fn log_text(shown: &str, bytes: &[u8]) -> Result<String, String> {
+    if let Some(w) = crate::ingest::pgn::wide_encoding(bytes) {
+        return Err(wide_error(shown, w));
+    }
+    let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(t) => Ok(t.to_string()),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+            let column = 1 + at
+                - bytes[..at]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1);
+            Err(format!(
+                "arbiter: {shown}:{line}:{column}: not UTF-8 text (byte {at}, 0x{:02X}); the log must be UTF-8",
+                bytes[at]
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine logs come back in the order given, the same on one thread
+    /// as on several, and the error is the first failing log's in that
+    /// order.
+    #[test]
+    fn engine_logs_read_alike_on_any_number_of_threads() {
+        let mut paths: Vec<PathBuf> = Vec::new();
+        let mut dirs = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples")];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.file_name().is_some_and(|n| n == "engine.log") {
+                    paths.push(p);
+                }
+            }
+        }
+        paths.sort();
+        assert!(paths.len() >= 4, "the samples hold engine logs");
+        let shown = |logs: Vec<crate::ingest::logs::LoadedEngineLog>| -> Vec<String> {
+            logs.iter()
+                .map(|l| format!("{} {} {:?}", l.path, l.sha256, l.log))
+                .collect()
+        };
+        let one = shown(read_engine_logs(&paths, 1).unwrap());
+        assert_eq!(one.len(), paths.len());
+        for (l, p) in one.iter().zip(&paths) {
+            assert!(l.starts_with(&p.display().to_string()));
+        }
+        for threads in [2, 3, 64] {
+            assert_eq!(shown(read_engine_logs(&paths, threads).unwrap()), one);
+        }
+        let mut broken = paths.clone();
+        broken.insert(2, PathBuf::from("no-such-first.log"));
+        broken.push(PathBuf::from("no-such-second.log"));
+        for threads in [1, 2, 64] {
+            let e = read_engine_logs(&broken, threads).unwrap_err();
+            assert!(e.contains("no-such-first.log"), "{e}");
+        }
+    }
+}

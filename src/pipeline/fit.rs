@@ -1,0 +1,64 @@
+//! The fit of files and events: every game read and replayed once, then
+//! the ruleset's `fit` constants and switches searched for the values that
+//! best reproduce the record (`crate::rules::fit`).
+
+use std::collections::BTreeMap;
+
+use crate::rules::fit::{FileFit, Game, departure_finding, fit_group};
+
+/// Every game of a PGN file, read and replayed.
+pub fn read_games(path: &std::path::Path) -> std::io::Result<Vec<Game>> {
+    let file = std::fs::File::open(path)?;
+    let mut splitter = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(file));
+    let shown = path.display().to_string();
+    let mut out = Vec::new();
+    while let Some(chunk) = splitter.next_chunk()? {
+        let pgn = crate::ingest::pgn::parse_game(&chunk);
+        let replay = crate::replay::replay(&pgn);
+        out.push(Game {
+            path: shown.clone(),
+            pgn,
+            replay,
+        });
+    }
+    Ok(out)
+}
+
+/// Fit each PGN file of `paths` under the configuration's ruleset, by its
+/// path as shown. A file that cannot be read or fitted is left out (the
+/// audit reports it when it reads it).
+pub fn fit_files(
+    paths: &[std::path::PathBuf],
+    cfg: &crate::pipeline::Config,
+) -> Result<BTreeMap<String, FileFit>, String> {
+    let rs = cfg.ruleset.as_deref().ok_or("--fit needs --rules")?;
+    if rs.fits.is_empty() {
+        return Err(format!(
+            "--fit: ruleset {} marks no constant or switch with `fit` (docs/rules-language.md, Fitting)",
+            rs.id
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for input in crate::pipeline::expand_inputs(paths) {
+        let Ok(crate::pipeline::Input::Pgn(path)) = input else {
+            continue;
+        };
+        let Ok(games) = read_games(&path) else {
+            continue;
+        };
+        let shown = path.display().to_string();
+        let list: Vec<&Game> = games.iter().collect();
+        let Ok(fit) = fit_group(rs, &shown, &list, cfg.variant.as_deref(), &cfg.detectors) else {
+            continue;
+        };
+        let finding = fit.departs().then(|| departure_finding(rs, &fit));
+        out.insert(
+            shown,
+            FileFit {
+                overrides: fit.overrides,
+                finding,
+            },
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,161 @@
+//! The audit of one game: replay, built-in checks, the logs aligned into
+//! its timeline, the ruleset's judgement and the clocks it reconstructs.
+
+use super::config::Config;
+use crate::checks::{self, Context};
+use crate::findings::{Finding, Severity};
+use crate::ingest::logs::LoadedLog;
+use crate::ingest::pgn::PgnGame;
+use crate::replay::{Replay, replay};
+use crate::rules::judge::{Judgement, judge};
+use crate::timeline::Timeline;
+
+/// One audited game.
+#[derive(Debug)]
+pub struct GameAudit {
+    pub path: String,
+    pub game: PgnGame,
+    pub replay: Replay,
+    pub findings: Vec<Finding>,
+    /// The ruleset's verdict, when one was given.
+    pub judgement: Option<Judgement>,
+    /// Both clocks as the ruleset's time control reconstructs them (kept
+    /// when the configuration asks for them).
+    pub clocks: Option<GameClocks>,
+}
+
+/// The reconstructed clocks of a game and the time control they ran under.
+#[derive(Debug, Clone)]
+pub struct GameClocks {
+    pub time_control: crate::facts::clock::TimeControlDef,
+    pub plies: Vec<crate::facts::clock::ClockPly>,
+}
+
+/// Audit one game that has already been read.
+pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
+    let replay = replay(&game);
+    let mut findings = checks::run_all(&Context {
+        path,
+        game: &game,
+        replay: &replay,
+    });
+    // The operator logs of this game: by Round, else a log naming no round
+    // joins the first game.
+    let round = game.tag("Round").map(str::trim);
+    let logs: Vec<&LoadedLog> = config
+        .operator_logs
+        .iter()
+        .filter(|l| match &l.round {
+            Some(r) => Some(r.trim()) == round,
+            None => game.index == 0,
+        })
+        .collect();
+    let ops: Vec<crate::ingest::operator::OpEvent> = {
+        let mut v: Vec<_> = logs
+            .iter()
+            .flat_map(|l| l.log.events.iter().cloned())
+            .collect();
+        v.sort_by_key(|e| e.time);
+        v
+    };
+    for l in &logs {
+        for e in &l.log.errors {
+            findings.push(
+                Finding::builtin(
+                    "operator-log-syntax",
+                    Severity::Error,
+                    "Unreadable operator-log line",
+                    e.message.clone(),
+                )
+                .with_evidence(crate::findings::Evidence {
+                    path: l.path.clone(),
+                    span: Some(e.span),
+                    ply: None,
+                    timestamp: None,
+                    note: "this line was not read".into(),
+                }),
+            );
+        }
+    }
+    let engine_logs = engine_logs_of(&game, &config.engine_logs);
+    let (eng_events, eng_findings) = crate::timeline::align::align(&game, &replay, &engine_logs);
+    findings.extend(eng_findings);
+    let tl = config
+        .ruleset
+        .as_ref()
+        .map(|_| Timeline::with_logs(&game, &replay, &ops, &eng_events));
+    let fitted = config.fitted.get(path);
+    let judgement = config.ruleset.as_ref().zip(tl.as_ref()).map(|(rs, tl)| {
+        match judge(
+            rs,
+            config.variant.as_deref(),
+            fitted.map(|f| &f.overrides),
+            tl,
+            &config.detectors,
+            path,
+            config.trace,
+        ) {
+            Ok(j) => j,
+            Err(e) => Judgement {
+                variant: None,
+                computed: None,
+                findings: vec![Finding::builtin(
+                    "ruleset-unusable",
+                    Severity::Error,
+                    "The ruleset could not be applied",
+                    e,
+                )],
+                trace: Vec::new(),
+            },
+        }
+    });
+    let clocks = match (&config.ruleset, &tl) {
+        (Some(rs), Some(tl)) if config.clocks => crate::rules::eval::Program::for_game_with(
+            rs,
+            config.variant.as_deref(),
+            tl,
+            &fitted.map(|f| f.overrides.clone()).unwrap_or_default(),
+        )
+        .ok()
+        .and_then(|p| p.time_control)
+        .map(|tc| GameClocks {
+            time_control: tc.clone(),
+            plies: crate::facts::clock::reconstruct(tc, tl),
+        }),
+        _ => None,
+    };
+    drop(tl);
+    if let Some(j) = &judgement {
+        findings.extend(j.findings.iter().cloned());
+    }
+    // the file's fit, once, on its first game
+    if let Some(f) = fitted.and_then(|f| f.finding.as_ref())
+        && game.index == 0
+    {
+        findings.push(f.clone());
+    }
+    crate::findings::sort_findings(&mut findings);
+    GameAudit {
+        path: path.to_string(),
+        game,
+        replay,
+        findings,
+        judgement,
+        clocks,
+    }
+}
+
+/// The engine logs of a game: those whose `# round:` is the game's Round;
+/// a log naming no round joins the first game.
+pub fn engine_logs_of<'l>(
+    game: &PgnGame,
+    logs: &'l [crate::ingest::logs::LoadedEngineLog],
+) -> Vec<&'l crate::ingest::logs::LoadedEngineLog> {
+    let round = game.tag("Round").map(str::trim);
+    logs.iter()
+        .filter(|l| match l.log.meta.get("round") {
+            Some(r) => Some(r.trim()) == round,
+            None => game.index == 0,
+        })
+        .collect()
+}
