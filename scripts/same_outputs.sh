@@ -118,6 +118,12 @@ while IFS= read -r f; do
   run "fixture-log-$(echo "$rel" | tr '/' '_')" audit samples/tcec-style.pgn --engine-log "$rel" --operator-log "$rel" --rules rulesets/tcec-s15.rules --format json
 done < <(find "$here/tests/fixtures" -name '*.log' | LC_ALL=C sort | head -200)
 run passive-samples similarity --games samples --out @OUT@
+run help --help
+run version --version
+for c in audit replay rules record similarity verify batch hidden-book chart "rules check" "rules list" "rules explain" "rules fit"; do
+  # shellcheck disable=SC2086
+  run "help-${c// /-}" $c --help
+done
 run missing-file audit no-such-file.pgn
 run bad-flag audit --no-such-flag samples
 

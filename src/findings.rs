@@ -149,3 +149,39 @@ pub fn sort_findings(findings: &mut [Finding]) {
         ))
     });
 }
+
+/// The findings of a run counted: games, plies, and findings by severity
+/// and by code, for the summary.
+#[derive(Debug, Default)]
+pub struct Totals {
+    pub games: u64,
+    pub plies: u64,
+    pub incomplete_games: u64,
+    pub by_severity: [u64; 4],
+    pub by_code: std::collections::BTreeMap<String, u64>,
+}
+
+impl Totals {
+    /// A game of `plies` replayed plies (`incomplete`: the replay stopped
+    /// before the end of the record) and its findings.
+    pub fn add_game(&mut self, plies: usize, incomplete: bool, findings: &[Finding]) {
+        self.games += 1;
+        self.plies += plies as u64;
+        if incomplete {
+            self.incomplete_games += 1;
+        }
+        self.add_findings(findings);
+    }
+
+    /// Findings not of one game (an event's).
+    pub fn add_findings<'f>(&mut self, findings: impl IntoIterator<Item = &'f Finding>) {
+        for f in findings {
+            self.by_severity[f.severity as usize] += 1;
+            *self.by_code.entry(f.code.clone()).or_default() += 1;
+        }
+    }
+
+    pub fn violations(&self) -> u64 {
+        self.by_severity[Severity::Error as usize] + self.by_severity[Severity::Warning as usize]
+    }
+}

@@ -17,7 +17,8 @@
 //! - [`report`]: JSON Lines, text, the dossier, charts, batch tables.
 //! - [`engines`]: what runs real engines (recording, active similarity);
 //!   the audit never imports it.
-//! - [`verify`]: a report checked against its inputs and run again.
+//! - [`commands`]: what each subcommand does, as a library function over a
+//!   validated configuration (`verify` among them).
 //! - [`cli`]: flags parsed into a configuration; the library does the rest.
 
 /// A line on standard error that never panics: where `eprintln!` panics
@@ -41,7 +42,7 @@ pub mod rules;
 pub mod pipeline;
 pub mod report;
 pub mod engines;
-pub mod verify;
+pub mod commands;
 pub mod cli;
 
 #[cfg(test)]

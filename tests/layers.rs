@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The stages in the pipeline's order: each may import those before it.
 const STAGES: &[&str] = &[
     "base", "findings", "ingest", "replay", "timeline", "facts", "checks", "rules", "pipeline",
-    "report", "engines", "verify", "cli",
+    "report", "engines", "commands", "cli",
 ];
 
 /// Files outside the stages: the crate root (declares the stages), the

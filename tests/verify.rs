@@ -231,9 +231,12 @@ fn a_batch_report_hashes_every_file_and_verify_reruns_the_batch() {
             String::from_utf8_lossy(&o.stderr)
         );
     }
-    let files = arbiter::verify::report_files(&base.join("one"));
+    let files = arbiter::commands::verify::report_files(&base.join("one"));
     assert!(files.iter().any(|f| f == Path::new("audit.jsonl")));
-    assert_eq!(files, arbiter::verify::report_files(&base.join("two")));
+    assert_eq!(
+        files,
+        arbiter::commands::verify::report_files(&base.join("two"))
+    );
     for f in &files {
         assert_eq!(
             std::fs::read(base.join("one").join(f)).unwrap(),

@@ -1,7 +1,7 @@
 //! What an audit runs with: the ruleset, its detectors, the logs, and how
 //! the run was asked for (so that `arbiter verify` can run it again).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::ingest::logs::LoadedLog;
 use crate::rules::analyzer::Ruleset;
@@ -92,5 +92,116 @@ mod tests {
         assert_eq!(on_threads(1, rayon::current_num_threads), Ok(1));
         assert_eq!(on_threads(3, rayon::current_num_threads), Ok(3));
         assert_eq!(on_threads(0, rayon::current_num_threads), Ok(1));
+    }
+}
+
+/// What an audit is given besides its games, as the command line names it:
+/// the ruleset and its variant, the detectors' data, the logs, and whether
+/// each file is judged under its fitted values. [`Config::load`] reads it.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    pub rules: Option<PathBuf>,
+    pub variant: Option<String>,
+    pub syzygy: Option<PathBuf>,
+    pub similarity: Option<PathBuf>,
+    pub operator_logs: Vec<PathBuf>,
+    pub engine_logs: Vec<PathBuf>,
+    pub fit: bool,
+}
+
+impl Settings {
+    /// The invocation that records an audit of `paths` under these
+    /// settings, paths as given.
+    pub fn invocation(&self, paths: &[PathBuf]) -> Invocation {
+        let shown = |p: &PathBuf| p.display().to_string();
+        Invocation {
+            paths: paths.iter().map(shown).collect(),
+            rules: self.rules.as_ref().map(shown),
+            variant: self.variant.clone(),
+            syzygy: self.syzygy.as_ref().map(shown),
+            similarity: self.similarity.as_ref().map(shown),
+            operator_logs: self.operator_logs.iter().map(shown).collect(),
+            engine_logs: self.engine_logs.iter().map(shown).collect(),
+            batch: None,
+            fit: self.fit,
+        }
+    }
+
+    /// The settings and the paths an invocation recorded.
+    pub fn of(inv: &Invocation) -> (Settings, Vec<PathBuf>) {
+        let settings = Settings {
+            rules: inv.rules.as_ref().map(PathBuf::from),
+            variant: inv.variant.clone(),
+            syzygy: inv.syzygy.as_ref().map(PathBuf::from),
+            similarity: inv.similarity.as_ref().map(PathBuf::from),
+            operator_logs: inv.operator_logs.iter().map(PathBuf::from).collect(),
+            engine_logs: inv.engine_logs.iter().map(PathBuf::from).collect(),
+            fit: inv.fit,
+        };
+        (settings, inv.paths.iter().map(PathBuf::from).collect())
+    }
+}
+
+impl Config {
+    /// The configuration `settings` give: the ruleset read and checked
+    /// (its variant too), the operator logs, the engine logs (read on at
+    /// most `threads` threads), the Syzygy tables and the similarity
+    /// report. `trace` keeps every `let` value per move (`replay`). The
+    /// fit is not run here: see `crate::pipeline::fit::fit_files`.
+    pub fn load(settings: &Settings, trace: bool, threads: usize) -> Result<Config, String> {
+        let mut cfg = Config {
+            trace,
+            ..Default::default()
+        };
+        if let Some(path) = &settings.rules {
+            let rs = Config::load_ruleset(path)?;
+            if let Some(v) = &settings.variant {
+                crate::rules::eval::Program::new(&rs, Some(v))
+                    .map_err(|e| format!("arbiter: {e}"))?;
+            }
+            cfg.ruleset = Some(std::sync::Arc::new(rs));
+            cfg.variant = settings.variant.clone();
+        }
+        for p in &settings.operator_logs {
+            cfg.operator_logs.push(LoadedLog::read(p)?);
+        }
+        cfg.engine_logs = crate::ingest::logs::read_engine_logs(&settings.engine_logs, threads)?;
+        let mut detectors = Detectors::default();
+        if let Some(dir) = &settings.syzygy {
+            detectors = Detectors::with_syzygy(dir)
+                .map_err(|e| format!("arbiter: syzygy tables {}: {e}", dir.display()))?;
+        }
+        if let Some(p) = &settings.similarity {
+            detectors.similarity =
+                Some(crate::facts::similarity::load(p).map_err(|e| format!("arbiter: {e}"))?);
+        }
+        cfg.detectors = std::sync::Arc::new(detectors);
+        Ok(cfg)
+    }
+}
+
+impl Config {
+    /// The ruleset's adjudication bands, for the evaluation charts: its
+    /// `draw_eval` and `win_eval` constants (the base ruleset's), when it has
+    /// them.
+    pub fn adjudication_bands(&self) -> Vec<(f64, &'static str)> {
+        let Some(rs) = self.ruleset.as_deref() else {
+            return Vec::new();
+        };
+        let Ok(p) = crate::rules::eval::Program::new(rs, None) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, label) in [
+            ("draw_eval", "draw-rule band"),
+            ("win_eval", "win-rule band"),
+        ] {
+            if let Some(i) = rs.consts.iter().position(|(n, _)| n == name)
+                && let Some(crate::base::value::Value::Num(v)) = p.consts.get(i)
+            {
+                out.push((*v, label));
+            }
+        }
+        out
     }
 }

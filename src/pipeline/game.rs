@@ -29,6 +29,9 @@ pub struct GameAudit {
 pub struct GameClocks {
     pub time_control: crate::facts::clock::TimeControlDef,
     pub plies: Vec<crate::facts::clock::ClockPly>,
+    /// Each ply's clock reading as the record gives it (ms the mover had
+    /// left), for the chart beside the reconstruction.
+    pub recorded: Vec<Option<i64>>,
 }
 
 /// Audit one game that has already been read.
@@ -121,6 +124,7 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         .map(|tc| GameClocks {
             time_control: tc.clone(),
             plies: crate::facts::clock::reconstruct(tc, tl),
+            recorded: crate::facts::clock::recorded_readings(tl),
         }),
         _ => None,
     };
@@ -158,4 +162,15 @@ pub fn engine_logs_of<'l>(
             None => game.index == 0,
         })
         .collect()
+}
+
+impl GameAudit {
+    /// Count this game and its findings into `totals`.
+    pub fn count_into(&self, totals: &mut crate::findings::Totals) {
+        totals.add_game(
+            self.replay.plies.len(),
+            self.replay.stop.is_some(),
+            &self.findings,
+        );
+    }
 }

@@ -12,11 +12,14 @@ pub mod batch;
 pub mod config;
 pub mod file;
 pub mod fit;
+pub mod hidden_book;
 pub mod game;
 pub mod inputs;
 pub mod record;
+pub mod run;
+pub mod similarity;
 
-pub use config::{BatchInvocation, Config, Invocation, machine_threads, on_threads};
+pub use config::{BatchInvocation, Config, Invocation, Settings, machine_threads, on_threads};
 pub(crate) use file::Parcels;
 pub use file::audit_file;
 pub use game::{GameAudit, GameClocks, audit_game, engine_logs_of};

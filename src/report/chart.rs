@@ -167,10 +167,8 @@ pub fn escape(s: &str) -> String {
 /// (no ruleset, or a ruleset with no time control).
 pub fn for_game(g: &crate::pipeline::GameAudit) -> Option<Result<String, String>> {
     let clocks = g.clocks.as_ref()?;
-    let tl = crate::timeline::Timeline::build(&g.game, &g.replay);
-    let readings = crate::facts::clock::recorded_readings(&tl);
     let mut recorded: [Vec<(u32, i64)>; 2] = [Vec::new(), Vec::new()];
-    for (p, l) in g.replay.plies.iter().zip(&readings) {
+    for (p, l) in g.replay.plies.iter().zip(&clocks.recorded) {
         if let Some(ms) = l {
             recorded[usize::from(p.side == shakmaty::Color::Black)].push((p.ply, *ms));
         }
@@ -190,4 +188,78 @@ pub fn for_game(g: &crate::pipeline::GameAudit) -> Option<Result<String, String>
         time_control: Some(&clocks.time_control),
         findings: &g.findings,
     }))
+}
+
+/// The clock charts of `audit --charts DIR` as a writer: one SVG per game
+/// the audit kept clocks for, `<input>-<game>.svg`. A chart that cannot
+/// be drawn or written is said, and the run ends with status 2.
+#[derive(Debug)]
+pub struct Charts {
+    dir: std::path::PathBuf,
+    failures: usize,
+}
+
+impl Charts {
+    /// A writer into `dir` (made already).
+    pub fn new(dir: &std::path::Path) -> Charts {
+        Charts {
+            dir: dir.to_path_buf(),
+            failures: 0,
+        }
+    }
+}
+
+impl super::Writer for Charts {
+    fn game(&mut self, g: &crate::pipeline::GameAudit) -> std::io::Result<()> {
+        // charts are named after the input: a case folder's name, else the file's
+        let stem = chart_stem(std::path::Path::new(&g.path));
+        let file = self.dir.join(format!("{stem}-{}.svg", g.game.index + 1));
+        match for_game(g) {
+            Some(Ok(svg)) => {
+                if let Err(e) = std::fs::write(&file, svg) {
+                    say!("arbiter: {}: {e}", file.display());
+                    self.failures += 1;
+                }
+            }
+            Some(Err(e)) => {
+                say!("arbiter: {}: chart not drawn: {e}", file.display());
+                self.failures += 1;
+            }
+            None => {}
+        }
+        Ok(())
+    }
+
+    fn finish(
+        &mut self,
+        _: &crate::pipeline::run::AuditRun,
+        _: &crate::pipeline::Config,
+    ) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn failed(&self) -> bool {
+        self.failures > 0
+    }
+}
+
+/// A file name for the charts of an input: the case folder's or the file's
+/// name, with anything but letters, digits, `-`, `_` and `.` replaced.
+fn chart_stem(path: &std::path::Path) -> String {
+    let name = if path.file_name().is_some_and(|n| n == "game.pgn") {
+        path.parent().and_then(|p| p.file_name())
+    } else {
+        path.file_stem()
+    };
+    name.map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "game".into())
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
-use crate::findings::{Finding, Severity};
+use crate::findings::{Severity, Totals};
 use crate::pipeline::{GameAudit, InputSummary};
 use crate::replay::Ply;
 
@@ -214,49 +214,6 @@ struct ComputedLine<'a> {
     records: Option<&'a str>,
 }
 
-/// Totals for the summary line.
-#[derive(Debug, Default)]
-pub struct Totals {
-    pub games: u64,
-    pub plies: u64,
-    pub incomplete_games: u64,
-    pub by_severity: [u64; 4],
-    pub by_code: std::collections::BTreeMap<String, u64>,
-}
-
-impl Totals {
-    pub fn add(&mut self, audit: &GameAudit) {
-        self.add_game(
-            audit.replay.plies.len(),
-            audit.replay.stop.is_some(),
-            &audit.findings,
-        );
-    }
-
-    /// A game of `plies` replayed plies (`incomplete`: the replay stopped
-    /// before the end of the record) and its findings.
-    pub fn add_game(&mut self, plies: usize, incomplete: bool, findings: &[Finding]) {
-        self.games += 1;
-        self.plies += plies as u64;
-        if incomplete {
-            self.incomplete_games += 1;
-        }
-        self.add_findings(findings);
-    }
-
-    /// Findings not of one game (an event's).
-    pub fn add_findings<'f>(&mut self, findings: impl IntoIterator<Item = &'f Finding>) {
-        for f in findings {
-            self.by_severity[f.severity as usize] += 1;
-            *self.by_code.entry(f.code.clone()).or_default() += 1;
-        }
-    }
-
-    pub fn violations(&self) -> u64 {
-        self.by_severity[Severity::Error as usize] + self.by_severity[Severity::Warning as usize]
-    }
-}
-
 /// A rule value as JSON.
 pub fn value(v: &crate::base::value::Value) -> Value {
     use crate::base::value::Value as V;
@@ -391,4 +348,42 @@ pub fn jsonl_tail(
     out.push_str(&summary.to_string());
     out.push('\n');
     out
+}
+
+/// The audit's JSON Lines on a stream: one line per game as it comes, then
+/// the summary line.
+pub struct Lines<'w> {
+    out: &'w mut dyn std::io::Write,
+}
+
+impl std::fmt::Debug for Lines<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("json::Lines")
+    }
+}
+
+impl<'w> Lines<'w> {
+    pub fn new(out: &'w mut dyn std::io::Write) -> Self {
+        Lines { out }
+    }
+}
+
+impl super::Writer for Lines<'_> {
+    fn game(&mut self, g: &GameAudit) -> std::io::Result<()> {
+        writeln!(self.out, "{}", game_line(g))
+    }
+
+    fn finish(
+        &mut self,
+        run: &crate::pipeline::run::AuditRun,
+        cfg: &crate::pipeline::Config,
+    ) -> Result<(), String> {
+        // what follows the games cannot be written where they could not
+        let _ = writeln!(
+            self.out,
+            "{}",
+            summary_line(&run.totals, &run.inputs, &run.unreadable, cfg, &run.hashed)
+        );
+        Ok(())
+    }
 }

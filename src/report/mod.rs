@@ -1,9 +1,45 @@
-//! Reports: render audited games and findings. No rule logic, no re-reading.
+//! Reports: what the audit produced, written for people and programs. No
+//! rule logic and no stage run again: every writer reads what the pipeline
+//! gave it (`crate::pipeline::GameAudit`, `crate::pipeline::run::AuditRun`).
+//!
+//! The writers of an audit share one trait, [`Writer`]: JSON Lines
+//! ([`json::Lines`]), text ([`text::Lines`]), the dossier folder
+//! ([`dossier::Folder`]) and the clock charts ([`chart::Charts`]).
+
+use std::io;
+
+use crate::pipeline::run::AuditRun;
+use crate::pipeline::{Config, GameAudit};
 
 #[cfg(feature = "tables")]
 pub mod batch;
 pub mod chart;
 pub mod dossier;
+pub mod fit;
+pub mod hidden_book;
 pub mod json;
+pub mod replay;
 pub mod simchart;
+pub mod similarity;
 pub mod text;
+
+/// A report writer: fed each audited game as the audit gives it, then the
+/// run's end.
+pub trait Writer {
+    /// One audited game.
+    fn game(&mut self, g: &GameAudit) -> io::Result<()>;
+    /// After the last game: what the run gave besides its games, under the
+    /// configuration it ran with. An error stops the run (status 2).
+    fn finish(&mut self, run: &AuditRun, cfg: &Config) -> Result<(), String>;
+    /// Whether something it was to write could not be, each said on
+    /// standard error as it happened (the run then ends with status 2).
+    fn failed(&self) -> bool {
+        false
+    }
+}
+
+/// Write `text` to `dir/name`, naming the file in the error.
+pub fn write_in(dir: &std::path::Path, name: &str, text: &str) -> Result<(), String> {
+    let p = dir.join(name);
+    std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+}

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use shakmaty::{Color, Position, Square};
 
 use crate::findings::Finding;
+use crate::findings::Totals;
 use crate::pipeline::GameAudit;
-use crate::report::json::Totals;
 
 /// Strip control characters so that input text cannot drive the terminal.
 pub fn clean(s: &str) -> String {
@@ -124,4 +124,50 @@ pub fn board(pos: &shakmaty::Chess) -> String {
         }
     );
     s
+}
+
+/// The audit's text on a stream: each game with its findings as it comes,
+/// then the summary and the SHA-256 of every input.
+pub struct Lines<'w> {
+    out: &'w mut dyn std::io::Write,
+}
+
+impl std::fmt::Debug for Lines<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("text::Lines")
+    }
+}
+
+impl<'w> Lines<'w> {
+    pub fn new(out: &'w mut dyn std::io::Write) -> Self {
+        Lines { out }
+    }
+}
+
+impl super::Writer for Lines<'_> {
+    fn game(&mut self, g: &GameAudit) -> std::io::Result<()> {
+        writeln!(self.out, "{}", game(g))
+    }
+
+    fn finish(
+        &mut self,
+        run: &crate::pipeline::run::AuditRun,
+        cfg: &crate::pipeline::Config,
+    ) -> Result<(), String> {
+        // what follows the games cannot be written where they could not
+        let _ = writeln!(
+            self.out,
+            "{}",
+            summary(
+                &run.totals,
+                run.inputs.len(),
+                cfg.ruleset.as_deref(),
+                cfg.detectors.similarity.is_some(),
+            )
+        );
+        for i in &run.inputs {
+            let _ = writeln!(self.out, "  sha256 {}  {}", i.sha256, clean(&i.path));
+        }
+        Ok(())
+    }
 }

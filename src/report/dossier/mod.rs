@@ -12,11 +12,13 @@
 //! inputs (hashes, versions, the command). Everything taken from an input
 //! file is escaped, and every game and finding has a stable anchor.
 
+mod folder;
 pub mod first_screen;
 mod html;
 mod markdown;
 
 pub use first_screen::{Record, Verdict, VerdictGame, command_line, event_counts};
+pub use folder::{Folder, record};
 pub use html::{SCRIPT, STYLE, filter, to_html};
 pub use markdown::to_markdown;
 
@@ -394,27 +396,6 @@ pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
-}
-
-/// Adjudication bands from a ruleset: its `draw_eval` and `win_eval`
-/// constants, when it has them.
-pub fn bands(rs: Option<&crate::rules::analyzer::Ruleset>) -> Vec<(f64, &'static str)> {
-    let Some(rs) = rs else { return Vec::new() };
-    let Ok(p) = crate::rules::eval::Program::new(rs, None) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (name, label) in [
-        ("draw_eval", "draw-rule band"),
-        ("win_eval", "win-rule band"),
-    ] {
-        if let Some(i) = rs.consts.iter().position(|(n, _)| n == name)
-            && let Some(crate::base::value::Value::Num(v)) = p.consts.get(i)
-        {
-            out.push((*v, label));
-        }
-    }
-    out
 }
 
 /// A finding and where it is: (game, index of the finding in the game,

@@ -8,12 +8,14 @@
 //! bytes, file by file. An appeals committee can then rely on the verdict being
 //! the one the inputs produce.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::{CLEAN, VIOLATIONS};
 use crate::base::digest::sha256_file;
-use crate::pipeline::{Invocation, syzygy_listing};
+use crate::pipeline::{Config, Invocation, Settings, machine_threads, syzygy_listing};
 
 /// A report as read back.
 #[derive(Debug, Clone)]
@@ -195,4 +197,150 @@ pub fn report_files(dir: &Path) -> Vec<PathBuf> {
     walk(dir, dir, &mut v);
     v.sort();
     v
+}
+
+/// `arbiter verify`: the hashes, then the same audit again, compared byte
+/// for byte with the report; `base` is the folder the audit ran in.
+pub fn run(report: &Path, base: Option<&Path>, out: &mut dyn Write) -> Result<i32, String> {
+    // the report's own path is taken before moving to the base folder
+    let report = std::path::absolute(report).map_err(|e| format!("{}: {e}", report.display()))?;
+    let r = Report::read(&report)?;
+    if let Some(b) = base {
+        std::env::set_current_dir(b).map_err(|e| format!("--base {}: {e}", b.display()))?;
+    }
+    let mut text = format!(
+        "report: {} (arbiter {}, {} games)\n",
+        report.display(),
+        r.summary["arbiter_version"].as_str().unwrap_or("?"),
+        r.summary["games"]
+    );
+    let mut reproduced = true;
+    let made_by = r.summary["arbiter_version"].as_str().unwrap_or("?");
+    if made_by != crate::VERSION {
+        reproduced = false;
+        text.push_str(&format!(
+            "version: the report was made by arbiter {made_by}, this is {}: rerun it with that version\n",
+            crate::VERSION
+        ));
+    }
+    let (lines, same) = check_hashes(&r);
+    text.push_str(&format!(
+        "inputs: {} file(s), {}\n",
+        lines.len(),
+        if same {
+            "all unchanged"
+        } else {
+            "NOT all unchanged"
+        }
+    ));
+    for l in &lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    reproduced &= same;
+    let (compared, differences) = rerun(&r)?;
+    if differences.is_empty() {
+        text.push_str(&format!(
+            "rerun: byte-identical ({} file{}: {})\n",
+            compared.len(),
+            if compared.len() == 1 { "" } else { "s" },
+            compared.join(", ")
+        ));
+    } else {
+        reproduced = false;
+        text.push_str("rerun: DIFFERS\n");
+        for d in &differences {
+            text.push_str(&format!("  {d}\n"));
+        }
+    }
+    text.push_str(if reproduced {
+        "verdict: reproduced\n"
+    } else {
+        "verdict: NOT reproduced\n"
+    });
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(if reproduced { CLEAN } else { VIOLATIONS })
+}
+
+/// The same audit (or batch) as the report's, run again: the files
+/// compared, and where each that differs first differs.
+fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), String> {
+    let inv = &r.invocation;
+    let (settings, paths) = Settings::of(inv);
+    let mut cfg = Config::load(&settings, false, machine_threads())?;
+    if settings.fit {
+        cfg.fitted = crate::pipeline::fit::fit_files(&paths, &cfg)?;
+    }
+    cfg.invocation = Some(inv.clone());
+    let mut differences = Vec::new();
+    let mut compared = Vec::new();
+    // a folder report, or a batch's, is written again into a scratch folder
+    let tmp = std::env::temp_dir().join(format!("arbiter-verify-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let mut now = Vec::new();
+    if let Some(b) = &inv.batch {
+        let req = super::batch::Request {
+            paths,
+            settings,
+            out: tmp.clone(),
+            shard: None,
+            shard_text: b.shard.clone(),
+            threads: machine_threads(),
+            quiet: true,
+        };
+        let ran = b
+            .shard
+            .as_deref()
+            .map(super::batch::parse_shard)
+            .transpose()
+            .and_then(|shard| super::batch::run(&super::batch::Request { shard, ..req }, cfg));
+        if let Err(e) = ran {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    } else {
+        let req = super::audit::Request {
+            paths,
+            settings,
+            json: true,
+            charts: None,
+            out: r.dir.is_some().then(|| tmp.clone()),
+        };
+        super::audit::run(&req, &cfg, &mut now);
+    }
+    match &r.dir {
+        Some(dir) => {
+            let (was, now) = (report_files(dir), report_files(&tmp));
+            for f in was.iter().chain(now.iter().filter(|f| !was.contains(f))) {
+                let name = f.display().to_string();
+                match (std::fs::read(dir.join(f)), std::fs::read(tmp.join(f))) {
+                    (Ok(a), Ok(b)) => {
+                        compared.push(name.clone());
+                        differences.extend(first_difference(&name, &a, &b));
+                    }
+                    (Ok(_), Err(_)) => {
+                        differences.push(format!("{name}: in the report, not written now"))
+                    }
+                    (Err(_), Ok(_)) => {
+                        differences.push(format!("{name}: written now, not in the report"))
+                    }
+                    (Err(e), Err(_)) => differences.push(format!("{name}: {e}")),
+                }
+            }
+        }
+        None => {
+            if inv.batch.is_some() {
+                now = std::fs::read(tmp.join("audit.jsonl"))
+                    .map_err(|e| format!("the batch run again wrote no audit.jsonl: {e}"))?;
+            }
+            compared.push(r.jsonl.display().to_string());
+            differences.extend(first_difference(
+                &r.jsonl.display().to_string(),
+                &r.bytes,
+                &now,
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    Ok((compared, differences))
 }

@@ -1,0 +1,66 @@
+//! The flags several subcommands share: the ruleset and what it is judged
+//! with (`RulesArgs`), and the output format.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+
+use crate::pipeline::Settings;
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    /// The HTML dossier (needs --out).
+    Html,
+    /// The Markdown dossier (needs --out).
+    Md,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RulesArgs {
+    /// The event's ruleset (e.g. rulesets/tcec-s15.rules).
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Force one variant of the ruleset (default: the first variant whose
+    /// `applies when` matches each game, else the base ruleset).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// A folder of Syzygy tables for the `tablebase` detector.
+    #[arg(long)]
+    pub syzygy: Option<PathBuf>,
+    /// A report of `arbiter similarity` (its similarity.json) for the
+    /// `similarity` detector.
+    #[arg(long)]
+    pub similarity: Option<PathBuf>,
+    /// An operator log (docs/operator-log.md); repeatable. Each joins the
+    /// game whose Round its `setup round=` names (else the first game).
+    #[arg(long = "operator-log")]
+    pub operator_logs: Vec<PathBuf>,
+    /// An engine log (docs/engine-log.md): cutechess-cli debug output or a
+    /// transcript; repeatable. Each joins the game its `# round:` names
+    /// (else the first game).
+    #[arg(long = "engine-log")]
+    pub engine_logs: Vec<PathBuf>,
+    /// Judge each file under the values `arbiter rules fit` finds for it
+    /// (the ruleset's `fit` constants and switches); each departure from
+    /// the text is reported as a `rules-fit` finding on the file's first
+    /// game.
+    #[arg(long, requires = "rules")]
+    pub fit: bool,
+}
+
+impl RulesArgs {
+    /// The audit's settings these flags give.
+    pub fn settings(self) -> Settings {
+        Settings {
+            rules: self.rules,
+            variant: self.variant,
+            syzygy: self.syzygy,
+            similarity: self.similarity,
+            operator_logs: self.operator_logs,
+            engine_logs: self.engine_logs,
+            fit: self.fit,
+        }
+    }
+}

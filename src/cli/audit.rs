@@ -1,0 +1,46 @@
+//! `arbiter audit`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::args::{Format, RulesArgs};
+use crate::commands::{FAILURE, audit};
+
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write each game's clock chart (SVG) into this folder (needs a
+    /// ruleset with a time control): <input>-<game>.svg.
+    #[arg(long)]
+    charts: Option<PathBuf>,
+    /// Write the reports into this folder: audit.jsonl, dossier.html
+    /// (one self-contained file), dossier.md with dossier-files/.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+pub fn run(a: AuditArgs, out: &mut dyn Write) -> i32 {
+    let req = audit::Request {
+        paths: a.paths,
+        settings: a.rules.settings(),
+        json: matches!(a.format, Format::Json),
+        charts: a.charts,
+        out: a.out,
+    };
+    match audit::configure(&req.paths, &req.settings) {
+        Ok(_) if matches!(a.format, Format::Html | Format::Md) && req.out.is_none() => {
+            say!("arbiter audit: --format html and md write a dossier: give --out DIR");
+            FAILURE
+        }
+        Ok(cfg) => audit::run(&req, &cfg, out),
+        Err(e) => {
+            say!("{e}");
+            FAILURE
+        }
+    }
+}

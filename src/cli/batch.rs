@@ -1,0 +1,60 @@
+//! `arbiter batch`.
+
+use std::path::PathBuf;
+
+use super::args::RulesArgs;
+use crate::commands::{FAILURE, batch};
+
+#[derive(Debug, clap::Args)]
+pub struct BatchArgs {
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Output folder.
+    #[arg(long)]
+    out: PathBuf,
+    /// Audit only the K-th of every N games (K/N, 1 ≤ K ≤ N), to share
+    /// an archive between machines.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Threads for the games' audits, and at most as many for reading
+    /// the engine logs and for `--fit` (default: the machine's cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+pub fn run(a: BatchArgs) -> i32 {
+    // what the run does in parallel keeps to --threads: the games, the
+    // engine logs and the fit
+    let req = batch::Request {
+        paths: a.paths,
+        settings: a.rules.settings(),
+        out: a.out,
+        shard: None,
+        shard_text: a.shard,
+        threads: a.threads.unwrap_or_else(crate::pipeline::machine_threads),
+        quiet: false,
+    };
+    let ran = batch::configure(&req).and_then(|cfg| {
+        let shard = req
+            .shard_text
+            .as_deref()
+            .map(batch::parse_shard)
+            .transpose()?;
+        batch::run(
+            &batch::Request {
+                shard,
+                ..req.clone()
+            },
+            cfg,
+        )
+    });
+    match ran {
+        Ok(code) => code,
+        Err(e) => {
+            say!("arbiter batch: {e}");
+            FAILURE
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! `arbiter replay` and `arbiter chart`: one game of a file.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::args::RulesArgs;
+use crate::commands::{FAILURE, chart, replay};
+use crate::pipeline::{Config, machine_threads};
+
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The PGN file.
+    file: PathBuf,
+    /// Which game of the file (1 = the first).
+    #[arg(long, default_value_t = 1)]
+    game: usize,
+    /// Show only this ply (1 = White's first move).
+    #[arg(long)]
+    ply: Option<u32>,
+    /// JSON Lines, one object per ply.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ChartArgs {
+    file: PathBuf,
+    /// Which game of the file (1 = the first).
+    #[arg(long, default_value_t = 1)]
+    game: usize,
+    /// Where to write the SVG.
+    #[arg(long)]
+    out: PathBuf,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+pub fn run(a: ReplayArgs, out: &mut dyn Write) -> i32 {
+    match Config::load(&a.rules.settings(), true, machine_threads()) {
+        Ok(cfg) => replay::run(&a.file, a.game, a.ply, a.json, &cfg, out),
+        Err(e) => {
+            say!("{e}");
+            FAILURE
+        }
+    }
+}
+
+pub fn run_chart(a: ChartArgs) -> i32 {
+    match Config::load(&a.rules.settings(), false, machine_threads()) {
+        Ok(cfg) => chart::run(&a.file, a.game, &cfg, &a.out),
+        Err(e) => {
+            say!("{e}");
+            FAILURE
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! `arbiter audit`: every game of every input through the pipeline, each
+//! handed to the report writers asked for; the summary last.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::{CLEAN, FAILURE, VIOLATIONS};
+use crate::pipeline::run::audit_paths;
+use crate::pipeline::{Config, Settings, machine_threads};
+use crate::report::Writer;
+use crate::report::chart::Charts;
+use crate::report::dossier::Folder;
+
+/// What to audit and what to write.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub paths: Vec<PathBuf>,
+    pub settings: Settings,
+    /// JSON Lines on standard output, else text.
+    pub json: bool,
+    /// A folder for each game's clock chart.
+    pub charts: Option<PathBuf>,
+    /// A folder for the reports (audit.jsonl, the dossier).
+    pub out: Option<PathBuf>,
+}
+
+/// The configuration of an audit of `paths` under `settings`, with each
+/// file's fit when the settings ask for it, and what the report records
+/// of the invocation.
+pub fn configure(paths: &[PathBuf], settings: &Settings) -> Result<Config, String> {
+    let mut cfg = Config::load(settings, false, machine_threads())?;
+    if settings.fit {
+        cfg.fitted = crate::pipeline::fit::fit_files(paths, &cfg)?;
+    }
+    cfg.invocation = Some(settings.invocation(paths));
+    Ok(cfg)
+}
+
+/// Audit `req.paths` under `cfg`, writing to `out` and to the folders asked
+/// for.
+pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
+    let mut cfg = cfg.clone();
+    cfg.clocks = req.charts.is_some() || req.out.is_some();
+    for dir in [&req.charts, &req.out].into_iter().flatten() {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            say!("arbiter: {}: {e}", dir.display());
+            return FAILURE;
+        }
+    }
+    let mut folder = req
+        .out
+        .as_deref()
+        .map(|d| Folder::new(d, cfg.adjudication_bands()));
+    let mut charts = req.charts.as_deref().map(Charts::new);
+    let (mut json, mut text);
+    let stdout: &mut dyn Writer = if req.json {
+        json = crate::report::json::Lines::new(out);
+        &mut json
+    } else {
+        text = crate::report::text::Lines::new(out);
+        &mut text
+    };
+    let mut writers: Vec<&mut dyn Writer> = Vec::new();
+    if let Some(f) = &mut folder {
+        writers.push(f);
+    }
+    if let Some(c) = &mut charts {
+        writers.push(c);
+    }
+    writers.push(stdout);
+    write_all(&req.paths, &cfg, &mut writers)
+}
+
+/// Audit `paths` under `cfg` into `writers`, in their order; the exit
+/// status.
+pub fn write_all(paths: &[PathBuf], cfg: &Config, writers: &mut [&mut dyn Writer]) -> i32 {
+    let run = audit_paths(paths, cfg, &mut |g| {
+        for w in writers.iter_mut() {
+            w.game(g)?;
+        }
+        Ok(())
+    });
+    // a closed pipe: nothing more can be written
+    let Ok(run) = run else { return FAILURE };
+    for w in writers.iter_mut() {
+        if let Err(e) = w.finish(&run, cfg) {
+            say!("arbiter: {e}");
+            return FAILURE;
+        }
+    }
+    if !run.unreadable.is_empty() || writers.iter().any(|w| w.failed()) {
+        FAILURE
+    } else if run.totals.violations() > 0 {
+        VIOLATIONS
+    } else {
+        CLEAN
+    }
+}

@@ -1,0 +1,152 @@
+//! `arbiter batch`: whole archives in parallel, into a folder: every game's
+//! JSON line and the events' (audit.jsonl), the tables and the summary.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use super::{CLEAN, FAILURE, VIOLATIONS};
+use crate::pipeline::batch::{BatchConfig, Outcome};
+use crate::pipeline::{BatchInvocation, Config, Settings, on_threads};
+
+/// What to audit, and how.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub paths: Vec<PathBuf>,
+    pub settings: Settings,
+    /// The output folder.
+    pub out: PathBuf,
+    /// `(k, n)`: audit the k-th of every n games.
+    pub shard: Option<(u64, u64)>,
+    /// `--shard` as given, for the record.
+    pub shard_text: Option<String>,
+    /// Threads for the games, the engine logs and the fit.
+    pub threads: usize,
+    /// No progress bar and no messages (`verify` reruns a batch so).
+    pub quiet: bool,
+}
+
+/// The configuration of the batch: what `settings` give, each file's fit
+/// when asked, what the report records; everything it does in parallel
+/// keeps to `threads`.
+pub fn configure(req: &Request) -> Result<Config, String> {
+    let mut cfg = Config::load(&req.settings, false, req.threads)?;
+    if req.settings.fit {
+        cfg.fitted = on_threads(req.threads, || {
+            crate::pipeline::fit::fit_files(&req.paths, &cfg)
+        })??;
+    }
+    let mut inv = req.settings.invocation(&req.paths);
+    inv.batch = Some(BatchInvocation {
+        shard: req.shard_text.clone(),
+    });
+    cfg.invocation = Some(inv);
+    Ok(cfg)
+}
+
+/// Run the batch under `cfg` and write its folder; the exit status.
+pub fn run(req: &Request, cfg: Config) -> Result<i32, String> {
+    let dir = &req.out;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let bcfg = BatchConfig {
+        paths: req.paths.clone(),
+        audit: cfg.clone(),
+        out: dir.clone(),
+        shard: req.shard,
+        threads: req.threads,
+        progress: !req.quiet && io::IsTerminal::is_terminal(&io::stderr()),
+        line: |g| crate::report::json::game_line(g).to_string(),
+    };
+    // the games' lines are written as the games finish; the events' lines
+    // and the summary follow
+    let jsonl = dir.join("audit.jsonl");
+    let shown = jsonl.display().to_string();
+    let mut lines =
+        io::BufWriter::new(std::fs::File::create(&jsonl).map_err(|e| format!("{shown}: {e}"))?);
+    // what the tables' writer makes once per run, made beside the audit
+    // where it is sure to be needed
+    #[cfg(feature = "tables")]
+    let prepared = cfg
+        .ruleset
+        .is_none()
+        .then(|| std::thread::spawn(crate::report::batch::prepare_tables));
+    let outcome = crate::pipeline::batch::run(&bcfg, &mut lines, &shown)?;
+    #[cfg(feature = "tables")]
+    if let Some(prepared) = prepared {
+        let _ = prepared.join();
+    }
+    if !req.quiet {
+        for (p, e) in &outcome.unreadable {
+            say!("arbiter batch: {p}: {e}");
+        }
+    }
+    lines
+        .write_all(crate::report::json::jsonl_tail(&outcome, &cfg).as_bytes())
+        .and_then(|()| lines.flush())
+        .map_err(|e| format!("{shown}: {e}"))?;
+    drop(lines);
+    write_reports(dir, &outcome, req.shard, &cfg)?;
+    if !req.quiet {
+        say!(
+            "arbiter batch: {} games, {} violations; audit.jsonl, tables and summary in {}",
+            outcome.games.len(),
+            outcome.violations(),
+            dir.display()
+        );
+    }
+    Ok(if !outcome.unreadable.is_empty() {
+        FAILURE
+    } else if outcome.violations() > 0 {
+        VIOLATIONS
+    } else {
+        CLEAN
+    })
+}
+
+/// The batch's tables and summary (the `tables` feature).
+#[cfg(feature = "tables")]
+fn write_reports(
+    dir: &std::path::Path,
+    outcome: &Outcome,
+    shard: Option<(u64, u64)>,
+    cfg: &Config,
+) -> Result<(), String> {
+    let shown = crate::report::batch::write_tables(dir, outcome)?;
+    let mut facts = vec![format!(
+        "{} game{}, {} violations (errors and warnings)",
+        outcome.games.len(),
+        if outcome.games.len() == 1 { "" } else { "s" },
+        outcome.violations()
+    )];
+    let mut rec =
+        crate::report::dossier::record(cfg, &outcome.inputs, &outcome.hashed, &outcome.unreadable);
+    if let Some(rs) = &cfg.ruleset {
+        facts.push(format!("ruleset {} ({})", rs.title, rs.id));
+    }
+    if let Some((k, n)) = shard {
+        facts.push(format!("shard {k}/{n}"));
+        rec.notes.push(("shard".into(), format!("{k}/{n}")));
+    }
+    let (md, html) = crate::report::batch::summaries(outcome, &shown, &facts, &rec)?;
+    crate::report::write_in(dir, "summary.md", &md)?;
+    crate::report::write_in(dir, "summary.html", &html)?;
+    Ok(())
+}
+
+/// Without the `tables` feature there is no polars: say so.
+#[cfg(not(feature = "tables"))]
+fn write_reports(
+    _dir: &std::path::Path,
+    _outcome: &Outcome,
+    _shard: Option<(u64, u64)>,
+    _cfg: &Config,
+) -> Result<(), String> {
+    Err("this build of arbiter has no tables (built without the `tables` feature)".into())
+}
+
+/// `--shard K/N`: `(k, n)` with 1 ≤ k ≤ n.
+pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    s.split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)))
+        .filter(|(k, n)| *n >= 1 && (1..=*n).contains(k))
+        .ok_or_else(|| format!("--shard takes K/N with 1 <= K <= N, not {s:?}"))
+}

@@ -1,0 +1,125 @@
+//! `arbiter rules fit`: every game read and replayed once, each group (a
+//! file or an event) fitted, the report printed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::rules::load;
+use super::{CLEAN, FAILURE, VIOLATIONS};
+
+/// What `arbiter rules fit` fits as one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Per {
+    File,
+    Event,
+}
+
+/// `arbiter rules fit`: read and replay every game once, fit each group,
+/// print the report. A file that cannot be read is reported and the others
+/// are fitted; a group that cannot be fitted likewise.
+pub fn run(
+    paths: &[PathBuf],
+    rules: &Path,
+    per: Per,
+    variant: Option<&str>,
+    syzygy: Option<&Path>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<i32, String> {
+    use crate::pipeline::fit::read_games;
+    use crate::rules::fit::{Game, fit_group};
+    let (rs, _) = load(rules)?;
+    if rs.fits.is_empty() {
+        return Err(format!(
+            "{}: no constant or switch is marked `fit` (docs/rules-language.md, Fitting)",
+            rules.display()
+        ));
+    }
+    if let Some(v) = variant {
+        crate::rules::eval::Program::new(&rs, Some(v))?;
+    }
+    let detectors = match syzygy {
+        Some(dir) => crate::rules::eval::Detectors::with_syzygy(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?,
+        None => crate::rules::eval::Detectors::default(),
+    };
+    let mut failed = false;
+    let mut games: Vec<Game> = Vec::new();
+    for input in crate::pipeline::expand_inputs(paths) {
+        let path = match input {
+            Ok(crate::pipeline::Input::Pgn(p)) => p,
+            Ok(crate::pipeline::Input::Case(dir)) => {
+                say!(
+                    "arbiter rules fit: {}: a case folder is one game with its logs, not an archive; skipped",
+                    dir.display()
+                );
+                continue;
+            }
+            Err((p, e)) => {
+                say!("arbiter rules fit: {}: {e}", p.display());
+                failed = true;
+                continue;
+            }
+        };
+        match read_games(&path) {
+            Ok(g) => games.extend(g),
+            Err(e) => {
+                say!("arbiter rules fit: {}: {e}", path.display());
+                failed = true;
+            }
+        }
+    }
+    // the groups, in the order their first game was read
+    let mut groups: Vec<(String, Vec<&Game>)> = Vec::new();
+    for g in &games {
+        let key = match per {
+            Per::File => g.path.clone(),
+            Per::Event => g.pgn.tag("Event").unwrap_or("").trim().to_string(),
+        };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, list)) => list.push(g),
+            None => groups.push((key, vec![g])),
+        }
+    }
+    if groups.is_empty() {
+        return Err("no game to fit".into());
+    }
+    let mut departs = false;
+    // the groups fitted in parallel, reported in their order
+    use rayon::prelude::*;
+    let fits: Vec<(
+        Result<crate::rules::fit::GroupFit, String>,
+        std::time::Duration,
+    )> = groups
+        .par_iter()
+        .map(|(key, list)| {
+            let started = std::time::Instant::now();
+            let r = fit_group(&rs, key, list, variant, &detectors);
+            (r, started.elapsed())
+        })
+        .collect();
+    for ((key, _), (fitted, took)) in groups.iter().zip(fits) {
+        match fitted {
+            Ok(f) => {
+                departs |= f.departs();
+                let text = if json {
+                    serde_json::to_string(&f).map_err(|e| e.to_string())?
+                } else {
+                    crate::report::fit::text(&f, took)
+                };
+                writeln!(out, "{text}").map_err(|e| e.to_string())?;
+            }
+            Err(e) => {
+                say!("arbiter rules fit: {key}: {e}");
+                failed = true;
+            }
+        }
+    }
+    Ok(if failed {
+        FAILURE
+    } else if departs {
+        VIOLATIONS
+    } else {
+        CLEAN
+    })
+}

@@ -1,0 +1,30 @@
+//! `arbiter hidden-book`: screen games for hidden opening books.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::{CLEAN, FAILURE, VIOLATIONS};
+use crate::facts::hidden_book::Params;
+
+/// Screen `paths` with `engine_logs`' search evidence; write the tally.
+pub fn run(
+    paths: &[PathBuf],
+    engine_logs: &[PathBuf],
+    params: &Params,
+    as_json: bool,
+    out: &mut dyn Write,
+) -> i32 {
+    let r = crate::pipeline::hidden_book::screen(paths, engine_logs, params).and_then(|s| {
+        crate::report::hidden_book::write(&s, params, as_json, out)?;
+        Ok(s)
+    });
+    match r {
+        Ok(s) if s.failed => FAILURE,
+        Ok(s) if !s.flagged.is_empty() => VIOLATIONS,
+        Ok(_) => CLEAN,
+        Err(e) => {
+            say!("{e}");
+            FAILURE
+        }
+    }
+}

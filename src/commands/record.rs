@@ -1,0 +1,141 @@
+//! `arbiter record`: drive a real UCI engine through a game and write its
+//! log with real timestamps (and the opponent's log and the game).
+
+use std::path::PathBuf;
+
+use super::{CLEAN, FAILURE};
+use crate::engines::record::{Limit, RecordConfig};
+use crate::pipeline::Config;
+use crate::pipeline::run::nth_game;
+
+/// The flags of `arbiter record`, as given.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub engine: String,
+    pub opponent: Option<String>,
+    pub pgn: Option<PathBuf>,
+    pub game: usize,
+    /// `white` or `black`.
+    pub side: String,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    /// `BASE+INC` in seconds.
+    pub tc: Option<String>,
+    /// `NAME=VALUE`.
+    pub options: Vec<String>,
+    pub max_plies: usize,
+    pub opening: Option<PathBuf>,
+    pub opening_plies: Option<usize>,
+    pub round: String,
+    pub event: String,
+    pub out: PathBuf,
+}
+
+/// Record as `req` asks and write engine.log (and opponent.log, game.pgn)
+/// into `req.out`.
+pub fn run(req: Request) -> i32 {
+    crate::engines::record::reap_on_signal();
+    let dir = req.out.clone();
+    let r = config(req)
+        .and_then(|cfg| crate::engines::record::record(&cfg))
+        .and_then(|rec| {
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let write = |name: &str, text: &str| crate::report::write_in(&dir, name, text);
+            write("engine.log", &rec.engine_log)?;
+            if let Some(o) = &rec.opponent_log {
+                write("opponent.log", o)?;
+            }
+            if let Some(p) = &rec.pgn {
+                write("game.pgn", p)?;
+            }
+            Ok(())
+        });
+    match r {
+        Ok(()) => CLEAN,
+        Err(e) => {
+            say!("arbiter record: {e}");
+            FAILURE
+        }
+    }
+}
+
+/// The recording `a` asks for, its flags checked and its games read.
+fn config(a: Request) -> Result<RecordConfig, String> {
+    let side = match a.side.as_str() {
+        "white" => shakmaty::Color::White,
+        "black" => shakmaty::Color::Black,
+        other => return Err(format!("--side takes white or black, not {other:?}")),
+    };
+    let limit = match (a.movetime, a.depth, &a.tc) {
+        (Some(ms), _, _) => Limit::MoveTime(ms),
+        (_, Some(d), _) => Limit::Depth(d),
+        (_, _, Some(tc)) => {
+            let (b, i) = tc.split_once('+').unwrap_or((tc, "0"));
+            let b: f64 = b
+                .parse()
+                .map_err(|_| format!("--tc takes BASE+INC in seconds, e.g. 60+1, not {tc:?}"))?;
+            let i: f64 = i
+                .parse()
+                .map_err(|_| format!("--tc takes BASE+INC in seconds, e.g. 60+1, not {tc:?}"))?;
+            Limit::Clock((b * 1000.0) as u64, (i * 1000.0) as u64)
+        }
+        _ => Limit::MoveTime(100),
+    };
+    let options = a
+        .options
+        .iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| format!("--option takes NAME=VALUE, not {o:?}"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let game_moves =
+        |p: &std::path::Path, which: usize| -> Result<(Option<String>, Vec<String>), String> {
+            let g = nth_game(p, which, &Config::default())?;
+            if let Some(stop) = &g.replay.stop {
+                return Err(format!(
+                    "{}: game {which} cannot be replayed: {}",
+                    p.display(),
+                    stop.message
+                ));
+            }
+            Ok((
+                g.game.tag("FEN").map(str::to_string),
+                g.replay.plies.iter().map(|p| p.uci.to_string()).collect(),
+            ))
+        };
+    let opening = match &a.opening {
+        None => Vec::new(),
+        Some(p) => {
+            let (fen, mut moves) = game_moves(p, 1)?;
+            if fen.is_some() {
+                return Err(format!(
+                    "{}: an opening must start from the initial position",
+                    p.display()
+                ));
+            }
+            if let Some(n) = a.opening_plies {
+                moves.truncate(n);
+            }
+            moves
+        }
+    };
+    let replay = a
+        .pgn
+        .as_deref()
+        .map(|p| game_moves(p, a.game))
+        .transpose()?;
+    Ok(RecordConfig {
+        engine: a.engine,
+        opponent: a.opponent,
+        replay,
+        side,
+        limit,
+        options,
+        max_plies: a.max_plies,
+        round: a.round,
+        event: a.event,
+        opening,
+    })
+}

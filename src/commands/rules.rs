@@ -1,0 +1,119 @@
+//! `arbiter rules check|list|explain`: a ruleset checked, its clauses
+//! listed, a rule or a built-in check explained.
+
+use std::path::{Path, PathBuf};
+
+use crate::rules::analyzer::{Check, Ruleset, clauses};
+use crate::rules::compile;
+
+/// Read and analyze a ruleset; the error is rendered with file, line and
+/// caret. Also returns its text.
+pub fn load(path: &Path) -> Result<(Ruleset, String), String> {
+    let shown = path.display().to_string();
+    let src = std::fs::read_to_string(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
+    compile(&shown, &src)
+        .map(|rs| (rs, src.clone()))
+        .map_err(|e| e.render(&shown, &src))
+}
+
+/// `rules check`: the ruleset analyzed, summed up in one line.
+pub fn check(file: &Path) -> Result<String, String> {
+    load(file).map(|(rs, _)| {
+        let checked = rs
+            .rules
+            .iter()
+            .filter(|r| !matches!(r.check, Check::Manual(_)))
+            .count();
+        format!(
+            "{}: ok: ruleset {} ({}), {} rules ({} checked, {} manual), {} variants, {} switches",
+            file.display(),
+            rs.id,
+            rs.title,
+            rs.rules.len(),
+            checked,
+            rs.rules.len() - checked,
+            rs.variants.len(),
+            rs.switches.len()
+        )
+    })
+}
+
+/// `rules list`: every clause the ruleset cites, with its rules.
+pub fn list_file(file: &Path) -> Result<String, String> {
+    load(file).map(|(rs, _)| list(&rs))
+}
+
+fn list(rs: &Ruleset) -> String {
+    let mut s = format!("{} — {}\n{}\n\n", rs.id, rs.title, rs.regulation);
+    for (clause, rules) in clauses(rs) {
+        let ids: Vec<String> = rules
+            .iter()
+            .map(|(id, manual)| {
+                if *manual {
+                    format!("{id} [manual]")
+                } else {
+                    id.clone()
+                }
+            })
+            .collect();
+        s.push_str(&format!("{clause:<24} {}\n", ids.join(", ")));
+    }
+    s.pop();
+    s
+}
+
+/// `rules explain`: a rule of `rules` (default: every ruleset in
+/// `./rulesets`), else a built-in check.
+pub fn explain(id: &str, rules: Option<&Path>) -> Result<String, String> {
+    let files: Vec<PathBuf> = match rules {
+        Some(p) => vec![p.to_path_buf()],
+        None => {
+            let mut v: Vec<PathBuf> = std::fs::read_dir("rulesets")
+                .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                .unwrap_or_default();
+            v.retain(|p| p.extension().is_some_and(|e| e == "rules"));
+            v.sort();
+            v
+        }
+    };
+    for f in &files {
+        let (rs, _) = load(f)?;
+        if let Some(r) = rs.rules.iter().find(|r| r.id == id) {
+            let mut s = format!(
+                "{} — {}\nruleset: {} ({}:{})\nseverity: {}\n",
+                r.id,
+                r.title,
+                rs.id,
+                f.display(),
+                r.line,
+                r.severity.as_str()
+            );
+            for c in &r.cites {
+                s.push_str(&format!("clause {}: \"{}\"\n", c.clause, c.quote));
+            }
+            if !r.sanction.is_empty() {
+                s.push_str(&format!("sanction: {}\n", r.sanction));
+            }
+            if !r.doc.is_empty() {
+                s.push_str(&format!("\n{}\n", r.doc));
+            }
+            s.push_str(&format!("\n{}", r.source));
+            return Ok(s);
+        }
+    }
+    if let Some(doc) = crate::checks::explain(id) {
+        return Ok(doc);
+    }
+    Err(format!(
+        "arbiter: no rule or check `{id}` in {}",
+        if files.is_empty() {
+            "./rulesets (no .rules files found)".to_string()
+        } else {
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    ))
+}

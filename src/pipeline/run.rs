@@ -1,0 +1,119 @@
+//! The audit of the paths a command names: every game of every input,
+//! a case folder under its own ruleset and logs, each game handed on as it
+//! is audited. A file that cannot be read is said on standard error,
+//! recorded, and the next is read.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::config::{Config, machine_threads};
+use super::file::audit_file;
+use super::game::GameAudit;
+use super::inputs::{Case, Input, expand_inputs};
+use super::record::{InputSummary, add_hashed, hashed_files, syzygy_entry};
+use crate::findings::Totals;
+
+/// What the audit of a list of paths gives besides its games: the totals,
+/// each input read (path, SHA-256, size, games), the inputs that could not
+/// be read and why, and the other files judged with (logs, rulesets, the
+/// similarity report, the Syzygy folder's listing), each once.
+#[derive(Debug, Default)]
+pub struct AuditRun {
+    pub totals: Totals,
+    pub inputs: Vec<InputSummary>,
+    pub unreadable: Vec<(String, String)>,
+    pub hashed: Vec<serde_json::Value>,
+}
+
+/// Audit every game of `paths` under `cfg` (a case folder under its own),
+/// calling `on_game` for each in order. An error of `on_game` that is a
+/// closed pipe stops the run and is returned; any other stops the file and
+/// is recorded as that file's.
+pub fn audit_paths(
+    paths: &[PathBuf],
+    cfg: &Config,
+    on_game: &mut dyn FnMut(&GameAudit) -> io::Result<()>,
+) -> Result<AuditRun, io::Error> {
+    let mut run = AuditRun::default();
+    // the Syzygy folder is listed once, not once per input
+    let syzygy = syzygy_entry(cfg.invocation.as_ref());
+    for input in expand_inputs(paths) {
+        let (path, case_cfg) = match input {
+            Ok(Input::Pgn(p)) => (p, None),
+            Ok(Input::Case(dir)) => {
+                match Case::read(&dir)
+                    .and_then(|c| Ok((c.game.clone(), c.config(cfg, machine_threads())?)))
+                {
+                    Ok((game, c)) => (game, Some(c)),
+                    Err(e) => {
+                        say!("arbiter: {e}");
+                        run.unreadable.push((dir.display().to_string(), e));
+                        continue;
+                    }
+                }
+            }
+            Err((p, e)) => {
+                say!("arbiter: {}: {e}", p.display());
+                run.unreadable
+                    .push((p.display().to_string(), e.to_string()));
+                continue;
+            }
+        };
+        let this = case_cfg.as_ref().unwrap_or(cfg);
+        add_hashed(&mut run.hashed, hashed_files(this, syzygy.as_ref()));
+        let totals = &mut run.totals;
+        let result = audit_file(&path, this, |g: GameAudit| {
+            g.count_into(totals);
+            on_game(&g)
+        });
+        match result {
+            Ok(summary) => run.inputs.push(summary),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
+            Err(e) => {
+                say!("arbiter: {}: {e}", path.display());
+                run.unreadable
+                    .push((path.display().to_string(), e.to_string()));
+            }
+        }
+    }
+    Ok(run)
+}
+
+/// Game `n` (1 = the first) of `file`, audited under `cfg`; reading stops
+/// after it.
+pub fn nth_game(file: &Path, n: usize, cfg: &Config) -> Result<GameAudit, String> {
+    let mut found: Option<GameAudit> = None;
+    let mut count = 0usize;
+    let result = audit_file(file, cfg, |g| {
+        count += 1;
+        if count == n {
+            found = Some(g);
+            // stop reading: nothing after this game is needed
+            return Err(io::Error::other(StopReading));
+        }
+        Ok(())
+    });
+    match result {
+        Ok(_) => {}
+        Err(e) if e.get_ref().is_some_and(|r| r.is::<StopReading>()) => {}
+        Err(e) => return Err(format!("{}: {e}", file.display())),
+    }
+    found.ok_or_else(|| {
+        format!(
+            "{}: has {count} game(s); there is no game {n}",
+            file.display()
+        )
+    })
+}
+
+/// The error that stops [`nth_game`]'s reading once it has its game.
+#[derive(Debug)]
+struct StopReading;
+
+impl std::fmt::Display for StopReading {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stop reading")
+    }
+}
+
+impl std::error::Error for StopReading {}

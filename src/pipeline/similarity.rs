@@ -1,0 +1,33 @@
+//! The passive similarity test's input: what the engines of an event's games
+//! chose, read from the games themselves.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::config::Config;
+use super::file::audit_file;
+use super::game::GameAudit;
+use super::inputs::{Input, expand_inputs};
+use crate::facts::similarity::passive::{Choice, choices};
+
+/// Every choice of every game of `paths`, and each input read (`path`,
+/// `sha256`) for the report; the first input that cannot be read stops it.
+pub fn passive_choices(paths: &[PathBuf]) -> Result<(Vec<Choice>, Vec<serde_json::Value>), String> {
+    let mut all = Vec::new();
+    let mut inputs = Vec::new();
+    for input in expand_inputs(paths) {
+        let path = match input {
+            Ok(Input::Pgn(p)) => p,
+            Ok(Input::Case(d)) => d.join("game.pgn"),
+            Err((p, e)) => return Err(format!("{}: {e}", p.display())),
+        };
+        let summary = audit_file(&path, &Config::default(), |g: GameAudit| {
+            all.extend(choices(&g.game, &g.replay));
+            Ok(())
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        inputs.push(json!({"path": summary.path, "sha256": summary.sha256}));
+    }
+    Ok((all, inputs))
+}
