@@ -238,7 +238,7 @@ pub fn to_html(d: &Dossier) -> String {
     }
     o.push_str("</table></section>\n");
     // last, the record of inputs
-    o.push_str(&parts::record_html(&d.record));
+    o.push_str(&super::record_html(&d.record));
     let _ = write!(o, "<script>{SCRIPT}</script>\n</body></html>\n");
     o
 }

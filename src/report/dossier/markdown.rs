@@ -141,6 +141,6 @@ pub fn to_markdown(d: &Dossier, dir_name: &str) -> (String, Vec<(String, String)
         );
     }
     o.push('\n');
-    o.push_str(&parts::record_md(&d.record));
+    o.push_str(&super::record_md(&d.record));
     (o, files)
 }

@@ -13,14 +13,16 @@
 //! file is escaped, and every game and finding has a stable anchor.
 
 mod folder;
+mod record;
 pub mod first_screen;
 mod html;
 mod markdown;
 
-pub use first_screen::{Record, Verdict, VerdictGame, command_line, event_counts};
+pub use first_screen::{Verdict, VerdictGame, event_counts};
 pub use folder::{Folder, record};
 pub use html::{SCRIPT, STYLE, filter, to_html};
 pub use markdown::to_markdown;
+pub use record::{Record, command_line, record_html, record_md};
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

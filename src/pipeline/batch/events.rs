@@ -1,0 +1,68 @@
+//! The events of a batch: each event's case file built from its games, and
+//! the ruleset's event-level rules run on it.
+
+use super::{BatchConfig, EventOutcome};
+
+/// Build each event's case file from the games audited under the batch's
+/// ruleset and run the ruleset's event-level rules on it (not on a shard:
+/// a shard holds only part of each event).
+pub(super) fn events(infos: crate::facts::event::Grouped, cfg: &BatchConfig) -> Vec<EventOutcome> {
+    let rs = cfg.audit.ruleset.as_ref();
+    let (scoring, tiebreaks) = rs
+        .map(|r| (r.scoring.clone(), r.tiebreaks.clone()))
+        .unwrap_or_default();
+    let detectors = crate::rules::eval::Detectors::default();
+    crate::facts::event::build(infos, &scoring, &tiebreaks)
+        .map(|case| {
+            let mut out = EventOutcome {
+                games: case.games.len(),
+                variant: None,
+                findings: Vec::new(),
+                indeterminate: Vec::new(),
+                skipped: None,
+                case,
+            };
+            if let Err(why) = judge_event(&mut out, rs.map(|r| &**r), cfg, &detectors) {
+                out.skipped = Some(why);
+            }
+            // the games, their sides and the items are only for the rules
+            // (the findings already name what they are about): one
+            // event's at a time are kept
+            out.case.items = Vec::new();
+            out.case.games = Vec::new();
+            out.case.sides = Vec::new();
+            out
+        })
+        .collect()
+}
+
+/// Run the event-level rules on one event; `Err` says why they were not.
+fn judge_event(
+    out: &mut EventOutcome,
+    rs: Option<&crate::rules::analyzer::Ruleset>,
+    cfg: &BatchConfig,
+    detectors: &crate::rules::eval::Detectors,
+) -> Result<(), String> {
+    let rs = rs.ok_or("no ruleset")?;
+    if let Some((k, n)) = cfg.shard {
+        return Err(format!(
+            "shard {k}/{n} holds only part of the event; run the event-level rules on the whole archive"
+        ));
+    }
+    let header = out.case.games[0]
+        .header()
+        .map_err(|e| format!("its first game's header could not be read again: {e}"))?;
+    let replay = crate::replay::Replay::empty();
+    let tl = crate::timeline::Timeline::build(&header, &replay);
+    let prog = crate::rules::eval::Program::for_game(rs, cfg.audit.variant.as_deref(), &tl)?;
+    out.variant = prog.variant.clone();
+    let o = crate::rules::eval::run_event(&prog, &out.case, detectors);
+    out.findings = o
+        .finding_items
+        .iter()
+        .zip(o.findings)
+        .map(|(&i, f)| (out.case.about(i), f))
+        .collect();
+    out.indeterminate = o.indeterminate;
+    Ok(())
+}
