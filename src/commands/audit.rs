@@ -10,6 +10,7 @@ use crate::pipeline::{Config, Settings, machine_threads};
 use crate::report::Writer;
 use crate::report::chart::Charts;
 use crate::report::dossier::Folder;
+use crate::report::lines::{Form, Lines};
 
 /// What to audit and what to write.
 #[derive(Debug, Clone, Default)]
@@ -52,14 +53,8 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
         .as_deref()
         .map(|d| Folder::new(d, cfg.adjudication_bands()));
     let mut charts = req.charts.as_deref().map(Charts::new);
-    let (mut json, mut text);
-    let stdout: &mut dyn Writer = if req.json {
-        json = crate::report::json::Lines::new(out);
-        &mut json
-    } else {
-        text = crate::report::text::Lines::new(out);
-        &mut text
-    };
+    let form = if req.json { Form::Json } else { Form::Text };
+    let mut stdout = Lines::new(out, form);
     let mut writers: Vec<&mut dyn Writer> = Vec::new();
     if let Some(f) = &mut folder {
         writers.push(f);
@@ -67,7 +62,7 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
     if let Some(c) = &mut charts {
         writers.push(c);
     }
-    writers.push(stdout);
+    writers.push(&mut stdout);
     write_all(&req.paths, &cfg, &mut writers)
 }
 

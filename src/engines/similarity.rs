@@ -271,19 +271,7 @@ fn run_job(
     let mut engine: Option<Engine> = None;
     let mut failures = 0;
     for &i in todo {
-        let blank = |error: Option<String>| Answer {
-            engine: spec.name.clone(),
-            run,
-            position: i,
-            bestmove: None,
-            score_cp: None,
-            mate: None,
-            depth: None,
-            nodes: None,
-            pv: Vec::new(),
-            time_ms: 0,
-            error,
-        };
+        let blank = |error: Option<String>| Answer::blank(&spec.name, run, i, error);
         if failures >= 2 {
             emit(blank(Some(
                 "engine failed twice; position not searched".into(),

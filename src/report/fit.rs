@@ -45,44 +45,40 @@ pub fn text(f: &crate::rules::fit::GroupFit, took: std::time::Duration) -> Strin
             "  games not replayed to their end (counters scored up to the stop, terminations not): {}\n",
             f.unreplayed.len()
         ));
-        for u in &f.unreplayed {
-            s.push_str(&format!(
-                "    {}:{}: game {}, ply {}: {}\n",
-                u.path, u.line, u.game, u.ply, u.reason
-            ));
-        }
     }
-    if f.decided.is_empty() {
-        s.push_str("  games whose end the difference decides: none\n");
-    } else {
+    for u in &f.unreplayed {
         s.push_str(&format!(
-            "  games whose end the difference decides: {}\n",
-            f.decided.len()
+            "    {}:{}: game {}, ply {}: {}\n",
+            u.path, u.line, u.game, u.ply, u.reason
         ));
-        for d in &f.decided {
-            s.push_str(&format!(
-                "    {} round {} {} - {} ({}, {:?}, {} plies): text: {} ({}); fit: {} ({})\n",
-                d.path,
-                d.round,
-                d.white,
-                d.black,
-                d.result,
-                d.termination,
-                d.plies,
-                d.under_text,
-                if d.text_agrees {
-                    "agrees with the record"
-                } else {
-                    "disagrees"
-                },
-                d.under_fit,
-                if d.fit_agrees {
-                    "agrees with the record"
-                } else {
-                    "disagrees"
-                },
-            ));
-        }
+    }
+    match f.decided.len() {
+        0 => s.push_str("  games whose end the difference decides: none\n"),
+        n => s.push_str(&format!("  games whose end the difference decides: {n}\n")),
+    }
+    for d in &f.decided {
+        s.push_str(&format!(
+            "    {} round {} {} - {} ({}, {:?}, {} plies): text: {} ({}); fit: {} ({})\n",
+            d.path,
+            d.round,
+            d.white,
+            d.black,
+            d.result,
+            d.termination,
+            d.plies,
+            d.under_text,
+            if d.text_agrees {
+                "agrees with the record"
+            } else {
+                "disagrees"
+            },
+            d.under_fit,
+            if d.fit_agrees {
+                "agrees with the record"
+            } else {
+                "disagrees"
+            },
+        ));
     }
     if let Some(b) = &f.variant_block {
         s.push_str("  variant to paste into the ruleset (use it with --variant):\n");

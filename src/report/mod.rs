@@ -2,8 +2,8 @@
 //! rule logic and no stage run again: every writer reads what the pipeline
 //! gave it (`crate::pipeline::GameAudit`, `crate::pipeline::run::AuditRun`).
 //!
-//! The writers of an audit share one trait, [`Writer`]: JSON Lines
-//! ([`json::Lines`]), text ([`text::Lines`]), the dossier folder
+//! The writers of an audit share one trait, [`Writer`]: the lines on
+//! standard output, JSON or text ([`lines::Lines`]), the dossier folder
 //! ([`dossier::Folder`]) and the clock charts ([`chart::Charts`]).
 
 use std::io;
@@ -18,6 +18,7 @@ pub mod dossier;
 pub mod fit;
 pub mod hidden_book;
 pub mod json;
+pub mod lines;
 pub mod replay;
 pub mod simchart;
 pub mod similarity;

@@ -30,6 +30,25 @@ pub struct Answer {
     pub error: Option<String>,
 }
 
+impl Answer {
+    /// An answer with nothing but its place and, for a failed search, why.
+    pub fn blank(engine: &str, run: u32, position: usize, error: Option<String>) -> Answer {
+        Answer {
+            engine: engine.to_string(),
+            run,
+            position,
+            bestmove: None,
+            score_cp: None,
+            mate: None,
+            depth: None,
+            nodes: None,
+            pv: Vec::new(),
+            time_ms: 0,
+            error,
+        }
+    }
+}
+
 /// The pairwise analysis.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
@@ -328,17 +347,8 @@ mod tests {
 
     fn answer(engine: &str, run: u32, position: usize, mv: &str) -> Answer {
         Answer {
-            engine: engine.into(),
-            run,
-            position,
             bestmove: Some(mv.into()),
-            score_cp: None,
-            mate: None,
-            depth: None,
-            nodes: None,
-            pv: Vec::new(),
-            time_ms: 0,
-            error: None,
+            ..Answer::blank(engine, run, position, None)
         }
     }
 

@@ -59,17 +59,13 @@ fn verdict<'a>(o: &'a Outcome, facts: &[String]) -> crate::report::dossier::Verd
             .games
             .iter()
             .filter(|g| !g.findings.is_empty())
-            .map(|g| VerdictGame {
-                anchor: game_anchor(g.game, &g.file),
-                linked: false,
-                path: &g.file,
-                number: g.game,
-                event: &g.event,
-                round: &g.round,
-                white: &g.white,
-                black: &g.black,
-                result: &g.result,
-                findings: &g.findings,
+            .map(|g| {
+                VerdictGame::new(
+                    (game_anchor(g.game, &g.file), false),
+                    (&g.file, g.game),
+                    [&g.event, &g.round, &g.white, &g.black, &g.result],
+                    &g.findings,
+                )
             })
             .collect(),
         total_games: o.games.len(),
@@ -330,32 +326,27 @@ impl Page {
                     .collect::<Vec<_>>()
                     .join("; ");
                 let player = format!("{}{}", r.player, if r.tied { " (tied)" } else { "" });
+                let cells = [
+                    r.rank.to_string(),
+                    player,
+                    r.games.to_string(),
+                    r.points.to_string(),
+                    r.wins.to_string(),
+                    r.draws.to_string(),
+                    r.losses.to_string(),
+                    r.crashes.to_string(),
+                    tb,
+                ];
                 let _ = writeln!(
                     m,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                    r.rank,
-                    md(&player),
-                    r.games,
-                    r.points,
-                    r.wins,
-                    r.draws,
-                    r.losses,
-                    r.crashes,
-                    md(&tb)
+                    "| {} |",
+                    cells.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | ")
                 );
-                let _ = write!(
-                    h,
-                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                    r.rank,
-                    escape_html(&player),
-                    r.games,
-                    r.points,
-                    r.wins,
-                    r.draws,
-                    r.losses,
-                    r.crashes,
-                    escape_html(&tb)
-                );
+                h.push_str("<tr>");
+                for c in &cells {
+                    let _ = write!(h, "<td>{}</td>", escape_html(c));
+                }
+                h.push_str("</tr>");
             }
             h.push_str("</table>");
         }

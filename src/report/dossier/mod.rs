@@ -116,17 +116,13 @@ impl Dossier<'_> {
             games: self
                 .games
                 .iter()
-                .map(|g| VerdictGame {
-                    anchor: g.anchor.clone(),
-                    linked: true,
-                    path: &g.path,
-                    number: g.number,
-                    event: &g.event,
-                    round: &g.round,
-                    white: &g.white,
-                    black: &g.black,
-                    result: &g.result,
-                    findings: &g.findings,
+                .map(|g| {
+                    VerdictGame::new(
+                        (g.anchor.clone(), true),
+                        (&g.path, g.number),
+                        [&g.event, &g.round, &g.white, &g.black, &g.result],
+                        &g.findings,
+                    )
                 })
                 .collect(),
             total_games: self.games.len(),

@@ -34,6 +34,32 @@ pub struct VerdictGame<'a> {
     pub findings: &'a [Finding],
 }
 
+impl<'a> VerdictGame<'a> {
+    /// A game of the verdict: its anchor (linked when the page holds the
+    /// game), the file and number, its names (event, round, White, Black,
+    /// result) and its findings.
+    pub fn new(
+        (anchor, linked): (String, bool),
+        (path, number): (&'a str, usize),
+        names: [&'a str; 5],
+        findings: &'a [Finding],
+    ) -> Self {
+        let [event, round, white, black, result] = names;
+        VerdictGame {
+            anchor,
+            linked,
+            path,
+            number,
+            event,
+            round,
+            white,
+            black,
+            result,
+            findings,
+        }
+    }
+}
+
 /// What the first screen shows.
 #[derive(Debug, Clone, Default)]
 pub struct Verdict<'a> {

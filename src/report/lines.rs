@@ -1,0 +1,71 @@
+//! The audit on a stream (standard output): each game as it comes, then
+//! the summary, as JSON Lines (`json`) or as text for a terminal (`text`).
+
+use std::io::Write;
+
+use super::{Writer, json, text};
+use crate::pipeline::run::AuditRun;
+use crate::pipeline::{Config, GameAudit};
+
+/// The form of the lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// One JSON object per game, then the summary object
+    /// (`docs/findings-schema.md`).
+    Json,
+    /// Each game with its findings, then the summary and the SHA-256 of
+    /// every input.
+    Text,
+}
+
+/// The lines writer: a stream and the form of its lines.
+pub struct Lines<'w> {
+    out: &'w mut dyn Write,
+    form: Form,
+}
+
+impl std::fmt::Debug for Lines<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lines({:?})", self.form)
+    }
+}
+
+impl<'w> Lines<'w> {
+    pub fn new(out: &'w mut dyn Write, form: Form) -> Self {
+        Lines { out, form }
+    }
+}
+
+impl Writer for Lines<'_> {
+    fn game(&mut self, g: &GameAudit) -> std::io::Result<()> {
+        match self.form {
+            Form::Json => writeln!(self.out, "{}", json::game_line(g)),
+            Form::Text => writeln!(self.out, "{}", text::game(g)),
+        }
+    }
+
+    fn finish(&mut self, run: &AuditRun, cfg: &Config) -> Result<(), String> {
+        // what follows the games is not written where they could not be
+        match self.form {
+            Form::Json => {
+                let summary =
+                    json::summary_line(&run.totals, &run.inputs, &run.unreadable, cfg, &run.hashed);
+                let _ = writeln!(self.out, "{summary}");
+            }
+            Form::Text => {
+                let similarity = cfg.detectors.similarity.is_some();
+                let summary = text::summary(
+                    &run.totals,
+                    run.inputs.len(),
+                    cfg.ruleset.as_deref(),
+                    similarity,
+                );
+                let _ = writeln!(self.out, "{summary}");
+                for i in &run.inputs {
+                    let _ = writeln!(self.out, "  sha256 {}  {}", i.sha256, text::clean(&i.path));
+                }
+            }
+        }
+        Ok(())
+    }
+}
