@@ -17,6 +17,7 @@ use super::fen_of;
 /// other (a piece's move written with its departure, where it may or may
 /// not be needed, en passant) is given to `from_move`. A debug assertion
 /// holds the two equal at every ply of every test.
+#[inline]
 pub(super) fn canonical_san(written: &San, pos: &Chess, m: shakmaty::Move) -> San {
     let named_no_departure = matches!(
         written,
@@ -67,6 +68,7 @@ pub(super) fn canonical_san(written: &San, pos: &Chess, m: shakmaty::Move) -> Sa
 /// result is always `to_move`'s. A debug assertion holds the two equal at
 /// every ply of every test, and a unit test at every legal move, and at
 /// altered SANs, of generated games.
+#[inline]
 pub(super) fn resolve(pos: &Chess, in_check: bool, san: &San) -> Option<shakmaty::Move> {
     use shakmaty::{Move, Rank, Square, attacks};
     let San::Normal {

@@ -63,6 +63,7 @@ pub fn typed_values(comments: &[crate::ingest::pgn::Comment], side: Color) -> Ty
 /// cutechess and GUI comments as `cc` and `gui` find them: each other form
 /// is looked for only where the ones before it give nothing (a TCEC
 /// comment gives all four values).
+#[inline]
 pub(super) fn typed_from<'m>(
     comments: &'m [crate::ingest::pgn::Comment],
     side: Color,
