@@ -16,9 +16,10 @@
 //! `[Result "1/2-1/2"]` with a final position where Black is checkmated
 //! gives `result-contradicts-position` (error).
 
-use shakmaty::{Color, Position};
+use shakmaty::{Chess, Color, Position};
 
 use super::Context;
+use crate::base::span::Span;
 use crate::findings::{Finding, Severity};
 
 fn side_name(c: Color) -> &'static str {
@@ -40,7 +41,28 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let tag = game.tag_entry("Result");
     let tag_span = tag.map(|t| t.span);
     let result = tag.map(|t| t.value.trim().to_string());
-    match result.as_deref() {
+    recorded(ctx, result.as_deref(), tag_span, out);
+
+    // Position-based checks need the whole game replayed.
+    if ctx.replay.stop.is_some() {
+        return;
+    }
+    let Some(result) = result else { return };
+    let end = End::of(ctx);
+    against_position(ctx, &result, tag_span, &end, out);
+    termination_claims(ctx, &result, &end, out);
+}
+
+/// The Result tag (`result`, at `tag_span`) as a PGN result, and against
+/// the movetext's termination marker.
+fn recorded(
+    ctx: &Context<'_>,
+    result: Option<&str>,
+    tag_span: Option<Span>,
+    out: &mut Vec<Finding>,
+) {
+    let game = ctx.game;
+    match result {
         None => out.push(
             Finding::builtin(
                 "result-tag-missing",
@@ -66,7 +88,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         ),
     }
     let marker = game.outcome.as_ref();
-    match (result.as_deref(), marker) {
+    match (result, marker) {
         (Some(r), Some((m, span))) if r != m => out.push(
             Finding::builtin(
                 "result-marker-mismatch",
@@ -93,16 +115,50 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         ),
         _ => {}
     }
+}
 
-    // Position-based checks need the whole game replayed.
-    if ctx.replay.stop.is_some() {
-        return;
+/// The final position of a game replayed to its end, and its last move.
+struct End<'a> {
+    pos: &'a Chess,
+    last_ply: Option<u32>,
+    last_span: Option<Span>,
+    checkmate: bool,
+    stalemate: bool,
+    dead: bool,
+}
+
+impl<'a> End<'a> {
+    fn of(ctx: &'a Context<'_>) -> End<'a> {
+        let pos = ctx.replay.final_position();
+        let last = ctx.replay.plies.last();
+        let last_ply = last.map(|p| p.ply);
+        let last_span = last.and_then(|p| p.span);
+        let checkmate = pos.is_checkmate();
+        let stalemate = pos.is_stalemate();
+        let dead = pos.is_insufficient_material();
+        End {
+            pos,
+            last_ply,
+            last_span,
+            checkmate,
+            stalemate,
+            dead,
+        }
     }
-    let Some(result) = result else { return };
-    let pos = ctx.replay.final_position();
-    let last = ctx.replay.plies.last();
-    let last_ply = last.map(|p| p.ply);
-    let last_span = last.and_then(|p| p.span);
+}
+
+/// The recorded `result` against the final position: a mate, a stalemate
+/// or a dead position it contradicts, a winner that cannot mate, a
+/// finished game recorded as unfinished.
+fn against_position(
+    ctx: &Context<'_>,
+    result: &str,
+    tag_span: Option<Span>,
+    end: &End,
+    out: &mut Vec<Finding>,
+) {
+    let (pos, last_ply, last_span) = (end.pos, end.last_ply, end.last_span);
+    let (checkmate, stalemate, dead) = (end.checkmate, end.stalemate, end.dead);
     let contradicts = |what: String| {
         Finding::builtin(
             "result-contradicts-position",
@@ -113,9 +169,6 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         .with_evidence(ctx.evidence(tag_span, None, "the Result tag"))
         .with_evidence(ctx.evidence(last_span, last_ply, "the final move"))
     };
-    let checkmate = pos.is_checkmate();
-    let stalemate = pos.is_stalemate();
-    let dead = pos.is_insufficient_material();
     if checkmate {
         let winner = !pos.turn();
         if result != result_of_winner(winner) && result != "*" {
@@ -178,8 +231,13 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             .with_evidence(ctx.evidence(tag_span, None, "the Result tag")),
         );
     }
+}
 
-    // Termination claims that the board alone can confirm.
+/// Termination claims that the board alone can confirm.
+fn termination_claims(ctx: &Context<'_>, result: &str, end: &End, out: &mut Vec<Finding>) {
+    let game = ctx.game;
+    let (pos, last_ply, last_span) = (end.pos, end.last_ply, end.last_span);
+    let (checkmate, stalemate, dead) = (end.checkmate, end.stalemate, end.dead);
     for tag_name in ["TerminationDetails", "Termination"] {
         let Some(t) = game.tag_entry(tag_name) else {
             continue;

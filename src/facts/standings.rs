@@ -116,117 +116,13 @@ pub fn points(scoring: &[(String, f64)]) -> (f64, f64, f64, f64) {
 
 /// The standings of one event's games.
 pub fn standings(games: &[Game], scoring: &[(String, f64)], tiebreaks: &[String]) -> Vec<Row> {
-    let (win, draw, loss, bye) = points(scoring);
-    #[derive(Default, Clone)]
-    struct Acc {
-        games: usize,
-        points: f64,
-        wins: usize,
-        draws: usize,
-        losses: usize,
-        black_wins: usize,
-        crashes: usize,
-        /// (opponent, points scored, round)
-        against: Vec<(String, f64, String)>,
-    }
-    let mut acc: BTreeMap<String, Acc> = BTreeMap::new();
-    for g in games {
-        let (sw, sb) = match g.result.as_str() {
-            "1-0" => (win, loss),
-            "0-1" => (loss, win),
-            "1/2-1/2" => (draw, draw),
-            _ => continue,
-        };
-        for (me, them, s, black) in [
-            (&g.white, &g.black, sw, false),
-            (&g.black, &g.white, sb, true),
-        ] {
-            if is_bye(me) {
-                continue;
-            }
-            let a = acc.entry(me.clone()).or_default();
-            if is_bye(them) {
-                a.points += bye;
-                continue;
-            }
-            a.games += 1;
-            a.points += s;
-            if s == win {
-                a.wins += 1;
-                if black {
-                    a.black_wins += 1;
-                }
-            } else if s == draw {
-                a.draws += 1;
-            } else {
-                a.losses += 1;
-            }
-            let side = if black { "black" } else { "white" };
-            if g.crashed.as_deref() == Some(side) {
-                a.crashes += 1;
-            }
-            a.against.push((them.clone(), s, g.round.clone()));
-        }
-    }
-    let pts: BTreeMap<&str, f64> = acc.iter().map(|(k, a)| (k.as_str(), a.points)).collect();
-    let opp_scores = |p: &str| -> f64 {
-        acc[p]
-            .against
-            .iter()
-            .map(|(o, _, _)| pts.get(o.as_str()).copied().unwrap_or(0.0))
-            .sum()
+    let acc = tallies(games, points(scoring));
+    let tallied = Tallies {
+        acc: &acc,
+        pts: acc.iter().map(|(k, a)| (k.as_str(), a.points)).collect(),
     };
-    let round_key = |r: &str| -> Vec<u64> {
-        r.split('.')
-            .map(|x| x.trim().parse().unwrap_or(u64::MAX))
-            .collect()
-    };
-    // a tiebreak's value for a player, among `group` (for direct encounter)
-    let value = |tb: &str, p: &str, group: &BTreeSet<&str>| -> Option<f64> {
-        let a = &acc[p];
-        Some(match tb {
-            // fewer crashes rank higher (and zero is 0, not -0)
-            "crash" => 0.0 - a.crashes as f64 + 0.0,
-            "wins" => a.wins as f64,
-            "black-wins" => a.black_wins as f64,
-            "sonneborn-berger" => a
-                .against
-                .iter()
-                .map(|(o, s, _)| s * pts.get(o.as_str()).copied().unwrap_or(0.0))
-                .sum(),
-            "buchholz" | "opponents-scores" => opp_scores(p),
-            "opponents-opponents-scores" => a
-                .against
-                .iter()
-                .map(|(o, _, _)| {
-                    if acc.contains_key(o) {
-                        opp_scores(o)
-                    } else {
-                        0.0
-                    }
-                })
-                .sum(),
-            "direct-encounter" => a
-                .against
-                .iter()
-                .filter(|(o, _, _)| group.contains(o.as_str()))
-                .map(|(_, s, _)| s)
-                .sum(),
-            "cumulative-score" => {
-                let mut games: Vec<&(String, f64, String)> = a.against.iter().collect();
-                games.sort_by_key(|g| round_key(&g.2));
-                let mut run = 0.0;
-                let mut sum = 0.0;
-                for g in games {
-                    run += g.1;
-                    sum += run;
-                }
-                sum
-            }
-            "match-score" => a.points,
-            _ => return None,
-        })
-    };
+    let pts = &tallied.pts;
+    let value = |tb: &str, p: &str, group: &BTreeSet<&str>| tallied.value(tb, p, group);
     // rank: points, then each tiebreak within the groups still tied
     let mut groups: Vec<Vec<&str>> = {
         let mut players: Vec<&str> = acc.keys().map(String::as_str).collect();
@@ -300,6 +196,140 @@ pub fn standings(games: &[Game], scoring: &[(String, f64)], tiebreaks: &[String]
         rank += g.len();
     }
     rows
+}
+
+/// A player's tallies over the event's games.
+#[derive(Default, Clone)]
+struct Acc {
+    games: usize,
+    points: f64,
+    wins: usize,
+    draws: usize,
+    losses: usize,
+    black_wins: usize,
+    crashes: usize,
+    /// (opponent, points scored, round)
+    against: Vec<(String, f64, String)>,
+}
+
+/// Each player's tallies over `games` (a bye is no player), under the
+/// points of a win, a draw, a loss and a bye.
+fn tallies(games: &[Game], (win, draw, loss, bye): (f64, f64, f64, f64)) -> BTreeMap<String, Acc> {
+    let mut acc: BTreeMap<String, Acc> = BTreeMap::new();
+    for g in games {
+        let (sw, sb) = match g.result.as_str() {
+            "1-0" => (win, loss),
+            "0-1" => (loss, win),
+            "1/2-1/2" => (draw, draw),
+            _ => continue,
+        };
+        for (me, them, s, black) in [
+            (&g.white, &g.black, sw, false),
+            (&g.black, &g.white, sb, true),
+        ] {
+            if is_bye(me) {
+                continue;
+            }
+            let a = acc.entry(me.clone()).or_default();
+            if is_bye(them) {
+                a.points += bye;
+                continue;
+            }
+            a.games += 1;
+            a.points += s;
+            if s == win {
+                a.wins += 1;
+                if black {
+                    a.black_wins += 1;
+                }
+            } else if s == draw {
+                a.draws += 1;
+            } else {
+                a.losses += 1;
+            }
+            let side = if black { "black" } else { "white" };
+            if g.crashed.as_deref() == Some(side) {
+                a.crashes += 1;
+            }
+            a.against.push((them.clone(), s, g.round.clone()));
+        }
+    }
+    acc
+}
+
+/// The players' tallies and their points by name: what the tiebreaks read.
+struct Tallies<'a> {
+    acc: &'a BTreeMap<String, Acc>,
+    pts: BTreeMap<&'a str, f64>,
+}
+
+impl Tallies<'_> {
+    /// The points of the opponents player `p` met, once a game.
+    fn opp_scores(&self, p: &str) -> f64 {
+        let (acc, pts) = (self.acc, &self.pts);
+        acc[p]
+            .against
+            .iter()
+            .map(|(o, _, _)| pts.get(o.as_str()).copied().unwrap_or(0.0))
+            .sum()
+    }
+
+    /// A tiebreak's value for a player, among `group` (for direct
+    /// encounter); `None` for a tiebreak that cannot be computed.
+    fn value(&self, tb: &str, p: &str, group: &BTreeSet<&str>) -> Option<f64> {
+        let (acc, pts) = (self.acc, &self.pts);
+        let opp_scores = |p: &str| self.opp_scores(p);
+        let a = &acc[p];
+        Some(match tb {
+            // fewer crashes rank higher (and zero is 0, not -0)
+            "crash" => 0.0 - a.crashes as f64 + 0.0,
+            "wins" => a.wins as f64,
+            "black-wins" => a.black_wins as f64,
+            "sonneborn-berger" => a
+                .against
+                .iter()
+                .map(|(o, s, _)| s * pts.get(o.as_str()).copied().unwrap_or(0.0))
+                .sum(),
+            "buchholz" | "opponents-scores" => opp_scores(p),
+            "opponents-opponents-scores" => a
+                .against
+                .iter()
+                .map(|(o, _, _)| {
+                    if acc.contains_key(o) {
+                        opp_scores(o)
+                    } else {
+                        0.0
+                    }
+                })
+                .sum(),
+            "direct-encounter" => a
+                .against
+                .iter()
+                .filter(|(o, _, _)| group.contains(o.as_str()))
+                .map(|(_, s, _)| s)
+                .sum(),
+            "cumulative-score" => {
+                let mut games: Vec<&(String, f64, String)> = a.against.iter().collect();
+                games.sort_by_key(|g| round_key(&g.2));
+                let mut run = 0.0;
+                let mut sum = 0.0;
+                for g in games {
+                    run += g.1;
+                    sum += run;
+                }
+                sum
+            }
+            "match-score" => a.points,
+            _ => return None,
+        })
+    }
+}
+
+/// A round's parts as numbers, for its order ("3.10" after "3.9").
+fn round_key(r: &str) -> Vec<u64> {
+    r.split('.')
+        .map(|x| x.trim().parse().unwrap_or(u64::MAX))
+        .collect()
 }
 
 /// Pairs of a double round robin played a different number of times with

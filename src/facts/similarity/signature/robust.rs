@@ -1,0 +1,55 @@
+//! Robust statistics for the verdict: the median, a quantile, the centre
+//! and scale of a null, the normal quantile, and the scale a signal's z
+//! is computed on.
+
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// The median of a slice (sorted in place); `None` when empty.
+pub(super) fn median(v: &mut [f64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let k = v.len() / 2;
+    Some(if v.len() % 2 == 1 {
+        v[k]
+    } else {
+        (v[k - 1] + v[k]) / 2.0
+    })
+}
+
+/// The q-quantile of sorted values (nearest rank).
+pub(super) fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let k = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[k - 1]
+}
+
+/// Median and robust scale (1.4826 × MAD) of a pool; `None` when the pool
+/// is empty or has no spread.
+pub(super) fn centre_scale(pool: &[f64]) -> Option<(f64, f64)> {
+    let mut v = pool.to_vec();
+    let med = median(&mut v)?;
+    let mut dev: Vec<f64> = pool.iter().map(|x| (x - med).abs()).collect();
+    let mad = median(&mut dev)?;
+    let scale = 1.4826 * mad;
+    (scale > 0.0).then_some((med, scale))
+}
+
+pub(super) fn standard_normal() -> Normal {
+    Normal::new(0.0, 1.0).unwrap_or_else(|_| unreachable!("the standard normal exists"))
+}
+
+/// The z whose normal upper tail is the false-positive rate.
+pub fn z_critical(false_positive_rate: f64) -> f64 {
+    standard_normal().inverse_cdf(1.0 - false_positive_rate)
+}
+
+/// The scale a signal's z is computed on: Fisher's atanh for the
+/// correlation (kept finite at ±1), the value itself for the shares.
+pub(super) fn scale(k: usize, v: f64) -> f64 {
+    if k == 1 {
+        v.clamp(-0.9999, 0.9999).atanh()
+    } else {
+        v
+    }
+}

@@ -1,0 +1,159 @@
+//! What a replay records: the facts of each ply, why the replay stopped,
+//! and how the set-up tags were read.
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Square};
+
+use crate::base::span::Span;
+
+/// The facts of one ply.
+#[derive(Debug, Clone)]
+pub struct Ply {
+    /// 1 = White's first move from the standard start.
+    pub ply: u32,
+    /// The move number as printed in PGN.
+    pub move_number: u32,
+    pub side: Color,
+    /// The move in SAN as shakmaty writes it (canonical), with its check
+    /// or mate suffix; its text is its `Display` ([`Ply::san_text`]). Kept
+    /// as the move, not its text: most plies' text is never read.
+    pub san: SanPlus,
+    /// The move in UCI, castling as the replay's `castling_mode` writes
+    /// it; its text is its `Display` ([`Ply::uci_text`]).
+    pub uci: UciMove,
+    /// Index into `PgnGame::moves`.
+    pub move_index: usize,
+    /// Position after the move.
+    pub position: Chess,
+    pub halfmove_clock: u32,
+    /// How many times the position after the move has occurred so far
+    /// (same placement, side to move, castling rights and legal en passant).
+    pub repetition: u32,
+    pub capture: bool,
+    pub pawn_move: bool,
+    pub castling_rights_changed: bool,
+    pub promotion: bool,
+    pub castling: bool,
+    /// A rook left a square that carried a castling right (the right is
+    /// lost). FIDE 9.3 does not count this as irreversible; some arbiter
+    /// software did.
+    pub rook_castling_lost: bool,
+    pub pieces: u32,
+    pub check: bool,
+    pub checkmate: bool,
+    pub stalemate: bool,
+    pub insufficient_material: bool,
+    /// The move as written claims check (`+`) or mate (`#`) that the
+    /// position does not have.
+    pub suffix_wrong: bool,
+    pub span: Option<Span>,
+}
+
+impl Ply {
+    /// The move's SAN as text (inline: a SAN is never longer than 24
+    /// bytes, so no allocation).
+    pub fn san_text(&self) -> compact_str::CompactString {
+        compact_str::format_compact!("{}", self.san)
+    }
+
+    /// The move's UCI as text (inline, as [`Ply::san_text`]).
+    pub fn uci_text(&self) -> compact_str::CompactString {
+        compact_str::format_compact!("{}", self.uci)
+    }
+
+    /// The squares the move's UCI names, from and to (a drop has no
+    /// square it comes from, a null move neither).
+    pub fn uci_squares(&self) -> (Option<Square>, Option<Square>) {
+        match self.uci {
+            UciMove::Normal { from, to, .. } => (Some(from), Some(to)),
+            UciMove::Put { to, .. } => (None, Some(to)),
+            UciMove::Null => (None, None),
+        }
+    }
+
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.position, EnPassantMode::Legal).to_string()
+    }
+
+    /// Threefold repetition has occurred (a draw may be claimed).
+    pub fn threefold(&self) -> bool {
+        self.repetition >= 3
+    }
+
+    /// Fifty moves by each side without capture or pawn move.
+    pub fn fifty_moves(&self) -> bool {
+        self.halfmove_clock >= 100
+    }
+}
+
+/// Why a replay stopped before the end of the movetext.
+#[derive(Debug, Clone)]
+pub struct Stop {
+    pub code: &'static str,
+    pub message: String,
+    /// The ply that could not be played (1-based).
+    pub ply: u32,
+    pub span: Option<Span>,
+}
+
+/// A replayed game.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    pub start: Chess,
+    pub castling_mode: CastlingMode,
+    /// The ply number of the first move (1 unless a `[FEN]` starts with
+    /// Black to move or later in the game).
+    pub first_ply: u32,
+    pub plies: Vec<Ply>,
+    pub stop: Option<Stop>,
+    /// How the set-up tags were read where they do not say it plainly.
+    pub setup_notes: Vec<SetupNote>,
+}
+
+/// A reading of the set-up tags arbiter had to decide, said as a finding.
+#[derive(Debug, Clone)]
+pub struct SetupNote {
+    /// `chess960-inferred`: no `Variant` tag, but castling rights in the
+    /// `FEN` standard chess cannot have (replayed as Chess960);
+    /// `variant-is-opening`: a `Variant` tag that names no chess variant,
+    /// beside `ECO`/`Opening` tags (Banksia writes the opening's variation
+    /// there; replayed as standard chess).
+    pub code: &'static str,
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+impl Replay {
+    /// No moves from the standard position (for a game's header alone).
+    pub fn empty() -> Replay {
+        Replay {
+            start: Chess::default(),
+            castling_mode: CastlingMode::Standard,
+            first_ply: 1,
+            plies: Vec::new(),
+            stop: None,
+            setup_notes: Vec::new(),
+        }
+    }
+
+    /// The replayed ply of this number (the plies run one per ply from
+    /// `first_ply`), or `None` when it was not replayed.
+    pub fn ply(&self, ply: u32) -> Option<&Ply> {
+        self.plies.get(ply.checked_sub(self.first_ply)? as usize)
+    }
+
+    pub fn final_position(&self) -> &Chess {
+        self.plies.last().map_or(&self.start, |p| &p.position)
+    }
+
+    pub fn final_fen(&self) -> String {
+        Fen::from_position(self.final_position(), EnPassantMode::Legal).to_string()
+    }
+
+    /// The final repetition count (1 for the start position).
+    pub fn final_repetition(&self) -> u32 {
+        self.plies.last().map_or(1, |p| p.repetition)
+    }
+}
