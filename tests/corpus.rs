@@ -135,7 +135,15 @@ fn tcec_ruleset_reproduces_the_archive() {
     let lines = json_lines(&o);
     let games: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "game").collect();
     assert_eq!(games.len(), 428);
+    counters(&games);
+    terminations(&games);
+    switch_of_round_13_4(&games);
+    tablebase_endings(&games);
+    clocks(&games);
+}
 
+/// S15 under its ruleset: the counters recorded (R50, Rd, Rr) against the recomputed ones.
+fn counters(games: &[&serde_json::Value]) {
     // Counters: every engine move's R50, Rd and Rr against the recomputed ones.
     let engine_moves = 54887.0;
     let count = |code: &str| -> Vec<&serde_json::Value> {
@@ -176,10 +184,13 @@ fn tcec_ruleset_reproduces_the_archive() {
             "a mismatch must name its cause: {f}"
         );
     }
+}
 
+/// S15 under its ruleset: the terminations the archive declares, recomputed.
+fn terminations(games: &[&serde_json::Value]) {
     // Terminations: same rule, same ply, same result.
     let mut checked = 0;
-    for g in &games {
+    for g in games {
         let details = g["tags"]["TerminationDetails"].as_str().unwrap_or("");
         if ![
             "TCEC draw rule",
@@ -207,7 +218,10 @@ fn tcec_ruleset_reproduces_the_archive() {
         assert!(bad.is_empty(), "{}: {bad:?}", g["source"]);
     }
     assert_eq!(checked, 80 + 191 + 50 + 7 + 3);
+}
 
+/// S15 under its ruleset: the one game a switch decides.
+fn switch_of_round_13_4(games: &[&serde_json::Value]) {
     // Division 2 round 13.4: the software's reset at a searchless move is
     // what keeps the draw rule from firing at ply 105; a finding says so.
     let g = games
@@ -242,7 +256,10 @@ fn tcec_ruleset_reproduces_the_archive() {
         })
         .count();
     assert_eq!(switch_games, 1, "only round 13.4 turns on a switch");
+}
 
+/// S15 under its ruleset: the tablebase endings.
+fn tablebase_endings(games: &[&serde_json::Value]) {
     // SyzygyTB endings: the piece-count condition holds, and where the tables
     // given cannot probe the position the finding names what was missing.
     let tb: Vec<_> = games
@@ -277,12 +294,16 @@ fn tcec_ruleset_reproduces_the_archive() {
             g["source"]
         );
     }
+}
+
+/// S15 under its ruleset: the clocks, and that nothing else is an error.
+fn clocks(games: &[&serde_json::Value]) {
     // Clocks: tl(previous) - mt + increment = tl on every engine move (to
     // 1 s), except where the clocks were set by hand: Division 1 round 21.1
     // (both sides about +180 s) and Division 4b round 7.2 (both about +90 s,
     // after the network disconnection).
     let mut jumps: Vec<(String, String, i64)> = Vec::new();
-    for g in &games {
+    for g in games {
         for f in g["findings"]
             .as_array()
             .unwrap()

@@ -1,6 +1,7 @@
 //! The data flows one way: each stage of `src/` imports only the stages
 //! before it, and the modules inside a stage import each other without a
-//! loop. This test reads every source file's `crate::`, `super::` and
+//! loop; and no file is longer than a newcomer can hold (700 lines, 250
+//! for the command line's). This test reads every source file's `crate::`, `super::` and
 //! `self::` paths (comments and strings left out) and fails on an import
 //! that runs back up the pipeline or closes a loop, naming the file and
 //! line. It also draws the stages and their imports, and holds
@@ -449,6 +450,30 @@ fn picture(t: &Tree) -> String {
     s
 }
 
+/// The most lines a file of `src/` may have, and a file of the command
+/// line (`src/cli/`): a file a newcomer can hold.
+const FILE_LINES: usize = 700;
+const CLI_FILE_LINES: usize = 250;
+
+/// Files over their limit: `path: lines`.
+fn oversized() -> Vec<String> {
+    let mut paths = Vec::new();
+    rust_files(&src(), &mut paths);
+    let mut over = Vec::new();
+    for p in paths {
+        let lines = std::fs::read_to_string(&p).unwrap().lines().count();
+        let limit = if p.starts_with(src().join("cli")) {
+            CLI_FILE_LINES
+        } else {
+            FILE_LINES
+        };
+        if lines > limit {
+            over.push(format!("{}: {lines} lines (at most {limit})", shown(&p)));
+        }
+    }
+    over
+}
+
 const BEGIN: &str =
     "<!-- module picture: made by tests/layers.rs (ARBITER_BLESS=1 to redraw) -->\n";
 const END: &str = "<!-- end of the module picture -->\n";
@@ -469,6 +494,16 @@ fn no_modules_import_each_other_in_a_loop() {
     let t = tree();
     let found = loops(&t);
     assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn every_file_is_one_a_newcomer_can_hold() {
+    let over = oversized();
+    assert!(
+        over.is_empty(),
+        "split these along their nouns (docs/architecture.md):\n{}",
+        over.join("\n")
+    );
 }
 
 #[test]
