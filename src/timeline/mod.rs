@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use crate::base::interner::Interner;
 use crate::base::span::Span;
 use crate::base::value::{Text, Type, Value};
-use crate::ingest::annotations::{OptionValue, Score};
+use crate::ingest::comments::{OptionValue, Score};
 use crate::ingest::operator::{COMMON_FIELDS, FieldValue, OpEvent, OpKind};
 use crate::ingest::pgn::PgnGame;
 use crate::replay::{Ply, Replay};
@@ -1048,9 +1048,9 @@ pub fn typed_values(comments: &[crate::ingest::pgn::Comment], side: Color) -> Ty
 fn typed_from<'m>(
     comments: &'m [crate::ingest::pgn::Comment],
     side: Color,
-    tcec: Option<&'m crate::ingest::annotations::TcecMove>,
-    cc: impl Fn() -> Option<&'m crate::ingest::annotations::CutechessMove>,
-    gui: impl Fn() -> Option<&'m crate::ingest::forms::GuiMove>,
+    tcec: Option<&'m crate::ingest::comments::TcecMove>,
+    cc: impl Fn() -> Option<&'m crate::ingest::comments::CutechessMove>,
+    gui: impl Fn() -> Option<&'m crate::ingest::comments::GuiMove>,
 ) -> TypedValues {
     let ann = || comments.iter().map(|c| &c.annotations);
     let eval_cmd = || ann().find_map(|a| a.eval);
@@ -1216,9 +1216,9 @@ pub struct MoveFacts<'a> {
     game: &'a PgnGame,
     pub ply: &'a Ply,
     mv: &'a crate::ingest::pgn::PgnMove,
-    tcec: Option<&'a crate::ingest::annotations::TcecMove>,
-    cc: Option<&'a crate::ingest::annotations::CutechessMove>,
-    gui: Option<&'a crate::ingest::forms::GuiMove>,
+    tcec: Option<&'a crate::ingest::comments::TcecMove>,
+    cc: Option<&'a crate::ingest::comments::CutechessMove>,
+    gui: Option<&'a crate::ingest::comments::GuiMove>,
     white_score: Option<Score>,
     depth: Option<u32>,
 }
@@ -1230,10 +1230,7 @@ fn tag_value(game: &PgnGame, name: &str) -> Value {
 
 impl MoveFacts<'_> {
     /// The first of the move's comments that gives `f`, as a number.
-    fn ann(
-        &self,
-        f: impl Fn(&crate::ingest::annotations::Annotations) -> Option<i64>,
-    ) -> Option<f64> {
+    fn ann(&self, f: impl Fn(&crate::ingest::comments::Annotations) -> Option<i64>) -> Option<f64> {
         self.game
             .comments_of(self.mv)
             .iter()
