@@ -1,6 +1,8 @@
 //! A game's text: its bytes, checked as UTF-8 once where the splitter cuts
 //! them; the Windows-1252 reading of a piece that is not UTF-8; and the
-//! wide encodings (UTF-16, UTF-32) arbiter does not read.
+//! wide encodings (UTF-16, UTF-32) arbiter does not read. It lies beside
+//! `pgn`, not in it, because `comments` keeps PVs as spans of it and `pgn`
+//! calls `comments`.
 
 /// A game's bytes, checked as UTF-8 once, where the splitter cuts them from
 /// the file (on the thread that reads it). Nearly every game is UTF-8: its
