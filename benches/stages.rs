@@ -26,7 +26,7 @@ mod common;
 use std::io::BufReader;
 use std::time::Instant;
 
-use arbiter::ingest::annotations::parse_comment;
+use arbiter::ingest::comments::parse_comment;
 use arbiter::ingest::pgn::{GameChunk, GameSplitter, parse_game};
 use arbiter::pipeline::{Config, audit_game};
 

@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     // the comment parser on its own, as text
     let text = String::from_utf8_lossy(data);
-    std::hint::black_box(arbiter::ingest::annotations::parse_comment(&text));
+    std::hint::black_box(arbiter::ingest::comments::parse_comment(&text));
     let config = arbiter::pipeline::Config {
         ruleset: Some(common::ruleset()),
         clocks: true,

@@ -70,7 +70,7 @@ pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineL
     let failed = |e: io::Error| format!("arbiter: {shown}: {e}");
     let file = File::open(path).map_err(failed)?;
     let mut input = BufReader::with_capacity(1 << 16, HashingReader::new(file));
-    if let Some(w) = crate::ingest::pgn::wide_encoding(input.fill_buf().map_err(failed)?) {
+    if let Some(w) = crate::ingest::text::wide_encoding(input.fill_buf().map_err(failed)?) {
         return Err(wide_error(&shown, w));
     }
     let mut reader = crate::ingest::engine::Reader::default();
@@ -156,7 +156,7 @@ impl LoadedLog {
 /// where an engine may print anything, are read by `read_engine_log`,
 /// which replaces such bytes.
 pub fn log_text(shown: &str, bytes: &[u8]) -> Result<String, String> {
-    if let Some(w) = crate::ingest::pgn::wide_encoding(bytes) {
+    if let Some(w) = crate::ingest::text::wide_encoding(bytes) {
         return Err(wide_error(shown, w));
     }
     let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);

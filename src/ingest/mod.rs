@@ -1,8 +1,8 @@
 //! Ingest: turn input files into spanned events. No legality, no rules.
 
-pub mod annotations;
+pub mod comments;
 pub mod engine;
-pub mod forms;
 pub mod logs;
 pub mod operator;
 pub mod pgn;
+pub mod text;

@@ -95,7 +95,7 @@ pub fn ply_text(g: &GameAudit, p: &Ply, cfg: &Config) -> String {
 /// The typed values of a move for `replay`'s text: `eval +0.35 (White's
 /// view), depth 24, move time 1.200s, clock 1:59:58.000`, or `None`.
 fn typed_line(comments: &[crate::ingest::pgn::Comment], side: Color) -> Option<String> {
-    use crate::ingest::annotations::Score;
+    use crate::ingest::comments::Score;
     let t = crate::timeline::typed_values(comments, side);
     let secs = |ms: i64| {
         format!(

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::base::span::Span;
 use crate::base::value::{Text, Value};
-use crate::ingest::annotations::OptionValue;
+use crate::ingest::comments::OptionValue;
 use crate::ingest::operator::OpEvent;
 use crate::ingest::pgn::PgnGame;
 use crate::replay::{Ply, Replay};

@@ -5,7 +5,7 @@
 use shakmaty::Color;
 
 use crate::base::value::{Text, Value};
-use crate::ingest::annotations::Score;
+use crate::ingest::comments::Score;
 use crate::ingest::pgn::PgnGame;
 use crate::replay::Ply;
 use crate::timeline::move_field::MoveField;
@@ -67,9 +67,9 @@ pub fn typed_values(comments: &[crate::ingest::pgn::Comment], side: Color) -> Ty
 pub(super) fn typed_from<'m>(
     comments: &'m [crate::ingest::pgn::Comment],
     side: Color,
-    tcec: Option<&'m crate::ingest::annotations::TcecMove>,
-    cc: impl Fn() -> Option<&'m crate::ingest::annotations::CutechessMove>,
-    gui: impl Fn() -> Option<&'m crate::ingest::forms::GuiMove>,
+    tcec: Option<&'m crate::ingest::comments::TcecMove>,
+    cc: impl Fn() -> Option<&'m crate::ingest::comments::CutechessMove>,
+    gui: impl Fn() -> Option<&'m crate::ingest::comments::GuiMove>,
 ) -> TypedValues {
     let ann = || comments.iter().map(|c| &c.annotations);
     let eval_cmd = || ann().find_map(|a| a.eval);
@@ -103,9 +103,9 @@ pub struct MoveFacts<'a> {
     pub(super) game: &'a PgnGame,
     pub ply: &'a Ply,
     pub(super) mv: &'a crate::ingest::pgn::PgnMove,
-    pub(super) tcec: Option<&'a crate::ingest::annotations::TcecMove>,
-    pub(super) cc: Option<&'a crate::ingest::annotations::CutechessMove>,
-    pub(super) gui: Option<&'a crate::ingest::forms::GuiMove>,
+    pub(super) tcec: Option<&'a crate::ingest::comments::TcecMove>,
+    pub(super) cc: Option<&'a crate::ingest::comments::CutechessMove>,
+    pub(super) gui: Option<&'a crate::ingest::comments::GuiMove>,
     pub(super) white_score: Option<Score>,
     pub(super) depth: Option<u32>,
 }
@@ -119,7 +119,7 @@ impl MoveFacts<'_> {
     /// The first of the move's comments that gives `f`, as a number.
     fn ann(
         &self,
-        f: impl Fn(&crate::ingest::annotations::Annotations) -> Option<i64>,
+        f: impl Fn(&crate::ingest::comments::Annotations) -> Option<i64>,
     ) -> Option<f64> {
         self.game
             .comments_of(self.mv)

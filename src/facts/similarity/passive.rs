@@ -63,11 +63,11 @@ pub fn choices(game: &crate::ingest::pgn::PgnGame, replay: &crate::replay::Repla
         let engine = name(p.side.is_white());
         let key = |pos: &shakmaty::Chess| Epd::from_position(pos, EnPassantMode::Legal).to_string();
         // TCEC's wv is from White's view, cutechess's score from the mover's
-        let clipped = |s: &crate::ingest::annotations::Score| match *s {
-            crate::ingest::annotations::Score::Cp(cp) => {
+        let clipped = |s: &crate::ingest::comments::Score| match *s {
+            crate::ingest::comments::Score::Cp(cp) => {
                 super::signature::clip(Some(i64::from(cp)), None)
             }
-            crate::ingest::annotations::Score::Mate(m) => {
+            crate::ingest::comments::Score::Mate(m) => {
                 super::signature::clip(None, Some(i64::from(m)))
             }
         };

@@ -28,7 +28,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use super::*;
-use crate::ingest::annotations::OptionValue;
+use crate::ingest::comments::OptionValue;
 
 /// The runs' keys kept take at most this many bytes in all (a TCEC side's
 /// run of 15 options is about 500); past it, a run not yet known is walked

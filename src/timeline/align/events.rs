@@ -364,10 +364,10 @@ impl Events<'_> {
 }
 
 fn typed(s: &str) -> Value {
-    match crate::ingest::annotations::OptionValue::parse(s) {
-        crate::ingest::annotations::OptionValue::Int(i) => Value::Num(i as f64),
-        crate::ingest::annotations::OptionValue::Bool(b) => Value::Bool(b),
-        crate::ingest::annotations::OptionValue::Text(t) => Value::Str(t.as_str().into()),
+    match crate::ingest::comments::OptionValue::parse(s) {
+        crate::ingest::comments::OptionValue::Int(i) => Value::Num(i as f64),
+        crate::ingest::comments::OptionValue::Bool(b) => Value::Bool(b),
+        crate::ingest::comments::OptionValue::Text(t) => Value::Str(t.as_str().into()),
     }
 }
 

@@ -18,11 +18,14 @@
 //!
 //! cutechess-cli's `+0.35/24 1.2s` (also what CCRL publishes) and the PGN
 //! commands (`[%clk]`, `[%eval]`, lichess's export) are read in
-//! [`super::annotations`].
+//! [`super::cutechess`] and [`super::commands`].
 
 use serde::Serialize;
 
-use super::annotations::{Score, int, items, key_value, parse_clock, split_byte};
+use super::clock::parse_clock;
+use super::lex::{items, key_value};
+use super::number::int;
+use super::score::{Score, score_depth};
 
 /// A `score/depth time` move comment of a GUI other than cutechess-cli.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -65,14 +68,6 @@ pub struct GuiMove {
     pub extra: Vec<(String, String)>,
 }
 
-/// `+0.35/24` → the score and the depth.
-pub(super) fn score_depth(s: &str) -> Option<(Score, u32)> {
-    let (score, depth) = split_byte(s, b'/')?;
-    let score = Score::read_pawns(score)?;
-    let depth = int(depth).ok()?;
-    Some((score, depth))
-}
-
 /// Seconds without a unit, `1`, `2.3`, `0.125` → ms.
 fn unitless_seconds(s: &str) -> Option<i64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
@@ -89,7 +84,7 @@ fn unitless_seconds(s: &str) -> Option<i64> {
 pub fn fastchess_into(
     s: &str,
     problems: &mut Vec<String>,
-    form: &mut Option<super::annotations::MoveForm>,
+    form: &mut Option<super::MoveForm>,
 ) -> bool {
     // `str::split(',')` with each item trimmed, a `memchr` for each comma
     let mut items = items(s);
@@ -103,15 +98,13 @@ pub fn fastchess_into(
     else {
         return false;
     };
-    if let super::annotations::MoveForm::Gui(m) =
-        form.insert(super::annotations::MoveForm::Gui(GuiMove {
-            form: "fastchess",
-            score: Some(score),
-            depth: Some(depth),
-            time_ms: Some(time_ms),
-            ..GuiMove::default()
-        }))
-    {
+    if let super::MoveForm::Gui(m) = form.insert(super::MoveForm::Gui(GuiMove {
+        form: "fastchess",
+        score: Some(score),
+        depth: Some(depth),
+        time_ms: Some(time_ms),
+        ..GuiMove::default()
+    })) {
         fastchess_items(items, m, problems);
     }
     true
@@ -164,7 +157,7 @@ fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<GuiMove> {
         return None;
     }
     match form {
-        Some(super::annotations::MoveForm::Gui(m)) => Some(m),
+        Some(super::MoveForm::Gui(m)) => Some(m),
         _ => None,
     }
 }

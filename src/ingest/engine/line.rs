@@ -1,0 +1,145 @@
+//! One line of an engine log: its time, engine and direction cut out of
+//! cutechess-cli's debug form or a transcript's, and what it says.
+
+use super::message::{Dir, Msg, parse_msg};
+use crate::base::span::Span;
+
+/// One line of an engine log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// ms: since the Unix epoch when `absolute`, else since the log began.
+    pub time: i64,
+    /// The timestamp as written.
+    pub at: String,
+    pub absolute: bool,
+    /// The engine's name as the log gives it (`Stockfish(0)`); empty when
+    /// the log holds one engine.
+    pub engine: String,
+    pub dir: Dir,
+    pub text: String,
+    pub msg: Msg,
+    pub span: Span,
+}
+
+/// Where and when a line of a log was.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stamp {
+    /// ms: since the Unix epoch when `absolute`, else since the log began.
+    pub time: i64,
+    pub absolute: bool,
+    /// The timestamp as written.
+    pub at: String,
+    pub span: Span,
+}
+
+impl Line {
+    pub fn stamp(&self) -> Stamp {
+        Stamp {
+            time: self.time,
+            absolute: self.absolute,
+            at: self.at.clone(),
+            span: self.span,
+        }
+    }
+}
+
+/// One line: `Ok(None)` for a line that is not engine traffic (kept as a
+/// note), `Err` for a line that starts like traffic but is malformed.
+pub(super) fn parse_line(t: &str, span: Span) -> Result<Option<Line>, String> {
+    Ok(split_line(t)?.map(|raw| raw.into_line(span)))
+}
+
+/// A line of traffic cut into its parts, each a slice of the line: what
+/// [`parse_line`] gives before anything is copied or read further.
+pub(super) struct RawLine<'a> {
+    pub(super) time: i64,
+    pub(super) at: &'a str,
+    pub(super) absolute: bool,
+    pub(super) engine: &'a str,
+    pub(super) dir: Dir,
+    pub(super) text: &'a str,
+}
+
+impl RawLine<'_> {
+    pub(super) fn into_line(self, span: Span) -> Line {
+        Line {
+            time: self.time,
+            at: self.at.to_string(),
+            absolute: self.absolute,
+            engine: self.engine.to_string(),
+            dir: self.dir,
+            msg: parse_msg(self.dir, self.text),
+            text: self.text.to_string(),
+            span,
+        }
+    }
+}
+
+/// [`parse_line`]'s reading of a line's time, engine and direction.
+pub(super) fn split_line(t: &str) -> Result<Option<RawLine<'_>>, String> {
+    let (time_s, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    let rest = rest.trim_start();
+    // time: ISO 8601 or milliseconds
+    let b = time_s.as_bytes();
+    let (time, absolute) = if b.iter().all(u8::is_ascii_digit) {
+        match time_s.parse::<i64>() {
+            Ok(ms) => (ms, false),
+            Err(_) => return Err(format!("time {time_s:?} is too large")),
+        }
+    } else if b.len() >= 5 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' {
+        // it starts like a date: it must be a whole timestamp
+        (crate::base::time::parse_timestamp(time_s)?, true)
+    } else {
+        return Ok(None);
+    };
+    // cutechess: >Name(0): text   /   <Name(0): text
+    let bytes = rest.as_bytes();
+    if let Some(&d) = bytes.first()
+        && (d == b'>' || d == b'<')
+        && bytes.get(1).is_some_and(|b| !b.is_ascii_whitespace())
+    {
+        let dir = if d == b'>' {
+            Dir::ToEngine
+        } else {
+            Dir::FromEngine
+        };
+        let Some(colon) = rest
+            .find(": ")
+            .or_else(|| rest.strip_suffix(':').map(|s| s.len()))
+        else {
+            return Err(format!(
+                "expected `{}Name(id): text` after the time",
+                d as char
+            ));
+        };
+        return Ok(Some(RawLine {
+            time,
+            at: time_s,
+            absolute,
+            engine: &rest[1..colon],
+            dir,
+            text: rest.get(colon + 2..).unwrap_or(""),
+        }));
+    }
+    // transcript: <dir> text
+    let (dir_s, text) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let dir = match dir_s {
+        ">" | ">>" | "->" | "to" | "send" => Dir::ToEngine,
+        "<" | "<<" | "<-" | "from" | "recv" => Dir::FromEngine,
+        "!" => Dir::Harness,
+        "" => return Err("expected a direction (`>` to the engine, `<` from it, `!` harness) and a line after the time".into()),
+        other => {
+            return Err(format!(
+                "expected a direction (`>` to the engine, `<` from it, `!` harness) after the time, found {other:?}"
+            ));
+        }
+    };
+    Ok(Some(RawLine {
+        time,
+        at: time_s,
+        absolute,
+        engine: "",
+        dir,
+        text,
+    }))
+}

@@ -1,0 +1,264 @@
+//! An operator log read line by line, in the line form or as JSON Lines:
+//! each event's kind and fields checked against the vocabulary, each value
+//! typed.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value as Json;
+
+use super::event::{FieldValue, OpError, OpEvent, OperatorLog};
+use super::kinds::{COMMON_FIELDS, OP_KINDS, OpKind};
+use crate::base::span::Span;
+use crate::base::time::parse_timestamp;
+
+/// Type a value as written: number, boolean, clock (`1:59:30` → ms) or text.
+pub fn type_value(s: &str) -> FieldValue {
+    if let Ok(n) = s.parse::<f64>()
+        && n.is_finite()
+    {
+        return FieldValue::Num(n);
+    }
+    match s {
+        "true" => return FieldValue::Bool(true),
+        "false" => return FieldValue::Bool(false),
+        _ => {}
+    }
+    if s.contains(':')
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || b == b':' || b == b'.' || b == b'-')
+        && let Some(ms) = crate::ingest::comments::parse_clock(s)
+    {
+        return FieldValue::Num(ms as f64);
+    }
+    FieldValue::Str(s.to_string())
+}
+
+/// Parse an operator log, in the line form or (when every non-blank line
+/// starts with `{`) JSON Lines.
+pub fn parse(text: &str) -> OperatorLog {
+    let mut log = OperatorLog::default();
+    for (span, line) in crate::base::span::lines_with_spans(text) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let r = if t.starts_with('{') {
+            parse_json(t, span)
+        } else {
+            parse_line(t, span)
+        };
+        match r {
+            Ok(e) => log.events.push(e),
+            Err(message) => log.errors.push(OpError { span, message }),
+        }
+    }
+    log
+}
+
+fn kind_of(name: &str) -> Result<OpKind, String> {
+    OpKind::from_log_name(name).ok_or_else(|| {
+        let names: Vec<&str> = OP_KINDS.iter().map(|(_, n, _)| *n).collect();
+        let hint = crate::base::suggest::suggest(name, names.iter().copied())
+            .unwrap_or_else(|| format!("the events are {}", names.join(", ")));
+        format!("unknown event {name:?}: {hint}")
+    })
+}
+
+fn parse_line(t: &str, span: Span) -> Result<OpEvent, String> {
+    let mut parts = t.splitn(3, char::is_whitespace);
+    let at = parts.next().unwrap_or("");
+    let operator = parts
+        .next()
+        .ok_or("expected `<timestamp> <operator> <event> [key=value …]`")?;
+    let rest = parts.next().unwrap_or("").trim_start();
+    let (kind_name, mut args) = match rest.split_once(char::is_whitespace) {
+        Some((k, a)) => (k, a),
+        None => (rest, ""),
+    };
+    if kind_name.is_empty() {
+        return Err("expected an event name after the operator".into());
+    }
+    let time = parse_timestamp(at)?;
+    let kind = kind_of(kind_name)?;
+    let mut fields = BTreeMap::new();
+    loop {
+        args = args.trim_start();
+        if args.is_empty() {
+            break;
+        }
+        let eq = args.find('=').ok_or_else(|| {
+            format!(
+                "expected key=value, found {:?}",
+                args.split_whitespace().next().unwrap_or("")
+            )
+        })?;
+        let key = &args[..eq];
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(format!("expected a field name before `=`, found {key:?}"));
+        }
+        args = &args[eq + 1..];
+        let value: String;
+        if let Some(q) = args.strip_prefix('"') {
+            let mut out = String::new();
+            let mut chars = q.char_indices();
+            let mut end = None;
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => match chars.next() {
+                        Some((_, e)) => out.push(e),
+                        None => break,
+                    },
+                    '"' => {
+                        end = Some(i);
+                        break;
+                    }
+                    c => out.push(c),
+                }
+            }
+            let end = end.ok_or_else(|| format!("unterminated quoted value for {key}"))?;
+            value = out;
+            args = &q[end + 1..];
+            let fv = FieldValue::Str(value);
+            fields.insert(key.replace('-', "_"), fv);
+            continue;
+        }
+        let end = args.find(char::is_whitespace).unwrap_or(args.len());
+        value = args[..end].to_string();
+        args = &args[end..];
+        fields.insert(key.replace('-', "_"), type_value(&value));
+    }
+    check_fields(kind, &fields)?;
+    Ok(OpEvent {
+        kind,
+        time,
+        at: at.to_string(),
+        operator: operator.to_string(),
+        fields,
+        span,
+        source: String::new(),
+    })
+}
+
+fn parse_json(t: &str, span: Span) -> Result<OpEvent, String> {
+    let v: Json = serde_json::from_str(t).map_err(|e| format!("invalid JSON: {e}"))?;
+    let obj = v.as_object().ok_or("expected a JSON object")?;
+    let get = |k: &str| {
+        obj.get(k)
+            .and_then(Json::as_str)
+            .ok_or_else(|| format!("expected a string field {k:?}"))
+    };
+    let at = get("time")?;
+    let time = parse_timestamp(at)?;
+    let operator = get("operator")?;
+    let kind = kind_of(get("event")?)?;
+    let mut fields = BTreeMap::new();
+    for (k, v) in obj {
+        if matches!(k.as_str(), "time" | "operator" | "event") {
+            continue;
+        }
+        let fv = match v {
+            Json::Number(n) => FieldValue::Num(n.as_f64().ok_or("number out of range")?),
+            Json::Bool(b) => FieldValue::Bool(*b),
+            Json::String(s) => type_value(s),
+            other => {
+                return Err(format!(
+                    "field {k:?}: expected a string, number or boolean, found {other}"
+                ));
+            }
+        };
+        fields.insert(k.replace('-', "_"), fv);
+    }
+    check_fields(kind, &fields)?;
+    Ok(OpEvent {
+        kind,
+        time,
+        at: at.to_string(),
+        operator: operator.to_string(),
+        fields,
+        span,
+        source: String::new(),
+    })
+}
+
+/// Reject fields the event kind does not have, so that a typo is not
+/// silently ignored.
+fn check_fields(kind: OpKind, fields: &BTreeMap<String, FieldValue>) -> Result<(), String> {
+    for k in fields.keys() {
+        let known = COMMON_FIELDS.iter().any(|(n, ..)| n == k)
+            || kind.fields().iter().any(|(n, ..)| n == k);
+        let derived = matches!(
+            k.as_str(),
+            "machine_to_move"
+                | "machine_moved"
+                | "in_game"
+                | "side_to_move"
+                | "delta"
+                | "duration"
+                | "after_end"
+                | "outsiders"
+                | "correct"
+                | "machine"
+                | "time"
+                | "at"
+        );
+        if !known || (derived && k != "ply") {
+            let mut names: Vec<&str> = COMMON_FIELDS.iter().map(|(n, ..)| *n).collect();
+            names.extend(kind.fields().iter().map(|(n, ..)| *n));
+            let hint = crate::base::suggest::suggest(k, names.iter().copied())
+                .map(|h| format!(" ({h})"))
+                .unwrap_or_default();
+            return Err(if derived && known {
+                format!("field {k:?} is derived by arbiter and cannot be given")
+            } else {
+                format!("event {} has no field {k:?}{hint}", kind.log_name())
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_json() {
+        let log = parse(
+            "# comment\n2003-01-26T20:00:00Z levy setup machine_side=black team=\"Bushinsky, Ban\"\n\
+             2003-01-26T20:30:00Z levy clock-stop side=black reason=\"technical problem\"\n\
+             {\"time\":\"2003-01-26T20:40:00Z\",\"operator\":\"levy\",\"event\":\"clock-start\",\"side\":\"black\"}\n\
+             2003-01-26T20:41:00Z levy clock-set side=black clock=machine old=1:10:00 new=1:08:00\n",
+        );
+        assert!(log.errors.is_empty(), "{:?}", log.errors);
+        assert_eq!(log.events.len(), 4);
+        assert_eq!(
+            log.events[0].fields["team"],
+            FieldValue::Str("Bushinsky, Ban".into())
+        );
+        assert_eq!(log.events[1].kind, OpKind::ClockStop);
+        assert_eq!(log.events[1].span.line, 3);
+        assert_eq!(log.events[2].kind, OpKind::ClockStart);
+        assert_eq!(log.events[3].fields["old"], FieldValue::Num(4_200_000.0));
+    }
+
+    #[test]
+    fn errors_name_the_line_and_what_was_expected() {
+        let log = parse(
+            "2003-01-26T20:00:00Z levy clock-stp side=black\n2003-01-26 levy setup\n2003-01-26T20:00:00Z levy setup colour=black\n2003-01-26T20:00:00Z levy resign side=white\n",
+        );
+        assert_eq!(log.events.len(), 1);
+        assert_eq!(log.errors.len(), 3);
+        assert_eq!(log.errors[0].span.line, 1);
+        assert!(
+            log.errors[0].message.contains("did you mean `clock-stop`"),
+            "{}",
+            log.errors[0].message
+        );
+        assert!(log.errors[1].message.contains("expected a timestamp"));
+        assert!(log.errors[2].message.contains("no field \"colour\""));
+    }
+}

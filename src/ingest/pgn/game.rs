@@ -1,0 +1,168 @@
+//! One game as read from the file, before any replay: its tags, moves and
+//! comments and the problems met, and its lists kept for the next game
+//! read on the same thread.
+
+use pgn_reader::SanPlus;
+
+use crate::base::span::Span;
+use crate::ingest::comments::Annotations;
+
+/// A tag pair as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    /// Inline (no allocation) up to 24 bytes, as nearly every tag's name
+    /// and value are.
+    pub name: compact_str::CompactString,
+    pub value: compact_str::CompactString,
+    /// The span of the value (between the quotes).
+    pub span: Span,
+}
+
+/// A comment and what arbiter understood of it.
+#[derive(Debug, Clone)]
+pub struct Comment {
+    /// The span of the whole `{…}`: the text is read from the file there.
+    pub span: Span,
+    /// What the comment says, typed (its plain text in `annotations.text`).
+    pub annotations: Annotations,
+}
+
+/// One mainline move as written.
+#[derive(Debug, Clone)]
+pub struct PgnMove {
+    pub san: SanPlus,
+    /// The move token exactly as written (inline up to 24 bytes: no
+    /// allocation for a move).
+    pub written: compact_str::CompactString,
+    pub span: Option<Span>,
+    /// Where the comments that follow the move (before the next move) lie
+    /// in the game's `comments`: read them with [`PgnGame::comments_of`].
+    /// A move holds none inline (a move is about 100 bytes, a comment
+    /// about 460), so a record without comments writes no room for them.
+    pub comment_range: std::ops::Range<u32>,
+    pub nags: Vec<u8>,
+}
+
+/// What kind of problem the reader met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The syntax is broken in a way the reader could not recover from
+    /// within the game (unterminated tag or comment, game too large).
+    Syntax,
+    /// A movetext token that is neither a move, a move number, an annotation
+    /// glyph, a comment, a variation nor a result.
+    UnparsableToken,
+    /// A tag or comment that is not valid UTF-8 (decoded as Windows-1252).
+    Encoding,
+    /// A malformed value inside a machine-written comment.
+    Annotation,
+    /// The same tag appears twice.
+    DuplicateTag,
+}
+
+/// A problem found while reading a game.
+#[derive(Debug, Clone)]
+pub struct PgnProblem {
+    pub kind: ProblemKind,
+    pub message: String,
+    pub span: Option<Span>,
+    /// Number of mainline moves read before the problem.
+    pub before_move: usize,
+}
+
+/// One game as read from the file, before any replay.
+#[derive(Debug, Clone)]
+pub struct PgnGame {
+    /// 0-based index of the game in its file.
+    pub index: usize,
+    /// Byte offset and line where the game's text starts.
+    pub offset: u64,
+    pub line: u64,
+    pub tags: Vec<Tag>,
+    /// Comments before the first move (game comments such as TCEC's
+    /// engine options).
+    pub preamble: Vec<Comment>,
+    pub moves: Vec<PgnMove>,
+    /// The comments after the first move, in order: each move's are a run
+    /// of them (`PgnMove::comment_range`).
+    pub comments: Vec<Comment>,
+    /// The termination marker in the movetext (`1-0`, `0-1`, `1/2-1/2`,
+    /// `*`), if any, and its span.
+    pub outcome: Option<(String, Option<Span>)>,
+    /// Variations skipped (each `(` at any depth counts once).
+    pub variations: u32,
+    pub problems: Vec<PgnProblem>,
+}
+
+thread_local! {
+    /// The lists of moves and of comments of the last game dropped on this
+    /// thread, emptied: the next game read here fills them, with no
+    /// allocation and no copy as they grow (140 moves with a comment each
+    /// are about 80 KB that doubling copied about once more).
+    static SPARE_MOVES: std::cell::Cell<Vec<PgnMove>> =
+        const { std::cell::Cell::new(Vec::new()) };
+    static SPARE_COMMENTS: std::cell::Cell<Vec<Comment>> =
+        const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A list longer than this (a game of more than 1,024 plies, or comments)
+/// is not kept for the next game.
+const SPARE_MAX: usize = 1024;
+
+/// The spare list of moves of this thread, if any (empty, with room).
+pub(super) fn spare_moves() -> Vec<PgnMove> {
+    SPARE_MOVES.try_with(|s| s.take()).unwrap_or_default()
+}
+
+/// The spare list of comments of this thread, if any (empty, with room).
+pub(super) fn spare_comments() -> Vec<Comment> {
+    SPARE_COMMENTS.try_with(|s| s.take()).unwrap_or_default()
+}
+
+/// Keep `list`, emptied, in `spare` for the next game read on this thread,
+/// unless the spare already has as much room or `list` is too large.
+fn keep_spare<T: 'static>(
+    spare: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>,
+    mut list: Vec<T>,
+) {
+    list.clear();
+    if list.capacity() > 0 && list.capacity() <= SPARE_MAX {
+        let _ = spare.try_with(|s| {
+            let old = s.take();
+            s.set(if old.capacity() >= list.capacity() {
+                old
+            } else {
+                list
+            });
+        });
+    }
+}
+
+impl Drop for PgnGame {
+    /// The game's lists of moves and of comments, emptied, are kept for the
+    /// next game read on this thread.
+    fn drop(&mut self) {
+        keep_spare(&SPARE_MOVES, std::mem::take(&mut self.moves));
+        keep_spare(&SPARE_COMMENTS, std::mem::take(&mut self.comments));
+    }
+}
+
+impl PgnGame {
+    /// The comments that follow `mv`, one of this game's moves.
+    pub fn comments_of(&self, mv: &PgnMove) -> &[Comment] {
+        let r = mv.comment_range.start as usize..mv.comment_range.end as usize;
+        self.comments.get(r).unwrap_or(&[])
+    }
+
+    /// The first value of a tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
+    }
+
+    pub fn tag_entry(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name == name)
+    }
+}
