@@ -117,10 +117,7 @@ pub(super) fn tag_value(game: &PgnGame, name: &str) -> Value {
 
 impl MoveFacts<'_> {
     /// The first of the move's comments that gives `f`, as a number.
-    fn ann(
-        &self,
-        f: impl Fn(&crate::ingest::comments::Annotations) -> Option<i64>,
-    ) -> Option<f64> {
+    fn ann(&self, f: impl Fn(&crate::ingest::comments::Annotations) -> Option<i64>) -> Option<f64> {
         self.game
             .comments_of(self.mv)
             .iter()
