@@ -15,26 +15,34 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
         Ok(t.iter().fold(0, |v, &c| v * 10 + i64::from(c - b'0')))
     };
     let date = timestamp_date(s, num)?;
-    let mut i = 19;
-    let mut ms = 0i64;
-    if b.get(i) == Some(&b'.') {
-        let start = i + 1;
-        i = start;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        let frac = &b[start..i];
-        if frac.is_empty() {
-            return Err(timestamp_expected(s));
-        }
-        // the first three digits, zeros after the last: milliseconds
-        ms = frac
-            .iter()
-            .chain(b"000")
-            .take(3)
-            .fold(0, |v, &c| v * 10 + i64::from(c - b'0'));
-    }
+    let (i, digits) = fraction(s)?;
+    // the first three digits, zeros after the last: milliseconds
+    let ms = b[digits]
+        .iter()
+        .chain(b"000")
+        .take(3)
+        .fold(0, |v, &c| v * 10 + i64::from(c - b'0'));
     Ok(epoch_ms(date, ms, timestamp_zone(s, &s[i..])?))
+}
+
+/// Where the fraction of a second of timestamp `s` ends (and its zone
+/// begins), and its digits (none when there is no fraction); an error where
+/// a `.` has no digit after it.
+fn fraction(s: &str) -> Result<(usize, std::ops::Range<usize>), String> {
+    let b = s.as_bytes();
+    let mut i = 19;
+    if b.get(i) != Some(&b'.') {
+        return Ok((i, i..i));
+    }
+    let start = i + 1;
+    i = start;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    if i == start {
+        return Err(timestamp_expected(s));
+    }
+    Ok((i, start..i))
 }
 
 /// What [`parse_timestamp`] expected, for its errors.
@@ -162,7 +170,7 @@ mod tests {
     /// before it read them without `str::parse` and without a string for
     /// the fraction: the reference for it, result and error alike.
     fn parse_timestamp_parsed(s: &str) -> Result<i64, String> {
-        let b = timestamp_shape(s)?;
+        timestamp_shape(s)?;
         let expected = || timestamp_expected(s);
         let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
             let t = s.get(r).ok_or_else(expected)?;
@@ -172,21 +180,10 @@ mod tests {
             t.parse::<i64>().map_err(|_| expected())
         };
         let date = timestamp_date(s, num)?;
-        let mut i = 19;
-        let mut ms = 0i64;
-        if b.get(i) == Some(&b'.') {
-            let start = i + 1;
-            i = start;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            let frac = &s[start..i];
-            if frac.is_empty() {
-                return Err(expected());
-            }
-            let digits: String = frac.chars().chain("000".chars()).take(3).collect();
-            ms = digits.parse().map_err(|_| expected())?;
-        }
+        let (i, digits) = fraction(s)?;
+        let frac = &s[digits];
+        let digits: String = frac.chars().chain("000".chars()).take(3).collect();
+        let ms = digits.parse().map_err(|_| expected())?;
         Ok(epoch_ms(date, ms, timestamp_zone(s, &s[i..])?))
     }
 

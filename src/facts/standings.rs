@@ -379,6 +379,16 @@ mod tests {
         }
     }
 
+    /// Games written `round white black result`, separated by `;`.
+    fn games(list: &str) -> Vec<Game> {
+        list.split(';')
+            .map(|one| {
+                let f: Vec<&str> = one.split_whitespace().collect();
+                g(f[0], f[1], f[2], f[3])
+            })
+            .collect()
+    }
+
     fn scoring() -> Vec<(String, f64)> {
         vec![
             ("win".into(), 1.0),
@@ -391,14 +401,8 @@ mod tests {
     #[test]
     fn sonneborn_berger_and_direct_encounter_break_ties() {
         // A and B tie on 2; A beat B; C scored 1 with a draw against each.
-        let games = vec![
-            g("1", "A", "B", "1-0"),
-            g("2", "B", "C", "1-0"),
-            g("3", "C", "A", "1/2-1/2"),
-            g("4", "A", "C", "1/2-1/2"),
-            g("5", "B", "A", "1-0"),
-            g("6", "C", "B", "0-1"),
-        ];
+        let games =
+            games("1 A B 1-0; 2 B C 1-0; 3 C A 1/2-1/2; 4 A C 1/2-1/2; 5 B A 1-0; 6 C B 0-1");
         let rows = standings(&games, &scoring(), &["direct-encounter".into()]);
         // B: 3 points (beat C twice, beat A once), A: 2, C: 1
         assert_eq!(rows[0].player, "B");
@@ -417,12 +421,7 @@ mod tests {
 
     #[test]
     fn byes_opponents_scores_and_unresolved_ties() {
-        let games = vec![
-            g("1", "A", "B", "1/2-1/2"),
-            g("1", "C", "BYE", "1-0"),
-            g("2", "A", "C", "0-1"),
-            g("2", "B", "BYE", "1-0"),
-        ];
+        let games = games("1 A B 1/2-1/2; 1 C BYE 1-0; 2 A C 0-1; 2 B BYE 1-0");
         let rows = standings(
             &games,
             &scoring(),

@@ -86,8 +86,8 @@ fn why_illegal(pos: &Chess, san: &San) -> String {
         }
         San::Normal {
             role,
-            file,
-            rank,
+            file: from_file,
+            rank: from_rank,
             capture,
             to,
             promotion,
@@ -100,7 +100,8 @@ fn why_illegal(pos: &Chess, san: &San) -> String {
             let cands: Vec<_> = all
                 .into_iter()
                 .filter(|sq| {
-                    file.is_none_or(|f| f == sq.file()) && rank.is_none_or(|r| r == sq.rank())
+                    from_file.is_none_or(|f| f == sq.file())
+                        && from_rank.is_none_or(|r| r == sq.rank())
                 })
                 .collect();
             if cands.is_empty() {

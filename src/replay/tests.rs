@@ -213,7 +213,7 @@ fn resolving_a_san_is_to_move() {
                 Move::EnPassant { from, to } => (Role::Pawn, from, Some(Role::Pawn), to, None),
                 _ => continue,
             };
-            for (file, rank) in [
+            for (written_file, written_rank) in [
                 (Some(from.file()), None),
                 (None, Some(from.rank())),
                 (Some(from.file()), Some(from.rank())),
@@ -223,8 +223,8 @@ fn resolving_a_san_is_to_move() {
                     for promotion in [promotion, None, Some(Role::Knight), Some(Role::King)] {
                         agrees(San::Normal {
                             role,
-                            file,
-                            rank,
+                            file: written_file,
+                            rank: written_rank,
                             capture,
                             to,
                             promotion,
