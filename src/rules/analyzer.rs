@@ -6,9 +6,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::ast::{self, BinOp, ExprKind, Item, RuleKind, UnOp};
-use super::error::{Pos, RuleError};
-use super::parser::parse;
+use super::syntax::ast::{self, BinOp, ExprKind, Item, RuleKind, UnOp};
+use super::syntax::error::{Pos, RuleError};
+use super::syntax::parser::parse;
 use crate::base::suggest::suggest;
 use crate::base::value::{Type, Value};
 use crate::facts::clock::{PeriodDef, TimeControlDef};

@@ -31,7 +31,7 @@ use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase};
 use super::analyzer::{
     Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, Stateful, StatefulFn,
 };
-use super::ast::{BinOp, UnOp};
+use super::syntax::ast::{BinOp, UnOp};
 use crate::base::value::Value;
 use crate::facts::clock::TimeControlDef;
 use crate::findings::{Evidence, Finding};
