@@ -362,7 +362,7 @@ fn mangled_rulesets_never_panic() {
 /// are part of what a rule reports, so it is always evaluated.
 #[test]
 fn and_or_skip_only_a_right_side_without_a_detector() {
-    use arbiter::rules::analyzer::{CExpr, Check};
+    use arbiter::rules::analysis::{CExpr, Check};
     use arbiter::rules::syntax::ast::BinOp;
     let src = format!(
         "{HEAD}let plain on move = move.capture and move.check\n\

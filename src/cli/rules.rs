@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{CLEAN, FAILURE, RulesCommand};
-use crate::rules::analyzer::{Check, Ruleset, clauses};
+use crate::rules::analysis::{Check, Ruleset, clauses};
 use crate::rules::compile;
 
 fn load(path: &Path) -> Result<(Ruleset, String), String> {

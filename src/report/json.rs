@@ -301,7 +301,7 @@ pub fn summary_line(
             "id": rs.id,
             "title": rs.title,
             "manual_review": rs.rules.iter().filter_map(|r| match &r.check {
-                crate::rules::analyzer::Check::Manual(what) => Some(json!({
+                crate::rules::analysis::Check::Manual(what) => Some(json!({
                     "rule": r.id,
                     "clause": crate::rules::eval::clause_text(r),
                     "check": what,

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::analyzer::{CExpr, Check, FitTarget, Ruleset};
+use super::analysis::{CExpr, Check, FitTarget, Ruleset};
 use super::eval::{Detectors, Overrides, Program, run};
 use super::judge::termination_findings;
 use crate::base::value::Value;

@@ -1,10 +1,10 @@
 //! The rule language, by stage: [`syntax`] (lexer and parser) →
-//! [`analyzer`] → [`eval`].
+//! [`analysis`] → [`eval`].
 //! A ruleset is untrusted input: it does no I/O, has no loops, and is
 //! evaluated in one pass over a game's timeline. See
 //! `docs/rules-language.md`.
 
-pub mod analyzer;
+pub mod analysis;
 pub mod eval;
 pub mod fit;
 pub mod judge;
@@ -12,6 +12,6 @@ pub mod syntax;
 
 /// Read, parse and analyze a ruleset: its errors name the line and column,
 /// with a caret under the span ([`syntax::error::RuleError::render`]).
-pub fn compile(path: &str, src: &str) -> Result<analyzer::Ruleset, syntax::error::RuleError> {
-    analyzer::compile_with(path, src, eval::eval_const)
+pub fn compile(path: &str, src: &str) -> Result<analysis::Ruleset, syntax::error::RuleError> {
+    analysis::compile_with(path, src, eval::eval_const)
 }

@@ -398,7 +398,7 @@ pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String
 
 /// Adjudication bands from a ruleset: its `draw_eval` and `win_eval`
 /// constants, when it has them.
-pub fn bands(rs: Option<&crate::rules::analyzer::Ruleset>) -> Vec<(f64, &'static str)> {
+pub fn bands(rs: Option<&crate::rules::analysis::Ruleset>) -> Vec<(f64, &'static str)> {
     let Some(rs) = rs else { return Vec::new() };
     let Ok(p) = crate::rules::eval::Program::new(rs, None) else {
         return Vec::new();

@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use shakmaty::Position;
 use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase};
 
-use super::analyzer::{
+use super::analysis::{
     Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, Stateful, StatefulFn,
 };
 use super::syntax::ast::{BinOp, UnOp};
@@ -63,7 +63,7 @@ pub use verdicts::{clause_text, rule_evidence, rule_finding};
 
 /// Evaluate constants in order, applying `overrides` (index, expression).
 pub fn const_values(consts: &[(String, CExpr)], overrides: &[(usize, CExpr)]) -> Vec<Value> {
-    super::analyzer::const_values(consts, overrides, eval_const)
+    super::analysis::const_values(consts, overrides, eval_const)
 }
 
 /// What the evaluator keeps with a ruleset, found the first time it runs:
