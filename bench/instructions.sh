@@ -75,7 +75,7 @@ audit=$(count ':arbiter::audit::audit_game \\[')
 replay=$(count ':arbiter::replay::replay \\[')
 judge=$(count ':arbiter::rules::judge::judge \\[')
 line=$(count 'GameLine as core::fmt::Display>::fmt \\[')
-compile=$(count ':arbiter::rules::analysis::compile_with \\[')
+compile=$(count ':arbiter::rules::compile \\[')
 
 own=$((total - sha))
 split=$((chunk - hashread))

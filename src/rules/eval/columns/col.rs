@@ -237,6 +237,7 @@ impl Col {
 
     /// Whether the two hold the same values at every one of `n` moves, to
     /// every reader ([`identical`]).
+    #[inline]
     pub(super) fn same(&self, o: &Col, n: usize) -> bool {
         match (self, o) {
             (Col::N(a), Col::N(b)) => (0..n).all(|r| same_num(a.at(r), b.at(r))),
@@ -247,6 +248,7 @@ impl Col {
 
     /// The moves (of `n`) at which the two columns differ, as [`identical`]
     /// tells their values apart: `at` is called with each, in order.
+    #[inline]
     pub(super) fn differences(&self, o: &Col, n: usize, mut at: impl FnMut(usize)) {
         match (self, o) {
             (Col::N(a), Col::N(b)) => (0..n).filter(|&r| !same_num(a.at(r), b.at(r))).for_each(at),

@@ -94,6 +94,7 @@ const POOL_LARGEST: usize = 1 << 12;
 impl<T: Pooled> Buf<T> {
     /// An empty vector with room for `n` values, from the pool where it
     /// has one.
+    #[inline]
     pub(super) fn with_capacity(n: usize) -> Buf<T> {
         let mut v = T::pool()
             .try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
@@ -123,6 +124,7 @@ impl<T: Pooled> Drop for Buf<T> {
 }
 
 impl<T: Pooled> FromIterator<T> for Buf<T> {
+    #[inline]
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         let iter = iter.into_iter();
         let mut b = Buf::with_capacity(iter.size_hint().0);
@@ -172,6 +174,7 @@ pub(super) fn same_num(x: &Num, y: &Num) -> bool {
 /// is then worked out once, not at every move. A game's field is often
 /// the same throughout (no promotion, no mate, the engine's fields of a
 /// record without comments), and what reads it stays one value too.
+#[inline]
 pub(super) fn settled<T: Pooled + Clone>(v: Buf<T>) -> Column<T> {
     match v.first() {
         Some(first) if v.iter().all(|x| T::same(x, first)) => Column::K(first.clone()),

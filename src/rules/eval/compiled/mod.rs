@@ -29,7 +29,7 @@ mod literals;
 #[cfg(test)]
 pub(in crate::rules::eval) mod tests;
 
-// the parts' own items, shared with each other through this module
+// what the columns read, and the closures the code is made of
 pub(super) use closures::num_handles;
 use closures::{num, truth, value};
 
