@@ -10,6 +10,16 @@ use crate::rules::syntax::ast;
 use crate::rules::syntax::error::RuleError;
 use crate::timeline::{self, Kind};
 
+/// A call as written: the whole expression, the function's name, and its
+/// arguments and named arguments.
+#[derive(Clone, Copy)]
+struct CallSite<'c> {
+    e: &'c ast::Expr,
+    name: &'c ast::Name,
+    args: &'c [ast::Expr],
+    named: &'c [(ast::Name, ast::Expr)],
+}
+
 impl Analyzer<'_> {
     pub(super) fn call(
         &mut self,
@@ -18,6 +28,12 @@ impl Analyzer<'_> {
         args: &[ast::Expr],
         named: &[(ast::Name, ast::Expr)],
     ) -> Result<CExpr, RuleError> {
+        let site = CallSite {
+            e,
+            name,
+            args,
+            named,
+        };
         let builtin = match name.text.as_str() {
             "abs" => Some((Builtin::Abs, 1)),
             "floor" => Some((Builtin::Floor, 1)),
@@ -33,7 +49,7 @@ impl Analyzer<'_> {
             _ => None,
         };
         if let Some((b, n)) = builtin {
-            return self.builtin_call(e, name, args, named, b, n);
+            return self.builtin_call(site, b, n);
         }
         let stateful = match name.text.as_str() {
             "streak" => Some(StatefulFn::Streak),
@@ -45,7 +61,7 @@ impl Analyzer<'_> {
             _ => None,
         };
         if let Some(func) = stateful {
-            return self.stateful_call(e, name, args, named, func);
+            return self.stateful_call(site, func);
         }
         let detector = match name.text.as_str() {
             "tablebase" => Some(Detector::Tablebase),
@@ -55,7 +71,7 @@ impl Analyzer<'_> {
             _ => None,
         };
         if let Some(d) = detector {
-            return self.detector_call(e, name, args, named, d);
+            return self.detector_call(site, d);
         }
         let help = suggest(&name.text, FUNCTIONS.iter().copied())
             .unwrap_or_else(|| format!("the functions are {}", FUNCTIONS.join(", ")));
@@ -65,13 +81,16 @@ impl Analyzer<'_> {
     /// A call of builtin `b`, which takes `n` arguments.
     fn builtin_call(
         &mut self,
-        e: &ast::Expr,
-        name: &ast::Name,
-        args: &[ast::Expr],
-        named: &[(ast::Name, ast::Expr)],
+        site: CallSite<'_>,
         b: Builtin,
         n: usize,
     ) -> Result<CExpr, RuleError> {
+        let CallSite {
+            e,
+            name,
+            args,
+            named,
+        } = site;
         arity(e, name, args, n)?;
         no_named(name, named)?;
         let cargs: Vec<CExpr> = args
@@ -95,14 +114,13 @@ impl Analyzer<'_> {
     }
 
     /// A call of stateful function `func`, allotted the next state slot.
-    fn stateful_call(
-        &mut self,
-        e: &ast::Expr,
-        name: &ast::Name,
-        args: &[ast::Expr],
-        named: &[(ast::Name, ast::Expr)],
-        func: StatefulFn,
-    ) -> Result<CExpr, RuleError> {
+    fn stateful_call(&mut self, site: CallSite<'_>, func: StatefulFn) -> Result<CExpr, RuleError> {
+        let CallSite {
+            e,
+            name,
+            args,
+            named,
+        } = site;
         let Some(on) = self.scope.filter(|_| self.stateful_ok) else {
             return Err(RuleError::new(
                 e.pos,
@@ -142,14 +160,13 @@ impl Analyzer<'_> {
     }
 
     /// A call of detector `d`, with its named parameters.
-    fn detector_call(
-        &mut self,
-        e: &ast::Expr,
-        name: &ast::Name,
-        args: &[ast::Expr],
-        named: &[(ast::Name, ast::Expr)],
-        d: Detector,
-    ) -> Result<CExpr, RuleError> {
+    fn detector_call(&mut self, site: CallSite<'_>, d: Detector) -> Result<CExpr, RuleError> {
+        let CallSite {
+            e,
+            name,
+            args,
+            named,
+        } = site;
         if !args.is_empty() {
             return Err(RuleError::new(
                 args[0].pos,

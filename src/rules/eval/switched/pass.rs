@@ -101,15 +101,27 @@ struct Pass<'p, 't> {
     walking: Option<(memo::OptionRun, bool)>,
 }
 
-/// The context of event `i`, for a `let` or a rule, in pass `p`: the real
-/// pass's, or (`shadow`) shadow `sh`'s: its switches, `let`s, state, notes
-/// and evidence, reading the real pass's `let`s where its own do not differ.
+/// Where the pass is: the `i`th event (`ev`), its move's place `r` among
+/// the columns' moves, the move `at` whose values the `let`s hold there,
+/// and the move's facts.
+#[derive(Clone, Copy)]
+struct Here<'h> {
+    i: usize,
+    ev: &'h Event<'h>,
+    r: usize,
+    at: Option<usize>,
+    facts: Option<&'h MoveFacts<'h>>,
+}
+
+/// The context of the event `here`, for a `let` or a rule, in pass `p`:
+/// the real pass's, or (`shadow`) shadow `sh`'s: its switches, `let`s,
+/// state, notes and evidence, reading the real pass's `let`s where its own
+/// do not differ.
 macro_rules! ctx {
-    ($p:ident, $i:expr, $facts:expr) => {
+    ($p:ident, $here:expr) => {
         ctx!(
             $p,
-            $i,
-            $facts,
+            $here,
             &$p.prog.switches,
             &$p.lets,
             &mut $p.slots,
@@ -118,11 +130,10 @@ macro_rules! ctx {
             &mut $p.evidence
         )
     };
-    (shadow $p:ident, $sh:ident, $i:expr, $facts:expr) => {
+    (shadow $p:ident, $sh:ident, $here:expr) => {
         ctx!(
             $p,
-            $i,
-            $facts,
+            $here,
             &$sh.switches,
             &$sh.lets,
             &mut $sh.slots,
@@ -131,17 +142,17 @@ macro_rules! ctx {
             &mut $p.shadow_evidence
         )
     };
-    ($p:ident, $i:expr, $facts:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $overlay:expr, $evidence:expr) => {
+    ($p:ident, $here:expr, $switches:expr, $lets:expr, $slots:expr, $notes:expr, $overlay:expr, $evidence:expr) => {
         Ctx {
             run: $p.run,
-            i: $i,
+            i: $here.i,
             switches: $switches,
             lets: $lets,
             overlay: $overlay,
             slots: $slots,
             notes: $notes,
             evidence: $evidence,
-            facts: $facts,
+            facts: $here.facts,
         }
     };
 }
@@ -308,10 +319,17 @@ impl<'p, 't> Pass<'p, 't> {
                 _ => None,
             };
             let (on_lets, on_rules) = plan.triggered(ev.kind);
-            self.lets_at(i, r, at, facts, on_lets);
+            let here = Here {
+                i,
+                ev,
+                r,
+                at,
+                facts,
+            };
+            self.lets_at(here, on_lets);
             self.notes.clear();
             self.evidence.clear();
-            let decisive = self.rules_at(i, ev, r, at, facts, on_rules);
+            let decisive = self.rules_at(here, on_rules);
             if let Some((run, held)) = self.walking
                 && i + 1 == run.end
             {
@@ -321,7 +339,7 @@ impl<'p, 't> Pass<'p, 't> {
                 self.walking = None;
             }
             if ev.kind == Kind::Move {
-                self.shadows_at(i, ev, r, at, facts, decisive);
+                self.shadows_at(here, decisive);
             }
             if trace && ev.kind == Kind::Move {
                 fill!(self, at, &(0..self.rs.lets.len()).collect::<Vec<usize>>());
@@ -332,17 +350,11 @@ impl<'p, 't> Pass<'p, 't> {
         }
     }
 
-    /// The `let`s of event `i` (move `r` of the columns; their values at
-    /// move `at`), the real pass's and each shadow's.
+    /// The `let`s of the event (`on_lets`), the real pass's and each
+    /// shadow's.
     #[inline(always)]
-    fn lets_at(
-        &mut self,
-        i: usize,
-        r: usize,
-        at: Option<usize>,
-        facts: Option<&MoveFacts<'_>>,
-        on_lets: &[usize],
-    ) {
+    fn lets_at(&mut self, here: Here<'_>, on_lets: &[usize]) {
+        let r = here.r;
         let plan = self.plan;
         for &j in on_lets {
             // a column: its value at this move, the real pass's and each
@@ -373,7 +385,7 @@ impl<'p, 't> Pass<'p, 't> {
                 }
                 continue;
             }
-            fill!(self, at, &plan.let_inputs[j].lets);
+            fill!(self, here.at, &plan.let_inputs[j].lets);
             // A shadow evaluates the `let` only where its value can differ
             // from the real pass's: it reads the flipped switch, or a `let`
             // whose shadow value differs now, or its state is the shadow's
@@ -394,13 +406,13 @@ impl<'p, 't> Pass<'p, 't> {
                     }
                 }
             }
-            let mut ctx = ctx!(self, i, facts);
+            let mut ctx = ctx!(self, here);
             ctx.advance(plan, &plan.let_calls[j]);
             let v = (plan.code.lets[j])(&mut ctx);
             self.lets[j] = v;
             for (k, sh) in self.shadows.iter_mut().enumerate().filter(|_| shadowed) {
                 if self.evaluate[k] {
-                    let mut c = ctx!(shadow self, sh, i, facts);
+                    let mut c = ctx!(shadow self, sh, here);
                     c.advance(plan, &plan.let_calls[j]);
                     let v = (plan.code.lets[j])(&mut c);
                     let d = !identical(&v, &self.lets[j]);
@@ -418,19 +430,12 @@ impl<'p, 't> Pass<'p, 't> {
         }
     }
 
-    /// The rules of event `ev` (the `i`th; move `r` of the columns), the
-    /// real pass's: whether an adjudication fired, or could not be decided,
-    /// there (a shadow reads that verdict).
+    /// The rules of the event (`on_rules`), the real pass's: whether an
+    /// adjudication fired, or could not be decided, there (a shadow reads
+    /// that verdict).
     #[inline(always)]
-    fn rules_at(
-        &mut self,
-        i: usize,
-        ev: &Event<'_>,
-        r: usize,
-        at: Option<usize>,
-        facts: Option<&MoveFacts<'_>>,
-        on_rules: &[usize],
-    ) -> bool {
+    fn rules_at(&mut self, here: Here<'_>, on_rules: &[usize]) -> bool {
+        let (ev, r) = (here.ev, here.r);
         let (rs, plan) = (self.rs, self.plan);
         let mut decisive = false;
         for &ri in on_rules {
@@ -458,8 +463,8 @@ impl<'p, 't> Pass<'p, 't> {
             // where it decides, a condition that calls a detector is
             // evaluated again, for what the detector notes and finds
             let column = column.filter(|_| !plan.columns.effects[ri]);
-            fill!(self, at, &plan.columns.rule_reads[ri]);
-            let mut ctx = ctx!(self, i, facts);
+            fill!(self, here.at, &plan.columns.rule_reads[ri]);
+            let mut ctx = ctx!(self, here);
             match &rule.check {
                 Check::Manual(_) => {}
                 Check::Adjudicate {
@@ -536,19 +541,12 @@ impl<'p, 't> Pass<'p, 't> {
         decisive
     }
 
-    /// Each shadow's adjudications at move event `ev` (the `i`th; move `r`
-    /// of the columns), in the rules' order, until its outcome is decided;
-    /// `decisive`: whether the real pass's decided something there.
+    /// Each shadow's adjudications at a move's event, in the rules' order,
+    /// until its outcome is decided; `decisive`: whether the real pass's
+    /// decided something there.
     #[inline(always)]
-    fn shadows_at(
-        &mut self,
-        i: usize,
-        ev: &Event<'_>,
-        r: usize,
-        at: Option<usize>,
-        facts: Option<&MoveFacts<'_>>,
-        decisive: bool,
-    ) {
+    fn shadows_at(&mut self, here: Here<'_>, decisive: bool) {
+        let (ev, r) = (here.ev, here.r);
         let (rs, plan) = (self.rs, self.plan);
         for (k, sh) in self
             .shadows
@@ -581,11 +579,11 @@ impl<'p, 't> Pass<'p, 't> {
                     continue;
                 }
                 let open = sh.open();
-                fill!(self, at, &plan.columns.rule_reads[ri]);
+                fill!(self, here.at, &plan.columns.rule_reads[ri]);
                 let mut c = if own {
-                    ctx!(shadow self, sh, i, facts)
+                    ctx!(shadow self, sh, here)
                 } else {
-                    ctx!(self, i, facts)
+                    ctx!(self, here)
                 };
                 let fired = if own {
                     c.advance(plan, &plan.rule_calls[ri]);
