@@ -1,7 +1,8 @@
 //! The pass over one game's events: each event's `let`s, then its rules,
 //! then (at a move) each shadow's adjudications. What runs once per game
 //! (the clocks, the game's fields, the columns, the shadows) is set up
-//! before it; each event's steps are inlined into the loop.
+//! before it; each event's steps (`lets`, `rules`, `shadows`) are inlined
+//! into the loop.
 
 use super::*;
 use crate::timeline::{Event, MoveFacts};
@@ -173,6 +174,12 @@ macro_rules! fill {
         }
     };
 }
+
+// each event's steps, inlined into the loop of `events` (the macros above
+// are theirs too)
+mod lets;
+mod rules;
+mod shadows;
 
 impl<'p, 't> Pass<'p, 't> {
     /// The pass before the game's first event, over the game's moves and
@@ -349,279 +356,11 @@ impl<'p, 't> Pass<'p, 't> {
             }
         }
     }
-
-    /// The `let`s of the event (`on_lets`), the real pass's and each
-    /// shadow's.
-    #[inline(always)]
-    fn lets_at(&mut self, here: Here<'_>, on_lets: &[usize]) {
-        let r = here.r;
-        let plan = self.plan;
-        for &j in on_lets {
-            // a column: its value at this move, the real pass's and each
-            // shadow's (a shadow's differs only where it has a column)
-            if let Some(gc) = self.cols
-                && let Some(c) = &gc.lets[j]
-            {
-                if self.readers[j] != 0 {
-                    // (a shadow none of whose `let`s differs anywhere in
-                    // the game has nothing to set)
-                    for (sh, own) in self
-                        .shadows
-                        .iter_mut()
-                        .zip(&gc.shadows)
-                        .filter(|(_, o)| o.any)
-                    {
-                        let d = match &own.lets[j] {
-                            Some(o) if sh.open() => {
-                                let v = o.value_at(r);
-                                let differs = !identical(&v, &c.value_at(r));
-                                sh.lets[j] = v;
-                                differs
-                            }
-                            _ => false,
-                        };
-                        sh.set_differs(j, d);
-                    }
-                }
-                continue;
-            }
-            fill!(self, here.at, &plan.let_inputs[j].lets);
-            // A shadow evaluates the `let` only where its value can differ
-            // from the real pass's: it reads the flipped switch, or a `let`
-            // whose shadow value differs now, or its state is the shadow's
-            // own. Otherwise it has the real value, and its state (left
-            // as it was) is copied from the real pass's, before this
-            // event advances it, once the shadow needs it.
-            let shadowed = self.readers[j] != 0;
-            for (k, sh) in self.shadows.iter_mut().enumerate().filter(|_| shadowed) {
-                // a shadow whose outcome is decided has nothing left to
-                // find: nothing of it is read again
-                let must = sh.open()
-                    && plan.depends[sh.flipped].lets[j]
-                    && (sh.own[j] || plan.let_inputs[j].differ(sh));
-                self.evaluate[k] = must;
-                if must && !sh.own[j] {
-                    for &c in &plan.let_calls[j] {
-                        sh.slots[c].clone_from(&self.slots[c]);
-                    }
-                }
-            }
-            let mut ctx = ctx!(self, here);
-            ctx.advance(plan, &plan.let_calls[j]);
-            let v = (plan.code.lets[j])(&mut ctx);
-            self.lets[j] = v;
-            for (k, sh) in self.shadows.iter_mut().enumerate().filter(|_| shadowed) {
-                if self.evaluate[k] {
-                    let mut c = ctx!(shadow self, sh, here);
-                    c.advance(plan, &plan.let_calls[j]);
-                    let v = (plan.code.lets[j])(&mut c);
-                    let d = !identical(&v, &self.lets[j]);
-                    sh.set_differs(j, d);
-                    sh.lets[j] = v;
-                    // its state is its own while it differs from the real
-                    // pass's
-                    sh.own[j] = plan.let_calls[j]
-                        .iter()
-                        .any(|&c| sh.slots[c] != self.slots[c]);
-                } else {
-                    sh.set_differs(j, false);
-                }
-            }
-        }
-    }
-
-    /// The rules of the event (`on_rules`), the real pass's: whether an
-    /// adjudication fired, or could not be decided, there (a shadow reads
-    /// that verdict).
-    #[inline(always)]
-    fn rules_at(&mut self, here: Here<'_>, on_rules: &[usize]) -> bool {
-        let (ev, r) = (here.ev, here.r);
-        let (rs, plan) = (self.rs, self.plan);
-        let mut decisive = false;
-        for &ri in on_rules {
-            let rule = &rs.rules[ri];
-            // a condition a column holds, read there: nothing else of the
-            // rule is evaluated unless it fires
-            let column = self
-                .cols
-                .and_then(|c| c.rules[ri].as_ref())
-                .map(|c| *c.at(r));
-            if let Some(t) = column {
-                let decides = match &rule.check {
-                    Check::Adjudicate { .. } => {
-                        self.fired_at[ri] = t;
-                        let d = matches!(t, Truth::True | Truth::Unknown);
-                        decisive |= d;
-                        d && self.out.computed.is_none() && self.undecided_from.is_none()
-                    }
-                    check => !matches!(verdict_with(check, t), Verdict::Holds),
-                };
-                if !decides {
-                    continue;
-                }
-            }
-            // where it decides, a condition that calls a detector is
-            // evaluated again, for what the detector notes and finds
-            let column = column.filter(|_| !plan.columns.effects[ri]);
-            fill!(self, here.at, &plan.columns.rule_reads[ri]);
-            let mut ctx = ctx!(self, here);
-            match &rule.check {
-                Check::Manual(_) => {}
-                Check::Adjudicate {
-                    result, records, ..
-                } => {
-                    ctx.advance(plan, &plan.rule_calls[ri]);
-                    // a condition fires when it is `true` (the truth of a
-                    // value is `true` for that value alone)
-                    let fired = column.unwrap_or_else(|| plan.code.condition(ri, &mut ctx));
-                    let open = self.out.computed.is_none() && self.undecided_from.is_none();
-                    match fired {
-                        Truth::True if open => {
-                            match computed_at(
-                                rule,
-                                result,
-                                records.as_ref(),
-                                &mut ctx,
-                                ev.ply.unwrap_or(0),
-                            ) {
-                                Ok(c) => self.out.computed = Some(c),
-                                Err(r) => {
-                                    self.indeterminate.entry(rule.id.clone()).or_insert(Indeterminate {
-                                        rule: rule.id.clone(),
-                                        ply: ev.ply,
-                                        reason: format!("the result expression gave {}, not white, black or draw", r.display()),
-                                    });
-                                }
-                            }
-                        }
-                        Truth::Unknown if open => {
-                            self.undecided_from = ev.ply;
-                            let reason = ctx
-                                .notes
-                                .first()
-                                .map(Note::to_string)
-                                .unwrap_or_else(|| "a value was unknown".into());
-                            self.indeterminate
-                                .entry(rule.id.clone())
-                                .or_insert(Indeterminate {
-                                    rule: rule.id.clone(),
-                                    ply: ev.ply,
-                                    reason,
-                                });
-                        }
-                        _ => {}
-                    }
-                    self.fired_at[ri] = fired;
-                    decisive |= matches!(fired, Truth::True | Truth::Unknown);
-                }
-                Check::Forbid { .. } | Check::Require { .. } => {
-                    ctx.advance(plan, &plan.rule_calls[ri]);
-                    let v = column.unwrap_or_else(|| plan.code.condition(ri, &mut ctx));
-                    let verdict = verdict_with(&rule.check, v);
-                    if let Some((_, held)) = &mut self.walking
-                        && !matches!(verdict, Verdict::Holds)
-                    {
-                        *held = false;
-                    }
-                    match verdict {
-                        Verdict::Violation => {
-                            let f = violation(rule, &mut ctx, ev, self.path, &rs.path);
-                            self.out.findings.push(f);
-                        }
-                        Verdict::Unknown => {
-                            note_unknown(&mut self.indeterminate, rule, ev.ply, &ctx)
-                        }
-                        Verdict::Holds => {}
-                    }
-                }
-            }
-            self.notes.clear();
-            self.evidence.clear();
-        }
-        decisive
-    }
-
-    /// Each shadow's adjudications at a move's event, in the rules' order,
-    /// until its outcome is decided; `decisive`: whether the real pass's
-    /// decided something there.
-    #[inline(always)]
-    fn shadows_at(&mut self, here: Here<'_>, decisive: bool) {
-        let (ev, r) = (here.ev, here.r);
-        let (rs, plan) = (self.rs, self.plan);
-        for (k, sh) in self
-            .shadows
-            .iter_mut()
-            .enumerate()
-            .filter(|(_, sh)| sh.open())
-        {
-            // a shadow none of whose `let`s differs now, whose switch no
-            // adjudication reads directly and none keeps state of its
-            // own, has the real pass's verdicts: when none of those
-            // decides anything, there is nothing to evaluate
-            if !decisive && !plan.direct[sh.flipped] && sh.differing == 0 {
-                continue;
-            }
-            for &ri in &plan.adjudications {
-                let rule = &rs.rules[ri];
-                let Check::Adjudicate {
-                    result, records, ..
-                } = &rule.check
-                else {
-                    continue;
-                };
-                // evaluated again only where it can differ (as for
-                // the `let`s above); one with stateful calls of its own
-                // on every move, to keep their state
-                let own = plan.depends[sh.flipped].rules[ri]
-                    && (!plan.rule_calls[ri].is_empty() || plan.rule_inputs[ri].differ(sh));
-                if !own && !matches!(self.fired_at[ri], Truth::True | Truth::Unknown) {
-                    // the real pass's verdict, which decides nothing
-                    continue;
-                }
-                let open = sh.open();
-                fill!(self, here.at, &plan.columns.rule_reads[ri]);
-                let mut c = if own {
-                    ctx!(shadow self, sh, here)
-                } else {
-                    ctx!(self, here)
-                };
-                let fired = if own {
-                    c.advance(plan, &plan.rule_calls[ri]);
-                    // a column: the shadow's where it differs, else
-                    // the real pass's
-                    match self.cols.and_then(|c| {
-                        let real = c.rules[ri].as_ref()?;
-                        Some(c.shadows[k].rules[ri].as_ref().unwrap_or(real))
-                    }) {
-                        Some(c) => *c.at(r),
-                        None => plan.code.condition(ri, &mut c),
-                    }
-                } else {
-                    self.fired_at[ri]
-                };
-                match fired {
-                    Truth::True if open => {
-                        if let Ok(computed) =
-                            computed_at(rule, result, records.as_ref(), &mut c, ev.ply.unwrap_or(0))
-                        {
-                            sh.computed = Some(computed);
-                        }
-                    }
-                    Truth::Unknown if open => sh.undecided_from = ev.ply,
-                    _ => {}
-                }
-                self.shadow_notes.clear();
-                self.shadow_evidence.clear();
-                self.notes.clear();
-                self.evidence.clear();
-            }
-        }
-    }
 }
 
 /// The adjudication computed at a move where `rule` fired, evaluated in
 /// `ctx`; `Err` with the value when the result is not a side or a draw.
-fn computed_at(
+pub(super) fn computed_at(
     rule: &RuleDef,
     result: &CExpr,
     records: Option<&CExpr>,
