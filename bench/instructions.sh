@@ -75,7 +75,7 @@ audit=$(count ':arbiter::pipeline::game::audit_game \\[')
 replay=$(count ':arbiter::replay::play::replay \\[')
 judge=$(count ':arbiter::rules::judge::judge \\[')
 line=$(count 'GameLine as core::fmt::Display>::fmt \\[')
-compile=$(count ':arbiter::rules::analyzer::compile \\[')
+compile=$(count ':arbiter::rules::compile \\[')
 
 own=$((total - sha))
 split=$((chunk - hashread))

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use arbiter::base::value::Value;
-use arbiter::rules::analyzer::FitTarget;
+use arbiter::rules::analysis::FitTarget;
 use arbiter::rules::compile;
 
 use super::{arbiter, arbiter_in, tcec_s15};

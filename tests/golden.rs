@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use arbiter::rules::analyzer::Check;
+use arbiter::rules::analysis::Check;
 use arbiter::rules::compile;
 
 use super::{arbiter, json_lines};

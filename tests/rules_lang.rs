@@ -362,8 +362,8 @@ fn mangled_rulesets_never_panic() {
 /// are part of what a rule reports, so it is always evaluated.
 #[test]
 fn and_or_skip_only_a_right_side_without_a_detector() {
-    use arbiter::rules::analyzer::{CExpr, Check};
-    use arbiter::rules::ast::BinOp;
+    use arbiter::rules::analysis::{CExpr, Check};
+    use arbiter::rules::syntax::ast::BinOp;
     let src = format!(
         "{HEAD}let plain on move = move.capture and move.check\n\
          rule a.b \"X\" {{\n  cite \"1\" \"q\"\n  forbid on move when move.capture and hidden_book(min_run: 2) == true\n}}\n"

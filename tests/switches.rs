@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use arbiter::ingest::pgn::{GameSplitter, parse_game};
 use arbiter::pipeline::Config;
 use arbiter::replay::replay;
-use arbiter::rules::analyzer::Ruleset;
+use arbiter::rules::analysis::Ruleset;
 use arbiter::rules::compile;
 use arbiter::rules::eval::{Detectors, Program, run, run_switched};
 use arbiter::timeline::Timeline;

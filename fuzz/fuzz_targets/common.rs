@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use arbiter::pipeline::Config;
 use arbiter::ingest::pgn::{GameSplitter, PgnGame, parse_game};
-use arbiter::rules::analyzer::Ruleset;
+use arbiter::rules::analysis::Ruleset;
 use arbiter::rules::compile;
 
 pub const GAME: &str = include_str!("../../samples/tcec-style.pgn");

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::rules::analyzer::{Check, Ruleset, clauses};
+use crate::rules::analysis::{Check, Ruleset, clauses};
 use crate::rules::compile;
 
 /// Read and analyze a ruleset; the error is rendered with file, line and

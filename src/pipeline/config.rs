@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::ingest::logs::LoadedLog;
-use crate::rules::analyzer::Ruleset;
+use crate::rules::analysis::Ruleset;
 use crate::rules::eval::Detectors;
 
 /// What an audit runs besides the built-in checks.

@@ -258,9 +258,9 @@ pub fn summary_line(
             "id": rs.id,
             "title": rs.title,
             "manual_review": rs.rules.iter().filter_map(|r| match &r.check {
-                crate::rules::analyzer::Check::Manual(what) => Some(json!({
+                crate::rules::analysis::Check::Manual(what) => Some(json!({
                     "rule": r.id,
-                    "clause": crate::rules::eval::clause_text(r),
+                    "clause": r.clause_text(),
                     "check": what,
                 })),
                 _ => None,
@@ -270,7 +270,7 @@ pub fn summary_line(
                 "reason": if *d == "similarity" {
                     "the `similarity` detector reads a report of `arbiter similarity`, and none was given (--similarity FILE): this rule is reported for manual review".to_string()
                 } else {
-                    format!("{} `{d}`: this rule is reported for manual review", crate::rules::eval::UNAVAILABLE)
+                    format!("{} `{d}`: this rule is reported for manual review", crate::rules::analysis::UNAVAILABLE)
                 },
             })).collect::<Vec<_>>(),
             // rules over several games: `audit` reads games one by one;

@@ -64,13 +64,13 @@ pub fn game(audit: &GameAudit) -> String {
 pub fn summary(
     totals: &Totals,
     files: usize,
-    ruleset: Option<&crate::rules::analyzer::Ruleset>,
+    ruleset: Option<&crate::rules::analysis::Ruleset>,
     similarity_report: bool,
 ) -> String {
     let manual = ruleset.map_or(0, |rs| {
         rs.rules
             .iter()
-            .filter(|r| matches!(r.check, crate::rules::analyzer::Check::Manual(_)))
+            .filter(|r| matches!(r.check, crate::rules::analysis::Check::Manual(_)))
             .count()
             + rs.unavailable_given(similarity_report).len()
     });

@@ -3,7 +3,7 @@
 //! documented divergence between the software and the rule text) changed
 //! the outcome.
 
-use super::analyzer::{Check, Ruleset};
+use super::analysis::{Check, Ruleset};
 use super::eval::{Computed, Detectors, Outcome, Program, rule_finding, run_switched};
 use crate::findings::{Evidence, Finding, Severity};
 use crate::timeline::Timeline;
@@ -266,7 +266,7 @@ fn compare(
 
 /// Whether the record's TerminationDetails names what this rule records.
 /// The rule's `records` expression is evaluated at the final move.
-fn claimed_by(prog: &Program<'_>, rule: &super::analyzer::RuleDef, tl: &Timeline<'_>) -> bool {
+fn claimed_by(prog: &Program<'_>, rule: &super::analysis::RuleDef, tl: &Timeline<'_>) -> bool {
     let Check::Adjudicate {
         records: Some(rec), ..
     } = &rule.check

@@ -39,7 +39,7 @@ pub(super) fn events(infos: crate::facts::event::Grouped, cfg: &BatchConfig) -> 
 /// Run the event-level rules on one event; `Err` says why they were not.
 fn judge_event(
     out: &mut EventOutcome,
-    rs: Option<&crate::rules::analyzer::Ruleset>,
+    rs: Option<&crate::rules::analysis::Ruleset>,
     cfg: &BatchConfig,
     detectors: &crate::rules::eval::Detectors,
 ) -> Result<(), String> {

@@ -139,7 +139,7 @@ fn write_reports(
         let manual = rs
             .rules
             .iter()
-            .filter(|r| matches!(r.check, crate::rules::analyzer::Check::Manual(_)))
+            .filter(|r| matches!(r.check, crate::rules::analysis::Check::Manual(_)))
             .count();
         facts.push(format!(
             "ruleset {} ({}), {manual} of its rules for manual review",

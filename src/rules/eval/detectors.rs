@@ -54,249 +54,268 @@ impl Ctx<'_, '_> {
         }
     }
 
+    /// What detector `d` gives at the context's event, with the parameters
+    /// the rule gives it.
     pub(super) fn detect(&mut self, d: Detector, params: &[(&str, Value)]) -> Value {
         match d {
-            Detector::Tablebase => {
-                let Some(tl) = self.run.tl else {
-                    return Value::None;
-                };
-                let Data::Move(p) = &tl.events[self.i].data else {
-                    return Value::None;
-                };
-                let n = p.position.board().occupied().count();
-                if n > 7 || !p.position.castles().castling_rights().is_empty() {
-                    return Value::None; // no Syzygy table exists for it
+            Detector::Tablebase => self.detect_tablebase(params),
+            Detector::HiddenBook => self.detect_hidden_book(params),
+            Detector::Similarity => self.detect_similarity(params),
+            Detector::AcceleratedPairing => self.detect_accelerated_pairing(params),
+        }
+    }
+
+    /// The Syzygy tables' result of the position after the move: the side
+    /// that wins, or a draw (with the fifty-move rule unless the rule says
+    /// not); unknown where the tables cannot say.
+    fn detect_tablebase(&mut self, params: &[(&str, Value)]) -> Value {
+        let Some(tl) = self.run.tl else {
+            return Value::None;
+        };
+        let Data::Move(p) = &tl.events[self.i].data else {
+            return Value::None;
+        };
+        let n = p.position.board().occupied().count();
+        if n > 7 || !p.position.castles().castling_rights().is_empty() {
+            return Value::None; // no Syzygy table exists for it
+        }
+        let Some(tb) = &self.run.detectors.tablebase else {
+            self.notes.push(Note::NoTables {
+                pieces: n as u32,
+                ply: p.ply,
+            });
+            return Value::Unknown;
+        };
+        let fifty = params
+            .iter()
+            .find(|(k, _)| *k == "fifty_move_rule")
+            .is_none_or(|(_, v)| truthy(v));
+        let pos = &p.position;
+        let stm = pos.turn();
+        let side = |c: shakmaty::Color| {
+            Value::Str(
+                if c == shakmaty::Color::White {
+                    "white"
+                } else {
+                    "black"
                 }
-                let Some(tb) = &self.run.detectors.tablebase else {
-                    self.notes.push(Note::NoTables {
-                        pieces: n as u32,
-                        ply: p.ply,
+                .into(),
+            )
+        };
+        match tb.probe_wdl(pos) {
+            Ok(w) => match w {
+                AmbiguousWdl::Win => side(stm),
+                AmbiguousWdl::Loss => side(!stm),
+                AmbiguousWdl::Draw => Value::Str("draw".into()),
+                AmbiguousWdl::CursedWin => {
+                    if fifty {
+                        Value::Str("draw".into())
+                    } else {
+                        side(stm)
+                    }
+                }
+                AmbiguousWdl::BlessedLoss => {
+                    if fifty {
+                        Value::Str("draw".into())
+                    } else {
+                        side(!stm)
+                    }
+                }
+                AmbiguousWdl::MaybeWin | AmbiguousWdl::MaybeLoss => {
+                    self.notes.push(Note::Text(format!(
+                        "the tablebase value at ply {} is ambiguous (DTZ rounding near the fifty-move limit)",
+                        p.ply
+                    )));
+                    Value::Unknown
+                }
+            },
+            Err(SyzygyError::TooManyPieces) => {
+                let n = pos.board().occupied().count();
+                if n > 7 {
+                    Value::None // no Syzygy table exists for this many pieces
+                } else {
+                    self.notes.push(Note::Text(format!(
+                        "no table for {n} pieces: the tables given cover at most {} (ply {})",
+                        tb.max_pieces(),
+                        p.ply
+                    )));
+                    Value::Unknown
+                }
+            }
+            Err(SyzygyError::Castling) => Value::None,
+            Err(SyzygyError::MissingTable { metric, material }) => {
+                self.notes.push(Note::Text(format!(
+                    "the {}-piece position at ply {} could not be probed: no {metric:?} table for {material}",
+                    pos.board().occupied().count(),
+                    p.ply
+                )));
+                Value::Unknown
+            }
+            Err(e) => {
+                self.notes.push(Note::Text(format!(
+                    "tablebase probe failed at ply {}: {e}",
+                    p.ply
+                )));
+                Value::Unknown
+            }
+        }
+    }
+
+    /// Whether the move is flagged as hidden book use (then with its
+    /// evidence).
+    fn detect_hidden_book(&mut self, params: &[(&str, Value)]) -> Value {
+        let Some(tl) = self.run.tl else {
+            return Value::None;
+        };
+        let Data::Move(p) = &tl.events[self.i].data else {
+            return Value::None;
+        };
+        let found = self.hidden_book(tl, params);
+        // one assessment per replayed ply, in order
+        match at_ply(&found, tl.replay.first_ply, p.ply, |a| a.ply) {
+            Some(a) if a.flagged => {
+                let place = a
+                    .search
+                    .as_ref()
+                    .and_then(|s| s.place.as_deref().cloned())
+                    .map(|(path, span, timestamp)| Evidence {
+                        path,
+                        span,
+                        ply: Some(a.ply),
+                        timestamp,
+                        note: "the engine's search for this move (`go`)".into(),
                     });
-                    return Value::Unknown;
+                self.evidence.push((a.evidence(&p.san_text()), place));
+                Value::Bool(true)
+            }
+            a => hidden_book_value(a),
+        }
+    }
+
+    /// Whether a similarity report names one of the game's players as too
+    /// close to another engine, by moves or by evaluation (then with its
+    /// evidence).
+    fn detect_similarity(&mut self, params: &[(&str, Value)]) -> Value {
+        let Some(tl) = self.run.tl else {
+            return Value::None;
+        };
+        let Some(sim) = &self.run.detectors.similarity else {
+            return Value::None;
+        };
+        let num = |k: &str| num_param(params, k);
+        let threshold = num("threshold").unwrap_or(5.0);
+        let min_positions = num("min_positions").unwrap_or(0.0);
+        let string = |k: &str| {
+            params.iter().find_map(|(n, v)| match v {
+                Value::Str(s) if *n == k => Some(s.clone()),
+                _ => None,
+            })
+        };
+        let against = string("against");
+        let signal = string("signal").unwrap_or_else(|| "moves".into());
+        let players: Vec<String> = ["White", "Black"]
+            .iter()
+            .filter_map(|t| tl.game.tag(t).map(str::to_string))
+            .collect();
+        let plays = |name: &str| {
+            players
+                .iter()
+                .any(|p| crate::facts::similarity::names_engine(name, p))
+        };
+        let other = |name: &str| {
+            against
+                .as_deref()
+                .is_none_or(|a| crate::facts::similarity::names_engine(a, name) || a == name)
+        };
+        let r = &sim.report;
+        let short = &sim.sha256[..12.min(sim.sha256.len())];
+        let mut hit = false;
+        if signal == "evaluation" {
+            // the evaluation-signature verdict, at the rule's
+            // false-positive rate (default: the report's)
+            let Some(sig) = &r.signature else {
+                return Value::None;
+            };
+            let set = sig.settings.clone().unwrap_or_default();
+            let alpha = num("false_positive_rate").unwrap_or(set.false_positive_rate);
+            for p in &sig.pairs {
+                let (mine, theirs) = if plays(&p.a) {
+                    (&p.a, &p.b)
+                } else if plays(&p.b) {
+                    (&p.b, &p.a)
+                } else {
+                    continue;
                 };
-                let fifty = params
-                    .iter()
-                    .find(|(k, _)| *k == "fifty_move_rule")
-                    .is_none_or(|(_, v)| truthy(v));
-                let pos = &p.position;
-                let stm = pos.turn();
-                let side = |c: shakmaty::Color| {
-                    Value::Str(
-                        if c == shakmaty::Color::White {
-                            "white"
-                        } else {
-                            "black"
-                        }
-                        .into(),
-                    )
+                if !other(theirs) || (p.moves.positions as f64) < min_positions {
+                    continue;
+                }
+                let (Some(pv), Some(mz), Some(rv), Some(ci)) =
+                    (p.p_value, p.moves.z, p.residual.value, p.residual.ci)
+                else {
+                    continue;
                 };
-                match tb.probe_wdl(pos) {
-                    Ok(w) => match w {
-                        AmbiguousWdl::Win => side(stm),
-                        AmbiguousWdl::Loss => side(!stm),
-                        AmbiguousWdl::Draw => Value::Str("draw".into()),
-                        AmbiguousWdl::CursedWin => {
-                            if fifty {
-                                Value::Str("draw".into())
-                            } else {
-                                side(stm)
-                            }
-                        }
-                        AmbiguousWdl::BlessedLoss => {
-                            if fifty {
-                                Value::Str("draw".into())
-                            } else {
-                                side(!stm)
-                            }
-                        }
-                        AmbiguousWdl::MaybeWin | AmbiguousWdl::MaybeLoss => {
-                            self.notes.push(Note::Text(format!(
-                                "the tablebase value at ply {} is ambiguous (DTZ rounding near the fifty-move limit)",
-                                p.ply
-                            )));
-                            Value::Unknown
-                        }
-                    },
-                    Err(SyzygyError::TooManyPieces) => {
-                        let n = pos.board().occupied().count();
-                        if n > 7 {
-                            Value::None // no Syzygy table exists for this many pieces
-                        } else {
-                            self.notes.push(Note::Text(format!(
-                                "no table for {n} pieces: the tables given cover at most {} (ply {})",
-                                tb.max_pieces(),
-                                p.ply
-                            )));
-                            Value::Unknown
-                        }
-                    }
-                    Err(SyzygyError::Castling) => Value::None,
-                    Err(SyzygyError::MissingTable { metric, material }) => {
-                        self.notes.push(Note::Text(format!(
-                            "the {}-piece position at ply {} could not be probed: no {metric:?} table for {material}",
-                            pos.board().occupied().count(),
-                            p.ply
-                        )));
-                        Value::Unknown
-                    }
-                    Err(e) => {
-                        self.notes.push(Note::Text(format!(
-                            "tablebase probe failed at ply {}: {e}",
-                            p.ply
-                        )));
-                        Value::Unknown
-                    }
+                if pv <= alpha && mz >= set.moves_floor {
+                    hit = true;
+                    self.evidence.push((format!(
+                        "{mine} and {theirs} are wrong in the same positions: residual score correlation r = {rv:.2} (95% interval {:.2} to {:.2}) over {} positions, p = {pv:.1e} against the field's other pairs resampled (false-positive rate {alpha}); move match {:.1}% (z {mz:.1}) ({}, sha256 {short})",
+                        ci[0],
+                        ci[1],
+                        p.residual.positions,
+                        100.0 * p.moves.value.unwrap_or(0.0),
+                        sim.path,
+                    ), None));
                 }
             }
-            Detector::HiddenBook => {
-                let Some(tl) = self.run.tl else {
-                    return Value::None;
+            return Value::Bool(hit);
+        }
+        // otherwise "moves" (the analyzer admits no other signal)
+        for i in 0..r.engines.len() {
+            if !plays(&r.engines[i]) {
+                continue;
+            }
+            for j in 0..r.engines.len() {
+                if i == j || !other(&r.engines[j]) {
+                    continue;
+                }
+                let (Some(z), Some(m)) = (r.z[i][j], r.matches[i][j]) else {
+                    continue;
                 };
-                let Data::Move(p) = &tl.events[self.i].data else {
-                    return Value::None;
-                };
-                let found = self.hidden_book(tl, params);
-                // one assessment per replayed ply, in order
-                match at_ply(&found, tl.replay.first_ply, p.ply, |a| a.ply) {
-                    Some(a) if a.flagged => {
-                        let place = a
-                            .search
-                            .as_ref()
-                            .and_then(|s| s.place.as_deref().cloned())
-                            .map(|(path, span, timestamp)| Evidence {
-                                path,
-                                span,
-                                ply: Some(a.ply),
-                                timestamp,
-                                note: "the engine's search for this move (`go`)".into(),
-                            });
-                        self.evidence.push((a.evidence(&p.san_text()), place));
-                        Value::Bool(true)
-                    }
-                    a => hidden_book_value(a),
+                if z >= threshold && r.common[i][j] as f64 >= min_positions {
+                    hit = true;
+                    self.evidence.push((format!(
+                        "{} and {} chose the same move in {:.1}% of {} positions, z = {:.2} against the other pairs ({}, sha256 {short})",
+                        r.engines[i],
+                        r.engines[j],
+                        100.0 * m,
+                        r.common[i][j],
+                        z,
+                        sim.path,
+                    ), None));
                 }
             }
-            Detector::Similarity => {
-                let Some(tl) = self.run.tl else {
-                    return Value::None;
-                };
-                let Some(sim) = &self.run.detectors.similarity else {
-                    return Value::None;
-                };
-                let num = |k: &str| num_param(params, k);
-                let threshold = num("threshold").unwrap_or(5.0);
-                let min_positions = num("min_positions").unwrap_or(0.0);
-                let string = |k: &str| {
-                    params.iter().find_map(|(n, v)| match v {
-                        Value::Str(s) if *n == k => Some(s.clone()),
-                        _ => None,
-                    })
-                };
-                let against = string("against");
-                let signal = string("signal").unwrap_or_else(|| "moves".into());
-                let players: Vec<String> = ["White", "Black"]
-                    .iter()
-                    .filter_map(|t| tl.game.tag(t).map(str::to_string))
-                    .collect();
-                let plays = |name: &str| {
-                    players
-                        .iter()
-                        .any(|p| crate::facts::similarity::names_engine(name, p))
-                };
-                let other = |name: &str| {
-                    against.as_deref().is_none_or(|a| {
-                        crate::facts::similarity::names_engine(a, name) || a == name
-                    })
-                };
-                let r = &sim.report;
-                let short = &sim.sha256[..12.min(sim.sha256.len())];
-                let mut hit = false;
-                if signal == "evaluation" {
-                    // the evaluation-signature verdict, at the rule's
-                    // false-positive rate (default: the report's)
-                    let Some(sig) = &r.signature else {
-                        return Value::None;
-                    };
-                    let set = sig.settings.clone().unwrap_or_default();
-                    let alpha = num("false_positive_rate").unwrap_or(set.false_positive_rate);
-                    for p in &sig.pairs {
-                        let (mine, theirs) = if plays(&p.a) {
-                            (&p.a, &p.b)
-                        } else if plays(&p.b) {
-                            (&p.b, &p.a)
-                        } else {
-                            continue;
-                        };
-                        if !other(theirs) || (p.moves.positions as f64) < min_positions {
-                            continue;
-                        }
-                        let (Some(pv), Some(mz), Some(rv), Some(ci)) =
-                            (p.p_value, p.moves.z, p.residual.value, p.residual.ci)
-                        else {
-                            continue;
-                        };
-                        if pv <= alpha && mz >= set.moves_floor {
-                            hit = true;
-                            self.evidence.push((format!(
-                                "{mine} and {theirs} are wrong in the same positions: residual score correlation r = {rv:.2} (95% interval {:.2} to {:.2}) over {} positions, p = {pv:.1e} against the field's other pairs resampled (false-positive rate {alpha}); move match {:.1}% (z {mz:.1}) ({}, sha256 {short})",
-                                ci[0],
-                                ci[1],
-                                p.residual.positions,
-                                100.0 * p.moves.value.unwrap_or(0.0),
-                                sim.path,
-                            ), None));
-                        }
-                    }
-                    return Value::Bool(hit);
-                }
-                // otherwise "moves" (the analyzer admits no other signal)
-                for i in 0..r.engines.len() {
-                    if !plays(&r.engines[i]) {
-                        continue;
-                    }
-                    for j in 0..r.engines.len() {
-                        if i == j || !other(&r.engines[j]) {
-                            continue;
-                        }
-                        let (Some(z), Some(m)) = (r.z[i][j], r.matches[i][j]) else {
-                            continue;
-                        };
-                        if z >= threshold && r.common[i][j] as f64 >= min_positions {
-                            hit = true;
-                            self.evidence.push((format!(
-                                "{} and {} chose the same move in {:.1}% of {} positions, z = {:.2} against the other pairs ({}, sha256 {short})",
-                                r.engines[i],
-                                r.engines[j],
-                                100.0 * m,
-                                r.common[i][j],
-                                z,
-                                sim.path,
-                            ), None));
-                        }
-                    }
-                }
-                Value::Bool(hit)
+        }
+        Value::Bool(hit)
+    }
+
+    /// Whether the event game's pairing was an accelerated one the rules
+    /// forbade (then with why).
+    fn detect_accelerated_pairing(&mut self, params: &[(&str, Value)]) -> Value {
+        let Some(case) = self.run.scope else {
+            return Value::None;
+        };
+        let Some(gi) = case.items.get(self.i).and_then(|it| it.game) else {
+            return Value::None;
+        };
+        let num = |k: &str, d: f64| num_param(params, k).unwrap_or(d);
+        match case.accelerated_pairing(gi, num("until_round", 3.0), num("high_score", 0.5)) {
+            Ok(Some(why)) => {
+                self.evidence.push((why, None));
+                Value::Bool(true)
             }
-            Detector::AcceleratedPairing => {
-                let Some(case) = self.run.scope else {
-                    return Value::None;
-                };
-                let Some(gi) = case.items.get(self.i).and_then(|it| it.game) else {
-                    return Value::None;
-                };
-                let num = |k: &str, d: f64| num_param(params, k).unwrap_or(d);
-                match case.accelerated_pairing(gi, num("until_round", 3.0), num("high_score", 0.5))
-                {
-                    Ok(Some(why)) => {
-                        self.evidence.push((why, None));
-                        Value::Bool(true)
-                    }
-                    Ok(None) => Value::Bool(false),
-                    Err(why) => {
-                        self.notes.push(Note::Text(why));
-                        Value::Unknown
-                    }
-                }
+            Ok(None) => Value::Bool(false),
+            Err(why) => {
+                self.notes.push(Note::Text(why));
+                Value::Unknown
             }
         }
     }

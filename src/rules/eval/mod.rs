@@ -4,10 +4,10 @@
 //! the expression that contains it is evaluated, so `and`/`or`/`if` cannot
 //! skip it). Cost: linear in events × size of the ruleset.
 //!
-//! This file holds what the rest of arbiter calls: the [`Program`] (a
-//! ruleset with its variant chosen), [`run`], [`run_switched`] and
-//! [`run_event`], and their [`Outcome`]. The parts, in the order a rule
-//! meets them:
+//! This file holds what the rest of arbiter calls: [`run`],
+//! [`run_switched`] and [`run_event`], and their [`Outcome`]; `program`
+//! holds the [`Program`] they run (a ruleset with its variant chosen). The
+//! parts, in the order a rule meets them:
 //!
 //! - `plan`: what a ruleset's structure says, found once per ruleset,
 //!   with `compiled`'s closures: each `let`, rule condition and stateful
@@ -28,18 +28,16 @@ use std::collections::BTreeMap;
 use shakmaty::Position;
 use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase};
 
-use super::analyzer::{
+use super::analysis::{
     Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, Stateful, StatefulFn,
 };
-use super::ast::{BinOp, UnOp};
+use super::syntax::ast::{BinOp, UnOp};
 use crate::base::value::Value;
 use crate::facts::clock::TimeControlDef;
 use crate::findings::{Evidence, Finding};
 use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline};
 
-/// The reason given when a rule calls a detector this version lacks; such
-/// rules are listed once per run (see [`Ruleset::unavailable`]), not per game.
-pub const UNAVAILABLE: &str = "this version of arbiter has no detector";
+pub use super::analysis::UNAVAILABLE;
 
 mod columns;
 mod compiled;
@@ -47,6 +45,7 @@ mod ctx;
 mod detectors;
 mod memo;
 mod plan;
+mod program;
 mod switched;
 mod typed;
 mod verdicts;
@@ -55,15 +54,16 @@ mod verdicts;
 use compiled::{Arg, Code, StatefulCode};
 use ctx::*;
 pub(crate) use plan::Plan;
+pub use program::{Overrides, Program};
 pub use switched::run_switched;
 use switched::*;
 use typed::*;
 use verdicts::*;
-pub use verdicts::{clause_text, rule_evidence, rule_finding};
+pub use verdicts::{rule_evidence, rule_finding};
 
 /// Evaluate constants in order, applying `overrides` (index, expression).
 pub fn const_values(consts: &[(String, CExpr)], overrides: &[(usize, CExpr)]) -> Vec<Value> {
-    super::analyzer::const_values(consts, overrides, eval_const)
+    super::analysis::const_values(consts, overrides, eval_const)
 }
 
 /// What the evaluator keeps with a ruleset, found the first time it runs:
@@ -146,142 +146,6 @@ impl Detectors {
             tablebase: Some(tb),
             similarity: None,
         })
-    }
-}
-
-/// A ruleset instantiated for one variant: constants and switches resolved.
-#[derive(Debug, Clone)]
-pub struct Program<'r> {
-    pub ruleset: &'r Ruleset,
-    pub variant: Option<String>,
-    /// The constants' values: shared with every program of the same
-    /// variant when nothing overrides them.
-    pub consts: std::sync::Arc<[Value]>,
-    pub switches: Vec<bool>,
-    pub time_control: Option<&'r TimeControlDef>,
-}
-
-/// Values given to constants and switches over the ruleset's and its
-/// variant's (what `arbiter rules fit` tries): `(index, value)`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Overrides {
-    pub consts: Vec<(usize, Value)>,
-    pub switches: Vec<(usize, bool)>,
-}
-
-impl<'r> Program<'r> {
-    /// The base ruleset, or one variant of it (with its ancestors).
-    pub fn new(rs: &'r Ruleset, variant: Option<&str>) -> Result<Program<'r>, String> {
-        Program::with(rs, variant, &Overrides::default())
-    }
-
-    /// [`Program::new`], then `over` over the variant's values (a constant
-    /// given a value there also changes the constants computed from it).
-    pub fn with(
-        rs: &'r Ruleset,
-        variant: Option<&str>,
-        over: &Overrides,
-    ) -> Result<Program<'r>, String> {
-        let vi = match variant {
-            Some(name) => Some(rs.variants.iter().position(|v| v.name == name).ok_or_else(
-                || {
-                    let known: Vec<&str> = rs.variants.iter().map(|v| v.name.as_str()).collect();
-                    format!(
-                        "ruleset {} has no variant `{name}`; its variants: {}",
-                        rs.id,
-                        if known.is_empty() {
-                            "none".to_string()
-                        } else {
-                            known.join(", ")
-                        }
-                    )
-                },
-            )?),
-            None => None,
-        };
-        // the variant's ancestors, then the variant itself
-        let lineage = || {
-            vi.into_iter()
-                .flat_map(|vi| rs.variants[vi].ancestors.iter().copied().chain([vi]))
-                .map(|a| &rs.variants[a])
-        };
-        let mut switches: Vec<bool> = rs.switches.iter().map(|s| s.default).collect();
-        let mut tc = rs.time_control.clone();
-        for av in lineage() {
-            for &(s, b) in &av.switches {
-                switches[s] = b;
-            }
-            if av.time_control.is_some() {
-                tc = av.time_control.clone();
-            }
-        }
-        for &(s, b) in &over.switches {
-            if let Some(at) = switches.get_mut(s) {
-                *at = b;
-            }
-        }
-        // the constants the variant and its ancestors give values to
-        let overrides = || -> Vec<(usize, CExpr)> {
-            lineage().flat_map(|av| av.consts.iter().cloned()).collect()
-        };
-        let consts = if over.consts.is_empty() {
-            // with nothing over them, the variant's constants are found once
-            // per ruleset (they read nothing but each other)
-            let all = Kept::of(rs).consts.get_or_init(|| {
-                (0..=rs.variants.len())
-                    .map(|_| Default::default())
-                    .collect()
-            });
-            all[vi.map_or(0, |v| v + 1)]
-                .get_or_init(|| const_values(&rs.consts, &overrides()).into())
-                .clone()
-        } else {
-            let mut overrides = overrides();
-            overrides.extend(over.consts.iter().map(|(i, v)| (*i, CExpr::Lit(v.clone()))));
-            const_values(&rs.consts, &overrides).into()
-        };
-        Ok(Program {
-            ruleset: rs,
-            variant: variant.map(str::to_string),
-            consts,
-            switches,
-            time_control: tc.and_then(|n| rs.time_controls.iter().find(|t| t.name == n)),
-        })
-    }
-
-    /// The variant that applies to a game: the forced one, else the first
-    /// whose `applies when` holds, else the base ruleset.
-    pub fn for_game(
-        rs: &'r Ruleset,
-        forced: Option<&str>,
-        tl: &Timeline<'_>,
-    ) -> Result<Program<'r>, String> {
-        Program::for_game_with(rs, forced, tl, &Overrides::default())
-    }
-
-    /// [`Program::for_game`] with `over` (the variant is chosen by the
-    /// ruleset's own values).
-    pub fn for_game_with(
-        rs: &'r Ruleset,
-        forced: Option<&str>,
-        tl: &Timeline<'_>,
-        over: &Overrides,
-    ) -> Result<Program<'r>, String> {
-        if forced.is_some() {
-            return Program::with(rs, forced, over);
-        }
-        let base = Program::new(rs, None)?;
-        for v in &rs.variants {
-            if let Some(a) = &v.applies
-                && eval_stateless(Some(tl), 0, &base.consts, &base.switches, a) == Value::Bool(true)
-            {
-                return Program::with(rs, Some(&v.name), over);
-            }
-        }
-        if *over == Overrides::default() {
-            return Ok(base);
-        }
-        Program::with(rs, None, over)
     }
 }
 
@@ -435,194 +299,4 @@ pub fn eval_at(prog: &Program<'_>, tl: &Timeline<'_>, i: usize, e: &CExpr) -> Va
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The operators as the language defines them on values: what the
-    /// unboxed paths must give.
-    fn binary(op: BinOp, x: Value, y: Value) -> Value {
-        use Value::*;
-        match op {
-            BinOp::And => match (&x, &y) {
-                (Bool(false), _) | (_, Bool(false)) => Bool(false),
-                (Unknown, _) | (_, Unknown) => Unknown,
-                (Bool(true), Bool(true)) => Bool(true),
-                _ => Bool(false),
-            },
-            BinOp::Or => match (&x, &y) {
-                (Bool(true), _) | (_, Bool(true)) => Bool(true),
-                (Unknown, _) | (_, Unknown) => Unknown,
-                _ => Bool(false),
-            },
-            _ if matches!(x, Unknown) || matches!(y, Unknown) => Unknown,
-            BinOp::Eq => Bool(x == y),
-            BinOp::Ne => Bool(x != y),
-            BinOp::In => match y {
-                List(l) => Bool(l.contains(&x)),
-                _ => Bool(false),
-            },
-            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => match (x, y) {
-                (Num(a), Num(b)) => Bool(match op {
-                    BinOp::Lt => a < b,
-                    BinOp::Le => a <= b,
-                    BinOp::Gt => a > b,
-                    _ => a >= b,
-                }),
-                _ => Bool(false),
-            },
-            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => match (x, y) {
-                (Num(a), Num(b)) => {
-                    let r = match op {
-                        BinOp::Add => a + b,
-                        BinOp::Sub => a - b,
-                        BinOp::Mul => a * b,
-                        _ if b == 0.0 => return None,
-                        _ => a / b,
-                    };
-                    if r.is_finite() { Num(r) } else { None }
-                }
-                _ => None,
-            },
-        }
-    }
-
-    /// `abs`, `floor`, `ceil`, `round`, `min` and `max` as the language
-    /// defines them on values (`unknown` if an argument is, none unless
-    /// every argument is a number).
-    fn builtin_on_values(f: Builtin, x: &Value, y: &Value) -> Value {
-        if matches!(x, Value::Unknown) || matches!(y, Value::Unknown) {
-            return Value::Unknown;
-        }
-        let one: fn(f64) -> f64 = match f {
-            Builtin::Abs => f64::abs,
-            Builtin::Floor => f64::floor,
-            Builtin::Ceil => f64::ceil,
-            Builtin::Round => f64::round,
-            _ => {
-                return match (x, y) {
-                    (Value::Num(a), Value::Num(b)) => Value::Num(if f == Builtin::Min {
-                        a.min(*b)
-                    } else {
-                        a.max(*b)
-                    }),
-                    _ => Value::None,
-                };
-            }
-        };
-        match x {
-            Value::Num(a) => Value::Num(one(*a)),
-            _ => Value::None,
-        }
-    }
-
-    /// Two values the same to every reader (a NaN is the same NaN).
-    macro_rules! assert_same {
-        ($got:expr, $want:expr, $($what:tt)+) => {{
-            let (got, want) = (&$got, &$want);
-            assert!(
-                switched::identical(got, want),
-                "{}: {got:?}, expected {want:?}",
-                format!($($what)+)
-            );
-        }};
-    }
-
-    /// The unboxed paths, and `eval` and `builtin` through them, give what
-    /// the language defines on values (`binary`, `builtin_on_values`), for
-    /// every operator and numeric builtin and every kind of value on either
-    /// side; `not` and `-` likewise.
-    #[test]
-    fn unboxed_logic_and_arithmetic_agree_with_values() {
-        let values = [
-            Value::Num(2.0),
-            Value::Num(-3.5),
-            Value::Num(0.0),
-            Value::Num(f64::MAX),
-            // the edges of floats: a signed zero, a sum that overflows,
-            // the infinities and NaN
-            Value::Num(-0.0),
-            Value::Num(1e300),
-            Value::Num(f64::INFINITY),
-            Value::Num(f64::NEG_INFINITY),
-            Value::Num(f64::NAN),
-            Value::Num(-f64::NAN),
-            Value::Bool(true),
-            Value::Bool(false),
-            Value::Str("x".into()),
-            Value::List(vec![Value::Num(2.0)]),
-            Value::None,
-            Value::Unknown,
-        ];
-        let detectors = Detectors::default();
-        let cache = DetectorCache::default();
-        let run = Run::bare(&[], &detectors, &cache);
-        let (mut notes, mut evidence) = (Vec::new(), Vec::new());
-        let mut ctx = Ctx::stateless(&run, &[], 0, None, &mut notes, &mut evidence);
-        for x in &values {
-            for y in &values {
-                for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div] {
-                    let want = binary(op, x.clone(), y.clone());
-                    assert_same!(
-                        Num::of(x).arith(op, Num::of(y)).value(),
-                        want,
-                        "{x:?} {op:?} {y:?}"
-                    );
-                }
-                for op in [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge] {
-                    let want = binary(op, x.clone(), y.clone());
-                    assert_same!(
-                        Num::of(x).compare(op, Num::of(y)).value(),
-                        want,
-                        "{x:?} {op:?} {y:?}"
-                    );
-                }
-                // and the whole path, eval through num and truth
-                for op in BinOp::ALL {
-                    let e = CExpr::Binary(
-                        op,
-                        Box::new(CExpr::Lit(x.clone())),
-                        Box::new(CExpr::Lit(y.clone())),
-                    );
-                    let want = binary(op, x.clone(), y.clone());
-                    assert_same!(ctx.eval(&e), want, "eval {x:?} {op:?} {y:?}");
-                }
-                let and = binary(BinOp::And, x.clone(), y.clone());
-                assert_same!(
-                    Truth::of(x).and(Truth::of(y)).value(),
-                    and,
-                    "{x:?} and {y:?}"
-                );
-                let or = binary(BinOp::Or, x.clone(), y.clone());
-                assert_same!(Truth::of(x).or(Truth::of(y)).value(), or, "{x:?} or {y:?}");
-                for f in [Builtin::Min, Builtin::Max] {
-                    let want = builtin_on_values(f, x, y);
-                    assert_same!(
-                        Num::of(x).call2(f, Num::of(y)).value(),
-                        want,
-                        "{f:?}({x:?}, {y:?})"
-                    );
-                    let got = ctx.builtin(f, [x.clone(), y.clone()]);
-                    assert_same!(got, want, "builtin {f:?}({x:?}, {y:?})");
-                }
-            }
-            let not = match x {
-                Value::Unknown => Value::Unknown,
-                Value::Bool(b) => Value::Bool(!b),
-                _ => Value::Bool(true),
-            };
-            assert_same!(Truth::of(x).not().value(), not, "not {x:?}");
-            let neg = match x {
-                Value::Unknown => Value::Unknown,
-                Value::Num(n) => Value::Num(-n),
-                _ => Value::None,
-            };
-            assert_same!(Num::of(x).neg().value(), neg, "- {x:?}");
-            for f in [Builtin::Abs, Builtin::Floor, Builtin::Ceil, Builtin::Round] {
-                let want = builtin_on_values(f, x, &Value::None);
-                assert_same!(Num::of(x).call1(f).value(), want, "{f:?}({x:?})");
-                let got = ctx.builtin(f, [x.clone(), Value::None]);
-                assert_same!(got, want, "builtin {f:?}({x:?})");
-            }
-        }
-    }
-}
+mod tests;

@@ -73,15 +73,6 @@ pub(super) fn note_unknown(
     );
 }
 
-/// The clause a rule cites, as one line.
-pub fn clause_text(rule: &RuleDef) -> String {
-    rule.cites
-        .iter()
-        .map(|c| format!("{}: \"{}\"", c.clause, c.quote))
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 /// Evidence pointing at the rule's citation in the ruleset file.
 pub fn rule_evidence(rule: &RuleDef, ruleset_path: &str) -> Evidence {
     let c = &rule.cites[0];
@@ -107,7 +98,7 @@ pub fn rule_finding(
         title: rule.title.clone(),
         message,
         rule: rule.id.clone(),
-        clause: clause_text(rule),
+        clause: rule.clause_text(),
         sanction: rule.sanction.clone(),
         evidence: vec![evidence, rule_evidence(rule, ruleset_path)],
     }

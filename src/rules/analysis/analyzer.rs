@@ -1,0 +1,298 @@
+//! The analyzer: its names and scope, and the pass over a ruleset's
+//! declarations in the file's order, which the other parts of the analysis
+//! (expressions, calls, rules, time controls, variants, fits) serve.
+
+use std::collections::HashMap;
+
+use super::cexpr::CExpr;
+use super::constants::{Fold, is_constant};
+use super::ruleset::{FitDef, FitTarget, Let, RuleDef, Ruleset, Switch};
+use crate::base::suggest::suggest;
+use crate::base::value::Value;
+use crate::facts::clock::TimeControlDef;
+use crate::rules::syntax::ast::{self, Item};
+use crate::rules::syntax::error::{Pos, RuleError};
+use crate::timeline::Kind;
+
+pub(super) const BUILTIN_NAMES: &[&str] = &["white", "black", "draw"];
+pub(super) const FUNCTIONS: &[&str] = &[
+    "abs",
+    "min",
+    "max",
+    "floor",
+    "ceil",
+    "round",
+    "lower",
+    "contains",
+    "starts_with",
+    "tag",
+    "coalesce",
+    "streak",
+    "count",
+    "sum",
+    "since",
+    "previous",
+    "last",
+    "tablebase",
+    "hidden_book",
+    "similarity",
+    "accelerated_pairing",
+];
+
+pub(super) struct Analyzer<'a> {
+    pub(super) path: &'a str,
+    pub(super) src: &'a str,
+    pub(super) fold: Fold,
+    pub(super) consts: Vec<(String, CExpr)>,
+    pub(super) const_index: HashMap<String, usize>,
+    pub(super) switches: Vec<Switch>,
+    pub(super) switch_index: HashMap<String, usize>,
+    pub(super) lets: Vec<Let>,
+    pub(super) let_index: HashMap<String, usize>,
+    pub(super) slots: usize,
+    /// The event kind in scope while compiling an expression (None: constant).
+    pub(super) scope: Option<Kind>,
+    /// Whether stateful calls are allowed here.
+    pub(super) stateful_ok: bool,
+    pub(super) fits: Vec<FitDef>,
+}
+
+/// The declarations met so far, in the file's order, that the ruleset
+/// keeps apart from the analyzer's names.
+#[derive(Default)]
+struct Declared {
+    meta: Option<ast::Meta>,
+    tcs: Vec<TimeControlDef>,
+    variants: Vec<ast::Variant>,
+    rules: Vec<RuleDef>,
+    rule_ids: HashMap<String, Pos>,
+}
+
+pub(super) fn names(map: &HashMap<String, usize>) -> Vec<&str> {
+    let mut v: Vec<&str> = map.keys().map(String::as_str).collect();
+    v.sort();
+    v
+}
+
+impl<'a> Analyzer<'a> {
+    pub(super) fn new(path: &'a str, src: &'a str, fold: Fold) -> Self {
+        Analyzer {
+            path,
+            src,
+            fold,
+            consts: Vec::new(),
+            const_index: HashMap::new(),
+            switches: Vec::new(),
+            switch_index: HashMap::new(),
+            lets: Vec::new(),
+            let_index: HashMap::new(),
+            slots: 0,
+            scope: None,
+            stateful_ok: false,
+            fits: Vec::new(),
+        }
+    }
+
+    fn taken(&self, name: &ast::Name) -> Result<(), RuleError> {
+        let clash = self.const_index.contains_key(&name.text)
+            || self.switch_index.contains_key(&name.text)
+            || self.let_index.contains_key(&name.text);
+        if clash {
+            return Err(
+                RuleError::new(name.pos, format!("`{}` is already defined", name.text))
+                    .help("each constant, switch and let needs its own name"),
+            );
+        }
+        if BUILTIN_NAMES.contains(&name.text.as_str()) || FUNCTIONS.contains(&name.text.as_str()) {
+            return Err(RuleError::new(
+                name.pos,
+                format!("`{}` is a built-in name", name.text),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn kind(&self, name: &ast::Name) -> Result<Kind, RuleError> {
+        Kind::from_name(&name.text).ok_or_else(|| {
+            let help = suggest(&name.text, Kind::all().map(|k| k.name())).unwrap_or_else(|| {
+                format!(
+                    "the event kinds are {}",
+                    Kind::all().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+                )
+            });
+            RuleError::new(name.pos, format!("unknown event kind `{}`", name.text)).help(help)
+        })
+    }
+
+    pub(super) fn run(mut self, items: Vec<Item>) -> Result<Ruleset, RuleError> {
+        let mut found = Declared::default();
+        for item in items {
+            self.item(item, &mut found)?;
+        }
+        let Declared {
+            meta,
+            tcs,
+            variants: variants_ast,
+            rules,
+            ..
+        } = found;
+        let Some(meta) = meta else {
+            return Err(RuleError::new(
+                Pos {
+                    offset: 0,
+                    len: 1,
+                    line: 1,
+                    column: 1,
+                },
+                "the file has no `ruleset` header",
+            )
+            .help("start with `ruleset <id> \"<title>\" { regulation \"…\" }`"));
+        };
+        if let Some(tc) = &meta.time_control {
+            Self::known_time_control(&tcs, tc)?;
+        }
+        let scoring = self.scoring(&meta)?;
+        Self::check_tiebreaks(&meta)?;
+        let variants = self.variants(&variants_ast, &tcs)?;
+        let sha256 = crate::base::digest::sha256_hex(self.src.as_bytes());
+        Ok(Ruleset {
+            path: self.path.to_string(),
+            sha256,
+            id: meta.id.text,
+            title: meta.title,
+            regulation: meta.regulation.unwrap_or_default(),
+            format: meta.format.unwrap_or_default(),
+            scoring,
+            tiebreaks: meta.tiebreaks.into_iter().map(|t| t.text).collect(),
+            time_control: meta.time_control.map(|t| t.text),
+            consts: self.consts,
+            switches: self.switches,
+            lets: self.lets,
+            time_controls: tcs,
+            variants,
+            rules,
+            slots: self.slots,
+            fits: self.fits,
+            evaluator: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// One declaration: a name of the analyzer's, or one `found` keeps.
+    fn item(&mut self, item: Item, found: &mut Declared) -> Result<(), RuleError> {
+        match item {
+            Item::Ruleset(m) => {
+                if found.meta.is_some() {
+                    return Err(RuleError::new(
+                        m.id.pos,
+                        "a file holds one `ruleset` header",
+                    ));
+                }
+                found.meta = Some(m);
+            }
+            Item::Const(name, e, fit) => {
+                self.taken(&name)?;
+                let c = self.constant(&e)?;
+                let index = self.consts.len();
+                self.const_index.insert(name.text.clone(), index);
+                self.consts.push((name.text, c));
+                if let Some((pos, grid)) = fit {
+                    let grid = self.fit_grid(index, &e, pos, &grid)?;
+                    self.fits.push(FitDef {
+                        target: FitTarget::Const(index),
+                        grid,
+                        line: pos.line,
+                        column: pos.column,
+                    });
+                }
+            }
+            Item::Switch {
+                name,
+                default,
+                doc,
+                fit,
+            } => {
+                self.taken(&name)?;
+                if let Some(pos) = fit {
+                    self.fits.push(FitDef {
+                        target: FitTarget::Switch(self.switches.len()),
+                        grid: vec![Value::Bool(default), Value::Bool(!default)],
+                        line: pos.line,
+                        column: pos.column,
+                    });
+                }
+                self.switch_index
+                    .insert(name.text.clone(), self.switches.len());
+                self.switches.push(Switch {
+                    name: name.text,
+                    default,
+                    doc,
+                    line: name.pos.line,
+                });
+            }
+            Item::Let { name, on, expr } => {
+                self.taken(&name)?;
+                let kind = self.kind(&on)?;
+                self.scope = Some(kind);
+                self.stateful_ok = true;
+                let c = self.expr(&expr)?;
+                self.stateful_ok = false;
+                self.scope = None;
+                self.let_index.insert(name.text.clone(), self.lets.len());
+                self.lets.push(Let {
+                    name: name.text,
+                    on: kind,
+                    expr: c,
+                });
+            }
+            Item::TimeControl(tc) => {
+                if found.tcs.iter().any(|t| t.name == tc.name.text) {
+                    return Err(RuleError::new(
+                        tc.name.pos,
+                        format!("time control `{}` is already defined", tc.name.text),
+                    ));
+                }
+                found.tcs.push(self.time_control(&tc)?);
+            }
+            Item::Variant(v) => {
+                if found.variants.iter().any(|x| x.name.text == v.name.text) {
+                    return Err(RuleError::new(
+                        v.name.pos,
+                        format!("variant `{}` is already defined", v.name.text),
+                    ));
+                }
+                found.variants.push(v);
+            }
+            Item::Rule(r) => {
+                if let Some(prev) = found.rule_ids.get(&r.id.text) {
+                    return Err(RuleError::new(
+                        r.id.pos,
+                        format!(
+                            "rule `{}` is already defined on line {}",
+                            r.id.text, prev.line
+                        ),
+                    )
+                    .help("rule ids must be unique"));
+                }
+                found.rule_ids.insert(r.id.text.clone(), r.id.pos);
+                found.rules.push(self.rule(&r)?);
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn constant(&mut self, e: &ast::Expr) -> Result<CExpr, RuleError> {
+        let (scope, st) = (self.scope.take(), self.stateful_ok);
+        self.stateful_ok = false;
+        let r = self.expr(e);
+        self.scope = scope;
+        self.stateful_ok = st;
+        let c = r?;
+        if !is_constant(&c) {
+            return Err(
+                RuleError::new(e.pos, "a constant must not depend on the game")
+                    .help("use `let NAME on move = …` for values that change during a game"),
+            );
+        }
+        Ok(c)
+    }
+}

@@ -1,0 +1,222 @@
+//! A validated ruleset and its parts: `let`s, switches, variants,
+//! citations, rules and what they check, and the `fit` clauses.
+
+use super::cexpr::{CExpr, Detector};
+use crate::base::value::Value;
+use crate::facts::clock::TimeControlDef;
+use crate::findings::Severity;
+use crate::timeline::Kind;
+
+#[derive(Debug, Clone)]
+pub struct Let {
+    pub name: String,
+    pub on: Kind,
+    pub expr: CExpr,
+}
+
+#[derive(Debug, Clone)]
+pub struct Switch {
+    pub name: String,
+    pub default: bool,
+    pub doc: String,
+    pub line: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct VariantDef {
+    pub name: String,
+    /// The chain of ancestors, nearest last (the variant itself excluded).
+    pub ancestors: Vec<usize>,
+    pub applies: Option<CExpr>,
+    pub consts: Vec<(usize, CExpr)>,
+    pub switches: Vec<(usize, bool)>,
+    pub time_control: Option<String>,
+    pub line: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct CiteDef {
+    pub clause: String,
+    pub quote: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Debug, Clone)]
+pub enum CTemplatePart {
+    Text(String),
+    Expr(CExpr),
+}
+
+#[derive(Debug, Clone)]
+pub enum Check {
+    Manual(String),
+    Adjudicate {
+        result: CExpr,
+        records: Option<CExpr>,
+        when: CExpr,
+    },
+    Forbid {
+        on: Kind,
+        when: Option<CExpr>,
+    },
+    Require {
+        on: Kind,
+        when: CExpr,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct RuleDef {
+    pub id: String,
+    pub title: String,
+    pub cites: Vec<CiteDef>,
+    pub severity: Severity,
+    pub sanction: String,
+    pub doc: String,
+    pub message: Option<Vec<CTemplatePart>>,
+    pub check: Check,
+    pub line: usize,
+    /// The rule's source text, for `rules explain`.
+    pub source: String,
+}
+
+/// The reason given when a rule calls a detector this version lacks; such
+/// rules are listed once per run (see [`Ruleset::unavailable`]), not per game.
+pub const UNAVAILABLE: &str = "this version of arbiter has no detector";
+
+impl RuleDef {
+    /// The clause the rule cites, as one line.
+    pub fn clause_text(&self) -> String {
+        self.cites
+            .iter()
+            .map(|c| format!("{}: \"{}\"", c.clause, c.quote))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// The kind of event or item the rule is evaluated on (adjudications:
+    /// moves; manual rules: none).
+    pub fn on(&self) -> Option<Kind> {
+        match &self.check {
+            Check::Forbid { on, .. } | Check::Require { on, .. } => Some(*on),
+            Check::Adjudicate { .. } => Some(Kind::Move),
+            Check::Manual(_) => None,
+        }
+    }
+
+    /// The expressions the rule evaluates on each of its events, in order:
+    /// an adjudication's condition, then its result; a `forbid`'s or
+    /// `require`'s condition.
+    pub fn evaluated(&self) -> impl Iterator<Item = &CExpr> {
+        let (first, then) = match &self.check {
+            Check::Adjudicate { result, when, .. } => (Some(when), Some(result)),
+            Check::Forbid { when: Some(w), .. } | Check::Require { when: w, .. } => (Some(w), None),
+            Check::Forbid { when: None, .. } | Check::Manual(_) => (None, None),
+        };
+        first.into_iter().chain(then)
+    }
+
+    /// Every expression the rule holds: what it evaluates
+    /// ([`RuleDef::evaluated`]), then an adjudication's record and the
+    /// message's parts.
+    pub fn expressions(&self) -> impl Iterator<Item = &CExpr> {
+        let records = match &self.check {
+            Check::Adjudicate { records, .. } => records.as_ref(),
+            _ => None,
+        };
+        self.evaluated()
+            .chain(records)
+            .chain(self.message.iter().flatten().filter_map(|p| match p {
+                CTemplatePart::Expr(e) => Some(e),
+                CTemplatePart::Text(_) => None,
+            }))
+    }
+
+    /// Whether it spans several games (evaluated by `arbiter batch`).
+    pub fn is_event_level(&self) -> bool {
+        self.on().is_some_and(Kind::is_event_level)
+    }
+}
+
+/// A validated ruleset.
+#[derive(Debug, Clone)]
+pub struct Ruleset {
+    pub path: String,
+    pub sha256: String,
+    pub id: String,
+    pub title: String,
+    pub regulation: String,
+    pub format: String,
+    pub scoring: Vec<(String, f64)>,
+    pub tiebreaks: Vec<String>,
+    pub time_control: Option<String>,
+    pub consts: Vec<(String, CExpr)>,
+    pub switches: Vec<Switch>,
+    pub lets: Vec<Let>,
+    pub time_controls: Vec<TimeControlDef>,
+    pub variants: Vec<VariantDef>,
+    pub rules: Vec<RuleDef>,
+    pub slots: usize,
+    /// The constants and switches marked `fit`, in the file's order.
+    pub fits: Vec<FitDef>,
+    /// What the evaluator keeps of this ruleset, found the first time it
+    /// runs: its plan and the constants' values. The evaluator owns its
+    /// type (`crate::rules::eval`); the analysis only keeps the place.
+    pub(crate) evaluator: std::sync::OnceLock<Kept>,
+}
+
+/// The evaluator's own data kept with a ruleset (see [`Ruleset`]).
+pub(crate) type Kept = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
+impl Ruleset {
+    /// Rules that call a detector this version of arbiter does not have:
+    /// `(rule id, detector)`.
+    pub fn unavailable(&self) -> Vec<(String, &'static str)> {
+        self.unavailable_given(false)
+    }
+
+    /// As [`Ruleset::unavailable`], knowing whether a similarity report
+    /// was given (the `similarity` detector reads one).
+    pub fn unavailable_given(&self, similarity_report: bool) -> Vec<(String, &'static str)> {
+        fn walk(e: &CExpr, out: &mut Vec<&'static str>) {
+            if let CExpr::Detector(d @ Detector::Similarity, _) = e {
+                out.push(d.name());
+            }
+            e.each_child(&mut |x| walk(x, out));
+        }
+        let mut out = Vec::new();
+        for r in &self.rules {
+            let mut found = Vec::new();
+            for e in r.evaluated() {
+                walk(e, &mut found);
+            }
+            found.dedup();
+            if similarity_report {
+                found.retain(|d| *d != Detector::Similarity.name());
+            }
+            out.extend(found.into_iter().map(|d| (r.id.clone(), d)));
+        }
+        out
+    }
+}
+
+/// The most values a `fit` clause may give one constant.
+pub const FIT_MAX_VALUES: usize = 1000;
+
+/// What `arbiter rules fit` may change: a constant or a switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FitTarget {
+    Const(usize),
+    Switch(usize),
+}
+
+/// A constant or switch marked `fit`, with the values the fit tries (a
+/// switch: both), in order.
+#[derive(Debug, Clone)]
+pub struct FitDef {
+    pub target: FitTarget,
+    pub grid: Vec<Value>,
+    pub line: usize,
+    pub column: usize,
+}

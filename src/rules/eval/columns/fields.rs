@@ -1,0 +1,142 @@
+//! The fields of the move as columns, each field its own loop.
+
+use super::*;
+
+/// A field of the move over the moves, typed where every move's value is a
+/// number (or none, or unknown), or a truth (or unknown).
+pub(super) fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveField) -> Col {
+    // each field of numbers and truths its own loop (the field is not
+    // asked again at every move): a closure of its own for each, so that
+    // the loop is made for that field
+    macro_rules! each {
+        ($($field:ident),* $(,)?) => {
+            match f {
+                $(MoveField::$field => field_loop(
+                    run,
+                    rows,
+                    f,
+                    |m| m.number(MoveField::$field),
+                    |m| m.flag(MoveField::$field),
+                ),)*
+                // the side: two names, coded by the side
+                MoveField::Side => Col::D(Dict {
+                    values: [Color::White, Color::Black]
+                        .into_iter()
+                        .map(crate::timeline::side_str)
+                        .collect(),
+                    codes: rows.iter().map(|m| u8::from(m.ply.side == Color::Black)).collect(),
+                }),
+                f => field_loop(run, rows, f, |m| m.number(f), |m| m.flag(f)),
+            }
+        };
+    }
+    each!(
+        Ply,
+        Number,
+        HalfmoveClock,
+        Repetition,
+        Pieces,
+        Depth,
+        Seldepth,
+        Score,
+        Wv,
+        Mate,
+        Nodes,
+        Nps,
+        Mt,
+        Tl,
+        Tbhits,
+        Hashfull,
+        Ponderhit,
+        RecordedLeft,
+        RecordedR50,
+        RecordedRd,
+        RecordedRr,
+        Capture,
+        PawnMove,
+        Promotion,
+        Castling,
+        CastlingRightsLost,
+        RookCastlingLost,
+        Irreversible,
+        Check,
+        Checkmate,
+        Stalemate,
+        InsufficientMaterial,
+        Book,
+        Commented,
+    )
+}
+
+/// [`field_column`] for one field, `number` and `flag` its
+/// [`MoveFacts::number`] and [`MoveFacts::flag`].
+#[inline(always)]
+fn field_loop<'t>(
+    run: &Run<'_, '_>,
+    rows: &[MoveFacts<'t>],
+    f: MoveField,
+    number: impl Fn(&MoveFacts<'t>) -> Option<Option<f64>>,
+    flag: impl Fn(&MoveFacts<'t>) -> Option<bool>,
+) -> Col {
+    let first = rows.first();
+    match f {
+        // a clock's numbers (or none), as they are
+        MoveField::Clock(
+            c @ (ClockField::Used
+            | ClockField::TimedUsed
+            | ClockField::ClockJump
+            | ClockField::ClockExpected
+            | ClockField::ClockStopped
+            | ClockField::ClockLeft
+            | ClockField::ClockAtMove
+            | ClockField::ClockPeriod),
+        ) => Col::N(settled(
+            rows.iter()
+                .map(|m| Num::of(&clock_value(run, m.ply.ply, c)))
+                .collect(),
+        )),
+        MoveField::Clock(c) => coded(
+            rows.iter()
+                .map(|m| Cow::Owned(clock_value(run, m.ply.ply, c))),
+        ),
+        _ if first.is_some_and(|m| number(m).is_some()) => numbers(rows, f, number),
+        _ if first.is_some_and(|m| flag(m).is_some()) => flags(rows, f, flag),
+        _ => typed(rows.iter().map(|m| m.get(f))),
+    }
+}
+
+/// A field of numbers at every move, `number` its
+/// [`MoveFacts::number`].
+#[inline(always)]
+fn numbers<'t>(
+    rows: &[MoveFacts<'t>],
+    f: MoveField,
+    number: impl Fn(&MoveFacts<'t>) -> Option<Option<f64>>,
+) -> Col {
+    Col::N(settled(
+        rows.iter()
+            .map(|m| match number(m) {
+                Some(Some(x)) => Num::Is(x),
+                Some(None) => Num::Other,
+                None => Num::of(&m.get(f)),
+            })
+            .collect(),
+    ))
+}
+
+/// A field of truths at every move, `flag` its [`MoveFacts::flag`].
+#[inline(always)]
+fn flags<'t>(
+    rows: &[MoveFacts<'t>],
+    f: MoveField,
+    flag: impl Fn(&MoveFacts<'t>) -> Option<bool>,
+) -> Col {
+    Col::T(settled(
+        rows.iter()
+            .map(|m| match flag(m) {
+                Some(b) => Truth::from(b),
+                None => Truth::of(&m.get(f)),
+            })
+            .collect(),
+    ))
+}

@@ -1,0 +1,238 @@
+//! A game's columns: its moves, and the `let`s and conditions evaluated
+//! over them, the real pass's and each switch's shadow's; and the moves
+//! at which the per-move pass has something to do.
+
+use super::*;
+
+/// A shadow's `let`s and rule conditions where they differ from the real
+/// pass's (`None` elsewhere).
+pub(in crate::rules::eval) struct ShadowColumns {
+    /// Whether any `let` differs anywhere in the game.
+    pub(in crate::rules::eval) any: bool,
+    pub(in crate::rules::eval) lets: Vec<Option<Col>>,
+    pub(in crate::rules::eval) rules: Vec<Option<Column<Truth>>>,
+}
+
+/// A game's columns: the real pass's, and each shadow's where it differs.
+pub(in crate::rules::eval) struct GameColumns {
+    /// Each `let`'s column, where it is one.
+    pub(in crate::rules::eval) lets: Vec<Option<Col>>,
+    /// Each rule's condition, where it is a column, as [`Ctx::truth`] gives
+    /// it.
+    pub(in crate::rules::eval) rules: Vec<Option<Column<Truth>>>,
+    /// For each shadow (in the order of the flipped switches): its `let`s
+    /// and conditions where they differ from the real pass's.
+    pub(in crate::rules::eval) shadows: Vec<ShadowColumns>,
+}
+
+impl GameColumns {
+    /// The moves at which the per-move pass has something to do, when the
+    /// columns hold every `let` and rule on moves (else `None`: it visits
+    /// every move): where a rule's condition decides something (a finding,
+    /// an adjudication, an undecided rule), and where a shadow's `let`
+    /// differs from the real pass's (and the move after, where its marks
+    /// are cleared). A shadow whose adjudications read its switch directly,
+    /// or keep state, needs every move.
+    pub(in crate::rules::eval) fn busy(
+        &self,
+        plan: &Plan,
+        rs: &Ruleset,
+        flipped: &[usize],
+        n: usize,
+    ) -> Option<Vec<bool>> {
+        let (on_lets, on_rules) = plan.triggered(Kind::Move);
+        if on_lets.iter().any(|&j| self.lets[j].is_none())
+            || on_rules.iter().any(|&ri| self.rules[ri].is_none())
+            || flipped.iter().any(|&s| plan.direct[s])
+        {
+            return None;
+        }
+        let mut busy = vec![false; n];
+        for &ri in on_rules {
+            let Some(c) = &self.rules[ri] else { continue };
+            // whether each truth decides something, found once per rule
+            let decides = [Truth::True, Truth::False, Truth::Unknown, Truth::Other].map(|t| {
+                match &rs.rules[ri].check {
+                    Check::Adjudicate { .. } => matches!(t, Truth::True | Truth::Unknown),
+                    check => !matches!(verdict_with(check, t), Verdict::Holds),
+                }
+            });
+            match c {
+                Column::K(t) if decides[*t as usize] => busy.fill(true),
+                Column::K(_) => {}
+                Column::C(c) => {
+                    for (b, t) in busy.iter_mut().zip(c.iter()) {
+                        *b |= decides[*t as usize];
+                    }
+                }
+            }
+        }
+        for shadow in self.shadows.iter().filter(|s| s.any) {
+            for (own, real) in shadow.lets.iter().zip(&self.lets) {
+                let (Some(own), Some(real)) = (own, real) else {
+                    continue;
+                };
+                own.differences(real, n, |r| {
+                    busy[r] = true;
+                    if let Some(next) = busy.get_mut(r + 1) {
+                        *next = true;
+                    }
+                });
+            }
+        }
+        Some(busy)
+    }
+}
+
+/// A game's moves, in order: each one's facts and its event's index.
+pub(in crate::rules::eval) struct Moves<'t> {
+    pub(in crate::rules::eval) facts: Vec<MoveFacts<'t>>,
+    pub(in crate::rules::eval) events: Vec<usize>,
+}
+
+/// The game's moves, when the ruleset has columns and every move event is
+/// a move (else `None`: the per-move pass evaluates everything).
+pub(in crate::rules::eval) fn rows<'t>(plan: &Plan, tl: &Timeline<'t>) -> Option<Moves<'t>> {
+    if !plan.columns.any() {
+        return None;
+    }
+    // made at their size: a vector grown move by move would allocate
+    // again as the game goes on
+    let n = tl.events.iter().filter(|e| e.kind == Kind::Move).count();
+    let mut moves = Moves {
+        facts: Vec::with_capacity(n),
+        events: Vec::with_capacity(n),
+    };
+    for (i, e) in tl.events.iter().enumerate() {
+        if e.kind != Kind::Move {
+            continue;
+        }
+        let Data::Move(p) = &e.data else {
+            return None;
+        };
+        moves.facts.push(tl.move_facts(p));
+        moves.events.push(i);
+    }
+    Some(moves)
+}
+
+/// Evaluate the ruleset's columns over a game's moves (`rows`), and each
+/// shadow's (the switches of `flipped` flipped, in turn).
+pub(in crate::rules::eval) fn evaluate(
+    plan: &Plan,
+    rs: &Ruleset,
+    run: &Run<'_, '_>,
+    moves: &Moves<'_>,
+    switches: &[bool],
+    flipped: &[usize],
+) -> GameColumns {
+    let cp = &plan.columns;
+    let (rows, events) = (&moves.facts[..], &moves.events[..]);
+    let fields: Vec<(MoveField, Col)> = cp
+        .fields
+        .iter()
+        .map(|&f| (f, field_column(run, rows, f)))
+        .collect();
+    type Game<'c, 'r, 't> = (
+        &'c Run<'c, 't>,
+        &'c [MoveFacts<'r>],
+        &'c [usize],
+        &'c [(MoveField, Col)],
+    );
+    fn view<'c, 'r, 't>(
+        (run, rows, events, fields): Game<'c, 'r, 't>,
+        switches: &'c [bool],
+        lets: &'c [Option<Col>],
+        overlay: &'c [Option<Col>],
+        detectors: bool,
+    ) -> Cols<'c, 'r, 't> {
+        Cols {
+            run,
+            rows,
+            events,
+            switches,
+            lets,
+            overlay,
+            states: &[],
+            fields,
+            detectors,
+        }
+    }
+    let game = (run, rows, events, &fields[..]);
+    // a rule's condition, where it has one
+    fn condition(rule: &RuleDef, v: Cols<'_, '_, '_>) -> Option<Column<Truth>> {
+        match &rule.check {
+            Check::Adjudicate { when, .. }
+            | Check::Forbid {
+                when: Some(when), ..
+            }
+            | Check::Require { when, .. } => Some(v.truth(when).into_owned()),
+            _ => None,
+        }
+    }
+    let mut lets: Vec<Option<Col>> = vec![None; rs.lets.len()];
+    for (j, calls) in cp.lets.iter().enumerate() {
+        if let Some(calls) = calls {
+            let c = view(game, switches, &lets, &[], cp.let_effects[j])
+                .let_column(&rs.lets[j].expr, calls);
+            lets[j] = Some(c);
+        }
+    }
+    let rules: Vec<Option<Column<Truth>>> = (0..rs.rules.len())
+        .map(|ri| {
+            if cp.rules[ri] {
+                condition(
+                    &rs.rules[ri],
+                    view(game, switches, &lets, &[], cp.effects[ri]),
+                )
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut shadows = Vec::with_capacity(flipped.len());
+    for &s in flipped {
+        let mut sw = switches.to_vec();
+        if let Some(b) = sw.get_mut(s) {
+            *b = !*b;
+        }
+        let depends = &plan.depends[s];
+        // what reads the switch, or a `let` whose shadow differs
+        let reads = |i: &Inputs, own: &[Option<Col>]| {
+            i.switches.contains(&s) || i.lets.iter().any(|&l| own[l].is_some())
+        };
+        let mut own: Vec<Option<Col>> = vec![None; rs.lets.len()];
+        for (j, calls) in cp.lets.iter().enumerate() {
+            let (Some(calls), Some(real)) = (calls, &lets[j]) else {
+                continue;
+            };
+            if !depends.lets[j] || !reads(&plan.let_inputs[j], &own) {
+                continue;
+            }
+            let c =
+                view(game, &sw, &lets, &own, cp.let_effects[j]).let_column(&rs.lets[j].expr, calls);
+            if !c.same(real, rows.len()) {
+                own[j] = Some(c);
+            }
+        }
+        let conditions = (0..rs.rules.len())
+            .map(|ri| {
+                if cp.rules[ri] && depends.rules[ri] && reads(&plan.rule_inputs[ri], &own) {
+                    condition(&rs.rules[ri], view(game, &sw, &lets, &own, cp.effects[ri]))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        shadows.push(ShadowColumns {
+            any: own.iter().any(Option::is_some),
+            lets: own,
+            rules: conditions,
+        });
+    }
+    GameColumns {
+        lets,
+        rules,
+        shadows,
+    }
+}

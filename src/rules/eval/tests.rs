@@ -1,0 +1,192 @@
+//! The unboxed numbers and truths, and the walk through them, held to
+//! what the language defines on values.
+
+use super::*;
+
+/// The operators as the language defines them on values: what the
+/// unboxed paths must give.
+fn binary(op: BinOp, x: Value, y: Value) -> Value {
+    use Value::*;
+    match op {
+        BinOp::And => match (&x, &y) {
+            (Bool(false), _) | (_, Bool(false)) => Bool(false),
+            (Unknown, _) | (_, Unknown) => Unknown,
+            (Bool(true), Bool(true)) => Bool(true),
+            _ => Bool(false),
+        },
+        BinOp::Or => match (&x, &y) {
+            (Bool(true), _) | (_, Bool(true)) => Bool(true),
+            (Unknown, _) | (_, Unknown) => Unknown,
+            _ => Bool(false),
+        },
+        _ if matches!(x, Unknown) || matches!(y, Unknown) => Unknown,
+        BinOp::Eq => Bool(x == y),
+        BinOp::Ne => Bool(x != y),
+        BinOp::In => match y {
+            List(l) => Bool(l.contains(&x)),
+            _ => Bool(false),
+        },
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => match (x, y) {
+            (Num(a), Num(b)) => Bool(match op {
+                BinOp::Lt => a < b,
+                BinOp::Le => a <= b,
+                BinOp::Gt => a > b,
+                _ => a >= b,
+            }),
+            _ => Bool(false),
+        },
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => match (x, y) {
+            (Num(a), Num(b)) => {
+                let r = match op {
+                    BinOp::Add => a + b,
+                    BinOp::Sub => a - b,
+                    BinOp::Mul => a * b,
+                    _ if b == 0.0 => return None,
+                    _ => a / b,
+                };
+                if r.is_finite() { Num(r) } else { None }
+            }
+            _ => None,
+        },
+    }
+}
+
+/// `abs`, `floor`, `ceil`, `round`, `min` and `max` as the language
+/// defines them on values (`unknown` if an argument is, none unless
+/// every argument is a number).
+fn builtin_on_values(f: Builtin, x: &Value, y: &Value) -> Value {
+    if matches!(x, Value::Unknown) || matches!(y, Value::Unknown) {
+        return Value::Unknown;
+    }
+    let one: fn(f64) -> f64 = match f {
+        Builtin::Abs => f64::abs,
+        Builtin::Floor => f64::floor,
+        Builtin::Ceil => f64::ceil,
+        Builtin::Round => f64::round,
+        _ => {
+            return match (x, y) {
+                (Value::Num(a), Value::Num(b)) => Value::Num(if f == Builtin::Min {
+                    a.min(*b)
+                } else {
+                    a.max(*b)
+                }),
+                _ => Value::None,
+            };
+        }
+    };
+    match x {
+        Value::Num(a) => Value::Num(one(*a)),
+        _ => Value::None,
+    }
+}
+
+/// Two values the same to every reader (a NaN is the same NaN).
+macro_rules! assert_same {
+    ($got:expr, $want:expr, $($what:tt)+) => {{
+        let (got, want) = (&$got, &$want);
+        assert!(
+            switched::identical(got, want),
+            "{}: {got:?}, expected {want:?}",
+            format!($($what)+)
+        );
+    }};
+}
+
+/// The unboxed paths, and `eval` and `builtin` through them, give what
+/// the language defines on values (`binary`, `builtin_on_values`), for
+/// every operator and numeric builtin and every kind of value on either
+/// side; `not` and `-` likewise.
+#[test]
+fn unboxed_logic_and_arithmetic_agree_with_values() {
+    let values = [
+        Value::Num(2.0),
+        Value::Num(-3.5),
+        Value::Num(0.0),
+        Value::Num(f64::MAX),
+        // the edges of floats: a signed zero, a sum that overflows,
+        // the infinities and NaN
+        Value::Num(-0.0),
+        Value::Num(1e300),
+        Value::Num(f64::INFINITY),
+        Value::Num(f64::NEG_INFINITY),
+        Value::Num(f64::NAN),
+        Value::Num(-f64::NAN),
+        Value::Bool(true),
+        Value::Bool(false),
+        Value::Str("x".into()),
+        Value::List(vec![Value::Num(2.0)]),
+        Value::None,
+        Value::Unknown,
+    ];
+    let detectors = Detectors::default();
+    let cache = DetectorCache::default();
+    let run = Run::bare(&[], &detectors, &cache);
+    let (mut notes, mut evidence) = (Vec::new(), Vec::new());
+    let mut ctx = Ctx::stateless(&run, &[], 0, None, &mut notes, &mut evidence);
+    for x in &values {
+        for y in &values {
+            for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div] {
+                let want = binary(op, x.clone(), y.clone());
+                assert_same!(
+                    Num::of(x).arith(op, Num::of(y)).value(),
+                    want,
+                    "{x:?} {op:?} {y:?}"
+                );
+            }
+            for op in [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge] {
+                let want = binary(op, x.clone(), y.clone());
+                assert_same!(
+                    Num::of(x).compare(op, Num::of(y)).value(),
+                    want,
+                    "{x:?} {op:?} {y:?}"
+                );
+            }
+            // and the whole path, eval through num and truth
+            for op in BinOp::ALL {
+                let e = CExpr::Binary(
+                    op,
+                    Box::new(CExpr::Lit(x.clone())),
+                    Box::new(CExpr::Lit(y.clone())),
+                );
+                let want = binary(op, x.clone(), y.clone());
+                assert_same!(ctx.eval(&e), want, "eval {x:?} {op:?} {y:?}");
+            }
+            let and = binary(BinOp::And, x.clone(), y.clone());
+            assert_same!(
+                Truth::of(x).and(Truth::of(y)).value(),
+                and,
+                "{x:?} and {y:?}"
+            );
+            let or = binary(BinOp::Or, x.clone(), y.clone());
+            assert_same!(Truth::of(x).or(Truth::of(y)).value(), or, "{x:?} or {y:?}");
+            for f in [Builtin::Min, Builtin::Max] {
+                let want = builtin_on_values(f, x, y);
+                assert_same!(
+                    Num::of(x).call2(f, Num::of(y)).value(),
+                    want,
+                    "{f:?}({x:?}, {y:?})"
+                );
+                let got = ctx.builtin(f, [x.clone(), y.clone()]);
+                assert_same!(got, want, "builtin {f:?}({x:?}, {y:?})");
+            }
+        }
+        let not = match x {
+            Value::Unknown => Value::Unknown,
+            Value::Bool(b) => Value::Bool(!b),
+            _ => Value::Bool(true),
+        };
+        assert_same!(Truth::of(x).not().value(), not, "not {x:?}");
+        let neg = match x {
+            Value::Unknown => Value::Unknown,
+            Value::Num(n) => Value::Num(-n),
+            _ => Value::None,
+        };
+        assert_same!(Num::of(x).neg().value(), neg, "- {x:?}");
+        for f in [Builtin::Abs, Builtin::Floor, Builtin::Ceil, Builtin::Round] {
+            let want = builtin_on_values(f, x, &Value::None);
+            assert_same!(Num::of(x).call1(f).value(), want, "{f:?}({x:?})");
+            let got = ctx.builtin(f, [x.clone(), Value::None]);
+            assert_same!(got, want, "builtin {f:?}({x:?})");
+        }
+    }
+}

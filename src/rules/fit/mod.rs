@@ -1,0 +1,201 @@
+//! `arbiter rules fit`: the values of a ruleset's `fit` constants and
+//! switches that best reproduce what an archive recorded, beside the values
+//! its text gives.
+//!
+//! What the archive recorded, and what a set of values is scored on:
+//! - every counter a `forbid on move when move.recorded_X != none and
+//!   move.recorded_X != …` rule compares (TCEC's `R50`, `Rd`, `Rr`): a
+//!   reading agrees where the rule does not fire;
+//! - every game's termination: it agrees where the adjudication the rules
+//!   compute is the one the record claims (rule, ply, result and the
+//!   `TerminationDetails` text), as `audit` judges it.
+//!
+//! The search changes one `fit` at a time over its values, the others held,
+//! and goes round until no value changes (coordinate descent: the rules'
+//! constants are mostly independent, and a round costs the sum of the
+//! grids, not their product). Each game is read and replayed once; each
+//! point is one evaluation of the rules over the replayed games, points of
+//! one scan in parallel, every point evaluated once (a cache). Where several
+//! values score the same, all of them are reported: the value kept is the
+//! text's where it is among them, else the current one, else the one nearest
+//! the text's, and the report says that the data cannot decide.
+//!
+//! This file holds what a fit reports and [`fit_group`]; `search` is the
+//! search over the values, and `report` what the fit's report and its
+//! finding are made of.
+
+use serde::Serialize;
+
+use super::analysis::Ruleset;
+use super::eval::{Detectors, Overrides};
+use crate::base::value::Value;
+use crate::ingest::pgn::PgnGame;
+use crate::replay::Replay;
+
+mod report;
+mod search;
+
+pub use report::{FileFit, departure_finding};
+use report::{decided, fitted, unreplayed, variant_block};
+use search::Search;
+
+/// One game, read and replayed once.
+#[derive(Debug)]
+pub struct Game {
+    pub path: String,
+    pub pgn: PgnGame,
+    pub replay: Replay,
+}
+
+/// How far one set of values reproduces the record.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Agreement {
+    /// Counter readings the rules reproduce, of `counters_of`.
+    pub counters: u64,
+    pub counters_of: u64,
+    /// Games whose termination the rules reproduce, of `terminations_of`
+    /// (the games replayed to their end).
+    pub terminations: u64,
+    pub terminations_of: u64,
+}
+
+impl Agreement {
+    fn score(&self) -> u64 {
+        self.counters + self.terminations
+    }
+}
+
+/// One `fit` constant or switch: the text's value, the fitted one, and every
+/// value that scores as well.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fitted {
+    /// `const` or `switch`.
+    pub kind: &'static str,
+    pub name: String,
+    /// Where the `fit` clause is, in the ruleset.
+    pub line: usize,
+    pub column: usize,
+    pub text: String,
+    pub fitted: String,
+    /// The values tried.
+    pub tried: usize,
+    /// The values that score as well as the fitted one (itself included):
+    /// more than one means the data cannot decide between them.
+    pub equally_good: Vec<String>,
+}
+
+/// A game whose computed end differs between the text's values and the
+/// fitted ones.
+#[derive(Debug, Clone, Serialize)]
+pub struct Decided {
+    pub path: String,
+    pub round: String,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub termination: String,
+    /// The record's last ply.
+    pub plies: u32,
+    pub under_text: String,
+    pub under_fit: String,
+    pub text_agrees: bool,
+    pub fit_agrees: bool,
+}
+
+/// The fit of one group of games (a file, or an event).
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupFit {
+    /// The file, or the event's name.
+    pub group: String,
+    pub games: usize,
+    /// The variant the text gives the group's first game.
+    pub variant: Option<String>,
+    pub fits: Vec<Fitted>,
+    pub under_text: Agreement,
+    pub under_fit: Agreement,
+    pub decided: Vec<Decided>,
+    /// A variant that sets the fitted values, ready to paste into the
+    /// ruleset (`None` where the fit is the text).
+    pub variant_block: Option<String>,
+    /// Points of values evaluated (each once over every game).
+    pub evaluations: usize,
+    /// The games whose replay stopped before the end of their movetext:
+    /// their counters are scored up to the stop, their terminations not.
+    pub unreplayed: Vec<Unreplayed>,
+    /// The fitted values where they depart from the text's, for a program.
+    #[serde(skip)]
+    pub overrides: Overrides,
+}
+
+impl GroupFit {
+    /// Whether any fitted value departs from the text's.
+    pub fn departs(&self) -> bool {
+        self.fits.iter().any(|f| f.fitted != f.text)
+    }
+}
+
+/// A game the fit could not replay to its end, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unreplayed {
+    pub path: String,
+    /// The game's number in its file, from 1.
+    pub game: usize,
+    /// The line of the move that stopped the replay (else the game's first
+    /// line).
+    pub line: u64,
+    pub ply: u32,
+    pub reason: String,
+}
+
+/// A value as the rule language writes it.
+pub fn literal(v: &Value) -> String {
+    match v {
+        Value::Str(s) => format!("{:?}", s.as_str()),
+        Value::List(items) => format!(
+            "[{}]",
+            items.iter().map(literal).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.display(),
+    }
+}
+
+/// Fit the ruleset's `fit` values to one group of games.
+pub fn fit_group(
+    rs: &Ruleset,
+    group: &str,
+    games: &[&Game],
+    forced: Option<&str>,
+    detectors: &Detectors,
+) -> Result<GroupFit, String> {
+    let first = games
+        .first()
+        .ok_or_else(|| format!("{group}: no game to fit"))?;
+    if rs.fits.is_empty() {
+        return Err(format!(
+            "ruleset {} marks no constant or switch with `fit` (docs/rules-language.md, Fitting)",
+            rs.id
+        ));
+    }
+    let (mut s, base) = Search::new(rs, games, forced, detectors)?;
+    let (cur, equally) = s.descend()?;
+    let text = s.text.clone();
+    s.evaluate_all(&[text.clone(), cur.clone()])?;
+    let (at_text, at_fit) = (s.point(&text).clone(), s.point(&cur).clone());
+    let mut out = GroupFit {
+        group: group.to_string(),
+        games: games.len(),
+        variant: base.variant.clone(),
+        fits: fitted(rs, &text, &cur, &equally),
+        under_text: at_text.agreement,
+        under_fit: at_fit.agreement,
+        decided: decided(games, &at_text, &at_fit, &s.timelines),
+        variant_block: None,
+        evaluations: s.cache.len(),
+        unreplayed: unreplayed(games),
+        overrides: s.overrides(&cur),
+    };
+    if out.departs() {
+        out.variant_block = Some(variant_block(&out, group, &first.path));
+    }
+    Ok(out)
+}

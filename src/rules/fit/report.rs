@@ -1,0 +1,191 @@
+//! What a fit's report is made of: each fit's values, the games whose end
+//! the fit changes, the games not replayed to their end, the variant that
+//! sets the fitted values; and the finding that names a departure.
+
+use super::search::Point;
+use super::{Agreement, Decided, Fitted, Game, GroupFit, Unreplayed, literal};
+use crate::base::value::Value;
+use crate::findings::{Evidence, Finding, Severity};
+use crate::rules::analysis::{FitTarget, Ruleset};
+use crate::rules::eval::Overrides;
+use crate::timeline::Timeline;
+
+/// Each fit's values: the text's, the fitted one (of `cur`), and those that
+/// score as well (`equally`).
+pub(super) fn fitted(
+    rs: &Ruleset,
+    text: &[Value],
+    cur: &[Value],
+    equally: &[Vec<Value>],
+) -> Vec<Fitted> {
+    rs.fits
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let (kind, name) = match f.target {
+                FitTarget::Const(i) => ("const", rs.consts[i].0.clone()),
+                FitTarget::Switch(i) => ("switch", rs.switches[i].name.clone()),
+            };
+            let mut tried = f.grid.len();
+            if !f.grid.contains(&text[k]) {
+                tried += 1;
+            }
+            Fitted {
+                kind,
+                name,
+                line: f.line,
+                column: f.column,
+                text: literal(&text[k]),
+                fitted: literal(&cur[k]),
+                tried,
+                equally_good: equally[k].iter().map(literal).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The games whose computed end differs between the text's values and the
+/// fitted ones.
+pub(super) fn decided(
+    games: &[&Game],
+    at_text: &Point,
+    at_fit: &Point,
+    timelines: &[Timeline<'_>],
+) -> Vec<Decided> {
+    let show = |e: &Option<(String, u32, String)>| match e {
+        Some((rule, ply, result)) => format!("{result} at ply {ply} by {rule}"),
+        None => "no adjudication".to_string(),
+    };
+    games
+        .iter()
+        .zip(at_text.ends.iter().zip(&at_fit.ends))
+        .zip(timelines)
+        .filter(|((_, (a, b)), _)| a.0 != b.0 || a.1 != b.1)
+        .map(|((g, (a, b)), tl)| {
+            let tag = |n: &str| g.pgn.tag(n).unwrap_or("").trim().to_string();
+            Decided {
+                path: g.path.clone(),
+                round: tag("Round"),
+                white: tag("White"),
+                black: tag("Black"),
+                result: tag("Result"),
+                termination: tag("TerminationDetails"),
+                plies: tl.replay.plies.last().map_or(0, |p| p.ply),
+                under_text: show(&a.0),
+                under_fit: show(&b.0),
+                text_agrees: a.1,
+                fit_agrees: b.1,
+            }
+        })
+        .collect()
+}
+
+/// The games whose replay stopped before the end of their movetext.
+pub(super) fn unreplayed(games: &[&Game]) -> Vec<Unreplayed> {
+    games
+        .iter()
+        .filter_map(|g| {
+            let stop = g.replay.stop.as_ref()?;
+            Some(Unreplayed {
+                path: g.path.clone(),
+                game: g.pgn.index + 1,
+                line: stop.span.map_or(g.pgn.line, |sp| sp.line),
+                ply: stop.ply,
+                reason: stop.message.clone(),
+            })
+        })
+        .collect()
+}
+
+/// A variant that sets the fitted values where they depart from the text.
+pub(super) fn variant_block(fit: &GroupFit, group: &str, path: &str) -> String {
+    let stem = std::path::Path::new(if group.is_empty() { path } else { group })
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let mut name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while name.contains("--") {
+        name = name.replace("--", "-");
+    }
+    let name = format!("fitted-{}", name.trim_matches('-'));
+    let mut b = format!("variant {name}");
+    if let Some(v) = &fit.variant {
+        b.push_str(&format!(" extends {v}"));
+    }
+    b.push_str(" {\n");
+    for f in fit.fits.iter().filter(|f| f.fitted != f.text) {
+        b.push_str(&format!("  {} {} = {}\n", f.kind, f.name, f.fitted));
+    }
+    b.push('}');
+    b
+}
+
+/// A file's fit, for `audit --fit` and `batch --fit`: the values its games
+/// are judged under, and the finding that names each departure from the
+/// text (`None` where the fit is the text).
+#[derive(Debug, Clone, Default)]
+pub struct FileFit {
+    pub overrides: Overrides,
+    pub finding: Option<Finding>,
+}
+
+/// The `rules-fit` finding: each fitted value that departs from the text,
+/// the agreement under both, and where the `fit` clauses are.
+pub fn departure_finding(rs: &Ruleset, fit: &GroupFit) -> Finding {
+    let departures: Vec<String> = fit
+        .fits
+        .iter()
+        .filter(|f| f.fitted != f.text)
+        .map(|f| {
+            format!(
+                "{} {} = {} (the text: {})",
+                f.kind, f.name, f.fitted, f.text
+            )
+        })
+        .collect();
+    let agreement = |a: &Agreement| {
+        format!(
+            "counters {} of {}, terminations {} of {}",
+            a.counters, a.counters_of, a.terminations, a.terminations_of
+        )
+    };
+    let mut f = Finding::builtin(
+        "rules-fit",
+        Severity::Info,
+        "The file is judged under fitted values, not the text's",
+        format!(
+            "{}: the values that best reproduce the record depart from the text: {}. Agreement under the text: {}; under the fit: {}. {} game(s) end otherwise under the fit.",
+            fit.group,
+            departures.join(", "),
+            agreement(&fit.under_text),
+            agreement(&fit.under_fit),
+            fit.decided.len()
+        ),
+    );
+    f.evidence.push(Evidence {
+        path: fit.group.clone(),
+        span: None,
+        ply: None,
+        timestamp: None,
+        note: format!("the {} games fitted", fit.games),
+    });
+    for x in fit.fits.iter().filter(|x| x.fitted != x.text) {
+        f.evidence.push(Evidence::at_line(
+            &rs.path,
+            x.line as u64,
+            x.column as u64,
+            3,
+            format!("the fit clause of {} {}", x.kind, x.name),
+        ));
+    }
+    f
+}
