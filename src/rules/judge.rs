@@ -156,6 +156,13 @@ fn compare(
                 .find(|r| r.id == c.rule)
                 .expect("rule exists");
             let at = tl.replay.ply(c.ply);
+            let fires = || {
+                ev(
+                    at.and_then(|p| p.span),
+                    c.ply,
+                    "where the rule fires".into(),
+                )
+            };
             if c.ply < last_ply {
                 let mut f = rule_finding(
                     rule,
@@ -175,11 +182,7 @@ fn compare(
                             format!(", {details}")
                         }
                     ),
-                    ev(
-                        at.and_then(|p| p.span),
-                        c.ply,
-                        "where the rule fires".into(),
-                    ),
+                    fires(),
                     &rs.path,
                 );
                 f.code = "adjudication-missed".into();
@@ -198,11 +201,7 @@ fn compare(
                         .message
                         .as_ref()
                         .map_or(String::new(), |m| format!(": {m}")),
-                    ev(
-                        at.and_then(|p| p.span),
-                        c.ply,
-                        "where the rule fires".into(),
-                    ),
+                    fires(),
                     &rs.path,
                 );
                 f.code = "adjudication-wrong-result".into();

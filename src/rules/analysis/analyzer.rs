@@ -137,16 +137,10 @@ impl<'a> Analyzer<'a> {
             ..
         } = found;
         let Some(meta) = meta else {
-            return Err(RuleError::new(
-                Pos {
-                    offset: 0,
-                    len: 1,
-                    line: 1,
-                    column: 1,
-                },
-                "the file has no `ruleset` header",
-            )
-            .help("start with `ruleset <id> \"<title>\" { regulation \"…\" }`"));
+            return Err(
+                RuleError::new(Pos::START, "the file has no `ruleset` header")
+                    .help("start with `ruleset <id> \"<title>\" { regulation \"…\" }`"),
+            );
         };
         if let Some(tc) = &meta.time_control {
             Self::known_time_control(&tcs, tc)?;

@@ -17,6 +17,17 @@ pub struct Pos {
     pub column: usize,
 }
 
+impl Pos {
+    /// The file's first character: where a mistake of the whole file is
+    /// shown.
+    pub const START: Pos = Pos {
+        offset: 0,
+        len: 1,
+        line: 1,
+        column: 1,
+    };
+}
+
 /// A mistake in a ruleset.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleError {

@@ -3,6 +3,7 @@
 
 use super::error::{Pos, RuleError};
 
+/// A token of the rule language.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tok {
     Ident(String),
@@ -19,13 +20,20 @@ pub enum Tok {
     Comma,
     Colon,
     Dot,
+    /// `=`
     Assign,
-    Eq,
-    Ne,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
     Plus,
     Minus,
     Star,
@@ -85,12 +93,7 @@ pub const MAX_SOURCE: usize = 4 << 20;
 pub fn lex(src: &str) -> Result<Vec<Token>, RuleError> {
     if src.len() > MAX_SOURCE {
         return Err(RuleError::new(
-            Pos {
-                offset: 0,
-                len: 1,
-                line: 1,
-                column: 1,
-            },
+            Pos::START,
             format!(
                 "ruleset is {} bytes; at most {MAX_SOURCE} are accepted",
                 src.len()

@@ -191,8 +191,24 @@ fn columns_give_what_the_walk_gives_at_every_move() {
         f(&mut ctx)
     };
     let mut g = Gen(crate::test_rng::Lcg(21));
-    nodes_give_what_the_walk_gives(view, &column_lets, &mut g, values.len(), &mut walk);
-    stateful_calls_give_what_the_walk_gives(view, &column_lets, &mut g, values.len(), &mut walk);
+    let mut probe = Probe {
+        column_lets: &column_lets,
+        g: &mut g,
+        values: values.len(),
+        walk: &mut walk,
+    };
+    nodes_give_what_the_walk_gives(view, &mut probe);
+    stateful_calls_give_what_the_walk_gives(view, &mut probe);
+}
+
+/// What the checks of the columns against the walk share: the `let`s
+/// evaluated a column at a time, the expressions' generator, the number of
+/// sample values (the constants and `let`s) and the walk.
+struct Probe<'p, 'w> {
+    column_lets: &'p [Option<Vec<Stateful>>],
+    g: &'p mut Gen,
+    values: usize,
+    walk: &'p mut Walk<'w>,
 }
 
 /// A walk at one move of the game: its number among the moves, and what
@@ -202,13 +218,9 @@ type Walk<'w> = dyn FnMut(usize, &mut dyn FnMut(&mut Ctx<'_, '_>)) + 'w;
 /// Every node a column can hold, of [`fixed_nodes`] and then generated
 /// over `values` sample values (the constants and `let`s), gives at each
 /// move what the walk gives there, as a value, a number and a truth.
-fn nodes_give_what_the_walk_gives(
-    view: Cols<'_, '_, '_>,
-    column_lets: &[Option<Vec<Stateful>>],
-    g: &mut Gen,
-    values: usize,
-    walk: &mut Walk<'_>,
-) {
+fn nodes_give_what_the_walk_gives(view: Cols<'_, '_, '_>, probe: &mut Probe<'_, '_>) {
+    let (column_lets, values) = (probe.column_lets, probe.values);
+    let (g, walk) = (&mut *probe.g, &mut *probe.walk);
     let mut kinds = std::collections::BTreeSet::new();
     let (mut tried, mut held) = (0, 0);
     let mut fixed = fixed_nodes();
@@ -277,6 +289,11 @@ fn nodes_give_what_the_walk_gives(
 }
 
 /// The nodes tried before the generated ones (the last first).
+/// `a op b`.
+fn bin(op: BinOp, a: CExpr, b: CExpr) -> CExpr {
+    CExpr::Binary(op, Box::new(a), Box::new(b))
+}
+
 fn fixed_nodes() -> Vec<CExpr> {
     // the detectors, walked at each move (the hidden book's parameters
     // found once, or at each move where one of them is a field)
@@ -304,30 +321,26 @@ fn fixed_nodes() -> Vec<CExpr> {
         hidden(lit(Value::Num(1.0))),
         hidden(lit(Value::Num(2.0))),
         hidden(CExpr::Move(MoveField::Depth, "depth")),
-        CExpr::Binary(
-            BinOp::Eq,
-            Box::new(hidden(CExpr::Const(1))),
-            Box::new(lit(Value::Bool(true))),
-        ),
+        bin(BinOp::Eq, hidden(CExpr::Const(1)), lit(Value::Bool(true))),
         CExpr::Detector(
             Detector::Tablebase,
             vec![("fifty_move_rule".to_string(), lit(Value::Bool(true)))],
         ),
         // the side against each text it can be compared with
-        CExpr::Binary(
+        bin(
             BinOp::Eq,
-            Box::new(CExpr::Move(MoveField::Side, "side")),
-            Box::new(lit(Value::Str("black".into()))),
+            CExpr::Move(MoveField::Side, "side"),
+            lit(Value::Str("black".into())),
         ),
-        CExpr::Binary(
+        bin(
             BinOp::Ne,
-            Box::new(lit(Value::Str("white".into()))),
-            Box::new(CExpr::Move(MoveField::Side, "side")),
+            lit(Value::Str("white".into())),
+            CExpr::Move(MoveField::Side, "side"),
         ),
-        CExpr::Binary(
+        bin(
             BinOp::Eq,
-            Box::new(CExpr::Move(MoveField::Side, "side")),
-            Box::new(lit(Value::Str("White".into()))),
+            CExpr::Move(MoveField::Side, "side"),
+            lit(Value::Str("White".into())),
         ),
         // a detector walked only where the other side of `and` or
         // `or` leaves the result open
@@ -346,18 +359,18 @@ fn fixed_nodes() -> Vec<CExpr> {
         CExpr::Short(
             BinOp::Or,
             Box::new(CExpr::Move(MoveField::Book, "book")),
-            Box::new(CExpr::Binary(
+            Box::new(bin(
                 BinOp::Eq,
-                Box::new(hidden(lit(Value::Num(1.0)))),
-                Box::new(lit(Value::Bool(true))),
+                hidden(lit(Value::Num(1.0))),
+                lit(Value::Bool(true)),
             )),
         ),
         // coded columns against each other: texts chosen by two
         // conditions, and a side's name against a choice of it
-        CExpr::Binary(
+        bin(
             BinOp::Eq,
-            Box::new(choice(MoveField::Capture, "a", "b")),
-            Box::new(choice(MoveField::Book, "b", "c")),
+            choice(MoveField::Capture, "a", "b"),
+            choice(MoveField::Book, "b", "c"),
         ),
         CExpr::Binary(
             BinOp::Ne,
@@ -374,13 +387,9 @@ fn fixed_nodes() -> Vec<CExpr> {
 /// Every stateful call over generated arguments, `reset`, `over` and
 /// `per` gives what stepping a slot with the walk's values at each move
 /// gives.
-fn stateful_calls_give_what_the_walk_gives(
-    view: Cols<'_, '_, '_>,
-    column_lets: &[Option<Vec<Stateful>>],
-    g: &mut Gen,
-    values: usize,
-    walk: &mut Walk<'_>,
-) {
+fn stateful_calls_give_what_the_walk_gives(view: Cols<'_, '_, '_>, probe: &mut Probe<'_, '_>) {
+    let (column_lets, values) = (probe.column_lets, probe.values);
+    let (g, walk) = (&mut *probe.g, &mut *probe.walk);
     let funcs = [
         StatefulFn::Streak,
         StatefulFn::Count,
