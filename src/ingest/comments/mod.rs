@@ -11,7 +11,8 @@
 //! * the PGN command forms `[%clk 1:59:58]`, `[%emt 0:00:05]`, `[%eval 0.35]`
 //!   (also `[%eval #-5]` and `[%eval 0.35,20]`), as lichess exports them;
 //! * the forms of other GUIs (fastchess, Arena, Banksia) and of early TCEC
-//!   seasons, in [`gui`].
+//!   seasons, in [`gui`], and c-chess-cli's `35/24 1234ms` (centipawns,
+//!   depth, ms), in [`c_chess_cli`].
 //!
 //! Nothing is dropped: text that is not understood is kept in
 //! [`Annotations::text`], unknown `key=value` items in `extra`, unknown PGN
@@ -29,6 +30,7 @@
 //! pieces they share (scores, clocks, numbers, the byte-level lexing) in
 //! theirs.
 
+mod c_chess_cli;
 mod clock;
 mod commands;
 mod comment_values;
@@ -95,7 +97,7 @@ pub enum MoveForm {
     #[serde(rename = "cutechess")]
     Cutechess(CutechessMove),
     /// Another GUI's `score/depth time` comment (fastchess, Arena,
-    /// Banksia): see [`gui`].
+    /// Banksia, c-chess-cli): see [`gui`] and [`c_chess_cli`].
     #[serde(rename = "gui")]
     Gui(GuiMove),
 }
@@ -197,6 +199,10 @@ pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&Comment
         return;
     }
     if let Some(m) = gui::parse_plain_seconds(rest) {
+        ann.form = Some(MoveForm::Gui(m));
+        return;
+    }
+    if let Some(m) = c_chess_cli::parse_c_chess_cli(rest) {
         ann.form = Some(MoveForm::Gui(m));
         return;
     }

@@ -32,7 +32,8 @@ pub enum Source {
     Emt,
     /// cutechess's `+0.35/24 1.2s`.
     Cutechess,
-    /// Another GUI's move comment (fastchess, Arena, Banksia).
+    /// Another GUI's move comment (fastchess, Arena, Banksia,
+    /// c-chess-cli).
     Gui,
 }
 
