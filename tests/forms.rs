@@ -115,6 +115,20 @@ fn said(comment: &str, white: bool) -> Said {
         out.clock_ms = key("tl").map(ms);
         return out;
     }
+    // c-chess-cli: score/depth timems, the score in centipawns (or `M5`,
+    // `-M3`: a mate in moves) from the mover's view, the time in ms
+    let c_chess_cli = Regex::new(r"^(-?M?\d+)/(\d+) (\d+)ms$").unwrap();
+    if let Some(c) = c_chess_cli.captures(body) {
+        let s = if c[1].contains('M') {
+            score(&c[1])
+        } else {
+            json!({ "cp": c[1].parse::<i64>().unwrap() })
+        };
+        out.eval = Some(if white { s } else { negate(&s) });
+        out.depth = Some(c[2].parse().unwrap());
+        out.move_time_ms = Some(c[3].parse().unwrap());
+        return out;
+    }
     // cutechess, CCRL, fastchess, Arena, Banksia: [(move)] score/depth[,] time[s]
     // with the score from the mover's view
     let gui =
@@ -387,9 +401,10 @@ fn an_unreplayable_game_mid_batch_is_reported_and_the_batch_goes_on() {
     .unwrap();
     let games = audit_games(&[dir.path().to_str().unwrap()]);
     let pgns = files_with(dir.path(), "pgn");
-    assert_eq!(pgns.len(), 13);
+    assert_eq!(pgns.len(), 14);
     let total: usize = pgns.iter().map(|p| source_games(p).len()).sum();
-    assert_eq!(total, files_with(&forms_dir(), "pgn").len() + 1 + 3);
+    // one game a fixture, two in cutechess.pgn and c-chess-cli.pgn, three here
+    assert_eq!(total, files_with(&forms_dir(), "pgn").len() + 2 + 3);
     assert_eq!(games.len(), total, "every game of every file is reported");
     let broken = games
         .iter()

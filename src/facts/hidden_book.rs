@@ -130,35 +130,21 @@ fn num(v: Option<&Value>) -> Option<f64> {
     }
 }
 
-/// A move's search evidence in the record (its last comment that gives
-/// one), and whether a comment marks it a book move.
+/// A move's search evidence in the record (its last comment of a
+/// book-aware form that reports one), and whether a comment marks it a
+/// book move.
 fn recorded(comments: &[crate::ingest::pgn::Comment]) -> (Option<Search>, bool) {
     let (mut out, mut book) = (None, false);
     for c in comments {
-        book |= c.annotations.tcec().is_some_and(|t| t.book)
-            || c.annotations.cutechess().is_some_and(|t| t.book);
-        if let Some(t) = c.annotations.tcec()
-            && !t.book
-        {
+        book |= c.annotations.is_book();
+        if let Some(s) = c.annotations.book_aware_search() {
             out = Some(Search {
                 source: "record",
                 place: None,
                 info_lines: None,
-                depth: t.d,
-                nodes: t.n,
-                time_ms: t.mt,
-            });
-        } else if let Some(cc) = c.annotations.cutechess()
-            && !cc.book
-            && (cc.depth.is_some() || cc.time_ms.is_some())
-        {
-            out = Some(Search {
-                source: "record",
-                place: None,
-                info_lines: None,
-                depth: cc.depth,
-                nodes: None,
-                time_ms: cc.time_ms,
+                depth: s.depth,
+                nodes: s.nodes,
+                time_ms: s.time_ms,
             });
         }
     }
@@ -252,15 +238,8 @@ fn predicted<'t>(tl: &'t Timeline<'_>, i: usize) -> (Option<&'t str>, Option<&'t
         return (None, None);
     };
     let mv = &tl.game.moves[prev.move_index];
-    let t = tl
-        .game
-        .comments_of(mv)
-        .iter()
-        .find_map(|c| c.annotations.tcec());
-    (
-        t.and_then(|t| t.pd.as_deref()),
-        t.and_then(|t| t.pv.as_deref()),
-    )
+    let comments = crate::ingest::comments::MoveComments::of(tl.game.comments_of(mv));
+    (comments.ponder_move(), comments.pv())
 }
 
 fn same_san(a: &str, b: &str) -> bool {

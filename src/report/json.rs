@@ -4,63 +4,30 @@
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::findings::{Severity, Totals};
+use crate::ingest::comments::{MoveComments, recorded_values};
 use crate::pipeline::{GameAudit, InputSummary};
 use crate::replay::Ply;
 
 /// The `recorded` object of a ply: every value parsed from its comments.
 pub fn recorded(audit: &GameAudit, ply: &Ply) -> Value {
-    let mut map = Map::new();
-    let mut texts = Vec::new();
-    for c in audit.game.comments_of(&audit.game.moves[ply.move_index]) {
-        let a = &c.annotations;
-        if let Some(t) = a.tcec()
-            && let Value::Object(o) = json!(t)
-        {
-            map.extend(o);
-        }
-        if let Some(cc) = a.cutechess() {
-            map.insert("cutechess".into(), json!(cc));
-        }
-        if let Some(e) = a.gui() {
-            map.insert("gui".into(), json!(e));
-        }
-        if let Some(v) = a.clk {
-            map.insert("clk".into(), json!(v));
-        }
-        if let Some(v) = a.emt {
-            map.insert("emt".into(), json!(v));
-        }
-        if let Some(v) = &a.eval {
-            map.insert("eval".into(), json!(v));
-        }
-        if !a.commands.is_empty() {
-            map.insert("commands".into(), json!(a.commands));
-        }
-        if !a.text.is_empty() {
-            texts.push(a.text.clone());
-        }
-    }
-    if !texts.is_empty() {
-        map.insert("text".into(), json!(texts));
-    }
-    Value::Object(map)
+    Value::Object(recorded_values(
+        audit.game.comments_of(&audit.game.moves[ply.move_index]),
+    ))
 }
 
 /// The values every comment form is typed into (eval from White's view,
 /// depth, move time, clock), `null` where the record has none.
 pub fn typed(audit: &GameAudit, ply: &Ply) -> Value {
-    let t = crate::timeline::typed_values(
-        audit.game.comments_of(&audit.game.moves[ply.move_index]),
-        ply.side,
-    );
+    let t =
+        MoveComments::of(audit.game.comments_of(&audit.game.moves[ply.move_index])).typed(ply.side);
     json!({
-        "eval": t.eval,
+        "eval": t.white_eval,
         "depth": t.depth,
         "move_time_ms": t.move_time_ms,
-        "clock_ms": t.clock_ms,
+        "clock_ms": t.clock_left_ms,
     })
 }
 

@@ -96,7 +96,7 @@ pub fn ply_text(g: &GameAudit, p: &Ply, cfg: &Config) -> String {
 /// view), depth 24, move time 1.200s, clock 1:59:58.000`, or `None`.
 fn typed_line(comments: &[crate::ingest::pgn::Comment], side: Color) -> Option<String> {
     use crate::ingest::comments::Score;
-    let t = crate::timeline::typed_values(comments, side);
+    let t = crate::ingest::comments::MoveComments::of(comments).typed(side);
     let secs = |ms: i64| {
         format!(
             "{}{}.{:03}",
@@ -117,7 +117,7 @@ fn typed_line(comments: &[crate::ingest::pgn::Comment], side: Color) -> Option<S
         )
     };
     let mut parts = Vec::new();
-    if let Some(e) = t.eval {
+    if let Some(e) = t.white_eval {
         parts.push(match e {
             Score::Cp(cp) => format!(
                 "eval {}{}.{:02} (White's view)",
@@ -134,7 +134,7 @@ fn typed_line(comments: &[crate::ingest::pgn::Comment], side: Color) -> Option<S
     if let Some(ms) = t.move_time_ms {
         parts.push(format!("move time {}s", secs(ms)));
     }
-    if let Some(ms) = t.clock_ms {
+    if let Some(ms) = t.clock_left_ms {
         parts.push(format!("clock {}", clock(ms)));
     }
     (!parts.is_empty()).then(|| parts.join(", "))

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 
 use crate::base::span::Span;
 use crate::base::value::{Text, Value};
-use crate::ingest::comments::OptionValue;
+use crate::ingest::comments::{MoveComments, OptionValue};
 use crate::ingest::operator::OpEvent;
 use crate::ingest::pgn::PgnGame;
 use crate::replay::{Ply, Replay};
 use crate::timeline::align::EngEvent;
 use crate::timeline::kind::Kind;
-use crate::timeline::move_facts::{MoveFacts, side_str, tag_value, typed_from};
+use crate::timeline::move_facts::{MoveFacts, side_str, tag_value};
 use crate::timeline::move_field::MoveField;
 use crate::timeline::options::{OptionTexts, option_text};
 use crate::timeline::placement::{field_value, place_operator_events};
@@ -281,20 +281,13 @@ impl<'a> Timeline<'a> {
     /// The typed facts of one move, read from its comments once.
     pub fn move_facts(&self, p: &'a Ply) -> MoveFacts<'a> {
         let mv = &self.game.moves[p.move_index];
-        let comments = self.game.comments_of(mv);
-        let tcec = comments.iter().find_map(|c| c.annotations.tcec());
-        let cc = comments.iter().find_map(|c| c.annotations.cutechess());
-        let gui = comments.iter().find_map(|c| c.annotations.gui());
-        let typed = typed_from(comments, p.side, tcec, || cc, || gui);
+        let comments = MoveComments::of(self.game.comments_of(mv));
         MoveFacts {
             game: self.game,
             ply: p,
-            mv,
-            tcec,
-            cc,
-            gui,
-            white_score: typed.eval,
-            depth: typed.depth,
+            comments,
+            white_score: comments.white_eval(p.side),
+            depth: comments.depth(),
         }
     }
 }

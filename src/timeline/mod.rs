@@ -18,7 +18,7 @@ mod vocabulary;
 pub use event::{Data, Event, Timeline};
 pub use kind::{Kind, ScopeKind};
 pub(crate) use move_facts::side_str;
-pub use move_facts::{MoveFacts, TypedValues, score_pawns, typed_values};
+pub use move_facts::{MoveFacts, score_pawns};
 pub use move_field::{ClockField, MoveField};
 pub use options::OptionTexts;
 pub use vocabulary::{VOCABULARY, field_type, fields, fields_of};

@@ -1,11 +1,11 @@
-//! A move's typed values: what its comments say, whichever program wrote
-//! them, and its [`MoveFacts`], every `move` field a rule reads, without
-//! making a value where it can.
+//! A move's [`MoveFacts`]: every `move` field a rule reads, from its
+//! replayed ply and what its comments say (whichever program wrote them),
+//! without making a value where it can.
 
 use shakmaty::Color;
 
 use crate::base::value::{Text, Value};
-use crate::ingest::comments::Score;
+use crate::ingest::comments::{MoveComments, Score};
 use crate::ingest::pgn::PgnGame;
 use crate::replay::Ply;
 use crate::timeline::move_field::MoveField;
@@ -31,81 +31,13 @@ pub fn score_pawns(s: Score) -> f64 {
     }
 }
 
-/// The values every comment form is typed into, whichever program wrote
-/// the record.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct TypedValues {
-    /// The evaluation from White's point of view: TCEC `wv`, else
-    /// `[%eval]`, else a GUI's score (the mover's view, turned).
-    pub eval: Option<Score>,
-    /// The search depth: TCEC `d`, else a GUI's depth, else `[%eval …,D]`.
-    pub depth: Option<u32>,
-    /// ms the move used: TCEC `mt`, else `[%emt]`, else a GUI's time.
-    pub move_time_ms: Option<i64>,
-    /// ms the mover had left after the move: TCEC `tl`, else `[%clk]`.
-    pub clock_ms: Option<i64>,
-}
-
-/// The typed values of one move's comments (`side` moved). The first
-/// comment that gives a value gives it.
-pub fn typed_values(comments: &[crate::ingest::pgn::Comment], side: Color) -> TypedValues {
-    let ann = || comments.iter().map(|c| &c.annotations);
-    typed_from(
-        comments,
-        side,
-        ann().find_map(|a| a.tcec()),
-        || ann().find_map(|a| a.cutechess()),
-        || ann().find_map(|a| a.gui()),
-    )
-}
-
-/// [`typed_values`] from the move's first TCEC comment, and its first
-/// cutechess and GUI comments as `cc` and `gui` find them: each other form
-/// is looked for only where the ones before it give nothing (a TCEC
-/// comment gives all four values).
-#[inline]
-pub(super) fn typed_from<'m>(
-    comments: &'m [crate::ingest::pgn::Comment],
-    side: Color,
-    tcec: Option<&'m crate::ingest::comments::TcecMove>,
-    cc: impl Fn() -> Option<&'m crate::ingest::comments::CutechessMove>,
-    gui: impl Fn() -> Option<&'m crate::ingest::comments::GuiMove>,
-) -> TypedValues {
-    let ann = || comments.iter().map(|c| &c.annotations);
-    let eval_cmd = || ann().find_map(|a| a.eval);
-    let white = |s: Score| if side == Color::White { s } else { s.negate() };
-    TypedValues {
-        eval: tcec
-            .and_then(|t| t.wv)
-            .or_else(|| eval_cmd().map(|e| e.score))
-            .or_else(|| cc().and_then(|c| c.score).map(white))
-            .or_else(|| gui().and_then(|g| g.score).map(white)),
-        depth: tcec
-            .and_then(|t| t.d)
-            .or_else(|| cc().and_then(|c| c.depth))
-            .or_else(|| gui().and_then(|g| g.depth))
-            .or_else(|| eval_cmd().and_then(|e| e.depth)),
-        move_time_ms: tcec
-            .and_then(|t| t.mt)
-            .or_else(|| ann().find_map(|a| a.emt))
-            .or_else(|| cc().and_then(|c| c.time_ms))
-            .or_else(|| gui().and_then(|g| g.time_ms)),
-        clock_ms: tcec
-            .and_then(|t| t.tl)
-            .or_else(|| ann().find_map(|a| a.clk)),
-    }
-}
-
-/// One move's facts: its replayed ply and the annotations of its comments,
-/// found once (a rule reads many fields of the same move).
+/// One move's facts: its replayed ply and its comments, each form found
+/// once (a rule reads many fields of the same move).
 #[derive(Debug, Clone, Copy)]
 pub struct MoveFacts<'a> {
     pub(super) game: &'a PgnGame,
     pub ply: &'a Ply,
-    pub(super) mv: &'a crate::ingest::pgn::PgnMove,
-    pub(super) tcec: Option<&'a crate::ingest::comments::TcecMove>,
-    pub(super) cc: Option<&'a crate::ingest::comments::CutechessMove>,
-    pub(super) gui: Option<&'a crate::ingest::comments::GuiMove>,
+    pub(super) comments: MoveComments<'a>,
     pub(super) white_score: Option<Score>,
     pub(super) depth: Option<u32>,
 }
@@ -116,15 +48,6 @@ pub(super) fn tag_value(game: &PgnGame, name: &str) -> Value {
 }
 
 impl MoveFacts<'_> {
-    /// The first of the move's comments that gives `f`, as a number.
-    fn ann(&self, f: impl Fn(&crate::ingest::comments::Annotations) -> Option<i64>) -> Option<f64> {
-        self.game
-            .comments_of(self.mv)
-            .iter()
-            .find_map(|c| f(&c.annotations))
-            .map(|x| x as f64)
-    }
-
     /// Whether `text` names the side that made the move (`move.side ==
     /// text`), compared without making the field's value (the names of
     /// `side_str`, each compared with its literal: a compare with the name
@@ -143,7 +66,8 @@ impl MoveFacts<'_> {
     /// agree.
     #[inline(always)]
     pub fn number(&self, f: MoveField) -> Option<Option<f64>> {
-        let (p, tcec) = (self.ply, self.tcec);
+        let (p, c) = (self.ply, &self.comments);
+        let ms = |x: i64| x as f64;
         Some(match f {
             MoveField::Ply => Some(f64::from(p.ply)),
             MoveField::Number => Some(f64::from(p.move_number)),
@@ -151,10 +75,7 @@ impl MoveFacts<'_> {
             MoveField::Repetition => Some(f64::from(p.repetition)),
             MoveField::Pieces => Some(f64::from(p.pieces)),
             MoveField::Depth => self.depth.map(f64::from),
-            MoveField::Seldepth => tcec
-                .and_then(|t| t.sd)
-                .or_else(|| self.gui.and_then(|g| g.seldepth))
-                .map(f64::from),
+            MoveField::Seldepth => c.seldepth().map(f64::from),
             MoveField::Score => self.white_score.map(|s| {
                 let s = if p.side == Color::White {
                     s
@@ -168,40 +89,19 @@ impl MoveFacts<'_> {
                 Some(Score::Mate(m)) => Some(f64::from(m)),
                 _ => None,
             },
-            MoveField::Nodes => tcec
-                .and_then(|t| t.n)
-                .or_else(|| self.gui.and_then(|g| g.nodes))
-                .map(|x| x as f64),
-            MoveField::Nps => tcec
-                .and_then(|t| t.s)
-                .or_else(|| self.gui.and_then(|g| g.nps))
-                .map(|x| x as f64),
-            MoveField::Mt => tcec
-                .and_then(|t| t.mt)
-                .or_else(|| self.cc.and_then(|c| c.time_ms))
-                .or_else(|| self.gui.and_then(|g| g.time_ms))
-                .map(|x| x as f64),
-            MoveField::Tl => tcec.and_then(|t| t.tl).map(|x| x as f64),
-            MoveField::Tbhits => tcec
-                .and_then(|t| t.tb.flatten())
-                .or_else(|| self.gui.and_then(|g| g.tbhits))
-                .map(|x| x as f64),
-            MoveField::Hashfull => tcec.and_then(|t| t.h),
-            MoveField::Ponderhit => tcec.and_then(|t| t.ph),
-            MoveField::RecordedLeft => tcec
-                .and_then(|t| t.tl)
-                .or_else(|| {
-                    self.game
-                        .comments_of(self.mv)
-                        .iter()
-                        .find_map(|c| c.annotations.clk)
-                })
-                .map(|x| x as f64),
-            MoveField::RecordedR50 => tcec.and_then(|t| t.r50).map(f64::from),
-            MoveField::RecordedRd => tcec.and_then(|t| t.rd).map(f64::from),
-            MoveField::RecordedRr => tcec.and_then(|t| t.rr).map(f64::from),
-            MoveField::Clk => self.ann(|a| a.clk),
-            MoveField::Emt => self.ann(|a| a.emt),
+            MoveField::Nodes => c.nodes().map(|x| x as f64),
+            MoveField::Nps => c.nodes_per_second().map(|x| x as f64),
+            MoveField::Mt => c.reported_search_time_ms().map(ms),
+            MoveField::Tl => c.reported_time_left_ms().map(ms),
+            MoveField::Tbhits => c.tablebase_hits().map(|x| x as f64),
+            MoveField::Hashfull => c.hash_full_percent(),
+            MoveField::Ponderhit => c.ponder_hit_percent(),
+            MoveField::RecordedLeft => c.clock_left_ms().map(ms),
+            MoveField::RecordedR50 => c.fifty_move_counter().map(f64::from),
+            MoveField::RecordedRd => c.draw_rule_counter().map(f64::from),
+            MoveField::RecordedRr => c.win_rule_counter().map(f64::from),
+            MoveField::Clk => c.clock_command_ms().map(ms),
+            MoveField::Emt => c.elapsed_command_ms().map(ms),
             _ => return None,
         })
     }
@@ -210,7 +110,7 @@ impl MoveFacts<'_> {
     /// field that is not a boolean. `get` is made from it.
     #[inline(always)]
     pub fn flag(&self, f: MoveField) -> Option<bool> {
-        let (p, tcec, cc) = (self.ply, self.tcec, self.cc);
+        let p = self.ply;
         Some(match f {
             MoveField::Capture => p.capture,
             MoveField::PawnMove => p.pawn_move,
@@ -223,8 +123,8 @@ impl MoveFacts<'_> {
             MoveField::Checkmate => p.checkmate,
             MoveField::Stalemate => p.stalemate,
             MoveField::InsufficientMaterial => p.insufficient_material,
-            MoveField::Book => tcec.is_some_and(|t| t.book) || cc.is_some_and(|c| c.book),
-            MoveField::Commented => tcec.is_some() || cc.is_some() || self.gui.is_some(),
+            MoveField::Book => self.comments.book(),
+            MoveField::Commented => self.comments.has_move_comment(),
             _ => return None,
         })
     }
@@ -238,7 +138,7 @@ impl MoveFacts<'_> {
         if let Some(b) = self.flag(f) {
             return Value::Bool(b);
         }
-        let (p, tcec) = (self.ply, self.tcec);
+        let p = self.ply;
         match f {
             MoveField::Side => side_str(p.side),
             MoveField::Engine => tag_value(
@@ -251,11 +151,13 @@ impl MoveFacts<'_> {
             ),
             MoveField::San => Value::Str(p.san_text().as_str().into()),
             MoveField::Uci => Value::Str(p.uci_text().as_str().into()),
-            MoveField::Pv => tcec
-                .and_then(|t| t.pv.as_deref())
+            MoveField::Pv => self
+                .comments
+                .pv()
                 .map_or(Value::None, |s| Value::Str(s.into())),
-            MoveField::Ponder => tcec
-                .and_then(|t| t.pd.as_deref())
+            MoveField::Ponder => self
+                .comments
+                .ponder_move()
                 .map_or(Value::None, |s| Value::Str(s.into())),
             _ => Value::None,
         }

@@ -5,19 +5,14 @@
 use shakmaty::Color;
 
 use super::time_control::{TimeControlDef, parse_pgn_time_control};
+use crate::ingest::comments::MoveComments;
 
 /// Where the time a move used comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
-    /// TCEC's `mt`.
-    Tcec,
-    /// `[%emt]`.
-    Emt,
-    /// cutechess's `+0.35/24 1.2s`.
-    Cutechess,
-    /// Another GUI's move comment (fastchess, Arena, Banksia).
-    Gui,
-    /// Two consecutive readings of the side's clock (`[%clk]`, TCEC `tl`).
+    /// The record's statement of it (which one: the comments' `Source`).
+    Record(crate::ingest::comments::Source),
+    /// Two consecutive readings of the side's clock.
     Readings,
     /// The engine log: `go` to `bestmove`, less the time the clock was stopped.
     EngineLog,
@@ -29,10 +24,7 @@ pub enum Source {
 impl Source {
     pub fn name(self) -> &'static str {
         match self {
-            Source::Tcec => "tcec mt",
-            Source::Emt => "emt",
-            Source::Cutechess => "cutechess",
-            Source::Gui => "gui comment",
+            Source::Record(s) => s.name(),
             Source::Readings => "clock readings",
             Source::EngineLog => "engine log",
             Source::OperatorLog => "operator log",
@@ -59,7 +51,7 @@ pub struct Inputs {
     pub used: Vec<Option<(i64, Source)>>,
     /// Clock after the move as the record states it.
     pub readings: Vec<Option<i64>>,
-    /// Moves made off the clock (TCEC book moves).
+    /// Moves made off the clock (book moves the record says were).
     pub off_clock: Vec<bool>,
     /// Time used from the logs' timestamps, net of stops.
     pub timed: Vec<Option<(i64, Source)>>,
@@ -70,7 +62,7 @@ pub struct Inputs {
     pub recorded_tc: Option<TimeControlDef>,
 }
 
-/// The clock readings the record has (`[%clk]`, TCEC `tl`), per ply.
+/// The clock readings the record has (the mover's clock left), per ply.
 pub fn recorded_readings(tl: &crate::timeline::Timeline<'_>) -> Vec<Option<i64>> {
     record_inputs(tl).readings
 }
@@ -85,30 +77,14 @@ fn record_inputs(tl: &crate::timeline::Timeline<'_>) -> Inputs {
     };
     for p in &tl.replay.plies {
         let mv = &tl.game.moves[p.move_index];
-        let comments = tl.game.comments_of(mv);
-        let ann = || comments.iter().map(|c| &c.annotations);
-        let tcec = ann().find_map(|a| a.tcec());
-        let book = tcec.is_some_and(|t| t.book);
-        let u = tcec
-            .and_then(|t| t.mt)
-            .map(|ms| (ms, Source::Tcec))
-            .or_else(|| ann().find_map(|a| a.emt).map(|ms| (ms, Source::Emt)))
-            .or_else(|| {
-                ann()
-                    .find_map(|a| a.cutechess().and_then(|c| c.time_ms))
-                    .map(|ms| (ms, Source::Cutechess))
-            })
-            .or_else(|| {
-                ann()
-                    .find_map(|a| a.gui().and_then(|e| e.time_ms))
-                    .map(|ms| (ms, Source::Gui))
-            });
-        inp.used.push(u);
-        inp.off_clock.push(book);
-        inp.readings.push(
-            tcec.and_then(|t| t.tl)
-                .or_else(|| ann().find_map(|a| a.clk)),
+        let comments = MoveComments::of(tl.game.comments_of(mv));
+        inp.used.push(
+            comments
+                .time_used()
+                .map(|u| (u.value, Source::Record(u.source))),
         );
+        inp.off_clock.push(comments.played_off_the_clock());
+        inp.readings.push(comments.clock_left_ms());
     }
     inp
 }

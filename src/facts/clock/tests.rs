@@ -5,6 +5,7 @@ use shakmaty::Color;
 
 use super::inputs::overlap;
 use super::*;
+use crate::ingest::comments::Source as Stated;
 
 fn tc(periods: &[(Option<u32>, i64, i64, bool)], carry: bool) -> TimeControlDef {
     TimeControlDef {
@@ -200,7 +201,7 @@ fn inputs(used: &[Option<i64>], readings: &[Option<i64>]) -> Inputs {
     Inputs {
         used: used
             .iter()
-            .map(|u| u.map(|ms| (ms, Source::Tcec)))
+            .map(|u| u.map(|ms| (ms, Source::Record(Stated::Tcec))))
             .collect(),
         readings: readings.to_vec(),
         ..Inputs::default()
@@ -253,7 +254,7 @@ fn across_a_move_with_no_time_only_a_gain_is_measured() {
 fn the_logs_time_a_move_the_record_does_not() {
     let t = tc(&[(Some(40), 2 * H, 0, false)], true);
     let inp = Inputs {
-        used: vec![None, Some((5_000, Source::Emt))],
+        used: vec![None, Some((5_000, Source::Record(Stated::Emt)))],
         readings: vec![None, None],
         timed: vec![Some((2 * H + 1, Source::OperatorLog)), None],
         stopped: vec![0, 0],
@@ -262,7 +263,7 @@ fn the_logs_time_a_move_the_record_does_not() {
     let rows = run(&t, 1, &inp);
     assert_eq!(rows[0].source, Some(Source::OperatorLog));
     assert!(rows[0].tick.as_ref().unwrap().flag);
-    assert_eq!(rows[1].source, Some(Source::Emt));
+    assert_eq!(rows[1].source, Some(Source::Record(Stated::Emt)));
 }
 
 #[test]
@@ -338,7 +339,10 @@ fn only_recorded_events_create_or_remove_time() {
             })
             .collect();
         let inp = Inputs {
-            used: used.iter().map(|u| u.map(|ms| (ms, Source::Emt))).collect(),
+            used: used
+                .iter()
+                .map(|u| u.map(|ms| (ms, Source::Record(Stated::Emt))))
+                .collect(),
             readings: vec![None; plies],
             corrections: corrections.clone(),
             ..Inputs::default()

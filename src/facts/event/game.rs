@@ -47,10 +47,7 @@ impl GameInfo {
     pub fn from_game(file: &str, order: usize, g: &PgnGame) -> GameInfo {
         let mut book: Vec<String> = Vec::new();
         for m in &g.moves {
-            let is_book = g.comments_of(m).iter().any(|c| {
-                c.annotations.tcec().is_some_and(|t| t.book)
-                    || c.annotations.cutechess().is_some_and(|t| t.book)
-            });
+            let is_book = g.comments_of(m).iter().any(|c| c.annotations.is_book());
             if !is_book {
                 break;
             }

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use shakmaty::{EnPassantMode, Position, fen::Epd, san::San};
 
+use crate::ingest::comments::{MoveComments, Score};
+
 /// How far into a PV its engine's own later moves are read.
 pub const PV_PLIES: usize = 7;
 
@@ -20,7 +22,7 @@ pub struct Choice {
     pub played: bool,
     /// ln(legal moves) / ln(30), at most 1: 0 when the move was forced.
     pub weight: f64,
-    /// A played move's evaluation (TCEC `wv`, cutechess `+0.35/24`), in
+    /// A played move's evaluation (a book-aware form's score), in
     /// centipawns from the side to move, clipped as the signatures clip.
     pub score: Option<f64>,
     /// A played move's PV (UCI), its first plies.
@@ -46,13 +48,9 @@ pub fn choices(game: &crate::ingest::pgn::PgnGame, replay: &crate::replay::Repla
     };
     for (i, p) in replay.plies.iter().enumerate() {
         let mv = &game.moves[p.move_index];
-        let comments = game.comments_of(mv);
-        let tcec = comments.iter().find_map(|c| c.annotations.tcec());
-        let cc = comments.iter().find_map(|c| c.annotations.cutechess());
-        if tcec.is_some_and(|t| t.book)
-            || cc.is_some_and(|c| c.book)
-            || (tcec.is_none() && cc.is_none())
-        {
+        // an engine's move, as a form that marks book moves says
+        let comments = MoveComments::of(game.comments_of(mv));
+        if comments.book() || !comments.has_book_aware_comment() {
             continue;
         }
         let before = if i == 0 {
@@ -62,18 +60,14 @@ pub fn choices(game: &crate::ingest::pgn::PgnGame, replay: &crate::replay::Repla
         };
         let engine = name(p.side.is_white());
         let key = |pos: &shakmaty::Chess| Epd::from_position(pos, EnPassantMode::Legal).to_string();
-        // TCEC's wv is from White's view, cutechess's score from the mover's
-        let clipped = |s: &crate::ingest::comments::Score| match *s {
-            crate::ingest::comments::Score::Cp(cp) => {
-                super::signature::clip(Some(i64::from(cp)), None)
-            }
-            crate::ingest::comments::Score::Mate(m) => {
-                super::signature::clip(None, Some(i64::from(m)))
-            }
+        // clipped in the view it is written from, then turned to the mover's
+        let clipped = |s: Score| match s {
+            Score::Cp(cp) => super::signature::clip(Some(i64::from(cp)), None),
+            Score::Mate(m) => super::signature::clip(None, Some(i64::from(m))),
         };
         let score = match (
-            tcec.and_then(|t| t.wv.as_ref()),
-            cc.and_then(|c| c.score.as_ref()),
+            comments.book_aware_score_from_white(),
+            comments.book_aware_score_from_mover(),
         ) {
             (Some(wv), _) => clipped(wv).map(|v| if p.side.is_white() { v } else { -v }),
             (None, Some(s)) => clipped(s),
@@ -90,7 +84,7 @@ pub fn choices(game: &crate::ingest::pgn::PgnGame, replay: &crate::replay::Repla
             pv: Vec::new(),
         });
         // the engine's own later moves in its PV
-        let Some(pv) = tcec.and_then(|t| t.pv.as_deref()) else {
+        let Some(pv) = comments.pv() else {
             continue;
         };
         let mut pos = before.clone();

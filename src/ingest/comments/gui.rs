@@ -12,6 +12,8 @@
 //!   without a unit), Arena also with the expected move first, `(e4)
 //!   +0.35/24 1`, Banksia with its own text after a `;`:
 //!   [`parse_plain_seconds`];
+//! * c-chess-cli: `35/24 1234ms` (centipawns, depth, ms), in
+//!   [`super::c_chess_cli`];
 //! * early TCEC seasons: times as `00:02:46` in `mt`/`tl`
 //!   ([`parse_tcec_time`]) and speeds as `14000 kN/s` in `s`
 //!   ([`parse_speed`]).
@@ -30,8 +32,9 @@ use super::score::{Score, score_depth};
 /// A `score/depth time` move comment of a GUI other than cutechess-cli.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GuiMove {
-    /// Which form: `fastchess` (comma-separated) or `plain-seconds`
-    /// (Arena, Banksia: the time without a unit).
+    /// Which form: `fastchess` (comma-separated), `plain-seconds`
+    /// (Arena, Banksia: the time without a unit) or `c-chess-cli`
+    /// (centipawns, the time in ms).
     pub form: &'static str,
     /// Score from the point of view of the side that moved.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -11,26 +11,38 @@
 //! * the PGN command forms `[%clk 1:59:58]`, `[%emt 0:00:05]`, `[%eval 0.35]`
 //!   (also `[%eval #-5]` and `[%eval 0.35,20]`), as lichess exports them;
 //! * the forms of other GUIs (fastchess, Arena, Banksia) and of early TCEC
-//!   seasons, in [`gui`].
+//!   seasons, in [`gui`], and c-chess-cli's `35/24 1234ms` (centipawns,
+//!   depth, ms), in [`c_chess_cli`].
 //!
 //! Nothing is dropped: text that is not understood is kept in
 //! [`Annotations::text`], unknown `key=value` items in `extra`, unknown PGN
 //! commands in `commands`, and every value that fails to parse is recorded in
 //! [`Annotations::problems`] with what was expected.
 //!
-//! This file holds [`Annotations`] and the dispatch that finds a comment's
-//! form; each form is read in a file of its own, and the small pieces they
-//! share (scores, clocks, numbers, the byte-level lexing) in theirs.
+//! Only this folder knows the forms. Everything after `ingest` reads a
+//! move's values through [`MoveComments`] (score, depth, move time, clock,
+//! book, node counts, the same whatever program wrote them), one comment's
+//! through the accessors of [`Annotations`] in `comment_values`, and the
+//! raw values of every form through [`recorded_values`].
+//!
+//! This file holds [`Comment`], [`Annotations`] and the dispatch that finds
+//! a comment's form; each form is read in a file of its own, and the small
+//! pieces they share (scores, clocks, numbers, the byte-level lexing) in
+//! theirs.
 
+mod c_chess_cli;
 mod clock;
 mod commands;
+mod comment_values;
 mod cutechess;
 mod gui;
 mod lex;
 mod material;
+mod move_comments;
 mod number;
 mod options;
 mod pv;
+mod recorded;
 mod score;
 mod tcec;
 mod tcec_keys;
@@ -38,19 +50,26 @@ mod tcec_keys;
 mod test_texts;
 #[cfg(test)]
 mod tests;
+mod typed;
 
 pub use self::clock::{MAX_TIME_MS, parse_clock};
 pub use self::commands::EvalCommand;
+pub use self::comment_values::ReportedSearch;
 pub use self::cutechess::CutechessMove;
 pub use self::gui::{GuiMove, fastchess_into, parse_plain_seconds, parse_speed, parse_tcec_time};
 pub(super) use self::lex::ascii_white;
 pub use self::material::Material;
+pub use self::move_comments::MoveComments;
 pub use self::options::{EngineOption, EngineOptions, OptionValue};
 pub use self::pv::{CommentSource, PvText};
+pub use self::recorded::recorded_values;
 pub use self::score::Score;
 pub use self::tcec::TcecMove;
+pub use self::typed::{Source, Sourced, TypedValues};
 
 use serde::Serialize;
+
+use crate::base::span::Span;
 
 use self::commands::{extract_commands, has_command};
 use self::cutechess::parse_cutechess;
@@ -58,6 +77,15 @@ use self::lex::trim;
 use self::options::parse_engine_options;
 use self::tcec::parse_tcec;
 use self::tcec_keys::looks_like_tcec;
+
+/// A comment and what arbiter understood of it.
+#[derive(Debug, Clone)]
+pub struct Comment {
+    /// The span of the whole `{…}`: the text is read from the file there.
+    pub span: Span,
+    /// What the comment says, typed (its plain text in `annotations.text`).
+    pub annotations: Annotations,
+}
 
 /// A move comment's values in the form of the program that wrote them: a
 /// comment is in one form at most. Serialised as the field it was before it
@@ -69,7 +97,7 @@ pub enum MoveForm {
     #[serde(rename = "cutechess")]
     Cutechess(CutechessMove),
     /// Another GUI's `score/depth time` comment (fastchess, Arena,
-    /// Banksia): see [`gui`].
+    /// Banksia, c-chess-cli): see [`gui`] and [`c_chess_cli`].
     #[serde(rename = "gui")]
     Gui(GuiMove),
 }
@@ -171,6 +199,10 @@ pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&Comment
         return;
     }
     if let Some(m) = gui::parse_plain_seconds(rest) {
+        ann.form = Some(MoveForm::Gui(m));
+        return;
+    }
+    if let Some(m) = c_chess_cli::parse_c_chess_cli(rest) {
         ann.form = Some(MoveForm::Gui(m));
         return;
     }

@@ -78,6 +78,7 @@ impl TcecMove {
     }
 }
 
+#[inline]
 pub(super) fn parse_tcec(
     s: &str,
     m: &mut TcecMove,

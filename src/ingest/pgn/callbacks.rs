@@ -6,9 +6,9 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
 
-use super::game::{Comment, PgnMove, PgnProblem, ProblemKind, Tag};
+use super::game::{PgnMove, PgnProblem, ProblemKind, Tag};
 use super::visitor::{GameVisitor, Part, Tok};
-use crate::ingest::comments::{Annotations, CommentSource, parse_comment_from};
+use crate::ingest::comments::{Annotations, Comment, CommentSource, parse_comment_from};
 use crate::ingest::text::decode_text;
 
 impl Visitor for GameVisitor<'_, '_> {

@@ -5,7 +5,7 @@
 use pgn_reader::SanPlus;
 
 use crate::base::span::Span;
-use crate::ingest::comments::Annotations;
+use crate::ingest::comments::Comment;
 
 /// A tag pair as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,15 +16,6 @@ pub struct Tag {
     pub value: compact_str::CompactString,
     /// The span of the value (between the quotes).
     pub span: Span,
-}
-
-/// A comment and what arbiter understood of it.
-#[derive(Debug, Clone)]
-pub struct Comment {
-    /// The span of the whole `{…}`: the text is read from the file there.
-    pub span: Span,
-    /// What the comment says, typed (its plain text in `annotations.text`).
-    pub annotations: Annotations,
 }
 
 /// One mainline move as written.

@@ -23,7 +23,8 @@ mod tests;
 mod token_reach;
 mod visitor;
 
-pub use self::game::{Comment, PgnGame, PgnMove, PgnProblem, ProblemKind, Tag};
+pub use self::game::{PgnGame, PgnMove, PgnProblem, ProblemKind, Tag};
 pub use self::reader::{parse_game, read_tags_at};
 pub use self::splitter::{GameChunk, GameSplitter, MAX_GAME_BYTES};
+pub use crate::ingest::comments::Comment;
 pub use crate::ingest::text::{GameText, decode_text, wide_encoding};

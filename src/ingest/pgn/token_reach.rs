@@ -85,6 +85,7 @@ impl TokenReach {
     /// once and told to both. `in_comment` is [`super::cut::scan_line`]'s state, which
     /// a `;` outside a comment stops for the rest of the line (braces after
     /// it are text to the game but still count here, as in `follow`).
+    #[inline]
     pub(super) fn follow_movetext(&mut self, line: &[u8], at: usize, in_comment: &mut bool) {
         self.count_line(line);
         // scan_line's state still follows this line (no `;` yet)

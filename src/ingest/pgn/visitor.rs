@@ -180,6 +180,7 @@ impl GameVisitor<'_, '_> {
 
     /// [`GameVisitor::seek`], with a comment's place known (see
     /// [`GameVisitor::token`]).
+    #[inline]
     pub(super) fn seek_known(
         &mut self,
         want: Tok,

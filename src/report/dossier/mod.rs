@@ -288,8 +288,9 @@ pub fn board_svg(fen: &str, from: Option<Square>, to: Option<Square>, size: u32)
     o
 }
 
-/// White's-view evaluation of each ply: TCEC `wv`, `[%eval]`, or
-/// cutechess's score (the mover's view).
+/// White's-view evaluation of each ply, from the first comment that gives
+/// one: a score written from White's view, else a book-aware form's score
+/// from the mover's view, turned (other GUIs' scores are not charted).
 fn evals(g: &GameAudit) -> Vec<(u32, bool, f64)> {
     let mut out = Vec::new();
     for p in &g.replay.plies {
@@ -297,12 +298,10 @@ fn evals(g: &GameAudit) -> Vec<(u32, bool, f64)> {
         let white = p.side.is_white();
         let v = g.game.comments_of(mv).iter().find_map(|c| {
             let a = &c.annotations;
-            a.tcec()
-                .and_then(|t| t.wv)
-                .or(a.eval.as_ref().map(|e| e.score))
+            a.score_from_white()
                 .map(crate::timeline::score_pawns)
                 .or_else(|| {
-                    a.cutechess().and_then(|cc| cc.score).map(|s| {
+                    a.book_aware_score_from_mover().map(|s| {
                         let v = crate::timeline::score_pawns(s);
                         if white { v } else { -v }
                     })
