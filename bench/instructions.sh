@@ -80,9 +80,6 @@ judge=$(count ':arbiter::rules::judge::judge \\[')
 line=$(count 'GameLine as core::fmt::Display>::fmt \\[')
 compile=$(count ':arbiter::rules::compile \\[')
 
-# a build that inlines the hashing reader into the splitter has no row of
-# its own for it: its work is then the SHA-256's
-[ "$hashread" -eq 0 ] && hashread=$sha
 own=$((total - sha))
 split=$((chunk - hashread))
 checks=$((audit - judge - replay))
