@@ -83,7 +83,7 @@ fn real_transcripts_align_with_their_game() {
     assert_eq!(searches, 20, "one search per Stockfish move");
     for a in acts {
         if let arbiter::ingest::engine::Activity::Search(s) = a {
-            assert!(s.bestmove.is_some() && !s.infos.is_empty() && s.go.wtime.is_some());
+            assert!(s.bestmove.is_some() && !s.infos.is_empty() && s.go.clock[0].is_some());
         }
     }
 }

@@ -15,7 +15,7 @@
 use super::clock::MAX_TIME_MS;
 use super::gui::GuiMove;
 use super::lex::split_white;
-use super::score::Score;
+use super::score::{Reported, Score};
 
 /// Digits only (no sign), as `%i` prints a number that is not negative, at
 /// most 18 of them.
@@ -49,9 +49,11 @@ pub(super) fn parse_c_chess_cli(s: &str) -> Option<GuiMove> {
     let time_ms = digits(time.strip_suffix("ms")?).filter(|&ms| ms <= MAX_TIME_MS)?;
     Some(GuiMove {
         form: "c-chess-cli",
-        score: Some(centipawns_or_mate(score)?),
-        depth: Some(u32::try_from(digits(depth)?).ok()?),
-        time_ms: Some(time_ms),
+        reported: Reported::of(
+            centipawns_or_mate(score)?,
+            u32::try_from(digits(depth)?).ok()?,
+            time_ms,
+        ),
         ..GuiMove::default()
     })
 }
@@ -66,17 +68,20 @@ mod tests {
         let m = parse_c_chess_cli("35/24 1234ms").unwrap();
         assert_eq!(m.form, "c-chess-cli");
         assert_eq!(
-            (m.score, m.depth, m.time_ms),
+            (m.reported.score, m.reported.depth, m.reported.time_ms),
             (Some(Score::Cp(35)), Some(24), Some(1234))
         );
         let m = parse_c_chess_cli("-120/18 0ms").unwrap();
-        assert_eq!((m.score, m.time_ms), (Some(Score::Cp(-120)), Some(0)));
         assert_eq!(
-            parse_c_chess_cli("M5/30 120ms").unwrap().score,
+            (m.reported.score, m.reported.time_ms),
+            (Some(Score::Cp(-120)), Some(0))
+        );
+        assert_eq!(
+            parse_c_chess_cli("M5/30 120ms").unwrap().reported.score,
             Some(Score::Mate(5))
         );
         assert_eq!(
-            parse_c_chess_cli("-M3/22 98ms").unwrap().score,
+            parse_c_chess_cli("-M3/22 98ms").unwrap().reported.score,
             Some(Score::Mate(-3))
         );
     }
@@ -113,7 +118,7 @@ mod tests {
         }
         assert!(a.text.is_empty() && a.problems.is_empty());
         let a = parse_comment("[%clk 0:01:00] -M2/9 15ms");
-        assert_eq!(a.gui().unwrap().score, Some(Score::Mate(-2)));
+        assert_eq!(a.gui().unwrap().reported.score, Some(Score::Mate(-2)));
         assert_eq!(a.clk, Some(60_000));
     }
 }

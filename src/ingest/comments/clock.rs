@@ -70,23 +70,7 @@ fn parse_clock_general(s: &str) -> Option<i64> {
     };
     // at most `H:MM:SS`: the seconds, then up to two more parts from the right
     let mut parts = s.rsplit(':');
-    let secs = parts.next()?;
-    let (whole, frac) = match secs.split_once('.') {
-        Some((w, f)) => (w, f),
-        None => (secs, ""),
-    };
-    if whole.is_empty()
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-        || frac.len() > 3
-    {
-        return None;
-    }
-    let mut ms: i64 = whole.parse::<i64>().ok()?.checked_mul(1000)?;
-    if !frac.is_empty() {
-        let f: i64 = frac.parse().ok()?;
-        ms = ms.checked_add(f * 10i64.pow(3 - frac.len() as u32))?;
-    }
+    let mut ms = seconds_ms(parts.next()?)?;
     let mut mult = 60_000i64;
     for (i, p) in parts.enumerate() {
         if i == 2 || p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
@@ -99,6 +83,25 @@ fn parse_clock_general(s: &str) -> Option<i64> {
         return None;
     }
     Some(if neg { -ms } else { ms })
+}
+
+/// The seconds of a clock, `SS` or `SS.fff` (at most three decimals), in
+/// ms.
+fn seconds_ms(secs: &str) -> Option<i64> {
+    let (whole, frac) = secs.split_once('.').unwrap_or((secs, ""));
+    if whole.is_empty()
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || frac.len() > 3
+    {
+        return None;
+    }
+    let mut ms: i64 = whole.parse::<i64>().ok()?.checked_mul(1000)?;
+    if !frac.is_empty() {
+        let f: i64 = frac.parse().ok()?;
+        ms = ms.checked_add(f * 10i64.pow(3 - frac.len() as u32))?;
+    }
+    Some(ms)
 }
 
 #[cfg(test)]
@@ -128,20 +131,7 @@ mod tests {
         if parts.is_empty() || parts.len() > 3 {
             return None;
         }
-        let secs = parts.pop()?;
-        let (whole, frac) = secs.split_once('.').unwrap_or((secs, ""));
-        if whole.is_empty()
-            || !whole.bytes().all(|b| b.is_ascii_digit())
-            || !frac.bytes().all(|b| b.is_ascii_digit())
-            || frac.len() > 3
-        {
-            return None;
-        }
-        let mut ms: i64 = whole.parse::<i64>().ok()?.checked_mul(1000)?;
-        if !frac.is_empty() {
-            let f: i64 = frac.parse().ok()?;
-            ms = ms.checked_add(f * 10i64.pow(3 - frac.len() as u32))?;
-        }
+        let mut ms = seconds_ms(parts.pop()?)?;
         let mut mult = 60_000i64;
         for p in parts.iter().rev() {
             if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {

@@ -39,7 +39,7 @@ impl Annotations {
     /// The score a book-aware form writes from the mover's point of view
     /// (cutechess-cli's `+0.35/24`); another GUI's score is not read.
     pub fn book_aware_score_from_mover(&self) -> Option<Score> {
-        self.cutechess().and_then(|cc| cc.score)
+        self.cutechess().and_then(|cc| cc.reported.score)
     }
 
     /// The search a book-aware comment reports for an engine move: TCEC's
@@ -54,12 +54,12 @@ impl Annotations {
                 time_ms: t.mt,
             }),
             Some(MoveForm::Cutechess(cc))
-                if !cc.book && (cc.depth.is_some() || cc.time_ms.is_some()) =>
+                if !cc.book && (cc.reported.depth.is_some() || cc.reported.time_ms.is_some()) =>
             {
                 Some(ReportedSearch {
-                    depth: cc.depth,
+                    depth: cc.reported.depth,
                     nodes: None,
-                    time_ms: cc.time_ms,
+                    time_ms: cc.reported.time_ms,
                 })
             }
             _ => None,

@@ -6,20 +6,14 @@ use serde::Serialize;
 
 use super::clock::parse_clock;
 use super::lex::{split_byte, trim};
-use super::score::Score;
+use super::score::Reported;
 
 /// A cutechess-cli move comment: `+0.35/24 1.2s`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CutechessMove {
     pub book: bool,
-    /// Score from the point of view of the side that moved.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub score: Option<Score>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub depth: Option<u32>,
-    /// Move time, ms.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub time_ms: Option<i64>,
+    #[serde(flatten)]
+    pub reported: Reported,
     /// Text after the comma, e.g. `White mates`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -35,9 +29,7 @@ pub(super) fn parse_cutechess(s: &str) -> Option<CutechessMove> {
     if main == "book" {
         return Some(CutechessMove {
             book: true,
-            score: None,
-            depth: None,
-            time_ms: None,
+            reported: Reported::default(),
             note: note.map(str::to_string),
         });
     }
@@ -47,9 +39,7 @@ pub(super) fn parse_cutechess(s: &str) -> Option<CutechessMove> {
     let time_ms = parse_clock(secs)?;
     Some(CutechessMove {
         book: false,
-        score: Some(score),
-        depth: Some(depth),
-        time_ms: Some(time_ms),
+        reported: Reported::of(score, depth, time_ms),
         note: note.map(str::to_string),
     })
 }

@@ -27,7 +27,7 @@ use serde::Serialize;
 use super::clock::parse_clock;
 use super::lex::{items, key_value};
 use super::number::int;
-use super::score::{Score, score_depth};
+use super::score::{Reported, score_depth};
 
 /// A `score/depth time` move comment of a GUI other than cutechess-cli.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -36,14 +36,8 @@ pub struct GuiMove {
     /// (Arena, Banksia: the time without a unit) or `c-chess-cli`
     /// (centipawns, the time in ms).
     pub form: &'static str,
-    /// Score from the point of view of the side that moved.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub score: Option<Score>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub depth: Option<u32>,
-    /// Move time, ms.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub time_ms: Option<i64>,
+    #[serde(flatten)]
+    pub reported: Reported,
     /// fastchess `n=`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
@@ -103,9 +97,7 @@ pub fn fastchess_into(
     };
     if let super::MoveForm::Gui(m) = form.insert(super::MoveForm::Gui(GuiMove {
         form: "fastchess",
-        score: Some(score),
-        depth: Some(depth),
-        time_ms: Some(time_ms),
+        reported: Reported::of(score, depth, time_ms),
         ..GuiMove::default()
     })) {
         fastchess_items(items, m, problems);
@@ -189,9 +181,7 @@ pub fn parse_plain_seconds(s: &str) -> Option<GuiMove> {
     let time_ms = unitless_seconds(time.strip_suffix('s').unwrap_or(time))?;
     Some(GuiMove {
         form: "plain-seconds",
-        score: Some(score),
-        depth: Some(depth),
-        time_ms: Some(time_ms),
+        reported: Reported::of(score, depth, time_ms),
         expected,
         note: note.map(str::to_string),
         ..GuiMove::default()
@@ -247,6 +237,7 @@ pub fn parse_speed(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ingest::comments::score::Score;
 
     #[test]
     fn fastchess_every_item() {
@@ -257,9 +248,9 @@ mod tests {
         )
         .unwrap();
         assert!(p.is_empty(), "{p:?}");
-        assert_eq!(m.score, Some(Score::Cp(-105)));
-        assert_eq!(m.depth, Some(21));
-        assert_eq!(m.time_ms, Some(812));
+        assert_eq!(m.reported.score, Some(Score::Cp(-105)));
+        assert_eq!(m.reported.depth, Some(21));
+        assert_eq!(m.reported.time_ms, Some(812));
         assert_eq!(m.nodes, Some(1_234_567));
         assert_eq!(m.seldepth, Some(33));
         assert_eq!(m.nps, Some(1_520_000));
@@ -267,7 +258,7 @@ mod tests {
         assert_eq!(m.tbhits, Some(4));
         assert_eq!(m.note.as_deref(), Some("White mates"));
         let m = parse_fastchess("+M3/12, 0.020s", &mut p).unwrap();
-        assert_eq!(m.score, Some(Score::Mate(3)));
+        assert_eq!(m.reported.score, Some(Score::Mate(3)));
         assert!(parse_fastchess("+0.35/24 1.2s", &mut p).is_none());
         let _ = parse_fastchess("+0.1/2, 1.000s, n=x", &mut p).unwrap();
         assert_eq!(p.len(), 1);
@@ -277,17 +268,17 @@ mod tests {
     fn plain_seconds_forms() {
         let m = parse_plain_seconds("+0.35/24 1").unwrap();
         assert_eq!(
-            (m.score, m.depth, m.time_ms),
+            (m.reported.score, m.reported.depth, m.reported.time_ms),
             (Some(Score::Cp(35)), Some(24), Some(1000))
         );
         let m = parse_plain_seconds("(Nf3) -0.12/15 3").unwrap();
         assert_eq!(m.expected.as_deref(), Some("Nf3"));
-        assert_eq!(m.score, Some(Score::Cp(-12)));
+        assert_eq!(m.reported.score, Some(Score::Cp(-12)));
         let m = parse_plain_seconds("+0.4/18 2.3; End of opening").unwrap();
-        assert_eq!(m.time_ms, Some(2300));
+        assert_eq!(m.reported.time_ms, Some(2300));
         assert_eq!(m.note.as_deref(), Some("End of opening"));
         let m = parse_plain_seconds("M+5/30 0.5").unwrap();
-        assert_eq!(m.score, Some(Score::Mate(5)));
+        assert_eq!(m.reported.score, Some(Score::Mate(5)));
         assert!(parse_plain_seconds("just some words").is_none());
         assert!(parse_plain_seconds("+0.35/24 1 2").is_none());
     }

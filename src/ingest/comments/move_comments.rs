@@ -107,8 +107,8 @@ impl<'a> MoveComments<'a> {
     pub fn reported_search_time_ms(&self) -> Option<i64> {
         self.tcec
             .and_then(|t| t.mt)
-            .or_else(|| self.cutechess.and_then(|c| c.time_ms))
-            .or_else(|| self.gui.and_then(|g| g.time_ms))
+            .or_else(|| self.cutechess.and_then(|c| c.reported.time_ms))
+            .or_else(|| self.gui.and_then(|g| g.reported.time_ms))
     }
 
     /// The mover's time left after the move as its move comment reports
@@ -195,7 +195,7 @@ impl<'a> MoveComments<'a> {
     /// The score a book-aware form writes from the mover's point of view
     /// (cutechess-cli's); another GUI's score is not read.
     pub fn book_aware_score_from_mover(&self) -> Option<super::Score> {
-        self.cutechess.and_then(|c| c.score)
+        self.cutechess.and_then(|c| c.reported.score)
     }
 
     /// The move was played off the clock, as its first comment in TCEC's

@@ -211,3 +211,28 @@ mod tests {
         assert!(Score::parse_pawns("").is_err());
     }
 }
+
+/// What a `score/depth time` move comment reports of the search: the score
+/// from the point of view of the side that moved, the depth and the move's
+/// time (cutechess-cli's form and the other GUIs').
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Reported {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<Score>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Move time, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<i64>,
+}
+
+impl Reported {
+    /// A comment that reports all three.
+    pub fn of(score: Score, depth: u32, time_ms: i64) -> Reported {
+        Reported {
+            score: Some(score),
+            depth: Some(depth),
+            time_ms: Some(time_ms),
+        }
+    }
+}

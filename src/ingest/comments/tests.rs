@@ -107,12 +107,12 @@ fn pgn_commands_and_leftover_text() {
 fn cutechess_comments() {
     let a = parse_comment("+0.35/24 1.2s");
     let c = a.cutechess().unwrap();
-    assert_eq!(c.score, Some(Score::Cp(35)));
-    assert_eq!(c.depth, Some(24));
-    assert_eq!(c.time_ms, Some(1200));
+    assert_eq!(c.reported.score, Some(Score::Cp(35)));
+    assert_eq!(c.reported.depth, Some(24));
+    assert_eq!(c.reported.time_ms, Some(1200));
     let b = parse_comment("+M1/1 0.012s, White mates");
     let b = b.cutechess().unwrap();
-    assert_eq!(b.score, Some(Score::Mate(1)));
+    assert_eq!(b.reported.score, Some(Score::Mate(1)));
     assert_eq!(b.note.as_deref(), Some("White mates"));
     assert!(parse_comment("book").tcec().unwrap().book);
     assert_eq!(parse_comment("just a remark").text, "just a remark");

@@ -72,8 +72,8 @@ impl<'a> MoveComments<'a> {
         self.tcec
             .and_then(|t| t.wv)
             .or_else(|| self.eval_command().map(|e| e.score))
-            .or_else(|| self.cutechess.and_then(|c| c.score).map(white))
-            .or_else(|| self.gui.and_then(|g| g.score).map(white))
+            .or_else(|| self.cutechess.and_then(|c| c.reported.score).map(white))
+            .or_else(|| self.gui.and_then(|g| g.reported.score).map(white))
     }
 
     /// The search depth: TCEC `d`, else a cutechess or other GUI depth,
@@ -82,8 +82,8 @@ impl<'a> MoveComments<'a> {
     pub fn depth(&self) -> Option<u32> {
         self.tcec
             .and_then(|t| t.d)
-            .or_else(|| self.cutechess.and_then(|c| c.depth))
-            .or_else(|| self.gui.and_then(|g| g.depth))
+            .or_else(|| self.cutechess.and_then(|c| c.reported.depth))
+            .or_else(|| self.gui.and_then(|g| g.reported.depth))
             .or_else(|| self.eval_command().and_then(|e| e.depth))
     }
 
@@ -94,8 +94,8 @@ impl<'a> MoveComments<'a> {
         self.tcec
             .and_then(|t| t.mt)
             .or_else(|| self.elapsed_command_ms())
-            .or_else(|| self.cutechess.and_then(|c| c.time_ms))
-            .or_else(|| self.gui.and_then(|g| g.time_ms))
+            .or_else(|| self.cutechess.and_then(|c| c.reported.time_ms))
+            .or_else(|| self.gui.and_then(|g| g.reported.time_ms))
     }
 
     /// ms the mover had left after the move: TCEC `tl`, else `[%clk]`.
@@ -130,12 +130,12 @@ impl<'a> MoveComments<'a> {
             .or_else(|| self.elapsed_command_ms().map(sourced(Source::Emt)))
             .or_else(|| {
                 self.annotations()
-                    .find_map(|a| a.cutechess().and_then(|c| c.time_ms))
+                    .find_map(|a| a.cutechess().and_then(|c| c.reported.time_ms))
                     .map(sourced(Source::Cutechess))
             })
             .or_else(|| {
                 self.annotations()
-                    .find_map(|a| a.gui().and_then(|e| e.time_ms))
+                    .find_map(|a| a.gui().and_then(|e| e.reported.time_ms))
                     .map(sourced(Source::Gui))
             })
     }

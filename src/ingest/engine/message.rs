@@ -17,10 +17,10 @@ pub enum Dir {
 /// A `go` command.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Go {
-    pub wtime: Option<i64>,
-    pub btime: Option<i64>,
-    pub winc: Option<i64>,
-    pub binc: Option<i64>,
+    /// `wtime` and `btime`: each side's clock, ms (White's first).
+    pub clock: [Option<i64>; 2],
+    /// `winc` and `binc`: each side's increment, ms.
+    pub increment: [Option<i64>; 2],
     pub movestogo: Option<i64>,
     pub movetime: Option<i64>,
     pub depth: Option<i64>,
@@ -148,10 +148,10 @@ pub fn parse_msg(dir: Dir, text: &str) -> Msg {
             while i < words.len() {
                 let v = int(words.get(i + 1));
                 match words[i] {
-                    "wtime" => g.wtime = v,
-                    "btime" => g.btime = v,
-                    "winc" => g.winc = v,
-                    "binc" => g.binc = v,
+                    "wtime" => g.clock[0] = v,
+                    "btime" => g.clock[1] = v,
+                    "winc" => g.increment[0] = v,
+                    "binc" => g.increment[1] = v,
                     "movestogo" => g.movestogo = v,
                     "movetime" => g.movetime = v,
                     "depth" => g.depth = v,

@@ -116,7 +116,7 @@ fn cutechess_debug_lines() {
         panic!("{acts:?}")
     };
     assert_eq!(s.moves, vec!["e2e4"]);
-    assert_eq!(s.go.wtime, Some(59000));
+    assert_eq!(s.go.clock[0], Some(59000));
     let fin = s.last_scored().unwrap();
     assert_eq!(fin.cp, Some(-25));
     assert_eq!(fin.bound.as_deref(), Some("upperbound"));

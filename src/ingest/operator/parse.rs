@@ -131,6 +131,18 @@ fn parse_line(t: &str, span: Span) -> Result<OpEvent, String> {
         args = &args[end..];
         fields.insert(key.replace('-', "_"), type_value(&value));
     }
+    event(kind, (time, at), operator, fields, span)
+}
+
+/// The event of a line read, its fields checked against its kind's; `at`
+/// is its time as written.
+fn event(
+    kind: OpKind,
+    (time, at): (i64, &str),
+    operator: &str,
+    fields: BTreeMap<String, FieldValue>,
+    span: Span,
+) -> Result<OpEvent, String> {
     check_fields(kind, &fields)?;
     Ok(OpEvent {
         kind,
@@ -172,16 +184,7 @@ fn parse_json(t: &str, span: Span) -> Result<OpEvent, String> {
         };
         fields.insert(k.replace('-', "_"), fv);
     }
-    check_fields(kind, &fields)?;
-    Ok(OpEvent {
-        kind,
-        time,
-        at: at.to_string(),
-        operator: operator.to_string(),
-        fields,
-        span,
-        source: String::new(),
-    })
+    event(kind, (time, at), operator, fields, span)
 }
 
 /// Reject fields the event kind does not have, so that a typo is not

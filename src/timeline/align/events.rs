@@ -310,19 +310,15 @@ impl Events<'_> {
             Value::Num(s.infos.scored_iterations as f64),
         );
         f.insert("depths_complete", Value::Bool(s.infos.depths_complete()));
-        f.insert("go_wtime", num(s.go.wtime));
-        f.insert("go_btime", num(s.go.btime));
-        f.insert("go_winc", num(s.go.winc));
-        f.insert("go_binc", num(s.go.binc));
+        f.insert("go_wtime", num(s.go.clock[0]));
+        f.insert("go_btime", num(s.go.clock[1]));
+        f.insert("go_winc", num(s.go.increment[0]));
+        f.insert("go_binc", num(s.go.increment[1]));
         f.insert("movestogo", num(s.go.movestogo));
         f.insert("movetime", num(s.go.movetime));
         f.insert(
             "engine_clock",
-            num(if side == Color::White {
-                s.go.wtime
-            } else {
-                s.go.btime
-            }),
+            num(s.go.clock[usize::from(side == Color::Black)]),
         );
     }
 
