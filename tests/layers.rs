@@ -409,7 +409,8 @@ fn loops(t: &Tree) -> Vec<String> {
 }
 
 /// The picture of the stages: each with its modules, and an arrow for each
-/// stage it imports (Mermaid, which GitHub draws).
+/// stage it imports that no longer way through other stages implies
+/// (Mermaid, which GitHub draws).
 fn picture(t: &Tree) -> String {
     let mut children: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for m in &t.modules {
@@ -430,6 +431,30 @@ fn picture(t: &Tree) -> String {
             }
         }
     }
+    // an arrow that a longer way implies is left out: the picture shows
+    // the pipeline, not every import
+    let implied = |from: usize, to: usize| {
+        let mut seen = vec![false; STAGES.len()];
+        let mut todo: Vec<usize> = arrows
+            .iter()
+            .filter(|(a, b)| *a == from && *b != to)
+            .map(|(_, b)| *b)
+            .collect();
+        while let Some(n) = todo.pop() {
+            if n == to {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[n], true) {
+                todo.extend(arrows.iter().filter(|(a, _)| *a == n).map(|(_, b)| *b));
+            }
+        }
+        false
+    };
+    let drawn: Vec<(usize, usize)> = arrows
+        .iter()
+        .copied()
+        .filter(|&(a, b)| !implied(a, b))
+        .collect();
     let mut s = String::from("```mermaid\nflowchart BT\n");
     for (i, stage) in STAGES.iter().enumerate() {
         let inside: Vec<String> = children
@@ -443,7 +468,7 @@ fn picture(t: &Tree) -> String {
         };
         s.push_str(&format!("  {stage}[\"{label}\"]\n"));
     }
-    for (from, to) in &arrows {
+    for (from, to) in &drawn {
         s.push_str(&format!("  {} --> {}\n", STAGES[*from], STAGES[*to]));
     }
     s.push_str("```\n");
