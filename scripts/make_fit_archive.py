@@ -77,6 +77,10 @@ class Params:
     # reads -1000 on every move and the rule never fires)
     draw_rule: bool = True
     win_rule: bool = True
+    # how the software shows R50 (the rules file's r50_* constants): the
+    # count after the move or before it, and half moves rounded down or up
+    r50_after_move: bool = True
+    r50_round_up: bool = False
 
     def show(self) -> str:
         return (
@@ -133,7 +137,9 @@ class Counters:
     zeroing    = capture or pawn move or (rook_castling_resets and a rook
                  move that gives up a castling right)
     reversible = plies since the last zeroing move (0 at it)
-    R50        = floor((100 - reversible) / 2)
+    R50        = floor((100 - reversible) / 2); with --r50-before-move the
+                 count before the move (reversible at the previous ply),
+                 with --r50-round-up ceil in place of floor
     searchless = a commented engine move with depth <= 1 and 0 nodes
     no_eval    = book move, no comment, or (searchless_resets and searchless)
     draw_count = consecutive plies with |mover's eval| <= draw_eval; 0 at a
@@ -167,9 +173,11 @@ class Counters:
     def step(self, m: MoveRec):
         p = self.p
         zeroing = m.capture or m.pawn or (p.rook_castling_resets and m.rook_castling_lost)
+        before = self.rev
         self.rev = 0 if zeroing else self.rev + 1
         self.rev_fide = 0 if (m.capture or m.pawn) else self.rev_fide + 1
-        r50 = (100 - self.rev) // 2
+        shown = self.rev if p.r50_after_move else before
+        r50 = -((shown - 100) // 2) if p.r50_round_up else (100 - shown) // 2
         commented = True  # every move we write carries a comment
         searchless = commented and not m.book and m.depth is not None and m.depth <= 1 and m.nodes == 0
         no_eval = m.book or not commented or (p.searchless_resets and searchless)
@@ -1016,6 +1024,13 @@ def main(argv=None) -> int:
     ap.add_argument("--searchless-resets", type=parse_bool, default=True)
     ap.add_argument("--draw-rule", type=parse_bool, default=True, help="false: the draw rule is off (Rd=-1000)")
     ap.add_argument("--win-rule", type=parse_bool, default=True, help="false: the win rule is off (Rr=-1000)")
+    ap.add_argument("--r50-before-move", action="store_true", help="R50 shows the count before the move")
+    ap.add_argument("--r50-round-up", action="store_true", help="R50 rounds half moves up")
+    ap.add_argument(
+        "--details",
+        default="",
+        help="comma-separated END=TEXT: the TerminationDetails the software writes (END: fifty, draw, win)",
+    )
     ap.add_argument("--event", default="Synthetic Fit Event")
     ap.add_argument(
         "--flat",
@@ -1035,7 +1050,14 @@ def main(argv=None) -> int:
         searchless_resets=args.searchless_resets,
         draw_rule=args.draw_rule,
         win_rule=args.win_rule,
+        r50_after_move=not args.r50_before_move,
+        r50_round_up=args.r50_round_up,
     )
+    for item in filter(None, args.details.split(",")):
+        end, _, text = item.partition("=")
+        if end not in DETAILS or not text:
+            ap.error(f"--details: expected END=TEXT with END one of {sorted(DETAILS)}, got {item!r}")
+        DETAILS[end] = text
     if p.win_plies % 2 or p.draw_plies < 2:
         ap.error("win_plies must be even and draw_plies at least 2")
     flat = {f for f in args.flat.split(",") if f}

@@ -522,3 +522,149 @@ fn a_counter_written_from_another_base_is_fitted_by_a_base_constant() {
     assert!(g["under_text"]["counters"].as_u64() < g["under_text"]["counters_of"].as_u64());
     assert_eq!(g["under_fit"]["counters"], g["under_fit"]["counters_of"]);
 }
+
+/// `tests/fixtures/fit/conventions.pgn` was written with the text's
+/// adjudication values but an older software's conventions: R50 shown
+/// before the move with half moves rounded up (as TCEC Season 9 shows it),
+/// and its own words in TerminationDetails. The fit recovers each, and
+/// every reading and termination then agrees.
+#[test]
+fn the_fit_recovers_the_counters_conventions_and_the_termination_texts() {
+    let (code, groups) = fit_json(
+        &here(),
+        &[
+            "tests/fixtures/fit/conventions.pgn",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+        ],
+    );
+    assert_eq!(code, Some(1), "the fit departs from the text");
+    let g = &groups[0];
+    assert_eq!(
+        fitted(g, "r50_after_move"),
+        ("true", "false", vec!["false"])
+    );
+    assert_eq!(fitted(g, "r50_round_up"), ("false", "true", vec!["true"]));
+    assert_eq!(fitted(g, "r50_counts_down").1, "true");
+    assert_eq!(fitted(g, "r50_plies_per_step").1, "2");
+    assert_eq!(fitted(g, "fifty_text").1, "\"50-move rule\"");
+    assert_eq!(fitted(g, "draw_rule_text").1, "\"Draw by TCEC rule\"");
+    assert_eq!(fitted(g, "win_rule_text").1, "\"Adjudicated win\"");
+    // the adjudication values are the text's, as planted
+    for (name, text) in [
+        ("draw_plies", "10"),
+        ("win_plies", "10"),
+        ("win_eval", "10"),
+    ] {
+        assert_eq!(fitted(g, name).1, text, "{name}");
+    }
+    assert!(g["under_text"]["counters"].as_u64() < g["under_text"]["counters_of"].as_u64());
+    assert_eq!(g["under_fit"]["counters"], g["under_fit"]["counters_of"]);
+    assert_eq!(
+        g["under_fit"]["terminations"],
+        g["under_fit"]["terminations_of"]
+    );
+    assert_eq!(g["under_fit"]["terminations_of"], 30);
+}
+
+/// A wording the archive itself uses is kept: only a text no game of the
+/// archive writes is replaced by one of the archive's own.
+#[test]
+fn a_termination_text_the_archive_uses_is_not_refitted() {
+    let (_, groups) = fit_json(
+        &here(),
+        &[
+            "tests/fixtures/fit/text.pgn",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+        ],
+    );
+    let g = &groups[0];
+    for (name, text) in [
+        ("fifty_text", "\"Fifty moves rule\""),
+        ("draw_rule_text", "\"TCEC draw rule\""),
+        ("win_rule_text", "\"TCEC win rule\""),
+    ] {
+        let f = g["fits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap();
+        assert_eq!(f["fitted"], text, "{name}");
+        assert_eq!(
+            f["tried"], 1,
+            "{name}: only the text's own wording is tried"
+        );
+    }
+}
+
+/// An R50 written in a way no value of the ruleset expresses (here three
+/// times the count): the fit's report names `tcec.r50-counter` as not
+/// described, with its counts and first games; `audit --fit` says so once,
+/// on the file's first game, and keeps every per-move finding in the JSON.
+#[test]
+fn a_convention_the_ruleset_cannot_express_is_named_not_described() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = std::fs::read_to_string(here().join("tests/fixtures/fit/text.pgn")).unwrap();
+    let r50 = regex::Regex::new(r"R50=(\d+)").unwrap();
+    let tripled = r50.replace_all(&archive, |c: &regex::Captures| {
+        format!("R50={}", c[1].parse::<i64>().unwrap() * 3)
+    });
+    assert_ne!(tripled, archive);
+    let pgn = dir.path().join("tripled.pgn");
+    std::fs::write(&pgn, tripled.as_bytes()).unwrap();
+    let rules = here().join("rulesets/tcec-s15.rules");
+    let (_, groups) = fit_json(
+        &here(),
+        &[pgn.to_str().unwrap(), "--rules", rules.to_str().unwrap()],
+    );
+    let g = &groups[0];
+    let und = g["undescribed"].as_array().unwrap();
+    let r = und
+        .iter()
+        .find(|u| u["rule"] == "tcec.r50-counter")
+        .unwrap_or_else(|| panic!("tcec.r50-counter not named: {und:?}"));
+    assert_eq!(r["of"], 30);
+    assert_eq!(r["games"], 30, "R50 is wrong in every game");
+    assert_eq!(r["first"].as_array().unwrap().len(), 3);
+    assert!(r["first"][0].as_str().unwrap().starts_with("game 1 (round"));
+    // the audit: one finding for the file, every reading still reported
+    let o = arbiter_in(
+        &here(),
+        &[
+            "audit",
+            "--format",
+            "json",
+            "--fit",
+            "--rules",
+            rules.to_str().unwrap(),
+            pgn.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let mut once = Vec::new();
+    let mut per_move = 0;
+    for (i, line) in String::from_utf8_lossy(&o.stdout).lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        for f in v["findings"].as_array().into_iter().flatten() {
+            if f["code"] == "rules-fit-undescribed" {
+                once.push((i, f["message"].as_str().unwrap().to_string()));
+            }
+            if f["code"] == "tcec.r50-counter" {
+                per_move += 1;
+            }
+        }
+    }
+    let r50_once: Vec<_> = once
+        .iter()
+        .filter(|(_, m)| m.contains("tcec.r50-counter fires in 30 of 30 games"))
+        .collect();
+    assert_eq!(r50_once.len(), 1, "{once:?}");
+    assert_eq!(r50_once[0].0, 0, "on the file's first game");
+    assert_eq!(
+        per_move as u64,
+        r["findings"].as_u64().unwrap(),
+        "every per-move finding is kept"
+    );
+}

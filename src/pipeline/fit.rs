@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::rules::fit::{FileFit, Game, departure_finding, fit_group};
+use crate::rules::fit::{FileFit, Game, departure_finding, fit_group, undescribed_finding};
 
 /// Every game of a PGN file, read and replayed.
 pub fn read_games(path: &std::path::Path) -> std::io::Result<Vec<Game>> {
@@ -52,11 +52,17 @@ pub fn fit_files(
             continue;
         };
         let finding = fit.departs().then(|| departure_finding(rs, &fit));
+        let undescribed = fit
+            .undescribed
+            .iter()
+            .map(|u| undescribed_finding(rs, &fit, u))
+            .collect();
         out.insert(
             shown,
             FileFit {
                 overrides: fit.overrides,
                 finding,
+                undescribed,
             },
         );
     }

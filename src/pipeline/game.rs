@@ -133,10 +133,11 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         findings.extend(j.findings.iter().cloned());
     }
     // the file's fit, once, on its first game
-    if let Some(f) = fitted.and_then(|f| f.finding.as_ref())
+    if let Some(f) = fitted
         && game.index == 0
     {
-        findings.push(f.clone());
+        findings.extend(f.finding.iter().cloned());
+        findings.extend(f.undescribed.iter().cloned());
     }
     crate::findings::sort_findings(&mut findings);
     GameAudit {

@@ -40,6 +40,30 @@ pub fn text(f: &crate::rules::fit::GroupFit, took: std::time::Duration) -> Strin
             pct(a.terminations, a.terminations_of)
         ));
     }
+    if f.undecided > 0 {
+        s.push_str(&format!(
+            "  games an adjudication left undecided (a tablebase position with no table; --syzygy DIR): {}, their terminations not scored\n",
+            f.undecided
+        ));
+    }
+    if f.undescribed.is_empty() {
+        s.push_str(&format!(
+            "  not described: none (no rule fires in more than {} of the {} games under the fit)\n",
+            crate::rules::fit::undescribed_limit(f.games),
+            f.games
+        ));
+    }
+    for u in &f.undescribed {
+        s.push_str(&format!(
+            "  NOT DESCRIBED: {} (line {}) fires in {} of {} games under the fit ({} findings): no value the ruleset lets the fit change describes it; first: {}\n",
+            u.rule,
+            u.line,
+            u.games,
+            u.of,
+            u.findings,
+            u.first.join("; ")
+        ));
+    }
     if !f.unreplayed.is_empty() {
         s.push_str(&format!(
             "  games not replayed to their end (counters scored up to the stop, terminations not): {}\n",

@@ -190,10 +190,11 @@ impl<'a> Analyzer<'a> {
                 self.const_index.insert(name.text.clone(), index);
                 self.consts.push((name.text, c));
                 if let Some((pos, grid)) = fit {
-                    let grid = self.fit_grid(index, &e, pos, &grid)?;
+                    let (grid, source) = self.fit_grid(index, &e, pos, &grid)?;
                     self.fits.push(FitDef {
                         target: FitTarget::Const(index),
                         grid,
+                        source,
                         line: pos.line,
                         column: pos.column,
                     });
@@ -210,6 +211,7 @@ impl<'a> Analyzer<'a> {
                     self.fits.push(FitDef {
                         target: FitTarget::Switch(self.switches.len()),
                         grid: vec![Value::Bool(default), Value::Bool(!default)],
+                        source: None,
                         line: pos.line,
                         column: pos.column,
                     });

@@ -3,21 +3,22 @@
 
 use super::analyzer::Analyzer;
 use super::constants::const_values;
-use super::ruleset::FIT_MAX_VALUES;
+use super::ruleset::{FIT_MAX_VALUES, FitSource};
 use crate::base::value::Value;
 use crate::rules::syntax::ast;
 use crate::rules::syntax::error::{Pos, RuleError};
 
 impl Analyzer<'_> {
     /// The values of a constant's `fit` clause: constants of the same type
-    /// as the constant's own value, at most [`FIT_MAX_VALUES`], each once.
+    /// as the constant's own value, at most [`FIT_MAX_VALUES`], each once;
+    /// or, for `fit from SOURCE`, none yet and the source.
     pub(super) fn fit_grid(
         &mut self,
         index: usize,
         value: &ast::Expr,
         at: Pos,
         grid: &ast::FitGrid,
-    ) -> Result<Vec<Value>, RuleError> {
+    ) -> Result<(Vec<Value>, Option<FitSource>), RuleError> {
         let values = const_values(&self.consts, &[], self.fold);
         let own = values.get(index).cloned().unwrap_or_default();
         let eval = |this: &mut Self, e: &ast::Expr| -> Result<Value, RuleError> {
@@ -45,6 +46,7 @@ impl Analyzer<'_> {
                 }
                 out
             }
+            ast::FitGrid::From(source) => return Self::fit_source(value, source, &own),
             ast::FitGrid::Range { from, to, step } => {
                 let num = |this: &mut Self, e: &ast::Expr, what: &str| match eval(this, e)? {
                     Value::Num(n) => Ok(n),
@@ -98,6 +100,38 @@ impl Analyzer<'_> {
                 format!("a fit may give at most {FIT_MAX_VALUES} values"),
             ));
         }
-        Ok(out)
+        Ok((out, None))
+    }
+
+    /// A `fit from SOURCE` clause: the source, checked against the
+    /// constant's type; its values come when the fit reads the games.
+    fn fit_source(
+        value: &ast::Expr,
+        source: &ast::Name,
+        own: &Value,
+    ) -> Result<(Vec<Value>, Option<FitSource>), RuleError> {
+        let found = match source.text.as_str() {
+            "terminations" => FitSource::Terminations,
+            other => {
+                let help = crate::base::suggest::suggest(other, FitSource::NAMES)
+                    .unwrap_or_else(|| format!("the sources: {}", FitSource::NAMES.join(", ")));
+                return Err(RuleError::new(
+                    source.pos,
+                    format!("unknown source of fit values `{other}`"),
+                )
+                .help(help));
+            }
+        };
+        if !matches!(own, Value::Str(_)) {
+            return Err(RuleError::new(
+                value.pos,
+                format!(
+                    "`fit from {}` gives texts; this constant is a {}",
+                    found.name(),
+                    own.type_name()
+                ),
+            ));
+        }
+        Ok((Vec::new(), Some(found)))
     }
 }

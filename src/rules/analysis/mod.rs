@@ -28,8 +28,8 @@ pub use cexpr::{Builtin, CExpr, Detector, Stateful, StatefulFn};
 pub use clauses::{ClauseRules, clauses};
 pub use constants::{Fold, const_values};
 pub use ruleset::{
-    CTemplatePart, Check, CiteDef, FIT_MAX_VALUES, FitDef, FitTarget, Let, RuleDef, Ruleset,
-    Switch, UNAVAILABLE, VariantDef,
+    CTemplatePart, Check, CiteDef, FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Let, RuleDef,
+    Ruleset, Switch, UNAVAILABLE, VariantDef,
 };
 
 use super::syntax::error::RuleError;

@@ -204,6 +204,23 @@ impl Ruleset {
 /// The most values a `fit` clause may give one constant.
 pub const FIT_MAX_VALUES: usize = 1000;
 
+/// Where a `fit from …` clause takes its values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FitSource {
+    /// The texts of the games' `TerminationDetails` tags.
+    Terminations,
+}
+
+impl FitSource {
+    pub const NAMES: [&'static str; 1] = ["terminations"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FitSource::Terminations => "terminations",
+        }
+    }
+}
+
 /// What `arbiter rules fit` may change: a constant or a switch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FitTarget {
@@ -217,6 +234,9 @@ pub enum FitTarget {
 pub struct FitDef {
     pub target: FitTarget,
     pub grid: Vec<Value>,
+    /// Where the values come from when the archive gives them (`fit from
+    /// …`); then `grid` is empty until the fit reads the games.
+    pub source: Option<FitSource>,
     pub line: usize,
     pub column: usize,
 }

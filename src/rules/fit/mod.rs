@@ -35,8 +35,8 @@ use crate::replay::Replay;
 mod report;
 mod search;
 
-pub use report::{FileFit, departure_finding};
-use report::{decided, fitted, unreplayed, variant_block};
+pub use report::{FileFit, departure_finding, undescribed_finding};
+use report::{decided, fitted, undescribed, unreplayed, variant_block};
 use search::Search;
 
 /// One game, read and replayed once.
@@ -122,6 +122,13 @@ pub struct GroupFit {
     /// The games whose replay stopped before the end of their movetext:
     /// their counters are scored up to the stop, their terminations not.
     pub unreplayed: Vec<Unreplayed>,
+    /// The rules that still fire in more than a tenth of the games under
+    /// the fitted values: what the ruleset cannot express of this archive
+    /// (or a breach that is the archive's rule, not its exception).
+    pub undescribed: Vec<Undescribed>,
+    /// Games whose end an adjudication could not decide (a tablebase
+    /// position with no table given): their terminations are not scored.
+    pub undecided: usize,
     /// The fitted values where they depart from the text's, for a program.
     #[serde(skip)]
     pub overrides: Overrides,
@@ -132,6 +139,29 @@ impl GroupFit {
     pub fn departs(&self) -> bool {
         self.fits.iter().any(|f| f.fitted != f.text)
     }
+}
+
+/// A rule that fires in more than a tenth of a group's games under the
+/// fitted values: no value the ruleset lets the fit change describes what
+/// the archive shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct Undescribed {
+    pub rule: String,
+    /// Where the rule is, in the ruleset.
+    pub line: usize,
+    /// Games it fires in, of `of`.
+    pub games: usize,
+    pub of: usize,
+    /// Its findings in those games.
+    pub findings: usize,
+    /// The first games it fires in (at most three): round, players, ply.
+    pub first: Vec<String>,
+}
+
+/// Of a group of `n` games, the most a rule may fire in before the fit's
+/// report names it as not described: a tenth.
+pub fn undescribed_limit(n: usize) -> usize {
+    n / 10
 }
 
 /// A game the fit could not replay to its end, and why.
@@ -185,15 +215,20 @@ pub fn fit_group(
         group: group.to_string(),
         games: games.len(),
         variant: base.variant.clone(),
-        fits: fitted(rs, &text, &cur, &equally),
+        fits: fitted(rs, &text, &cur, &equally, &s.grids),
         under_text: at_text.agreement,
         under_fit: at_fit.agreement,
         decided: decided(games, &at_text, &at_fit, &s.timelines),
         variant_block: None,
         evaluations: s.cache.len(),
         unreplayed: unreplayed(games),
+        undescribed: Vec::new(),
+        undecided: 0,
         overrides: s.overrides(&cur),
     };
+    let (firing, undecided) = s.firing(&cur)?;
+    out.undecided = undecided;
+    out.undescribed = undescribed(rs, games, firing);
     if out.departs() {
         out.variant_block = Some(variant_block(&out, group, &first.path));
     }

@@ -2,8 +2,10 @@
 //! the fit changes, the games not replayed to their end, the variant that
 //! sets the fitted values; and the finding that names a departure.
 
-use super::search::Point;
-use super::{Agreement, Decided, Fitted, Game, GroupFit, Unreplayed, literal};
+use super::search::{Firing, Point};
+use super::{
+    Agreement, Decided, Fitted, Game, GroupFit, Undescribed, Unreplayed, literal, undescribed_limit,
+};
 use crate::base::value::Value;
 use crate::findings::{Evidence, Finding, Severity};
 use crate::rules::analysis::{FitTarget, Ruleset};
@@ -17,6 +19,7 @@ pub(super) fn fitted(
     text: &[Value],
     cur: &[Value],
     equally: &[Vec<Value>],
+    grids: &[Vec<Value>],
 ) -> Vec<Fitted> {
     rs.fits
         .iter()
@@ -26,8 +29,8 @@ pub(super) fn fitted(
                 FitTarget::Const(i) => ("const", rs.consts[i].0.clone()),
                 FitTarget::Switch(i) => ("switch", rs.switches[i].name.clone()),
             };
-            let mut tried = f.grid.len();
-            if !f.grid.contains(&text[k]) {
+            let mut tried = grids[k].len();
+            if !grids[k].contains(&text[k]) {
                 tried += 1;
             }
             Fitted {
@@ -78,6 +81,50 @@ pub(super) fn decided(
             }
         })
         .collect()
+}
+
+/// The rules that fire in more than a tenth of the games (`firing`, at the
+/// fitted values), most games first, each with its first games.
+pub(super) fn undescribed(
+    rs: &Ruleset,
+    games: &[&Game],
+    firing: std::collections::BTreeMap<String, Firing>,
+) -> Vec<Undescribed> {
+    let limit = undescribed_limit(games.len());
+    let mut out: Vec<Undescribed> = firing
+        .into_iter()
+        .filter(|(_, f)| f.games.len() > limit)
+        .map(|(rule, f)| {
+            let line = rs.rules.iter().find(|r| r.id == rule).map_or(0, |r| r.line);
+            let first = f
+                .games
+                .iter()
+                .take(3)
+                .map(|&(i, ply)| {
+                    let g = games[i];
+                    let tag = |n: &str| g.pgn.tag(n).unwrap_or("?").trim().to_string();
+                    let at = ply.map_or(String::new(), |p| format!(", ply {p}"));
+                    format!(
+                        "game {} (round {}, {} - {}{at})",
+                        g.pgn.index + 1,
+                        tag("Round"),
+                        tag("White"),
+                        tag("Black")
+                    )
+                })
+                .collect();
+            Undescribed {
+                rule,
+                line,
+                games: f.games.len(),
+                of: games.len(),
+                findings: f.findings,
+                first,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.rule.cmp(&b.rule)));
+    out
 }
 
 /// The games whose replay stopped before the end of their movetext.
@@ -136,6 +183,44 @@ pub(super) fn variant_block(fit: &GroupFit, group: &str, path: &str) -> String {
 pub struct FileFit {
     pub overrides: Overrides,
     pub finding: Option<Finding>,
+    /// One finding per rule the fit's report names as not described.
+    pub undescribed: Vec<Finding>,
+}
+
+/// The `rules-fit-undescribed` finding of one rule: it fires in most of a
+/// file's games even under the fitted values, so its findings there say
+/// that the ruleset does not describe the archive. Every finding stays in
+/// its game; this one says so once, for the file.
+pub fn undescribed_finding(rs: &Ruleset, fit: &GroupFit, u: &Undescribed) -> Finding {
+    let mut f = Finding::builtin(
+        "rules-fit-undescribed",
+        Severity::Warning,
+        "A rule fires in most games even under the fitted values",
+        format!(
+            "{}: {} fires in {} of {} games ({} findings) under the values that best reproduce the record: the ruleset does not describe this archive, and no `fit` value it lets change does. Read its findings as one difference between the ruleset and the archive, and check them in the first games: {}.",
+            fit.group,
+            u.rule,
+            u.games,
+            u.of,
+            u.findings,
+            u.first.join("; ")
+        ),
+    );
+    f.evidence.push(Evidence {
+        path: fit.group.clone(),
+        span: None,
+        ply: None,
+        timestamp: None,
+        note: format!("the {} games fitted", fit.games),
+    });
+    f.evidence.push(Evidence::at_line(
+        &rs.path,
+        u.line as u64,
+        1,
+        4,
+        format!("rule {}", u.rule),
+    ));
+    f
 }
 
 /// The `rules-fit` finding: each fitted value that departs from the text,

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::{Agreement, Game, literal};
 use crate::base::value::Value;
-use crate::rules::analysis::{CExpr, Check, FitDef, FitTarget, Ruleset};
+use crate::rules::analysis::{CExpr, Check, FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Ruleset};
 use crate::rules::eval::{Detectors, Overrides, Program, run};
 use crate::rules::judge::termination_findings;
 use crate::timeline::{Data, MoveField, Timeline};
@@ -50,6 +50,9 @@ pub(super) struct Point {
     /// Each game's computed end (`rule, ply, result`), and whether its
     /// termination agrees with the record.
     pub(super) ends: Vec<(End, bool)>,
+    /// Each game's end is decidable at these values (no adjudication left
+    /// undecided before the game's end).
+    decidable: Vec<bool>,
 }
 
 /// The search over one group's games: what it reads, and each point of
@@ -66,7 +69,16 @@ pub(super) struct Search<'a> {
     readings: Vec<u64>,
     /// The text's value of each fit.
     pub(super) text: Vec<Value>,
+    /// The values each fit tries: its clause's, or what the games hold
+    /// (`fit from …`).
+    pub(super) grids: Vec<Vec<Value>>,
     pub(super) cache: BTreeMap<String, Point>,
+    /// The games whose terminations are scored: those decidable at the
+    /// text's values (empty until the text's point is evaluated). A value
+    /// that would make a game decidable only by not asking what cannot be
+    /// answered here (a tablebase position with no table given) gains
+    /// nothing by it.
+    scored: Vec<bool>,
 }
 
 impl<'a> Search<'a> {
@@ -110,8 +122,16 @@ impl<'a> Search<'a> {
                 FitTarget::Switch(s) => Value::Bool(base.switches.get(s).copied().unwrap_or(false)),
             })
             .collect();
-        let s = Search {
+        let grids = rs
+            .fits
+            .iter()
+            .zip(&text)
+            .map(|(f, t)| grid(f, t, games))
+            .collect();
+        let mut s = Search {
             rs,
+            grids,
+            scored: Vec::new(),
             games,
             timelines,
             forced,
@@ -121,6 +141,12 @@ impl<'a> Search<'a> {
             text,
             cache: BTreeMap::new(),
         };
+        let text = s.text.clone();
+        let at_text = s.evaluate(&text)?;
+        s.scored = at_text.decidable;
+        // evaluated again with the scored games known (cheap beside the
+        // search, and the cache then holds one consistent score per point)
+        s.evaluate_all(&[text])?;
         Ok((s, base))
     }
 
@@ -134,8 +160,8 @@ impl<'a> Search<'a> {
         // nothing has scanned them all at the final point
         for _round in 0..16 {
             let mut changed = false;
-            for (k, fit) in rs.fits.iter().enumerate() {
-                let ties = self.ties(k, fit, &cur)?;
+            for k in 0..rs.fits.len() {
+                let ties = self.ties(k, &cur)?;
                 // among equals the text's value first, then the current one:
                 // at an equal score a value only moves to the text's, so the
                 // search ends, and a value the data cannot decide stays the
@@ -165,9 +191,18 @@ impl<'a> Search<'a> {
 
     /// The values of fit `k` (`fit`, and the text's) that score best, the
     /// others held at `cur`.
-    fn ties(&mut self, k: usize, fit: &FitDef, cur: &[Value]) -> Result<Vec<Value>, String> {
+    fn ties(&mut self, k: usize, cur: &[Value]) -> Result<Vec<Value>, String> {
         let text = self.text[k].clone();
-        let mut values = fit.grid.clone();
+        let mut values = self.grids[k].clone();
+        // a text another adjudication records now is not a candidate: two
+        // rules recording one text would let a game's claim go unchecked
+        if self.rs.fits[k].source == Some(FitSource::Terminations) {
+            values.retain(|v| {
+                !self.rs.fits.iter().enumerate().any(|(j, f)| {
+                    j != k && f.source == Some(FitSource::Terminations) && cur[j] == *v
+                })
+            });
+        }
         if !values.contains(&text) {
             values.push(text.clone());
         }
@@ -218,8 +253,15 @@ impl<'a> Search<'a> {
         let mut p = Point {
             agreement: Agreement::default(),
             ends: Vec::with_capacity(self.games.len()),
+            decidable: Vec::with_capacity(self.games.len()),
         };
-        for ((g, tl), readings) in self.games.iter().zip(&self.timelines).zip(&self.readings) {
+        for (i, ((g, tl), readings)) in self
+            .games
+            .iter()
+            .zip(&self.timelines)
+            .zip(&self.readings)
+            .enumerate()
+        {
             let prog = Program::for_game_with(self.rs, self.forced, tl, &over)?;
             let out = run(&prog, tl, self.detectors, &g.path, false);
             let wrong = out
@@ -229,9 +271,18 @@ impl<'a> Search<'a> {
                 .count() as u64;
             p.agreement.counters_of += readings;
             p.agreement.counters += readings.saturating_sub(wrong);
-            let agrees = tl.replay.stop.is_none()
-                && termination_findings(&prog, tl, &out, &g.path).is_empty();
-            if tl.replay.stop.is_none() {
+            // a game whose end an adjudication could not decide (a
+            // tablebase position with no table) is judged neither way: a
+            // value that leaves more games undecided gains nothing by it
+            let last_ply = tl.replay.plies.last().map_or(0, |p| p.ply);
+            let undecided =
+                out.computed.is_none() && out.undecided_from.is_some_and(|p| p <= last_ply);
+            let decidable = tl.replay.stop.is_none() && !undecided;
+            p.decidable.push(decidable);
+            // only the games decidable at the text's values are scored
+            let decidable = decidable && self.scored.get(i).is_none_or(|s| *s);
+            let agrees = decidable && termination_findings(&prog, tl, &out, &g.path).is_empty();
+            if decidable {
                 p.agreement.terminations_of += 1;
                 p.agreement.terminations += u64::from(agrees);
             }
@@ -263,6 +314,93 @@ impl<'a> Search<'a> {
         self.cache
             .get(&Self::key(point))
             .expect("every point is evaluated before it is read")
+    }
+}
+
+/// Where one rule fires at a point of values: each game it fires in (by
+/// its place in the group), the first ply there, and how many findings.
+#[derive(Debug, Default)]
+pub(super) struct Firing {
+    pub(super) games: Vec<(usize, Option<u32>)>,
+    pub(super) findings: usize,
+}
+
+impl Search<'_> {
+    /// Every rule that fires at `point`, the findings of the game's end
+    /// included, by rule id; and the games an adjudication left undecided.
+    pub(super) fn firing(
+        &self,
+        point: &[Value],
+    ) -> Result<(BTreeMap<String, Firing>, usize), String> {
+        let over = self.overrides(point);
+        let per_game: Vec<Result<(Vec<crate::findings::Finding>, bool), String>> = self
+            .games
+            .par_iter()
+            .zip(&self.timelines)
+            .map(|(g, tl)| {
+                let prog = Program::for_game_with(self.rs, self.forced, tl, &over)?;
+                let out = run(&prog, tl, self.detectors, &g.path, false);
+                let mut all = termination_findings(&prog, tl, &out, &g.path);
+                let undecided = out.undecided_from.is_some();
+                all.extend(out.findings);
+                Ok((all, undecided))
+            })
+            .collect();
+        let mut by_rule: BTreeMap<String, Firing> = BTreeMap::new();
+        let mut undecided = 0;
+        for (i, r) in per_game.into_iter().enumerate() {
+            let (findings, und) = r?;
+            undecided += usize::from(und);
+            for f in findings {
+                // an adjudication with no table to decide it is a missing
+                // input, counted apart, not a rule the archive contradicts
+                if f.rule.is_empty() || f.code == "rule-undecided" {
+                    continue;
+                }
+                let ply = f.evidence.iter().find_map(|e| e.ply);
+                let e = by_rule.entry(f.rule.clone()).or_default();
+                e.findings += 1;
+                match e.games.last_mut() {
+                    Some((g, first)) if *g == i => {
+                        *first = match (*first, ply) {
+                            (Some(a), Some(b)) => Some(a.min(b)),
+                            (a, b) => a.or(b),
+                        };
+                    }
+                    _ => e.games.push((i, ply)),
+                }
+            }
+        }
+        Ok((by_rule, undecided))
+    }
+}
+
+/// The values a fit tries over `games`: its clause's, or for `fit from
+/// terminations` every TerminationDetails text they hold, in order, each
+/// once (at most [`FIT_MAX_VALUES`]). A text the games use is kept as it
+/// is (`text`, the text's own value): only a wording the archive never
+/// uses is replaced, by the one of its own that agrees best.
+fn grid(fit: &FitDef, text: &Value, games: &[&Game]) -> Vec<Value> {
+    match fit.source {
+        None => fit.grid.clone(),
+        Some(FitSource::Terminations) => {
+            let texts: std::collections::BTreeSet<&str> = games
+                .iter()
+                .filter_map(|g| g.pgn.tag("TerminationDetails"))
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .collect();
+            if let Value::Str(own) = text
+                && texts.contains(own.as_str())
+            {
+                return vec![text.clone()];
+            }
+            texts
+                .into_iter()
+                .take(FIT_MAX_VALUES)
+                .map(|t| Value::Str(t.into()))
+                .collect()
+        }
     }
 }
 

@@ -203,6 +203,9 @@ pub enum FitGrid {
         step: Box<Expr>,
     },
     List(Vec<Expr>),
+    /// `fit from SOURCE`: values the archive itself holds, found when the
+    /// fit reads it (`terminations`: its TerminationDetails texts).
+    From(Name),
 }
 
 #[derive(Debug, Clone, PartialEq)]

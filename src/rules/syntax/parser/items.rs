@@ -95,8 +95,13 @@ impl Parser<'_> {
         }
     }
 
-    /// The values after `fit`: `FROM to TO step STEP`, or a list `[A, B, …]`.
+    /// The values after `fit`: `FROM to TO step STEP`, a list `[A, B, …]`,
+    /// or `from SOURCE` (values the archive holds).
     fn fit_grid(&mut self) -> Result<FitGrid, RuleError> {
+        if self.eat_ident("from") {
+            let source = self.dotted_name("a source of values, such as `terminations`")?;
+            return Ok(FitGrid::From(source));
+        }
         if self.peek().tok == Tok::LBracket {
             self.bump();
             let mut items = Vec::new();
