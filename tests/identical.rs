@@ -87,6 +87,16 @@ fn check(dir: &Path, name: &str, args: &[&str]) {
     );
     let mut got = BTreeMap::new();
     files_under(&dir.join(&out), &dir.join(&out), &mut got);
+    // ARBITER_BLESS=1 records the outputs as they are now (after a change
+    // that is meant to change them, such as an edited ruleset: review the
+    // difference before committing the manifest)
+    if std::env::var_os("ARBITER_BLESS").is_some() {
+        let lines: String = got.iter().map(|(f, h)| format!("{h}  {f}\n")).collect();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/identical")
+            .join(format!("{name}.sha256"));
+        std::fs::write(&path, lines).unwrap();
+    }
     let want = manifest(name);
     let missing: Vec<&String> = want.keys().filter(|f| !got.contains_key(*f)).collect();
     let extra: Vec<&String> = got.keys().filter(|f| !want.contains_key(*f)).collect();
