@@ -235,6 +235,10 @@ class Counters:
 
 
 DETAILS = {"fifty": "Fifty moves rule", "draw": "TCEC draw rule", "win": "TCEC win rule"}
+# The clocks' base, increment and start credit (ms), and the TimeControl tag
+# written (--base, --increment, --start-credit, --tag).
+CLOCK = (1_800_000, 5_000, 0)
+TAG = ["1800+5"]
 
 # --------------------------------------------------------------------- openings
 
@@ -699,9 +703,14 @@ class Game:
 
 
 class Clock:
-    def __init__(self, rng: random.Random):
+    """Both clocks: `base` ms and `increment` ms per move, each clock
+    starting `credit` ms above the base (as some software credits the first
+    move)."""
+
+    def __init__(self, rng: random.Random, base: int = 1_800_000, increment: int = 5_000, credit: int = 0):
         self.rng = rng
-        self.left = {True: 1_800_000, False: 1_800_000}
+        self.increment = increment
+        self.left = {True: base + credit, False: base + credit}
 
     def move(self, white: bool, searchless: bool) -> tuple[int, int]:
         if searchless:
@@ -712,7 +721,7 @@ class Clock:
             mt = self.rng.randint(3_000, 15_000)
         else:
             mt = self.rng.randint(1_000, 5_500)
-        self.left[white] = self.left[white] - mt + 5_000
+        self.left[white] = self.left[white] - mt + self.increment
         return mt, self.left[white]
 
 
@@ -765,7 +774,7 @@ def try_game(p: Params, rng: random.Random, gtype: str, opts) -> Game:
     )
     seen: dict = {pos_key(board): 1}
     moves, recs = [], []
-    clock = Clock(rng)
+    clock = Clock(rng, *CLOCK)
     n_sl = n_rl = 0
     line = rng.choice(OPENINGS).split()
     book = rng.randint(4, 8)
@@ -880,7 +889,7 @@ def write_pgn(path, games, args, rng):
             ("PlyCount", str(len(g.moves))),
             ("Termination", g.termination),
             ("TerminationDetails", g.details),
-            ("TimeControl", "1800+5"),
+            ("TimeControl", TAG[0]),
             ("WhiteElo", str(3100 + 7 * ENGINES.index(w))),
         ]
         for k, v in tags:
@@ -1031,6 +1040,10 @@ def main(argv=None) -> int:
         default="",
         help="comma-separated END=TEXT: the TerminationDetails the software writes (END: fifty, draw, win)",
     )
+    ap.add_argument("--base", type=float, default=1800, help="the clocks' base time, seconds")
+    ap.add_argument("--increment", type=float, default=5, help="seconds added per move")
+    ap.add_argument("--start-credit", type=float, default=0, help="seconds each clock starts with beyond the base")
+    ap.add_argument("--tag", default=None, help="the TimeControl tag (default: BASE+INCREMENT)")
     ap.add_argument("--event", default="Synthetic Fit Event")
     ap.add_argument(
         "--flat",
@@ -1053,6 +1066,9 @@ def main(argv=None) -> int:
         r50_after_move=not args.r50_before_move,
         r50_round_up=args.r50_round_up,
     )
+    global CLOCK
+    CLOCK = (round(args.base * 1000), round(args.increment * 1000), round(args.start_credit * 1000))
+    TAG[0] = args.tag if args.tag is not None else f"{args.base:g}+{args.increment:g}"
     for item in filter(None, args.details.split(",")):
         end, _, text = item.partition("=")
         if end not in DETAILS or not text:

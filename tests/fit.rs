@@ -668,3 +668,155 @@ fn a_convention_the_ruleset_cannot_express_is_named_not_described() {
         "every per-move finding is kept"
     );
 }
+
+/// The codes of every finding `audit --fit` reports on `pgn`, counted.
+fn audit_fit_codes(pgn: &str, rules: &str) -> std::collections::BTreeMap<String, usize> {
+    let o = arbiter_in(
+        &here(),
+        &["audit", "--format", "json", "--fit", "--rules", rules, pgn],
+    );
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut codes = std::collections::BTreeMap::new();
+    for line in String::from_utf8_lossy(&o.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["type"] != "game" {
+            continue;
+        }
+        for f in v["findings"].as_array().into_iter().flatten() {
+            *codes
+                .entry(f["code"].as_str().unwrap().to_string())
+                .or_default() += 1;
+        }
+    }
+    codes
+}
+
+const CLOCK_CODES: [&str; 4] = [
+    "tcec.clock",
+    "tcec.flag-fall",
+    "tcec.flag-fall-after-gain",
+    "tcec.time-control",
+];
+
+/// `clocks-s13.pgn` ran 3600+10 (tag and clocks), where the ruleset's text
+/// gives 1800+5 (a Season 13 division against the S15 text): the fit
+/// takes the control from the record, and `audit --fit` then reports no
+/// clock finding where the audit under the text reports them in every game.
+#[test]
+fn the_fit_recovers_the_time_control_the_record_ran() {
+    let pgn = "tests/fixtures/fit/clocks-s13.pgn";
+    let (_, groups) = fit_json(&here(), &[pgn, "--rules", "rulesets/tcec-s15.rules"]);
+    let g = &groups[0];
+    assert_eq!(
+        fitted(g, "time control"),
+        ("\"1800+5\"", "\"3600+10\"", vec!["\"3600+10\""])
+    );
+    assert_eq!(g["under_fit"]["clocks"], g["under_fit"]["clocks_of"]);
+    assert_eq!(g["under_fit"]["tags"], 20);
+    assert_eq!(g["under_text"]["tags"], 0);
+    let codes = audit_fit_codes(pgn, "rulesets/tcec-s15.rules");
+    for c in CLOCK_CODES {
+        assert!(!codes.contains_key(c), "{c} under the fit: {codes:?}");
+    }
+    // under the text, the same games break the control in every game
+    let o = arbiter_in(
+        &here(),
+        &[
+            "audit",
+            "--format",
+            "json",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+            pgn,
+        ],
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.matches("\"code\":\"tcec.time-control\"").count(), 20);
+}
+
+/// `clocks-s9.pgn`: 7200+15 whose clocks start 29 s above the base (what
+/// TCEC Season 9's readings show), with R50 shown before the move and
+/// rounded up. The fit finds the control with its start credit and the
+/// counter's conventions; the variant it writes, pasted into the ruleset,
+/// reproduces the clocks with no finding.
+#[test]
+fn a_start_credit_and_the_counters_conventions_are_recovered_together() {
+    let pgn = "tests/fixtures/fit/clocks-s9.pgn";
+    let (_, groups) = fit_json(&here(), &[pgn, "--rules", "rulesets/tcec-s15.rules"]);
+    let g = &groups[0];
+    assert_eq!(fitted(g, "time control").1, "\"7200+15 start_credit 29\"");
+    assert_eq!(fitted(g, "r50_after_move").1, "false");
+    assert_eq!(fitted(g, "r50_round_up").1, "true");
+    assert_eq!(g["under_fit"]["clocks"], g["under_fit"]["clocks_of"]);
+    assert_eq!(g["under_fit"]["counters"], g["under_fit"]["counters_of"]);
+    let codes = audit_fit_codes(pgn, "rulesets/tcec-s15.rules");
+    for c in CLOCK_CODES.iter().chain(&["tcec.r50-counter"]) {
+        assert!(!codes.contains_key(*c), "{c} under the fit: {codes:?}");
+    }
+    // the variant block declares the control and names it
+    let block = g["variant_block"].as_str().unwrap();
+    assert!(
+        block.contains("start_credit 29000ms") && block.contains("increment 15000ms"),
+        "{block}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("with-variant.rules");
+    let text = std::fs::read_to_string(here().join("rulesets/tcec-s15.rules")).unwrap();
+    std::fs::write(&rules, format!("{text}\n{block}\n")).unwrap();
+    let name = block
+        .lines()
+        .find_map(|l| l.strip_prefix("variant "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap();
+    let o = arbiter_in(
+        &here(),
+        &[
+            "audit",
+            "--format",
+            "json",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--variant",
+            name,
+            pgn,
+        ],
+    );
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    for c in CLOCK_CODES.iter().chain(&["tcec.r50-counter"]) {
+        assert!(
+            !out.contains(&format!("\"code\":\"{c}\"")),
+            "{c} under the pasted variant"
+        );
+    }
+}
+
+/// `clocks-contradict.pgn`: its tag says 1800+5, its clocks ran 3600+10.
+/// The clocks outweigh the tag (one piece of evidence a reading, one a
+/// tag), and the tag's contradiction stays a finding in every game.
+#[test]
+fn a_tag_its_own_clocks_contradict_stays_a_finding() {
+    let pgn = "tests/fixtures/fit/clocks-contradict.pgn";
+    let (_, groups) = fit_json(&here(), &[pgn, "--rules", "rulesets/tcec-s15.rules"]);
+    let g = &groups[0];
+    let (_, fit, equally) = fitted(g, "time control");
+    assert_eq!(fit, "\"3600+10\"");
+    assert!(
+        equally.len() > 1,
+        "a base and an equal start credit tie: {equally:?}"
+    );
+    assert_eq!(g["under_fit"]["tags"], 0);
+    let codes = audit_fit_codes(pgn, "rulesets/tcec-s15.rules");
+    assert_eq!(codes.get("tcec.time-control"), Some(&20), "{codes:?}");
+    assert!(!codes.contains_key("tcec.clock"), "{codes:?}");
+}

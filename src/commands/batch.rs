@@ -110,7 +110,7 @@ fn write_reports(
     shard: Option<(u64, u64)>,
     cfg: &Config,
 ) -> Result<(), String> {
-    let shown = crate::report::batch::write_tables(dir, outcome)?;
+    let shown = crate::report::batch::write_tables(dir, outcome, &cfg.fitted)?;
     let mut facts = vec![format!(
         "{} game{}, {} violations (errors and warnings)",
         outcome.games.len(),

@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::rules::fit::{FileFit, Game, departure_finding, fit_group, undescribed_finding};
+use crate::rules::fit::{
+    FileFit, FitSummary, Game, departure_finding, fit_group, undescribed_finding,
+};
 
 /// Every game of a PGN file, read and replayed.
 pub fn read_games(path: &std::path::Path) -> std::io::Result<Vec<Game>> {
@@ -57,9 +59,16 @@ pub fn fit_files(
             .iter()
             .map(|u| undescribed_finding(rs, &fit, u))
             .collect();
+        let event = games
+            .first()
+            .and_then(|g| g.pgn.tag("Event"))
+            .unwrap_or("")
+            .trim()
+            .to_string();
         out.insert(
             shown,
             FileFit {
+                summary: FitSummary::of(&fit, &event),
                 overrides: fit.overrides,
                 finding,
                 undescribed,

@@ -120,10 +120,10 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
             &fitted.map(|f| f.overrides.clone()).unwrap_or_default(),
         )
         .ok()
-        .and_then(|p| p.time_control)
+        .and_then(|p| p.time_control.map(std::borrow::Cow::into_owned))
         .map(|tc| GameClocks {
-            time_control: tc.clone(),
-            plies: crate::facts::clock::reconstruct(tc, tl),
+            plies: crate::facts::clock::reconstruct(&tc, tl),
+            time_control: tc,
             recorded: crate::facts::clock::recorded_readings(tl),
         }),
         _ => None,

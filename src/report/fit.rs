@@ -35,9 +35,11 @@ pub fn text(f: &crate::rules::fit::GroupFit, took: std::time::Duration) -> Strin
     }
     for (what, a) in [("text", &f.under_text), ("fit", &f.under_fit)] {
         s.push_str(&format!(
-            "  under the {what}: counters {}; terminations {}\n",
+            "  under the {what}: counters {}; terminations {}; clock readings {}; TimeControl tags {}\n",
             pct(a.counters, a.counters_of),
-            pct(a.terminations, a.terminations_of)
+            pct(a.terminations, a.terminations_of),
+            pct(a.clocks, a.clocks_of),
+            pct(a.tags, a.tags_of)
         ));
     }
     if f.undecided > 0 {

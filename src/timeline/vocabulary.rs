@@ -21,6 +21,18 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
     (Kind::Game, "details", Type::Str, "tag TerminationDetails"),
     (Kind::Game, "time_control", Type::Str, "tag TimeControl"),
     (Kind::Game, "plies", Type::Num, "moves in the record"),
+    (
+        Kind::Game,
+        "rules_time_control",
+        Type::Str,
+        "the time control the rules run the clocks under (the ruleset's, or the one `rules fit` found in the record), in the TimeControl tag's form: 1800+5; none without one",
+    ),
+    (
+        Kind::Game,
+        "rules_increment",
+        Type::Num,
+        "that time control's increment in its first period, ms",
+    ),
     (Kind::Option, "side", Type::Str, "white or black"),
     (Kind::Option, "name", Type::Str, "option name as recorded"),
     (

@@ -23,7 +23,9 @@ mod time_control;
 pub use inputs::{Correction, Inputs, Source, inputs, recorded_readings};
 pub use run::{ClockPly, run};
 pub use side_clock::{Clock, Tick};
-pub use time_control::{PeriodDef, TimeControlDef, parse_pgn_time_control, period_text};
+pub use time_control::{
+    PeriodDef, TimeControlDef, parse_pgn_time_control, parse_tag_form, period_text,
+};
 
 /// Reconstruct both clocks of a game from every source its timeline has.
 pub fn reconstruct(tc: &TimeControlDef, tl: &crate::timeline::Timeline<'_>) -> Vec<ClockPly> {

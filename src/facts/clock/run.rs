@@ -48,7 +48,15 @@ pub fn run(tc: &TimeControlDef, first_ply: u32, inp: &Inputs) -> Vec<ClockPly> {
     pending.sort_by_key(|c| c.after_ply);
     let mut pending = pending.into_iter().peekable();
     let mut clocks = [Clock::new(tc), Clock::new(tc)];
-    let shadow_tc = inp.recorded_tc.as_ref().unwrap_or(tc);
+    // the record's own arithmetic runs under its TimeControl tag (with the
+    // ruleset's start credit, a convention of the software the tag does not
+    // state), unless the fit found the control the record's clocks ran
+    let tagged = inp.recorded_tc.as_ref().filter(|_| !tc.fitted).map(|r| {
+        let mut r = r.clone();
+        r.start_credit_ms = tc.start_credit_ms;
+        r
+    });
+    let shadow_tc = tagged.as_ref().unwrap_or(tc);
     // The clocks as the record's own readings drive them.
     let mut shadow = [Clock::new(shadow_tc), Clock::new(shadow_tc)];
     // Every move since the side's last reading has a known time.

@@ -55,7 +55,7 @@ impl Clock {
                 at_least: p.at_least,
             })
             .collect();
-        let granted = periods.first().map_or(0, |p| p.time);
+        let granted = periods.first().map_or(0, |p| p.time) + tc.start_credit_ms.round() as i64;
         Clock {
             periods,
             carry_over: tc.carry_over,

@@ -20,6 +20,8 @@ fn tc(periods: &[(Option<u32>, i64, i64, bool)], carry: bool) -> TimeControlDef 
             })
             .collect(),
         carry_over: carry,
+        start_credit_ms: 0.0,
+        fitted: false,
         settings_show_used: false,
     }
 }

@@ -21,6 +21,71 @@ pub struct TimeControlDef {
     pub carry_over: bool,
     /// The operator log's game-clock settings give the time used.
     pub settings_show_used: bool,
+    /// ms each clock starts with beyond the first period's time (negative:
+    /// less), as some software credits the first move: `start_credit`.
+    pub start_credit_ms: f64,
+    /// Set by the fit from the record's own tag or clocks: the readings'
+    /// arithmetic is then checked under it, not under the TimeControl tag.
+    pub fitted: bool,
+}
+
+impl TimeControlDef {
+    /// The control in the PGN `TimeControl` tag's form (`1800+5`,
+    /// `40/7200:20/3600:1800`), with ` start_credit N` (seconds) where the
+    /// clocks start with a credit. Seconds are written as the tag writes
+    /// them: whole where whole, else with their decimals.
+    pub fn tag_form(&self) -> String {
+        let mut out = self.tag();
+        if self.start_credit_ms != 0.0 {
+            out.push_str(&format!(" start_credit {}", seconds(self.start_credit_ms)));
+        }
+        out
+    }
+
+    /// The periods alone in the PGN `TimeControl` tag's form (`1800+5`),
+    /// with no start credit: what a record's tag states.
+    pub fn tag(&self) -> String {
+        let secs = seconds;
+        self.periods
+            .iter()
+            .map(|p| {
+                let mut f = String::new();
+                if let Some(m) = p.moves {
+                    f.push_str(&format!("{m}/"));
+                }
+                f.push_str(&secs(p.time_ms));
+                if p.increment_ms != 0.0 {
+                    f.push('+');
+                    f.push_str(&secs(p.increment_ms));
+                }
+                f
+            })
+            .collect::<Vec<_>>()
+            .join(":")
+    }
+}
+
+/// Milliseconds as the tag writes seconds: whole where whole, else with
+/// their decimals (to the millisecond).
+fn seconds(ms: f64) -> String {
+    let r = (ms / 1000.0 * 1000.0).round() / 1000.0;
+    if r.fract() == 0.0 {
+        format!("{}", r as i64)
+    } else {
+        format!("{r}")
+    }
+}
+
+/// A time control as [`TimeControlDef::tag_form`] writes it: a PGN tag,
+/// then optionally ` start_credit N` (seconds, may be negative).
+pub fn parse_tag_form(text: &str) -> Option<TimeControlDef> {
+    let (tag, credit) = match text.split_once(" start_credit ") {
+        Some((t, c)) => (t, c.trim().parse::<f64>().ok().filter(|c| c.is_finite())?),
+        None => (text, 0.0),
+    };
+    let mut tc = parse_pgn_time_control(tag)?;
+    tc.start_credit_ms = credit * 1000.0;
+    Some(tc)
 }
 
 /// A PGN `TimeControl` tag as periods: `40/7200:20/3600:1800`,
@@ -67,6 +132,8 @@ pub fn parse_pgn_time_control(tag: &str) -> Option<TimeControlDef> {
         periods,
         carry_over: true,
         settings_show_used: false,
+        start_credit_ms: 0.0,
+        fitted: false,
     })
 }
 

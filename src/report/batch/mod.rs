@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use polars::prelude::DataFrame;
 
+mod acceptance;
 mod summary;
 mod tables;
 

@@ -215,11 +215,23 @@ fn small_tables(
 /// games, the findings, the findings by rule, engine and round, the
 /// adjudications' agreement, the clock anomalies and the standings.
 /// What the summary shows of them comes back.
-pub fn write_tables(dir: &Path, o: &Outcome) -> Result<Shown, String> {
+///
+/// With `fitted` (`batch --fit`), the archive acceptance tables too (see
+/// `acceptance`), first.
+pub fn write_tables(
+    dir: &Path,
+    o: &Outcome,
+    fitted: &BTreeMap<String, crate::rules::fit::FileFit>,
+) -> Result<Shown, String> {
     write_table(dir, "games", pieces(&o.games).map(games_piece))?;
     let rows = finding_rows(o);
     write_table(dir, "findings", pieces(&rows).map(findings_piece))?;
-    let mut tables = small_tables(o, &rows)?;
+    let mut tables = if fitted.is_empty() {
+        Vec::new()
+    } else {
+        super::acceptance::tables(o, fitted)?
+    };
+    tables.extend(small_tables(o, &rows)?);
     drop(rows);
     let (standings_df, standings) = standings_table(o)?;
     tables.push(("standings", standings_df));

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::cexpr::CExpr;
 use super::constants::{Fold, is_constant};
-use super::ruleset::{FitDef, FitTarget, Let, RuleDef, Ruleset, Switch};
+use super::ruleset::{FitDef, FitSource, FitTarget, Let, RuleDef, Ruleset, Switch};
 use crate::base::suggest::suggest;
 use crate::base::value::Value;
 use crate::facts::clock::TimeControlDef;
@@ -149,6 +149,15 @@ impl<'a> Analyzer<'a> {
         Self::check_tiebreaks(&meta)?;
         let variants = self.variants(&variants_ast, &tcs)?;
         let sha256 = crate::base::digest::sha256_hex(self.src.as_bytes());
+        if let Some(at) = meta.time_control_fit {
+            self.fits.push(FitDef {
+                target: FitTarget::TimeControl,
+                grid: Vec::new(),
+                source: Some(FitSource::Record),
+                line: at.line,
+                column: at.column,
+            });
+        }
         Ok(Ruleset {
             path: self.path.to_string(),
             sha256,

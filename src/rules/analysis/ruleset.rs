@@ -209,6 +209,10 @@ pub const FIT_MAX_VALUES: usize = 1000;
 pub enum FitSource {
     /// The texts of the games' `TerminationDetails` tags.
     Terminations,
+    /// The time controls the games' record shows: their TimeControl tag,
+    /// and what their clock readings imply (`time-control … fit from
+    /// record`).
+    Record,
 }
 
 impl FitSource {
@@ -217,6 +221,7 @@ impl FitSource {
     pub fn name(self) -> &'static str {
         match self {
             FitSource::Terminations => "terminations",
+            FitSource::Record => "record",
         }
     }
 }
@@ -226,6 +231,8 @@ impl FitSource {
 pub enum FitTarget {
     Const(usize),
     Switch(usize),
+    /// The time control the rules run the clocks under.
+    TimeControl,
 }
 
 /// A constant or switch marked `fit`, with the values the fit tries (a

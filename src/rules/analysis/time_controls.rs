@@ -63,11 +63,28 @@ impl Analyzer<'_> {
                 at_least: p.at_least,
             });
         }
+        let start_credit_ms = match &tc.start_credit {
+            Some(e) => {
+                let c = self.constant(e)?;
+                match const_value(&c, &self.consts, self.fold) {
+                    Some(v) if v.is_finite() => v,
+                    _ => {
+                        return Err(RuleError::new(
+                            e.pos,
+                            "expected a duration such as `30s` or `-30s`",
+                        ));
+                    }
+                }
+            }
+            None => 0.0,
+        };
         Ok(TimeControlDef {
             name: tc.name.text.clone(),
             periods,
             carry_over: tc.carry_over,
             settings_show_used: tc.settings_show_used,
+            start_credit_ms,
+            fitted: false,
         })
     }
 

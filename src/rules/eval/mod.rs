@@ -226,7 +226,7 @@ pub fn run_event(
         consts: &prog.consts,
         detectors,
         clock: &[],
-        time_control: prog.time_control,
+        time_control: prog.time_control.as_deref(),
         cache: &cache,
         game: &[],
     };

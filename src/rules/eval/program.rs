@@ -13,7 +13,9 @@ pub struct Program<'r> {
     /// variant when nothing overrides them.
     pub consts: std::sync::Arc<[Value]>,
     pub switches: Vec<bool>,
-    pub time_control: Option<&'r TimeControlDef>,
+    /// The time control the clocks run under: the ruleset's, or the one a
+    /// fit found in the record.
+    pub time_control: Option<std::borrow::Cow<'r, TimeControlDef>>,
 }
 
 /// Values given to constants and switches over the ruleset's and its
@@ -22,6 +24,9 @@ pub struct Program<'r> {
 pub struct Overrides {
     pub consts: Vec<(usize, Value)>,
     pub switches: Vec<(usize, bool)>,
+    /// A time control in place of the ruleset's (`time-control … fit from
+    /// record`).
+    pub time_control: Option<TimeControlDef>,
 }
 
 impl<'r> Program<'r> {
@@ -100,7 +105,12 @@ impl<'r> Program<'r> {
             variant: variant.map(str::to_string),
             consts,
             switches,
-            time_control: tc.and_then(|n| rs.time_controls.iter().find(|t| t.name == n)),
+            time_control: match &over.time_control {
+                Some(t) => Some(std::borrow::Cow::Owned(t.clone())),
+                None => tc
+                    .and_then(|n| rs.time_controls.iter().find(|t| t.name == n))
+                    .map(std::borrow::Cow::Borrowed),
+            },
         })
     }
 

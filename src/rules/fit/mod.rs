@@ -34,8 +34,9 @@ use crate::replay::Replay;
 
 mod report;
 mod search;
+mod time_controls;
 
-pub use report::{FileFit, departure_finding, undescribed_finding};
+pub use report::{FileFit, FitSummary, departure_finding, undescribed_finding};
 use report::{decided, fitted, undescribed, unreplayed, variant_block};
 use search::Search;
 
@@ -57,11 +58,20 @@ pub struct Agreement {
     /// (the games replayed to their end).
     pub terminations: u64,
     pub terminations_of: u64,
+    /// Clock readings (engine moves with a recorded time left) on which no
+    /// clock rule fires, of `clocks_of`: the time control's agreement.
+    pub clocks: u64,
+    pub clocks_of: u64,
+    /// Games whose TimeControl tag states the time control the rules run
+    /// under, of `tags_of` (the games with a tag): the tag as evidence,
+    /// one per game, where the clocks give one per reading.
+    pub tags: u64,
+    pub tags_of: u64,
 }
 
 impl Agreement {
     fn score(&self) -> u64 {
-        self.counters + self.terminations
+        self.counters + self.terminations + self.clocks + self.tags
     }
 }
 

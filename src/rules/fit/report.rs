@@ -28,6 +28,7 @@ pub(super) fn fitted(
             let (kind, name) = match f.target {
                 FitTarget::Const(i) => ("const", rs.consts[i].0.clone()),
                 FitTarget::Switch(i) => ("switch", rs.switches[i].name.clone()),
+                FitTarget::TimeControl => ("time-control", "time control".to_string()),
             };
             let mut tried = grids[k].len();
             if !grids[k].contains(&text[k]) {
@@ -169,11 +170,46 @@ pub(super) fn variant_block(fit: &GroupFit, group: &str, path: &str) -> String {
         b.push_str(&format!(" extends {v}"));
     }
     b.push_str(" {\n");
+    let mut declared = String::new();
     for f in fit.fits.iter().filter(|f| f.fitted != f.text) {
+        if f.kind == "time-control" {
+            // the fitted control, declared beside the variant
+            let tc = f.fitted.trim_matches('"');
+            if let Some(t) = crate::facts::clock::parse_tag_form(tc) {
+                declared = format!("time-control {name}-clock {{ {} }}\n", declaration(&t));
+                b.push_str(&format!("  time-control {name}-clock\n"));
+            }
+            continue;
+        }
         b.push_str(&format!("  {} {} = {}\n", f.kind, f.name, f.fitted));
     }
     b.push('}');
-    b
+    declared + &b
+}
+
+/// A time control's periods as the rule language declares them.
+fn declaration(t: &crate::facts::clock::TimeControlDef) -> String {
+    let ms = |v: f64| format!("{}ms", v.round() as i64);
+    let mut parts: Vec<String> = t
+        .periods
+        .iter()
+        .map(|p| {
+            let moves = match p.moves {
+                Some(m) => format!("{m} moves"),
+                None if t.periods.len() == 1 => "all moves".to_string(),
+                None => "rest".to_string(),
+            };
+            let mut s = format!("period {moves} in {}", ms(p.time_ms));
+            if p.increment_ms != 0.0 {
+                s.push_str(&format!(" increment {}", ms(p.increment_ms)));
+            }
+            s
+        })
+        .collect();
+    if t.start_credit_ms != 0.0 {
+        parts.push(format!("start_credit {}", ms(t.start_credit_ms)));
+    }
+    parts.join(" ")
 }
 
 /// A file's fit, for `audit --fit` and `batch --fit`: the values its games
@@ -182,9 +218,52 @@ pub(super) fn variant_block(fit: &GroupFit, group: &str, path: &str) -> String {
 #[derive(Debug, Clone, Default)]
 pub struct FileFit {
     pub overrides: Overrides,
+    /// What the archive acceptance report shows of the fit.
+    pub summary: FitSummary,
     pub finding: Option<Finding>,
     /// One finding per rule the fit's report names as not described.
     pub undescribed: Vec<Finding>,
+}
+
+/// A file's fit in a line of the archive acceptance report (`batch --fit`):
+/// the values that depart from the text, the agreement under both, and
+/// the rules not described.
+#[derive(Debug, Clone, Default)]
+pub struct FitSummary {
+    pub games: usize,
+    /// The Event tag of the file's first game.
+    pub event: String,
+    /// `kind name = fitted (text: …)`, each departing value.
+    pub departures: Vec<String>,
+    pub under_text: Agreement,
+    pub under_fit: Agreement,
+    /// Games an adjudication left undecided (no table).
+    pub undecided: usize,
+    /// `rule (games of n)`, each rule not described.
+    pub undescribed: Vec<String>,
+}
+
+impl FitSummary {
+    pub fn of(fit: &GroupFit, event: &str) -> FitSummary {
+        FitSummary {
+            games: fit.games,
+            event: event.to_string(),
+            departures: fit
+                .fits
+                .iter()
+                .filter(|f| f.fitted != f.text)
+                .map(|f| format!("{} {} = {} (text: {})", f.kind, f.name, f.fitted, f.text))
+                .collect(),
+            under_text: fit.under_text,
+            under_fit: fit.under_fit,
+            undecided: fit.undecided,
+            undescribed: fit
+                .undescribed
+                .iter()
+                .map(|u| format!("{} ({} of {})", u.rule, u.games, u.of))
+                .collect(),
+        }
+    }
 }
 
 /// The `rules-fit-undescribed` finding of one rule: it fires in most of a
@@ -239,8 +318,15 @@ pub fn departure_finding(rs: &Ruleset, fit: &GroupFit) -> Finding {
         .collect();
     let agreement = |a: &Agreement| {
         format!(
-            "counters {} of {}, terminations {} of {}",
-            a.counters, a.counters_of, a.terminations, a.terminations_of
+            "counters {} of {}, terminations {} of {}, clock readings {} of {}, TimeControl tags {} of {}",
+            a.counters,
+            a.counters_of,
+            a.terminations,
+            a.terminations_of,
+            a.clocks,
+            a.clocks_of,
+            a.tags,
+            a.tags_of
         )
     };
     let mut f = Finding::builtin(

@@ -11,7 +11,7 @@ use crate::base::value::Value;
 use crate::rules::analysis::{CExpr, Check, FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Ruleset};
 use crate::rules::eval::{Detectors, Overrides, Program, run};
 use crate::rules::judge::termination_findings;
-use crate::timeline::{Data, MoveField, Timeline};
+use crate::timeline::{ClockField, Data, MoveField, Timeline};
 
 /// The counter rules: `(rule id, the recorded field it compares)`.
 fn counter_rules(rs: &Ruleset) -> Vec<(String, MoveField)> {
@@ -40,6 +40,28 @@ fn counter_rules(rs: &Ruleset) -> Vec<(String, MoveField)> {
         .collect()
 }
 
+/// The clock rules: the ids of the `forbid` rules whose condition reads a
+/// clock's arithmetic (`move.clock_jump`) or its flag (`move.clock_flag`).
+/// A reading on which none fires agrees with the time control.
+fn clock_rules(rs: &Ruleset) -> Vec<String> {
+    fn reads(e: &CExpr) -> bool {
+        let mut found = matches!(
+            e,
+            CExpr::Move(
+                MoveField::Clock(ClockField::ClockJump | ClockField::ClockFlag),
+                _
+            )
+        );
+        e.each_child(&mut |x| found |= reads(x));
+        found
+    }
+    rs.rules
+        .iter()
+        .filter(|r| matches!(&r.check, Check::Forbid { when: Some(w), .. } if reads(w)))
+        .map(|r| r.id.clone())
+        .collect()
+}
+
 /// A game's computed end: the rule, the ply and the result.
 pub(super) type End = Option<(String, u32, String)>;
 
@@ -64,6 +86,10 @@ pub(super) struct Search<'a> {
     forced: Option<&'a str>,
     detectors: &'a Detectors,
     counters: Vec<(String, MoveField)>,
+    clock_rules: Vec<String>,
+    /// Each game's clock readings (engine moves on the clock with a
+    /// recorded time left).
+    clock_readings: Vec<u64>,
     /// Each game's counter readings (moves where the recorded field is
     /// given), per counter rule, summed.
     readings: Vec<u64>,
@@ -113,6 +139,17 @@ impl<'a> Search<'a> {
                     .sum()
             })
             .collect();
+        let clock_readings = timelines
+            .iter()
+            .map(|tl| {
+                let inp = crate::facts::clock::inputs(tl);
+                inp.readings
+                    .iter()
+                    .zip(inp.off_clock.iter().chain(std::iter::repeat(&false)))
+                    .filter(|(r, off)| r.is_some() && !**off)
+                    .count() as u64
+            })
+            .collect();
         let base = Program::for_game(rs, forced, &timelines[0])?;
         let text: Vec<Value> = rs
             .fits
@@ -120,13 +157,20 @@ impl<'a> Search<'a> {
             .map(|f| match f.target {
                 FitTarget::Const(i) => base.consts.get(i).cloned().unwrap_or_default(),
                 FitTarget::Switch(s) => Value::Bool(base.switches.get(s).copied().unwrap_or(false)),
+                FitTarget::TimeControl => base
+                    .time_control
+                    .as_deref()
+                    .map_or(Value::None, |t| Value::Str(t.tag_form().into())),
             })
             .collect();
         let grids = rs
             .fits
             .iter()
             .zip(&text)
-            .map(|(f, t)| grid(f, t, games))
+            .map(|(f, t)| match f.source {
+                Some(FitSource::Record) => super::time_controls::candidates(t, &timelines),
+                _ => grid(f, t, games),
+            })
             .collect();
         let mut s = Search {
             rs,
@@ -137,6 +181,8 @@ impl<'a> Search<'a> {
             forced,
             detectors,
             counters,
+            clock_rules: clock_rules(rs),
+            clock_readings,
             readings,
             text,
             cache: BTreeMap::new(),
@@ -238,7 +284,14 @@ impl<'a> Search<'a> {
             match (fit.target, v) {
                 (FitTarget::Const(i), v) => o.consts.push((i, v.clone())),
                 (FitTarget::Switch(s), Value::Bool(b)) => o.switches.push((s, *b)),
-                (FitTarget::Switch(_), _) => {}
+                (FitTarget::TimeControl, Value::Str(s)) => {
+                    o.time_control = crate::facts::clock::parse_tag_form(s).map(|mut t| {
+                        t.name = format!("fitted {s}");
+                        t.fitted = true;
+                        t
+                    });
+                }
+                (FitTarget::Switch(_) | FitTarget::TimeControl, _) => {}
             }
         }
         o
@@ -271,6 +324,22 @@ impl<'a> Search<'a> {
                 .count() as u64;
             p.agreement.counters_of += readings;
             p.agreement.counters += readings.saturating_sub(wrong);
+            let off_clock = out
+                .findings
+                .iter()
+                .filter(|f| self.clock_rules.contains(&f.rule))
+                .count() as u64;
+            if let Some(tag) = tl.game.tag("TimeControl") {
+                p.agreement.tags_of += 1;
+                let states = prog.time_control.as_deref().is_some_and(|t| {
+                    crate::facts::clock::parse_pgn_time_control(tag)
+                        .is_some_and(|r| r.tag() == t.tag())
+                });
+                p.agreement.tags += u64::from(states);
+            }
+            let clocked = self.clock_readings[i];
+            p.agreement.clocks_of += clocked;
+            p.agreement.clocks += clocked.saturating_sub(off_clock);
             // a game whose end an adjudication could not decide (a
             // tablebase position with no table) is judged neither way: a
             // value that leaves more games undecided gains nothing by it
@@ -383,6 +452,8 @@ impl Search<'_> {
 fn grid(fit: &FitDef, text: &Value, games: &[&Game]) -> Vec<Value> {
     match fit.source {
         None => fit.grid.clone(),
+        // found from the timelines, in `Search::new`
+        Some(FitSource::Record) => Vec::new(),
         Some(FitSource::Terminations) => {
             let texts: std::collections::BTreeSet<&str> = games
                 .iter()

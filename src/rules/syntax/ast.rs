@@ -165,6 +165,9 @@ pub struct TimeControl {
     /// The game-clock settings of the operator log give the time used, not
     /// the time left.
     pub settings_show_used: bool,
+    /// `start_credit DURATION`: what each clock starts with beyond the
+    /// first period's time.
+    pub start_credit: Option<Expr>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -191,6 +194,10 @@ pub struct Meta {
     pub scoring: Vec<(Name, Expr)>,
     pub tiebreaks: Vec<Name>,
     pub time_control: Option<Name>,
+    /// `time-control NAME fit from record`: the fit may replace the time
+    /// control by the one the record's tag or clocks show (the position is
+    /// the word `fit`'s).
+    pub time_control_fit: Option<Pos>,
 }
 
 /// The values `arbiter rules fit` may try for a constant: `fit FROM to TO

@@ -138,6 +138,7 @@ impl Parser<'_> {
             scoring: Vec::new(),
             tiebreaks: Vec::new(),
             time_control: None,
+            time_control_fit: None,
         };
         while !self.eat(&Tok::RBrace) {
             let kw = self.expect_ident(
@@ -164,6 +165,13 @@ impl Parser<'_> {
                     self.expect(Tok::Minus)?;
                     self.expect_word("control")?;
                     m.time_control = Some(self.dotted_name("a time-control name")?);
+                    if self.is_ident("fit") {
+                        let at = self.peek().pos;
+                        self.i += 1;
+                        self.expect_word("from")?;
+                        self.expect_word("record")?;
+                        m.time_control_fit = Some(at);
+                    }
                 }
                 other => {
                     let help = crate::base::suggest::suggest(
@@ -192,8 +200,13 @@ impl Parser<'_> {
             periods: Vec::new(),
             carry_over: true,
             settings_show_used: false,
+            start_credit: None,
         };
         while !self.eat(&Tok::RBrace) {
+            if self.eat_ident("start_credit") {
+                tc.start_credit = Some(self.expr()?);
+                continue;
+            }
             if self.eat_ident("no_carry_over") {
                 tc.carry_over = false;
                 continue;
@@ -203,7 +216,9 @@ impl Parser<'_> {
                 continue;
             }
             let kw = self.expect_word("period").map_err(|_| {
-                self.unexpected("`period`, `no_carry_over`, `settings_show_used` or `}`")
+                self.unexpected(
+                    "`period`, `no_carry_over`, `settings_show_used`, `start_credit` or `}`",
+                )
             })?;
             let at_least = self.eat_ident("at_least");
             let moves = if self.eat_ident("rest") || self.eat_ident("all") {

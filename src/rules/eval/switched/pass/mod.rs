@@ -18,14 +18,25 @@ pub fn run_switched(
     flipped: &[usize],
 ) -> (Outcome, Vec<Option<Computed>>) {
     let rs = prog.ruleset;
-    let clock = match prog.time_control {
+    let clock = match prog.time_control.as_deref() {
         Some(tc) => crate::facts::clock::reconstruct(tc, tl),
         None => Vec::new(),
     };
     let cache = DetectorCache::default();
     let plan = Plan::of(rs);
+    let tc = prog.time_control.as_deref();
     let game: Vec<(&'static str, Value)> = crate::timeline::fields_of(Kind::Game)
-        .map(|f| (f, tl.field(0, Kind::Game, f)))
+        .map(|f| {
+            // the program's own fields: its time control
+            let v = match f {
+                "rules_time_control" => tc.map_or(Value::None, |t| Value::Str(t.tag().into())),
+                "rules_increment" => tc
+                    .and_then(|t| t.periods.first())
+                    .map_or(Value::None, |p| Value::Num(p.increment_ms)),
+                _ => tl.field(0, Kind::Game, f),
+            };
+            (f, v)
+        })
         .collect();
     let run = Run {
         tl: Some(tl),
@@ -33,7 +44,7 @@ pub fn run_switched(
         consts: &prog.consts,
         detectors,
         clock: &clock,
-        time_control: prog.time_control,
+        time_control: prog.time_control.as_deref(),
         cache: &cache,
         game: &game,
     };
