@@ -820,3 +820,52 @@ fn a_tag_its_own_clocks_contradict_stays_a_finding() {
     assert_eq!(codes.get("tcec.time-control"), Some(&20), "{codes:?}");
     assert!(!codes.contains_key("tcec.clock"), "{codes:?}");
 }
+
+/// `batch --fit` over a folder of archives writes the acceptance tables:
+/// a row per file with the values fitted and the agreement under the text
+/// and the fit, a row per event, and each file's findings per game by
+/// code; the summary shows them.
+#[test]
+fn batch_fit_writes_the_archive_acceptance_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let archives = dir.path().join("archives");
+    std::fs::create_dir(&archives).unwrap();
+    for f in ["clocks-s13.pgn", "conventions.pgn"] {
+        std::fs::copy(here().join("tests/fixtures/fit").join(f), archives.join(f)).unwrap();
+    }
+    let out = dir.path().join("out");
+    let o = arbiter_in(
+        &here(),
+        &[
+            "batch",
+            archives.to_str().unwrap(),
+            "--rules",
+            "rulesets/tcec-s15.rules",
+            "--fit",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_ne!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("fit_acceptance.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("file,event,games,fitted,counters_text,counters_fit"), "{}", lines[0]);
+    assert_eq!(lines.len(), 3, "a row per file: {csv}");
+    let s13 = lines.iter().find(|l| l.contains("clocks-s13.pgn")).unwrap();
+    assert!(s13.contains("3600+10"), "{s13}");
+    let conv = lines.iter().find(|l| l.contains("conventions.pgn")).unwrap();
+    assert!(conv.contains("r50_after_move = false"), "{conv}");
+    // under the fit every counter agrees: counters_fit is 1.0 in both rows
+    for l in &lines[1..] {
+        let cols: Vec<&str> = l.rsplitn(12, ',').collect();
+        // counters_fit is the tenth column from the end (not_described last)
+        assert_eq!(cols[9], "1.0", "{l}");
+    }
+    assert!(out.join("fit_acceptance.parquet").exists());
+    let by_event = std::fs::read_to_string(out.join("fit_acceptance_by_event.csv")).unwrap();
+    assert_eq!(by_event.lines().count(), 2, "one event: {by_event}");
+    let per_game = std::fs::read_to_string(out.join("findings_per_game.csv")).unwrap();
+    assert!(per_game.starts_with("file,code,games,games_with,findings,per_game"));
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains("### fit acceptance"), "the summary shows the table");
+}
