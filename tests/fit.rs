@@ -846,14 +846,26 @@ fn batch_fit_writes_the_archive_acceptance_tables() {
             out.to_str().unwrap(),
         ],
     );
-    assert_ne!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let csv = std::fs::read_to_string(out.join("fit_acceptance.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert!(lines[0].starts_with("file,event,games,fitted,counters_text,counters_fit"), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("file,event,games,fitted,counters_text,counters_fit"),
+        "{}",
+        lines[0]
+    );
     assert_eq!(lines.len(), 3, "a row per file: {csv}");
     let s13 = lines.iter().find(|l| l.contains("clocks-s13.pgn")).unwrap();
     assert!(s13.contains("3600+10"), "{s13}");
-    let conv = lines.iter().find(|l| l.contains("conventions.pgn")).unwrap();
+    let conv = lines
+        .iter()
+        .find(|l| l.contains("conventions.pgn"))
+        .unwrap();
     assert!(conv.contains("r50_after_move = false"), "{conv}");
     // under the fit every counter agrees: counters_fit is 1.0 in both rows
     for l in &lines[1..] {
@@ -867,5 +879,8 @@ fn batch_fit_writes_the_archive_acceptance_tables() {
     let per_game = std::fs::read_to_string(out.join("findings_per_game.csv")).unwrap();
     assert!(per_game.starts_with("file,code,games,games_with,findings,per_game"));
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
-    assert!(summary.contains("### fit acceptance"), "the summary shows the table");
+    assert!(
+        summary.contains("### fit acceptance"),
+        "the summary shows the table"
+    );
 }

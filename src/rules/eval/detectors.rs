@@ -102,8 +102,8 @@ impl Ctx<'_, '_> {
                 .into(),
             )
         };
-        match tb.probe_wdl(pos) {
-            Ok(w) => match w {
+        match self.run.detectors.probe(tb, pos) {
+            Probe::Wdl(w) => match w {
                 AmbiguousWdl::Win => side(stm),
                 AmbiguousWdl::Loss => side(!stm),
                 AmbiguousWdl::Draw => Value::Str("draw".into()),
@@ -129,7 +129,7 @@ impl Ctx<'_, '_> {
                     Value::Unknown
                 }
             },
-            Err(SyzygyError::TooManyPieces) => {
+            Probe::TooManyPieces => {
                 let n = pos.board().occupied().count();
                 if n > 7 {
                     Value::None // no Syzygy table exists for this many pieces
@@ -142,16 +142,16 @@ impl Ctx<'_, '_> {
                     Value::Unknown
                 }
             }
-            Err(SyzygyError::Castling) => Value::None,
-            Err(SyzygyError::MissingTable { metric, material }) => {
+            Probe::Castling => Value::None,
+            Probe::MissingTable(what) => {
                 self.notes.push(Note::Text(format!(
-                    "the {}-piece position at ply {} could not be probed: no {metric:?} table for {material}",
+                    "the {}-piece position at ply {} could not be probed: {what}",
                     pos.board().occupied().count(),
                     p.ply
                 )));
                 Value::Unknown
             }
-            Err(e) => {
+            Probe::Failed(e) => {
                 self.notes.push(Note::Text(format!(
                     "tablebase probe failed at ply {}: {e}",
                     p.ply

@@ -124,6 +124,45 @@ pub struct Detectors {
     pub tablebase: Option<Tablebase<shakmaty::Chess>>,
     /// A report of `arbiter similarity` (active or passive).
     pub similarity: Option<crate::facts::similarity::Loaded>,
+    /// Each position's probe, by its FEN, once per run: a fit evaluates
+    /// the same positions at every point of its search.
+    pub(crate) probes: std::sync::Mutex<std::collections::HashMap<String, Probe>>,
+}
+
+/// What the tables say of one position (see [`Detectors::probe`]).
+#[derive(Debug, Clone)]
+pub(crate) enum Probe {
+    Wdl(AmbiguousWdl),
+    TooManyPieces,
+    Castling,
+    MissingTable(String),
+    Failed(String),
+}
+
+impl Detectors {
+    /// Probe the tables' WDL value of `pos`, each position once.
+    pub(crate) fn probe(&self, tb: &Tablebase<shakmaty::Chess>, pos: &shakmaty::Chess) -> Probe {
+        let key =
+            shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
+        if let Ok(memo) = self.probes.lock()
+            && let Some(p) = memo.get(&key)
+        {
+            return p.clone();
+        }
+        let found = match tb.probe_wdl(pos) {
+            Ok(w) => Probe::Wdl(w),
+            Err(SyzygyError::TooManyPieces) => Probe::TooManyPieces,
+            Err(SyzygyError::Castling) => Probe::Castling,
+            Err(SyzygyError::MissingTable { metric, material }) => {
+                Probe::MissingTable(format!("no {metric:?} table for {material}"))
+            }
+            Err(e) => Probe::Failed(e.to_string()),
+        };
+        if let Ok(mut memo) = self.probes.lock() {
+            memo.insert(key, found.clone());
+        }
+        found
+    }
 }
 
 impl std::fmt::Debug for Detectors {
@@ -144,7 +183,7 @@ impl Detectors {
         tb.add_directory(dir)?;
         Ok(Detectors {
             tablebase: Some(tb),
-            similarity: None,
+            ..Detectors::default()
         })
     }
 }

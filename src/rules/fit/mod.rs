@@ -216,7 +216,8 @@ pub fn fit_group(
             rs.id
         ));
     }
-    let (mut s, base) = Search::new(rs, games, forced, detectors)?;
+    let scoring = search::scoring_ruleset(rs);
+    let (mut s, base) = Search::new(rs, &scoring, games, forced, detectors)?;
     let (cur, equally) = s.descend()?;
     let text = s.text.clone();
     s.evaluate_all(&[text.clone(), cur.clone()])?;

@@ -40,6 +40,33 @@ fn counter_rules(rs: &Ruleset) -> Vec<(String, MoveField)> {
         .collect()
 }
 
+/// The ruleset a point is scored on: `rs` with only its adjudications,
+/// its counter rules and its clock rules (what [`Search::evaluate`]
+/// counts), so that a point evaluates nothing it does not score. Its
+/// constants, switches, `let`s and variants are `rs`'s, at the same places.
+pub(super) fn scoring_ruleset(rs: &Ruleset) -> Ruleset {
+    let counters: Vec<String> = counter_rules(rs).into_iter().map(|(id, _)| id).collect();
+    let clocks = clock_rules(rs);
+    let mut out = rs.clone();
+    out.rules.retain(|r| {
+        matches!(r.check, Check::Adjudicate { .. })
+            || counters.contains(&r.id)
+            || clocks.contains(&r.id)
+    });
+    // a point counts the counter and clock rules' findings and reads none:
+    // their messages are not written (each would be formatted at every
+    // point, for every reading that disagrees)
+    for r in &mut out.rules {
+        if !matches!(r.check, Check::Adjudicate { .. }) {
+            r.message = None;
+            r.cites.truncate(1);
+        }
+    }
+    // the evaluator's plan is made for the rules it has
+    out.evaluator = std::sync::OnceLock::new();
+    out
+}
+
 /// The clock rules: the ids of the `forbid` rules whose condition reads a
 /// clock's arithmetic (`move.clock_jump`) or its flag (`move.clock_flag`).
 /// A reading on which none fires agrees with the time control.
@@ -81,6 +108,9 @@ pub(super) struct Point {
 /// values evaluated.
 pub(super) struct Search<'a> {
     rs: &'a Ruleset,
+    /// The ruleset with only the rules a point is scored on (see
+    /// [`scoring_ruleset`]).
+    scoring: &'a Ruleset,
     games: &'a [&'a Game],
     pub(super) timelines: Vec<Timeline<'a>>,
     forced: Option<&'a str>,
@@ -112,6 +142,7 @@ impl<'a> Search<'a> {
     /// values the text gives (with the program of the group's first game).
     pub(super) fn new(
         rs: &'a Ruleset,
+        scoring: &'a Ruleset,
         games: &'a [&'a Game],
         forced: Option<&'a str>,
         detectors: &'a Detectors,
@@ -174,6 +205,7 @@ impl<'a> Search<'a> {
             .collect();
         let mut s = Search {
             rs,
+            scoring,
             grids,
             scored: Vec::new(),
             games,
@@ -315,7 +347,7 @@ impl<'a> Search<'a> {
             .zip(&self.readings)
             .enumerate()
         {
-            let prog = Program::for_game_with(self.rs, self.forced, tl, &over)?;
+            let prog = Program::for_game_with(self.scoring, self.forced, tl, &over)?;
             let out = run(&prog, tl, self.detectors, &g.path, false);
             let wrong = out
                 .findings
