@@ -713,7 +713,7 @@ fn the_fit_recovers_the_time_control_the_record_ran() {
     let (_, groups) = fit_json(&here(), &[pgn, "--rules", "rulesets/tcec-s15.rules"]);
     let g = &groups[0];
     assert_eq!(
-        fitted(g, "time control"),
+        fitted(g, "division-2-3-4"),
         ("\"1800+5\"", "\"3600+10\"", vec!["\"3600+10\""])
     );
     assert_eq!(g["under_fit"]["clocks"], g["under_fit"]["clocks_of"]);
@@ -749,7 +749,7 @@ fn a_start_credit_and_the_counters_conventions_are_recovered_together() {
     let pgn = "tests/fixtures/fit/clocks-s9.pgn";
     let (_, groups) = fit_json(&here(), &[pgn, "--rules", "rulesets/tcec-s15.rules"]);
     let g = &groups[0];
-    assert_eq!(fitted(g, "time control").1, "\"7200+15 start_credit 29\"");
+    assert_eq!(fitted(g, "division-2-3-4").1, "\"7200+15 start_credit 29\"");
     assert_eq!(fitted(g, "r50_after_move").1, "false");
     assert_eq!(fitted(g, "r50_round_up").1, "true");
     assert_eq!(g["under_fit"]["clocks"], g["under_fit"]["clocks_of"]);
@@ -809,7 +809,7 @@ fn a_tag_its_own_clocks_contradict_stays_a_finding() {
     let pgn = "tests/fixtures/fit/clocks-contradict.pgn";
     let (_, groups) = fit_json(&here(), &[pgn, "--rules", "rulesets/tcec-s15.rules"]);
     let g = &groups[0];
-    let (_, fit, equally) = fitted(g, "time control");
+    let (_, fit, equally) = fitted(g, "division-2-3-4");
     assert_eq!(fit, "\"3600+10\"");
     assert!(
         equally.len() > 1,
@@ -883,4 +883,48 @@ fn batch_fit_writes_the_archive_acceptance_tables() {
         summary.contains("### fit acceptance"),
         "the summary shows the table"
     );
+}
+
+/// In the text of `audit --fit`, a rule's findings repeated at the plies
+/// of one game are one line: their count, first and last ply, and the
+/// first in full. Without `--fit`, every finding keeps its lines.
+#[test]
+fn repeated_findings_of_a_game_are_one_line_under_the_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = std::fs::read_to_string(here().join("tests/fixtures/fit/text.pgn")).unwrap();
+    let r50 = regex::Regex::new(r"R50=(\d+)").unwrap();
+    let tripled = r50.replace_all(&archive, |c: &regex::Captures| {
+        format!("R50={}", c[1].parse::<i64>().unwrap() * 3)
+    });
+    let pgn = dir.path().join("tripled.pgn");
+    std::fs::write(&pgn, tripled.as_bytes()).unwrap();
+    let text = |fit: bool| {
+        let mut args = vec![
+            "audit",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+            pgn.to_str().unwrap(),
+        ];
+        if fit {
+            args.push("--fit");
+        }
+        String::from_utf8_lossy(&arbiter_in(&here(), &args).stdout).to_string()
+    };
+    let fitted = text(true);
+    let games: Vec<&str> = fitted.split("\n../").collect();
+    let mut collapsed = 0;
+    for g in fitted.split(" game ").skip(1) {
+        let lines = g.matches("[tcec.r50-counter]").count();
+        assert!(lines <= 1, "one line a game: {g}");
+        collapsed += lines;
+    }
+    assert_eq!(collapsed, 30, "every game has its one line");
+    assert!(
+        fitted.contains("times in this game, plies "),
+        "{}",
+        games.first().unwrap_or(&"")
+    );
+    let plain = text(false);
+    assert!(plain.matches("[tcec.r50-counter]").count() > 30 * 10);
+    assert!(!plain.contains("times in this game"));
 }

@@ -54,7 +54,7 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
         .map(|d| Folder::new(d, cfg.adjudication_bands()));
     let mut charts = req.charts.as_deref().map(Charts::new);
     let form = if req.json { Form::Json } else { Form::Text };
-    let mut stdout = Lines::new(out, form);
+    let mut stdout = Lines::new(out, form).collapsing(!cfg.fitted.is_empty());
     let mut writers: Vec<&mut dyn Writer> = Vec::new();
     if let Some(f) = &mut folder {
         writers.push(f);

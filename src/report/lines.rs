@@ -22,6 +22,8 @@ pub enum Form {
 pub struct Lines<'w> {
     out: &'w mut dyn Write,
     form: Form,
+    /// Text: a code's repeated findings in a game on one line.
+    collapse: bool,
 }
 
 impl std::fmt::Debug for Lines<'_> {
@@ -32,7 +34,19 @@ impl std::fmt::Debug for Lines<'_> {
 
 impl<'w> Lines<'w> {
     pub fn new(out: &'w mut dyn Write, form: Form) -> Self {
-        Lines { out, form }
+        Lines {
+            out,
+            form,
+            collapse: false,
+        }
+    }
+
+    /// Text: each code's repeated findings in a game on one line, with
+    /// their count and first and last ply (`audit --fit`, where a
+    /// difference the fit did not describe repeats in every game).
+    pub fn collapsing(mut self, collapse: bool) -> Self {
+        self.collapse = collapse;
+        self
     }
 }
 
@@ -40,7 +54,7 @@ impl Writer for Lines<'_> {
     fn game(&mut self, g: &GameAudit) -> std::io::Result<()> {
         match self.form {
             Form::Json => writeln!(self.out, "{}", json::game_line(g)),
-            Form::Text => writeln!(self.out, "{}", text::game(g)),
+            Form::Text => writeln!(self.out, "{}", text::game_with(g, self.collapse)),
         }
     }
 

@@ -36,7 +36,15 @@ pub fn finding(f: &Finding) -> String {
     s
 }
 
+/// One game and its findings, each on its lines.
 pub fn game(audit: &GameAudit) -> String {
+    game_with(audit, false)
+}
+
+/// One game; with `collapse`, the findings of one code that repeat at
+/// three plies or more of the game on one line: their count, first and
+/// last ply, and the first in full (the JSON keeps every one).
+pub fn game_with(audit: &GameAudit, collapse: bool) -> String {
     let g = &audit.game;
     let t = |n: &str| clean(g.tag(n).unwrap_or("?"));
     let mut s = format!(
@@ -54,9 +62,56 @@ pub fn game(audit: &GameAudit) -> String {
             ""
         }
     );
+    if !collapse {
+        for f in &audit.findings {
+            s.push('\n');
+            s.push_str(&finding(f));
+        }
+        return s;
+    }
+    // the codes in the order of their first finding, each with its findings
+    let mut codes: Vec<(&str, Vec<&Finding>)> = Vec::new();
     for f in &audit.findings {
+        match codes.iter_mut().find(|(c, _)| *c == f.code.as_str()) {
+            Some((_, list)) => list.push(f),
+            None => codes.push((&f.code, vec![f])),
+        }
+    }
+    for (_, list) in codes {
+        // a finding about the game as a whole (no ply) keeps its line: its
+        // kind's findings say different things, not one thing again
+        let at_plies = list
+            .iter()
+            .all(|f| f.evidence.iter().any(|e| e.ply.is_some()));
+        if list.len() < 3 || !at_plies {
+            for f in list {
+                s.push('\n');
+                s.push_str(&finding(f));
+            }
+            continue;
+        }
         s.push('\n');
-        s.push_str(&finding(f));
+        match list.as_slice() {
+            [one] => s.push_str(&finding(one)),
+            [first, ..] => {
+                let plies: Vec<u32> = list
+                    .iter()
+                    .filter_map(|f| f.evidence.iter().find_map(|e| e.ply))
+                    .collect();
+                let span = match (plies.iter().min(), plies.iter().max()) {
+                    (Some(a), Some(b)) => format!(", plies {a} to {b}"),
+                    _ => String::new(),
+                };
+                let mut one = (*first).clone();
+                one.message = format!(
+                    "{} times in this game{span} (each in the JSON); the first: {}",
+                    list.len(),
+                    first.message
+                );
+                s.push_str(&finding(&one));
+            }
+            [] => {}
+        }
     }
     s
 }

@@ -28,7 +28,12 @@ pub(super) fn fitted(
             let (kind, name) = match f.target {
                 FitTarget::Const(i) => ("const", rs.consts[i].0.clone()),
                 FitTarget::Switch(i) => ("switch", rs.switches[i].name.clone()),
-                FitTarget::TimeControl => ("time-control", "time control".to_string()),
+                // named after the header's time control, the one the fit
+                // may replace (a variant's own where a variant names one)
+                FitTarget::TimeControl => (
+                    "time-control",
+                    rs.time_control.clone().unwrap_or_else(|| "(none)".into()),
+                ),
             };
             let mut tried = grids[k].len();
             if !grids[k].contains(&text[k]) {
