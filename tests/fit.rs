@@ -928,3 +928,39 @@ fn repeated_findings_of_a_game_are_one_line_under_the_fit() {
     assert!(plain.matches("[tcec.r50-counter]").count() > 30 * 10);
     assert!(!plain.contains("times in this game"));
 }
+
+/// A point one value away from one evaluated is evaluated with only the
+/// rules that read the value (`src/rules/fit/partial.rs`); with
+/// ARBITER_FIT_FULL set every point is evaluated whole. Both give the same
+/// report, byte for byte.
+#[test]
+fn evaluating_only_what_a_value_changes_gives_the_whole_evaluations_report() {
+    for pgn in [
+        "tests/fixtures/fit/planted.pgn",
+        "tests/fixtures/fit/clocks-s9.pgn",
+        "tests/fixtures/fit/win-rule-off.pgn",
+    ] {
+        let args = [
+            "rules",
+            "fit",
+            "--format",
+            "json",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+            pgn,
+        ];
+        let partial = arbiter_in(&here(), &args);
+        let whole = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .current_dir(here())
+            .env("ARBITER_FIT_FULL", "1")
+            .output()
+            .unwrap();
+        assert!(!partial.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&partial.stdout),
+            String::from_utf8_lossy(&whole.stdout),
+            "{pgn}"
+        );
+    }
+}

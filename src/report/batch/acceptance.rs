@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use polars::prelude::*;
 
-use super::tables::pe;
 use crate::pipeline::batch::Outcome;
 use crate::rules::fit::{FileFit, FitSummary};
 
@@ -89,8 +88,8 @@ pub(super) fn tables(
         .iter()
         .map(|(f, x)| (f.clone(), x.summary.clone()))
         .collect();
-    let per_file = agreement_table("file", &files).map_err(pe)?;
-    let per_event = agreement_table("event_name", &by_event(fitted)).map_err(pe)?;
+    let per_file = agreement_table("file", &files).map_err(|e| e.to_string())?;
+    let per_event = agreement_table("event_name", &by_event(fitted)).map_err(|e| e.to_string())?;
     // findings per game, by file and code
     let mut games_in: BTreeMap<&str, u64> = BTreeMap::new();
     let mut counts: BTreeMap<(&str, &str), (u64, u64)> = BTreeMap::new();
@@ -117,7 +116,7 @@ pub(super) fn tables(
             share(c.1, n)
         }).collect::<Vec<_>>(),
     )
-    .map_err(pe)?;
+    .map_err(|e| e.to_string())?;
     Ok(vec![
         ("fit_acceptance", per_file),
         ("fit_acceptance_by_event", per_event),

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
+use super::partial::Partial;
 use super::{Agreement, Game, literal};
 use crate::base::value::Value;
 use crate::rules::analysis::{CExpr, Check, FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Ruleset};
@@ -102,6 +103,24 @@ pub(super) struct Point {
     /// Each game's end is decidable at these values (no adjudication left
     /// undecided before the game's end).
     decidable: Vec<bool>,
+    /// What each game gives, for the points one value away.
+    games: Vec<GameScore>,
+}
+
+/// What one game gives at one point of values.
+#[derive(Debug, Clone, Default)]
+struct GameScore {
+    /// Findings of each counter rule and each clock rule (the search's
+    /// order): readings that disagree.
+    counter_wrong: Vec<u64>,
+    clock_wrong: Vec<u64>,
+    /// Whether its TimeControl tag states the rules' control (none: no tag).
+    tag: Option<bool>,
+    end: End,
+    /// Replayed to its end, and no adjudication left undecided before it.
+    decidable: bool,
+    /// Decidable, and its termination is the one the record claims.
+    agrees: bool,
 }
 
 /// The search over one group's games: what it reads, and each point of
@@ -120,6 +139,8 @@ pub(super) struct Search<'a> {
     /// Each game's clock readings (engine moves on the clock with a
     /// recorded time left).
     clock_readings: Vec<u64>,
+    /// For each fit, how a point that changes it alone is evaluated.
+    partials: Vec<Partial>,
     /// Each game's counter readings (moves where the recorded field is
     /// given), per counter rule, summed.
     readings: Vec<u64>,
@@ -214,6 +235,15 @@ impl<'a> Search<'a> {
             detectors,
             counters,
             clock_rules: clock_rules(rs),
+            partials: {
+                let counters: Vec<String> =
+                    counter_rules(rs).into_iter().map(|(id, _)| id).collect();
+                let clocks = clock_rules(rs);
+                rs.fits
+                    .iter()
+                    .map(|f| super::partial::partial(scoring, f.target, &counters, &clocks))
+                    .collect()
+            },
             clock_readings,
             readings,
             text,
@@ -292,7 +322,7 @@ impl<'a> Search<'a> {
                 p
             })
             .collect();
-        self.evaluate_all(&points)?;
+        self.evaluate_around(cur, k, &points)?;
         let best = points
             .iter()
             .map(|p| self.point(p).agreement.score())
@@ -333,64 +363,129 @@ impl<'a> Search<'a> {
         point.iter().map(literal).collect::<Vec<_>>().join("\u{1f}")
     }
 
-    fn evaluate(&self, point: &[Value]) -> Result<Point, String> {
-        let over = self.overrides(point);
-        let mut p = Point {
-            agreement: Agreement::default(),
-            ends: Vec::with_capacity(self.games.len()),
-            decidable: Vec::with_capacity(self.games.len()),
-        };
-        for (i, ((g, tl), readings)) in self
-            .games
-            .iter()
-            .zip(&self.timelines)
-            .zip(&self.readings)
-            .enumerate()
-        {
-            let prog = Program::for_game_with(self.scoring, self.forced, tl, &over)?;
-            let out = run(&prog, tl, self.detectors, &g.path, false);
-            let wrong = out
-                .findings
-                .iter()
-                .filter(|f| self.counters.iter().any(|(id, _)| *id == f.rule))
-                .count() as u64;
-            p.agreement.counters_of += readings;
-            p.agreement.counters += readings.saturating_sub(wrong);
-            let off_clock = out
-                .findings
-                .iter()
-                .filter(|f| self.clock_rules.contains(&f.rule))
-                .count() as u64;
-            if let Some(tag) = tl.game.tag("TimeControl") {
-                p.agreement.tags_of += 1;
-                let states = prog.time_control.as_deref().is_some_and(|t| {
+    /// What game `i` gives at the values `over`, evaluated with `rs` (the
+    /// scoring ruleset, or a partial one); its end only `with_ends`.
+    fn game_score(
+        &self,
+        rs: &Ruleset,
+        over: &Overrides,
+        i: usize,
+        with_ends: bool,
+    ) -> Result<GameScore, String> {
+        let (g, tl) = (self.games[i], &self.timelines[i]);
+        let prog = Program::for_game_with(rs, self.forced, tl, over)?;
+        let out = run(&prog, tl, self.detectors, &g.path, false);
+        let count = |id: &String| out.findings.iter().filter(|f| f.rule == *id).count() as u64;
+        let mut s = GameScore {
+            counter_wrong: self.counters.iter().map(|(id, _)| count(id)).collect(),
+            clock_wrong: self.clock_rules.iter().map(count).collect(),
+            tag: tl.game.tag("TimeControl").map(|tag| {
+                prog.time_control.as_deref().is_some_and(|t| {
                     crate::facts::clock::parse_pgn_time_control(tag)
                         .is_some_and(|r| r.tag() == t.tag())
-                });
-                p.agreement.tags += u64::from(states);
-            }
-            let clocked = self.clock_readings[i];
-            p.agreement.clocks_of += clocked;
-            p.agreement.clocks += clocked.saturating_sub(off_clock);
+                })
+            }),
+            ..GameScore::default()
+        };
+        if with_ends {
             // a game whose end an adjudication could not decide (a
             // tablebase position with no table) is judged neither way: a
             // value that leaves more games undecided gains nothing by it
             let last_ply = tl.replay.plies.last().map_or(0, |p| p.ply);
             let undecided =
                 out.computed.is_none() && out.undecided_from.is_some_and(|p| p <= last_ply);
-            let decidable = tl.replay.stop.is_none() && !undecided;
-            p.decidable.push(decidable);
-            // only the games decidable at the text's values are scored
-            let decidable = decidable && self.scored.get(i).is_none_or(|s| *s);
-            let agrees = decidable && termination_findings(&prog, tl, &out, &g.path).is_empty();
-            if decidable {
-                p.agreement.terminations_of += 1;
-                p.agreement.terminations += u64::from(agrees);
-            }
-            p.ends
-                .push((out.computed.map(|c| (c.rule, c.ply, c.result)), agrees));
+            s.decidable = tl.replay.stop.is_none() && !undecided;
+            s.agrees = s.decidable && termination_findings(&prog, tl, &out, &g.path).is_empty();
+            s.end = out.computed.map(|c| (c.rule, c.ply, c.result));
         }
-        Ok(p)
+        Ok(s)
+    }
+
+    /// A point from what each game gives there.
+    fn aggregate(&self, games: Vec<GameScore>) -> Point {
+        let mut p = Point {
+            agreement: Agreement::default(),
+            ends: Vec::with_capacity(games.len()),
+            decidable: Vec::with_capacity(games.len()),
+            games: Vec::new(),
+        };
+        for (i, s) in games.iter().enumerate() {
+            let a = &mut p.agreement;
+            let readings = self.readings[i];
+            a.counters_of += readings;
+            a.counters += readings.saturating_sub(s.counter_wrong.iter().sum());
+            let clocked = self.clock_readings[i];
+            a.clocks_of += clocked;
+            a.clocks += clocked.saturating_sub(s.clock_wrong.iter().sum());
+            if let Some(ok) = s.tag {
+                a.tags_of += 1;
+                a.tags += u64::from(ok);
+            }
+            // only the games decidable at the text's values are scored
+            let scored = s.decidable && self.scored.get(i).is_none_or(|x| *x);
+            let agrees = scored && s.agrees;
+            if scored {
+                a.terminations_of += 1;
+                a.terminations += u64::from(agrees);
+            }
+            p.decidable.push(s.decidable);
+            p.ends.push((s.end.clone(), agrees));
+        }
+        p.games = games;
+        p
+    }
+
+    /// Evaluate `point` over every game with the whole scoring ruleset.
+    fn evaluate(&self, point: &[Value]) -> Result<Point, String> {
+        let over = self.overrides(point);
+        let games = (0..self.games.len())
+            .map(|i| self.game_score(self.scoring, &over, i, true))
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(self.aggregate(games))
+    }
+
+    /// Evaluate `point`, which differs from `base` (evaluated) in fit `k`
+    /// only: the rules that read fit `k` (see `partial`), the rest as at
+    /// `base`.
+    fn evaluate_from(&self, base: &Point, point: &[Value], k: usize) -> Result<Point, String> {
+        // every point whole: for the test that both ways give one report
+        if std::env::var_os("ARBITER_FIT_FULL").is_some() {
+            return self.evaluate(point);
+        }
+        let Partial::Rules {
+            rs,
+            counters,
+            clocks,
+            adjudications,
+            tags,
+        } = &self.partials[k]
+        else {
+            return self.evaluate(point);
+        };
+        let over = self.overrides(point);
+        let mut games = Vec::with_capacity(self.games.len());
+        for (i, b) in base.games.iter().enumerate() {
+            let part = self.game_score(rs, &over, i, *adjudications)?;
+            let pick = |mask: &[bool], now: &[u64], then: &[u64]| -> Vec<u64> {
+                mask.iter()
+                    .zip(now.iter().zip(then))
+                    .map(|(m, (n, t))| if *m { *n } else { *t })
+                    .collect()
+            };
+            let mut s = GameScore {
+                counter_wrong: pick(counters, &part.counter_wrong, &b.counter_wrong),
+                clock_wrong: pick(clocks, &part.clock_wrong, &b.clock_wrong),
+                tag: if *tags { part.tag } else { b.tag },
+                ..b.clone()
+            };
+            if *adjudications {
+                s.end = part.end;
+                s.decidable = part.decidable;
+                s.agrees = part.agrees;
+            }
+            games.push(s);
+        }
+        Ok(self.aggregate(games))
     }
 
     /// Evaluate the points not yet in the cache (in parallel).
@@ -407,6 +502,33 @@ impl<'a> Search<'a> {
         for d in done {
             let (k, p) = d?;
             self.cache.insert(k, p);
+        }
+        Ok(())
+    }
+
+    /// Evaluate the points not yet in the cache, each of which differs
+    /// from `cur` in fit `k` only: `cur` whole (once), then each point from
+    /// it (in parallel).
+    fn evaluate_around(
+        &mut self,
+        cur: &[Value],
+        k: usize,
+        points: &[Vec<Value>],
+    ) -> Result<(), String> {
+        self.evaluate_all(&[cur.to_vec()])?;
+        let todo: Vec<&Vec<Value>> = points
+            .iter()
+            .filter(|p| !self.cache.contains_key(&Self::key(p)))
+            .collect();
+        let this = &*self;
+        let base = this.point(cur);
+        let done: Vec<Result<(String, Point), String>> = todo
+            .par_iter()
+            .map(|p| this.evaluate_from(base, p, k).map(|r| (Self::key(p), r)))
+            .collect();
+        for d in done {
+            let (key, p) = d?;
+            self.cache.insert(key, p);
         }
         Ok(())
     }

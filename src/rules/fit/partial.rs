@@ -1,0 +1,159 @@
+//! What a change of one fitted value can change: the rules a point is
+//! scored on that read the value (through a constant computed from it, a
+//! `let` or a clock field), so that a point one value away from one
+//! already evaluated evaluates only those, and takes the rest from it.
+//!
+//! An adjudication that reads the value brings every adjudication with it
+//! (which one ends a game depends on all of them); a variant whose
+//! `applies when` reads it makes the point evaluated whole.
+
+use crate::rules::analysis::{CExpr, Check, FitTarget, Ruleset};
+use crate::timeline::{Kind, MoveField};
+
+/// How a point that changes one fit is evaluated.
+pub(super) enum Partial {
+    /// Every rule of the scoring ruleset.
+    Full,
+    /// Only `rs`'s rules: the counter and clock rules marked, and every
+    /// adjudication where `adjudications`. Where none of them reads a
+    /// clock and the fit is not the time control, `rs` has no time
+    /// control (the clocks are not run) and `tags` is false: the tags'
+    /// agreement is the base point's.
+    Rules {
+        rs: Box<Ruleset>,
+        counters: Vec<bool>,
+        clocks: Vec<bool>,
+        adjudications: bool,
+        tags: bool,
+    },
+}
+
+/// What reads `target`: each constant and `let`, found once.
+struct Reads<'r> {
+    rs: &'r Ruleset,
+    target: FitTarget,
+    consts: Vec<bool>,
+    lets: Vec<bool>,
+}
+
+impl Reads<'_> {
+    fn reads(&self, e: &CExpr) -> bool {
+        let here = match e {
+            CExpr::Const(j) => self.consts.get(*j).copied().unwrap_or(false),
+            CExpr::Let(l) => self.lets.get(*l).copied().unwrap_or(false),
+            CExpr::Switch(s) => self.target == FitTarget::Switch(*s),
+            CExpr::Move(MoveField::Clock(_), _) => self.target == FitTarget::TimeControl,
+            CExpr::Field(Kind::Game, f) => {
+                self.target == FitTarget::TimeControl && f.starts_with("rules_")
+            }
+            _ => false,
+        };
+        let mut found = here;
+        e.each_child(&mut |x| found = found || self.reads(x));
+        found
+    }
+
+    /// Mark every constant and `let` that reads the target, until no more
+    /// do.
+    fn settle(&mut self) {
+        loop {
+            let mut changed = false;
+            for j in 0..self.rs.consts.len() {
+                let by_variant = self
+                    .rs
+                    .variants
+                    .iter()
+                    .flat_map(|v| &v.consts)
+                    .any(|(k, e)| *k == j && self.reads(e));
+                if !self.consts[j] && (self.reads(&self.rs.consts[j].1) || by_variant) {
+                    self.consts[j] = true;
+                    changed = true;
+                }
+            }
+            for l in 0..self.rs.lets.len() {
+                if !self.lets[l] && self.reads(&self.rs.lets[l].expr) {
+                    self.lets[l] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+}
+
+/// The evaluation of a point that changes `target` only, over `scoring`
+/// (whose counter rules are `counters` and clock rules `clocks`, in the
+/// search's order).
+pub(super) fn partial(
+    scoring: &Ruleset,
+    target: FitTarget,
+    counters: &[String],
+    clocks: &[String],
+) -> Partial {
+    let mut r = Reads {
+        rs: scoring,
+        target,
+        consts: vec![false; scoring.consts.len()],
+        lets: vec![false; scoring.lets.len()],
+    };
+    if let FitTarget::Const(i) = target
+        && let Some(c) = r.consts.get_mut(i)
+    {
+        *c = true;
+    }
+    r.settle();
+    if scoring
+        .variants
+        .iter()
+        .filter_map(|v| v.applies.as_ref())
+        .any(|a| r.reads(a))
+    {
+        return Partial::Full;
+    }
+    let reading: Vec<bool> = scoring
+        .rules
+        .iter()
+        .map(|rule| rule.expressions().any(|e| r.reads(e)))
+        .collect();
+    let adjudications = scoring
+        .rules
+        .iter()
+        .zip(&reading)
+        .any(|(rule, reads)| *reads && matches!(rule.check, Check::Adjudicate { .. }));
+    let mut rs = scoring.clone();
+    let mut keep = reading.iter();
+    rs.rules.retain(|rule| {
+        let reads = keep.next().copied().unwrap_or(true);
+        reads || (adjudications && matches!(rule.check, Check::Adjudicate { .. }))
+    });
+    rs.evaluator = std::sync::OnceLock::new();
+    let tags = target == FitTarget::TimeControl;
+    let clocked = Reads {
+        rs: &rs,
+        target: FitTarget::TimeControl,
+        consts: vec![false; rs.consts.len()],
+        lets: vec![false; rs.lets.len()],
+    };
+    let mut clocked = clocked;
+    clocked.settle();
+    let reads_clocks = rs
+        .rules
+        .iter()
+        .any(|rule| rule.expressions().any(|e| clocked.reads(e)));
+    if !tags && !reads_clocks {
+        rs.time_control = None;
+        for v in &mut rs.variants {
+            v.time_control = None;
+        }
+    }
+    let has = |id: &String| rs.rules.iter().any(|x| x.id == *id);
+    Partial::Rules {
+        counters: counters.iter().map(has).collect(),
+        clocks: clocks.iter().map(has).collect(),
+        adjudications,
+        tags,
+        rs: Box::new(rs),
+    }
+}
