@@ -28,6 +28,19 @@ pub(super) enum Partial {
     },
 }
 
+impl Partial {
+    /// Whether a rule reads both fits (a fit evaluated whole reads every
+    /// rule).
+    pub(super) fn shares_rules(&self, other: &Partial) -> bool {
+        match (self, other) {
+            (Partial::Rules { rs: a, .. }, Partial::Rules { rs: b, .. }) => {
+                a.rules.iter().any(|x| b.rules.iter().any(|y| y.id == x.id))
+            }
+            _ => true,
+        }
+    }
+}
+
 /// What reads `target`: each constant and `let`, found once.
 struct Reads<'r> {
     rs: &'r Ruleset,

@@ -264,11 +264,21 @@ impl<'a> Search<'a> {
         let (rs, text) = (self.rs, self.text.clone());
         let mut cur = text.clone();
         let mut equally: Vec<Vec<Value>> = vec![Vec::new(); rs.fits.len()];
-        // each round scans every fit with the others held; a round that changes
-        // nothing has scanned them all at the final point
+        // each round scans every fit whose best values may have changed
+        // since its last scan, the others held; the search ends when none
+        // may have. A fit's score differs between its values only by the
+        // rules that read it, so a change of a fit that shares none of
+        // them leaves its best values as they were (the score is a sum
+        // over rules; every adjudication is one rule for this, as which
+        // one ends a game depends on all)
+        let mut dirty = vec![true; rs.fits.len()];
         for _round in 0..16 {
             let mut changed = false;
             for k in 0..rs.fits.len() {
+                if !dirty[k] {
+                    continue;
+                }
+                dirty[k] = false;
                 let ties = self.ties(k, &cur)?;
                 // among equals the text's value first, then the current one:
                 // at an equal score a value only moves to the text's, so the
@@ -287,6 +297,11 @@ impl<'a> Search<'a> {
                 if keep != cur[k] {
                     cur[k] = keep;
                     changed = true;
+                    for (j, d) in dirty.iter_mut().enumerate() {
+                        if j != k && self.partials[j].shares_rules(&self.partials[k]) {
+                            *d = true;
+                        }
+                    }
                 }
                 equally[k] = ties;
             }
