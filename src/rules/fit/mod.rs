@@ -32,7 +32,7 @@ use crate::base::value::Value;
 use crate::ingest::pgn::PgnGame;
 use crate::replay::Replay;
 
-mod partial;
+pub(super) mod partial;
 mod report;
 mod search;
 mod time_controls;

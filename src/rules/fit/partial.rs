@@ -41,10 +41,10 @@ impl Partial {
     }
 }
 
-/// What reads `target`: each constant and `let`, found once.
+/// What reads the targets: each constant and `let`, found once.
 struct Reads<'r> {
     rs: &'r Ruleset,
-    target: FitTarget,
+    targets: Vec<FitTarget>,
     consts: Vec<bool>,
     lets: Vec<bool>,
 }
@@ -54,10 +54,10 @@ impl Reads<'_> {
         let here = match e {
             CExpr::Const(j) => self.consts.get(*j).copied().unwrap_or(false),
             CExpr::Let(l) => self.lets.get(*l).copied().unwrap_or(false),
-            CExpr::Switch(s) => self.target == FitTarget::Switch(*s),
-            CExpr::Move(MoveField::Clock(_), _) => self.target == FitTarget::TimeControl,
+            CExpr::Switch(s) => self.targets.contains(&FitTarget::Switch(*s)),
+            CExpr::Move(MoveField::Clock(_), _) => self.targets.contains(&FitTarget::TimeControl),
             CExpr::Field(Kind::Game, f) => {
-                self.target == FitTarget::TimeControl && f.starts_with("rules_")
+                self.targets.contains(&FitTarget::TimeControl) && f.starts_with("rules_")
             }
             _ => false,
         };
@@ -96,27 +96,48 @@ impl Reads<'_> {
     }
 }
 
-/// The evaluation of a point that changes `target` only, over `scoring`
+/// The ids of the rules of `scoring` that read `target` themselves (not
+/// through another adjudication).
+pub(super) fn reading(scoring: &Ruleset, target: FitTarget) -> Vec<String> {
+    let r = Reads::of(scoring, &[target]);
+    scoring
+        .rules
+        .iter()
+        .filter(|rule| rule.expressions().any(|e| r.reads(e)))
+        .map(|rule| rule.id.clone())
+        .collect()
+}
+
+impl<'r> Reads<'r> {
+    fn of(rs: &'r Ruleset, targets: &[FitTarget]) -> Reads<'r> {
+        let mut r = Reads {
+            rs,
+            targets: targets.to_vec(),
+            consts: vec![false; rs.consts.len()],
+            lets: vec![false; rs.lets.len()],
+        };
+        for t in targets {
+            if let FitTarget::Const(i) = t
+                && let Some(c) = r.consts.get_mut(*i)
+            {
+                *c = true;
+            }
+        }
+        r.settle();
+        r
+    }
+}
+
+/// The evaluation of a point that changes `targets` only, over `scoring`
 /// (whose counter rules are `counters` and clock rules `clocks`, in the
 /// search's order).
 pub(super) fn partial(
     scoring: &Ruleset,
-    target: FitTarget,
+    targets: &[FitTarget],
     counters: &[String],
     clocks: &[String],
 ) -> Partial {
-    let mut r = Reads {
-        rs: scoring,
-        target,
-        consts: vec![false; scoring.consts.len()],
-        lets: vec![false; scoring.lets.len()],
-    };
-    if let FitTarget::Const(i) = target
-        && let Some(c) = r.consts.get_mut(i)
-    {
-        *c = true;
-    }
-    r.settle();
+    let r = Reads::of(scoring, targets);
     if scoring
         .variants
         .iter()
@@ -142,15 +163,8 @@ pub(super) fn partial(
         reads || (adjudications && matches!(rule.check, Check::Adjudicate { .. }))
     });
     rs.evaluator = std::sync::OnceLock::new();
-    let tags = target == FitTarget::TimeControl;
-    let clocked = Reads {
-        rs: &rs,
-        target: FitTarget::TimeControl,
-        consts: vec![false; rs.consts.len()],
-        lets: vec![false; rs.lets.len()],
-    };
-    let mut clocked = clocked;
-    clocked.settle();
+    let tags = targets.contains(&FitTarget::TimeControl);
+    let clocked = Reads::of(&rs, &[FitTarget::TimeControl]);
     let reads_clocks = rs
         .rules
         .iter()

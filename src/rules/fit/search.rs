@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use super::partial::Partial;
+
+mod pairs;
 use super::{Agreement, Game, literal};
 use crate::base::value::Value;
 use crate::rules::analysis::{CExpr, Check, FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Ruleset};
@@ -141,6 +143,8 @@ pub(super) struct Search<'a> {
     clock_readings: Vec<u64>,
     /// For each fit, how a point that changes it alone is evaluated.
     partials: Vec<Partial>,
+    /// For each fit, the rules that read it themselves.
+    reading: Vec<Vec<String>>,
     /// Each game's counter readings (moves where the recorded field is
     /// given), per counter rule, summed.
     readings: Vec<u64>,
@@ -241,10 +245,15 @@ impl<'a> Search<'a> {
                 let clocks = clock_rules(rs);
                 rs.fits
                     .iter()
-                    .map(|f| super::partial::partial(scoring, f.target, &counters, &clocks))
+                    .map(|f| super::partial::partial(scoring, &[f.target], &counters, &clocks))
                     .collect()
             },
             clock_readings,
+            reading: rs
+                .fits
+                .iter()
+                .map(|f| super::partial::reading(scoring, f.target))
+                .collect(),
             readings,
             text,
             cache: BTreeMap::new(),
@@ -272,6 +281,32 @@ impl<'a> Search<'a> {
         // over rules; every adjudication is one rule for this, as which
         // one ends a game depends on all)
         let mut dirty = vec![true; rs.fits.len()];
+        // after the fits one at a time, pairs of fits one rule reads
+        // together (a win rule's window and band): a pair that scores
+        // better moved together starts the descent again
+        for _restart in 0..4 {
+            self.coordinates(&mut cur, &mut equally, &mut dirty)?;
+            match self.pair_step(&cur)? {
+                Some(moves) => {
+                    for (k, v) in moves {
+                        cur[k] = v;
+                    }
+                    dirty = vec![true; rs.fits.len()];
+                }
+                None => break,
+            }
+        }
+        Ok((cur, equally))
+    }
+
+    /// Fits one at a time, each scanned while it is `dirty`, until none is.
+    fn coordinates(
+        &mut self,
+        cur: &mut [Value],
+        equally: &mut [Vec<Value>],
+        dirty: &mut [bool],
+    ) -> Result<(), String> {
+        let (rs, text) = (self.rs, self.text.clone());
         for _round in 0..16 {
             let mut changed = false;
             for k in 0..rs.fits.len() {
@@ -279,7 +314,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 dirty[k] = false;
-                let ties = self.ties(k, &cur)?;
+                let ties = self.ties(k, cur)?;
                 // among equals the text's value first, then the current one:
                 // at an equal score a value only moves to the text's, so the
                 // search ends, and a value the data cannot decide stays the
@@ -309,7 +344,7 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-        Ok((cur, equally))
+        Ok(())
     }
 
     /// The values of fit `k` (`fit`, and the text's) that score best, the
@@ -459,10 +494,15 @@ impl<'a> Search<'a> {
         Ok(self.aggregate(games))
     }
 
-    /// Evaluate `point`, which differs from `base` (evaluated) in fit `k`
-    /// only: the rules that read fit `k` (see `partial`), the rest as at
-    /// `base`.
-    fn evaluate_from(&self, base: &Point, point: &[Value], k: usize) -> Result<Point, String> {
+    /// Evaluate `point`, which differs from `base` (evaluated) only in the
+    /// fits `partial` was made for: the rules that read them, the rest as
+    /// at `base`.
+    fn evaluate_from(
+        &self,
+        base: &Point,
+        point: &[Value],
+        partial: &Partial,
+    ) -> Result<Point, String> {
         // every point whole: for the test that both ways give one report
         if std::env::var_os("ARBITER_FIT_FULL").is_some() {
             return self.evaluate(point);
@@ -473,7 +513,7 @@ impl<'a> Search<'a> {
             clocks,
             adjudications,
             tags,
-        } = &self.partials[k]
+        } = partial
         else {
             return self.evaluate(point);
         };
@@ -539,7 +579,10 @@ impl<'a> Search<'a> {
         let base = this.point(cur);
         let done: Vec<Result<(String, Point), String>> = todo
             .par_iter()
-            .map(|p| this.evaluate_from(base, p, k).map(|r| (Self::key(p), r)))
+            .map(|p| {
+                this.evaluate_from(base, p, &this.partials[k])
+                    .map(|r| (Self::key(p), r))
+            })
             .collect();
         for d in done {
             let (key, p) = d?;

@@ -1,0 +1,157 @@
+//! Pairs of fits scanned together: where one rule reads two fitted values
+//! (a win rule's window and its band), one value at a time can stop short
+//! of the best pair (at the text's band, a shorter window fits best; at
+//! that window, a higher band). After the fits one at a time settle, each
+//! such pair is scanned on its joint grid around the current point, and a
+//! pair that scores strictly better is taken.
+
+use rayon::prelude::*;
+
+use super::{Point, Search};
+use crate::base::value::Value;
+use crate::rules::fit::partial::{Partial, partial};
+
+/// The most points a pair's joint grid may have to be scanned.
+const PAIR_MAX: usize = 250;
+
+impl Search<'_> {
+    /// The values fit `k` tries with no other fit's values in the way: its
+    /// grid and the text's value (none for values the archive gives).
+    fn plain_grid(&self, k: usize) -> Vec<Value> {
+        if self.rs.fits[k].source.is_some() {
+            return Vec::new();
+        }
+        let mut v = self.grids[k].clone();
+        if !v.contains(&self.text[k]) {
+            v.push(self.text[k].clone());
+        }
+        v
+    }
+
+    /// The pairs of fits some rule reads both of itself, each with a joint
+    /// grid of at most [`PAIR_MAX`] points, in the fits' order.
+    fn coupled(&self) -> Vec<(usize, usize)> {
+        let n = self.rs.fits.len();
+        let mut out = Vec::new();
+        for j in 0..n {
+            for k in j + 1..n {
+                let (gj, gk) = (self.plain_grid(j), self.plain_grid(k));
+                let size = gj.len() * gk.len();
+                let shared = self.reading[j].iter().any(|r| self.reading[k].contains(r));
+                if shared && size > 1 && size <= PAIR_MAX && gj.len() > 1 && gk.len() > 1 {
+                    out.push((j, k));
+                }
+            }
+        }
+        out
+    }
+
+    /// The first coupled pair whose best joint values score strictly more
+    /// than `cur`, and those values; none where no pair does.
+    pub(super) fn pair_step(
+        &mut self,
+        cur: &[Value],
+    ) -> Result<Option<Vec<(usize, Value)>>, String> {
+        self.evaluate_all(&[cur.to_vec()])?;
+        let now = self.point(cur).agreement.score();
+        for (j, k) in self.coupled() {
+            if !self.can_gain(cur, j, k) {
+                continue;
+            }
+            let (rs, targets) = (
+                self.scoring,
+                [self.rs.fits[j].target, self.rs.fits[k].target],
+            );
+            let counters: Vec<String> = self.counters.iter().map(|(id, _)| id.clone()).collect();
+            let joint = partial(rs, &targets, &counters, &self.clock_rules);
+            let mut points: Vec<Vec<Value>> = Vec::new();
+            for vj in self.plain_grid(j) {
+                for vk in self.plain_grid(k) {
+                    let mut p = cur.to_vec();
+                    p[j] = vj.clone();
+                    p[k] = vk;
+                    points.push(p);
+                }
+            }
+            self.evaluate_with(cur, &points, &joint)?;
+            let mut best: Option<(u64, &Vec<Value>)> = None;
+            for p in &points {
+                let s = self.point(p).agreement.score();
+                if s > now && best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, p));
+                }
+            }
+            if let Some((_, p)) = best {
+                return Ok(Some(vec![(j, p[j].clone()), (k, p[k].clone())]));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether moving fits `j` and `k` could score more than `cur`: some
+    /// reading of a counter or clock rule that reads them disagrees there,
+    /// or (where an adjudication reads them) some scored game's end does.
+    /// Where none does, the pair's rules are at their most already.
+    fn can_gain(&self, cur: &[Value], j: usize, k: usize) -> bool {
+        let reads = |id: &String| self.reading[j].contains(id) || self.reading[k].contains(id);
+        let p = self.point(cur);
+        let wrong = |idx: usize, counters: bool| {
+            p.games.iter().any(|g| {
+                let list = if counters {
+                    &g.counter_wrong
+                } else {
+                    &g.clock_wrong
+                };
+                list.get(idx).is_some_and(|n| *n > 0)
+            })
+        };
+        let counters = self
+            .counters
+            .iter()
+            .enumerate()
+            .any(|(i, (id, _))| reads(id) && wrong(i, true));
+        let clocks = self
+            .clock_rules
+            .iter()
+            .enumerate()
+            .any(|(i, id)| reads(id) && wrong(i, false));
+        let adjudicates = self.scoring.rules.iter().any(|r| {
+            reads(&r.id) && matches!(r.check, crate::rules::analysis::Check::Adjudicate { .. })
+        });
+        let scored = if self.scored.is_empty() {
+            self.games.len() as u64
+        } else {
+            self.scored.iter().filter(|s| **s).count() as u64
+        };
+        let ends = adjudicates && p.agreement.terminations < scored;
+        counters || clocks || ends
+    }
+
+    /// Evaluate the points not yet in the cache, each of which differs from
+    /// `cur` (evaluated) only in the fits `joint` was made for.
+    fn evaluate_with(
+        &mut self,
+        cur: &[Value],
+        points: &[Vec<Value>],
+        joint: &Partial,
+    ) -> Result<(), String> {
+        let todo: Vec<&Vec<Value>> = points
+            .iter()
+            .filter(|p| !self.cache.contains_key(&Self::key(p)))
+            .collect();
+        let this = &*self;
+        let base: &Point = this.point(cur);
+        let done: Vec<Result<(String, Point), String>> = todo
+            .par_iter()
+            .map(|p| {
+                this.evaluate_from(base, p, joint)
+                    .map(|r| (Self::key(p), r))
+            })
+            .collect();
+        for d in done {
+            let (key, p) = d?;
+            self.cache.insert(key, p);
+        }
+        Ok(())
+    }
+}
