@@ -14,6 +14,10 @@ use crate::rules::fit::partial::{Partial, partial};
 /// The most points a pair's joint grid may have to be scanned.
 const PAIR_MAX: usize = 250;
 
+/// The disagreements a pair's rules must show at the point reached for
+/// the pair to be scanned.
+const PAIR_EVIDENCE: u64 = 2;
+
 impl Search<'_> {
     /// The values fit `k` tries with no other fit's values in the way: its
     /// grid and the text's value (none for values the archive gives).
@@ -88,43 +92,45 @@ impl Search<'_> {
         Ok(None)
     }
 
-    /// Whether moving fits `j` and `k` could score more than `cur`: some
-    /// reading of a counter or clock rule that reads them disagrees there,
-    /// or (where an adjudication reads them) some scored game's end does.
-    /// Where none does, the pair's rules are at their most already.
+    /// Whether fits `j` and `k` are worth scanning together at `cur`: the
+    /// readings of the counter and clock rules that read them, and (where
+    /// an adjudication reads them) the decidable games' ends, disagree at
+    /// [`PAIR_EVIDENCE`] places or more. Where all agree the pair's rules
+    /// are at their most already; one disagreement alone is a game's, not
+    /// a convention's.
     fn can_gain(&self, cur: &[Value], j: usize, k: usize) -> bool {
         let reads = |id: &String| self.reading[j].contains(id) || self.reading[k].contains(id);
         let p = self.point(cur);
-        let wrong = |idx: usize, counters: bool| {
-            p.games.iter().any(|g| {
-                let list = if counters {
-                    &g.counter_wrong
-                } else {
-                    &g.clock_wrong
-                };
-                list.get(idx).is_some_and(|n| *n > 0)
-            })
+        let wrong = |idx: usize, counters: bool| -> u64 {
+            p.games
+                .iter()
+                .map(|g| {
+                    let list = if counters {
+                        &g.counter_wrong
+                    } else {
+                        &g.clock_wrong
+                    };
+                    list.get(idx).copied().unwrap_or(0)
+                })
+                .sum()
         };
-        let counters = self
-            .counters
-            .iter()
-            .enumerate()
-            .any(|(i, (id, _))| reads(id) && wrong(i, true));
-        let clocks = self
-            .clock_rules
-            .iter()
-            .enumerate()
-            .any(|(i, id)| reads(id) && wrong(i, false));
+        let counters: u64 = (self.counters.iter().enumerate())
+            .filter(|(_, (id, _))| reads(id))
+            .map(|(i, _)| wrong(i, true))
+            .sum();
+        let clocks: u64 = (self.clock_rules.iter().enumerate())
+            .filter(|(_, id)| reads(id))
+            .map(|(i, _)| wrong(i, false))
+            .sum();
         let adjudicates = self.scoring.rules.iter().any(|r| {
             reads(&r.id) && matches!(r.check, crate::rules::analysis::Check::Adjudicate { .. })
         });
-        let scored = if self.scored.is_empty() {
-            self.games.len() as u64
+        let ends = if adjudicates {
+            p.agreement.terminations_of - p.agreement.terminations
         } else {
-            self.scored.iter().filter(|s| **s).count() as u64
+            0
         };
-        let ends = adjudicates && p.agreement.terminations < scored;
-        counters || clocks || ends
+        counters + clocks + ends >= PAIR_EVIDENCE
     }
 
     /// Evaluate the points not yet in the cache, each of which differs from
