@@ -599,6 +599,20 @@ fn a_termination_text_the_archive_uses_is_not_refitted() {
     }
 }
 
+/// `tests/fixtures/fit/text.pgn` with every R50 written at three times its
+/// value (a convention no value of the ruleset expresses), in `dir`.
+fn tripled_r50(dir: &Path) -> PathBuf {
+    let archive = std::fs::read_to_string(here().join("tests/fixtures/fit/text.pgn")).unwrap();
+    let r50 = regex::Regex::new(r"R50=(\d+)").unwrap();
+    let tripled = r50.replace_all(&archive, |c: &regex::Captures| {
+        format!("R50={}", c[1].parse::<i64>().unwrap() * 3)
+    });
+    assert_ne!(tripled, archive);
+    let pgn = dir.join("tripled.pgn");
+    std::fs::write(&pgn, tripled.as_bytes()).unwrap();
+    pgn
+}
+
 /// An R50 written in a way no value of the ruleset expresses (here three
 /// times the count): the fit's report names `tcec.r50-counter` as not
 /// described, with its counts and first games; `audit --fit` says so once,
@@ -606,14 +620,7 @@ fn a_termination_text_the_archive_uses_is_not_refitted() {
 #[test]
 fn a_convention_the_ruleset_cannot_express_is_named_not_described() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = std::fs::read_to_string(here().join("tests/fixtures/fit/text.pgn")).unwrap();
-    let r50 = regex::Regex::new(r"R50=(\d+)").unwrap();
-    let tripled = r50.replace_all(&archive, |c: &regex::Captures| {
-        format!("R50={}", c[1].parse::<i64>().unwrap() * 3)
-    });
-    assert_ne!(tripled, archive);
-    let pgn = dir.path().join("tripled.pgn");
-    std::fs::write(&pgn, tripled.as_bytes()).unwrap();
+    let pgn = tripled_r50(dir.path());
     let rules = here().join("rulesets/tcec-s15.rules");
     let (_, groups) = fit_json(
         &here(),
@@ -891,13 +898,7 @@ fn batch_fit_writes_the_archive_acceptance_tables() {
 #[test]
 fn repeated_findings_of_a_game_are_one_line_under_the_fit() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = std::fs::read_to_string(here().join("tests/fixtures/fit/text.pgn")).unwrap();
-    let r50 = regex::Regex::new(r"R50=(\d+)").unwrap();
-    let tripled = r50.replace_all(&archive, |c: &regex::Captures| {
-        format!("R50={}", c[1].parse::<i64>().unwrap() * 3)
-    });
-    let pgn = dir.path().join("tripled.pgn");
-    std::fs::write(&pgn, tripled.as_bytes()).unwrap();
+    let pgn = tripled_r50(dir.path());
     let text = |fit: bool| {
         let mut args = vec![
             "audit",

@@ -230,6 +230,17 @@ pub struct FileFit {
     pub undescribed: Vec<Finding>,
 }
 
+/// The evidence that names the games fitted.
+fn group_evidence(fit: &GroupFit) -> Evidence {
+    Evidence {
+        path: fit.group.clone(),
+        span: None,
+        ply: None,
+        timestamp: None,
+        note: format!("the {} games fitted", fit.games),
+    }
+}
+
 /// A file's fit in a line of the archive acceptance report (`batch --fit`):
 /// the values that depart from the text, the agreement under both, and
 /// the rules not described.
@@ -290,13 +301,7 @@ pub fn undescribed_finding(rs: &Ruleset, fit: &GroupFit, u: &Undescribed) -> Fin
             u.first.join("; ")
         ),
     );
-    f.evidence.push(Evidence {
-        path: fit.group.clone(),
-        span: None,
-        ply: None,
-        timestamp: None,
-        note: format!("the {} games fitted", fit.games),
-    });
+    f.evidence.push(group_evidence(fit));
     f.evidence.push(Evidence::at_line(
         &rs.path,
         u.line as u64,
@@ -347,13 +352,7 @@ pub fn departure_finding(rs: &Ruleset, fit: &GroupFit) -> Finding {
             fit.decided.len()
         ),
     );
-    f.evidence.push(Evidence {
-        path: fit.group.clone(),
-        span: None,
-        ply: None,
-        timestamp: None,
-        note: format!("the {} games fitted", fit.games),
-    });
+    f.evidence.push(group_evidence(fit));
     for x in fit.fits.iter().filter(|x| x.fitted != x.text) {
         f.evidence.push(Evidence::at_line(
             &rs.path,

@@ -15,6 +15,7 @@ use crate::rules::analysis::{CExpr, Check, FIT_MAX_VALUES, FitDef, FitSource, Fi
 use crate::rules::eval::{Detectors, Overrides, Program, run};
 use crate::rules::judge::termination_findings;
 use crate::timeline::{ClockField, Data, MoveField, Timeline};
+use pairs::Around;
 
 /// The counter rules: `(rule id, the recorded field it compares)`.
 fn counter_rules(rs: &Ruleset) -> Vec<(String, MoveField)> {
@@ -571,24 +572,7 @@ impl<'a> Search<'a> {
         points: &[Vec<Value>],
     ) -> Result<(), String> {
         self.evaluate_all(&[cur.to_vec()])?;
-        let todo: Vec<&Vec<Value>> = points
-            .iter()
-            .filter(|p| !self.cache.contains_key(&Self::key(p)))
-            .collect();
-        let this = &*self;
-        let base = this.point(cur);
-        let done: Vec<Result<(String, Point), String>> = todo
-            .par_iter()
-            .map(|p| {
-                this.evaluate_from(base, p, &this.partials[k])
-                    .map(|r| (Self::key(p), r))
-            })
-            .collect();
-        for d in done {
-            let (key, p) = d?;
-            self.cache.insert(key, p);
-        }
-        Ok(())
+        self.evaluate_with(cur, points, Around::Fit(k))
     }
 
     pub(super) fn point(&self, point: &[Value]) -> &Point {

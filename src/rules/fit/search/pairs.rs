@@ -11,6 +11,13 @@ use super::{Point, Search};
 use crate::base::value::Value;
 use crate::rules::fit::partial::{Partial, partial};
 
+/// Which fits the points of an evaluation change from the current point:
+/// one fit, or the fits a partial evaluation was made for.
+pub(super) enum Around<'p> {
+    Fit(usize),
+    Given(&'p Partial),
+}
+
 /// The most points a pair's joint grid may have to be scanned.
 const PAIR_MAX: usize = 250;
 
@@ -77,7 +84,7 @@ impl Search<'_> {
                     points.push(p);
                 }
             }
-            self.evaluate_with(cur, &points, &joint)?;
+            self.evaluate_with(cur, &points, Around::Given(&joint))?;
             let mut best: Option<(u64, &Vec<Value>)> = None;
             for p in &points {
                 let s = self.point(p).agreement.score();
@@ -134,12 +141,12 @@ impl Search<'_> {
     }
 
     /// Evaluate the points not yet in the cache, each of which differs from
-    /// `cur` (evaluated) only in the fits `joint` was made for.
-    fn evaluate_with(
+    /// `cur` (evaluated) only in the fits `around` names (in parallel).
+    pub(super) fn evaluate_with(
         &mut self,
         cur: &[Value],
         points: &[Vec<Value>],
-        joint: &Partial,
+        around: Around<'_>,
     ) -> Result<(), String> {
         let todo: Vec<&Vec<Value>> = points
             .iter()
@@ -147,6 +154,10 @@ impl Search<'_> {
             .collect();
         let this = &*self;
         let base: &Point = this.point(cur);
+        let joint = match around {
+            Around::Fit(k) => &this.partials[k],
+            Around::Given(p) => p,
+        };
         let done: Vec<Result<(String, Point), String>> = todo
             .par_iter()
             .map(|p| {
