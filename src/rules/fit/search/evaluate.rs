@@ -1,0 +1,190 @@
+//! Each point of values evaluated: a game's score with the whole scoring
+//! ruleset or with the rules a changed value reads, the games' scores
+//! summed into a point, and the cache of points.
+
+use rayon::prelude::*;
+
+use super::pairs::Around;
+use super::{GameScore, Point, Search};
+use crate::base::value::Value;
+use crate::rules::analysis::Ruleset;
+use crate::rules::eval::{Overrides, Program, run};
+use crate::rules::fit::partial::Partial;
+use crate::rules::fit::{Agreement, literal};
+use crate::rules::judge::termination_findings;
+
+impl Search<'_> {
+    pub(super) fn key(point: &[Value]) -> String {
+        point.iter().map(literal).collect::<Vec<_>>().join("\u{1f}")
+    }
+
+    /// What game `i` gives at the values `over`, evaluated with `rs` (the
+    /// scoring ruleset, or a partial one); its end only `with_ends`.
+    pub(super) fn game_score(
+        &self,
+        rs: &Ruleset,
+        over: &Overrides,
+        i: usize,
+        with_ends: bool,
+    ) -> Result<GameScore, String> {
+        let (g, tl) = (self.games[i], &self.timelines[i]);
+        let prog = Program::for_game_with(rs, self.forced, tl, over)?;
+        let out = run(&prog, tl, self.detectors, &g.path, false);
+        let count = |id: &String| out.findings.iter().filter(|f| f.rule == *id).count() as u64;
+        let mut s = GameScore {
+            counter_wrong: self.counters.iter().map(|(id, _)| count(id)).collect(),
+            clock_wrong: self.clock_rules.iter().map(count).collect(),
+            tag: tl.game.tag("TimeControl").map(|tag| {
+                prog.time_control.as_deref().is_some_and(|t| {
+                    crate::facts::clock::parse_pgn_time_control(tag)
+                        .is_some_and(|r| r.tag() == t.tag())
+                })
+            }),
+            ..GameScore::default()
+        };
+        if with_ends {
+            // a game whose end an adjudication could not decide (a
+            // tablebase position with no table) is judged neither way: a
+            // value that leaves more games undecided gains nothing by it
+            let last_ply = tl.replay.plies.last().map_or(0, |p| p.ply);
+            let undecided =
+                out.computed.is_none() && out.undecided_from.is_some_and(|p| p <= last_ply);
+            s.decidable = tl.replay.stop.is_none() && !undecided;
+            s.agrees = s.decidable && termination_findings(&prog, tl, &out, &g.path).is_empty();
+            s.end = out.computed.map(|c| (c.rule, c.ply, c.result));
+        }
+        Ok(s)
+    }
+
+    /// A point from what each game gives there.
+    pub(super) fn aggregate(&self, games: Vec<GameScore>) -> Point {
+        let mut p = Point {
+            agreement: Agreement::default(),
+            ends: Vec::with_capacity(games.len()),
+            decidable: Vec::with_capacity(games.len()),
+            games: Vec::new(),
+        };
+        for (i, s) in games.iter().enumerate() {
+            let a = &mut p.agreement;
+            let readings = self.readings[i];
+            a.counters_of += readings;
+            a.counters += readings.saturating_sub(s.counter_wrong.iter().sum());
+            let clocked = self.clock_readings[i];
+            a.clocks_of += clocked;
+            a.clocks += clocked.saturating_sub(s.clock_wrong.iter().sum());
+            if let Some(ok) = s.tag {
+                a.tags_of += 1;
+                a.tags += u64::from(ok);
+            }
+            // only the games decidable at the text's values are scored
+            let scored = s.decidable && self.scored.get(i).is_none_or(|x| *x);
+            let agrees = scored && s.agrees;
+            if scored {
+                a.terminations_of += 1;
+                a.terminations += u64::from(agrees);
+            }
+            p.decidable.push(s.decidable);
+            p.ends.push((s.end.clone(), agrees));
+        }
+        p.games = games;
+        p
+    }
+
+    /// Evaluate `point` over every game with the whole scoring ruleset.
+    pub(super) fn evaluate(&self, point: &[Value]) -> Result<Point, String> {
+        let over = self.overrides(point);
+        let games = (0..self.games.len())
+            .map(|i| self.game_score(self.scoring, &over, i, true))
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(self.aggregate(games))
+    }
+
+    /// Evaluate `point`, which differs from `base` (evaluated) only in the
+    /// fits `partial` was made for: the rules that read them, the rest as
+    /// at `base`.
+    pub(super) fn evaluate_from(
+        &self,
+        base: &Point,
+        point: &[Value],
+        partial: &Partial,
+    ) -> Result<Point, String> {
+        // every point whole: for the test that both ways give one report
+        if std::env::var_os("ARBITER_FIT_FULL").is_some() {
+            return self.evaluate(point);
+        }
+        let Partial::Rules {
+            rs,
+            counters,
+            clocks,
+            adjudications,
+            tags,
+        } = partial
+        else {
+            return self.evaluate(point);
+        };
+        let over = self.overrides(point);
+        let mut games = Vec::with_capacity(self.games.len());
+        for (i, b) in base.games.iter().enumerate() {
+            let part = self.game_score(rs, &over, i, *adjudications)?;
+            let pick = |mask: &[bool], now: &[u64], then: &[u64]| -> Vec<u64> {
+                mask.iter()
+                    .zip(now.iter().zip(then))
+                    .map(|(m, (n, t))| if *m { *n } else { *t })
+                    .collect()
+            };
+            let mut s = GameScore {
+                counter_wrong: pick(counters, &part.counter_wrong, &b.counter_wrong),
+                clock_wrong: pick(clocks, &part.clock_wrong, &b.clock_wrong),
+                tag: if *tags { part.tag } else { b.tag },
+                ..b.clone()
+            };
+            if *adjudications {
+                s.end = part.end;
+                s.decidable = part.decidable;
+                s.agrees = part.agrees;
+            }
+            games.push(s);
+        }
+        Ok(self.aggregate(games))
+    }
+
+    /// Evaluate the points not yet in the cache (in parallel).
+    pub(in crate::rules::fit) fn evaluate_all(
+        &mut self,
+        points: &[Vec<Value>],
+    ) -> Result<(), String> {
+        let todo: Vec<&Vec<Value>> = points
+            .iter()
+            .filter(|p| !self.cache.contains_key(&Self::key(p)))
+            .collect();
+        let this = &*self;
+        let done: Vec<Result<(String, Point), String>> = todo
+            .par_iter()
+            .map(|p| this.evaluate(p).map(|r| (Self::key(p), r)))
+            .collect();
+        for d in done {
+            let (k, p) = d?;
+            self.cache.insert(k, p);
+        }
+        Ok(())
+    }
+
+    /// Evaluate the points not yet in the cache, each of which differs
+    /// from `cur` in fit `k` only: `cur` whole (once), then each point from
+    /// it (in parallel).
+    pub(super) fn evaluate_around(
+        &mut self,
+        cur: &[Value],
+        k: usize,
+        points: &[Vec<Value>],
+    ) -> Result<(), String> {
+        self.evaluate_all(&[cur.to_vec()])?;
+        self.evaluate_with(cur, points, Around::Fit(k))
+    }
+
+    pub(in crate::rules::fit) fn point(&self, point: &[Value]) -> &Point {
+        self.cache
+            .get(&Self::key(point))
+            .expect("every point is evaluated before it is read")
+    }
+}
