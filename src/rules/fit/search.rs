@@ -13,7 +13,7 @@ mod pairs;
 use super::{Agreement, Game};
 use crate::base::value::Value;
 use crate::rules::analysis::{CExpr, Check, FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Ruleset};
-use crate::rules::eval::{Detectors, Overrides, Program, run};
+use crate::rules::eval::{Detectors, Overrides, Prepared, Program, run_prepared};
 use crate::rules::judge::termination_findings;
 use crate::timeline::{ClockField, Data, MoveField, Timeline};
 
@@ -135,6 +135,8 @@ pub(super) struct Search<'a> {
     scoring: &'a Ruleset,
     games: &'a [&'a Game],
     pub(super) timelines: Vec<Timeline<'a>>,
+    /// Each game's moves' facts and clocks, kept between points.
+    prepared: Vec<Prepared<'a>>,
     forced: Option<&'a str>,
     detectors: &'a Detectors,
     counters: Vec<(String, MoveField)>,
@@ -231,6 +233,7 @@ impl<'a> Search<'a> {
             .collect();
         let mut s = Search {
             rs,
+            prepared: timelines.iter().map(Prepared::new).collect(),
             scoring,
             grids,
             scored: Vec::new(),
@@ -431,9 +434,10 @@ impl Search<'_> {
             .games
             .par_iter()
             .zip(&self.timelines)
-            .map(|(g, tl)| {
+            .zip(&self.prepared)
+            .map(|((g, tl), pre)| {
                 let prog = Program::for_game_with(self.rs, self.forced, tl, &over)?;
-                let out = run(&prog, tl, self.detectors, &g.path, false);
+                let out = run_prepared(&prog, tl, pre, self.detectors, &g.path);
                 let mut all = termination_findings(&prog, tl, &out, &g.path);
                 let undecided = out.undecided_from.is_some();
                 all.extend(out.findings);

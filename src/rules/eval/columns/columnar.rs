@@ -105,7 +105,7 @@ impl Columnar {
         }
     }
 
-    pub(super) fn any(&self) -> bool {
+    pub(in crate::rules::eval) fn any(&self) -> bool {
         self.lets.iter().any(Option::is_some) || self.rules.contains(&true)
     }
 }

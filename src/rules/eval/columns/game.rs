@@ -96,6 +96,12 @@ pub(in crate::rules::eval) fn rows<'t>(plan: &Plan, tl: &Timeline<'t>) -> Option
     if !plan.columns.any() {
         return None;
     }
+    moves(tl)
+}
+
+/// The game's moves, whatever the plan (`None` where a move event is not
+/// a move).
+pub(in crate::rules::eval) fn moves<'t>(tl: &Timeline<'t>) -> Option<Moves<'t>> {
     // made at their size: a vector grown move by move would allocate
     // again as the game goes on
     let n = tl.events.iter().filter(|e| e.kind == Kind::Move).count();

@@ -8,7 +8,7 @@ use super::pairs::Around;
 use super::{GameScore, Point, Search};
 use crate::base::value::Value;
 use crate::rules::analysis::Ruleset;
-use crate::rules::eval::{Overrides, Program, run};
+use crate::rules::eval::{Overrides, Program, run_prepared};
 use crate::rules::fit::partial::Partial;
 use crate::rules::fit::{Agreement, literal};
 use crate::rules::judge::termination_findings;
@@ -29,7 +29,7 @@ impl Search<'_> {
     ) -> Result<GameScore, String> {
         let (g, tl) = (self.games[i], &self.timelines[i]);
         let prog = Program::for_game_with(rs, self.forced, tl, over)?;
-        let out = run(&prog, tl, self.detectors, &g.path, false);
+        let out = run_prepared(&prog, tl, &self.prepared[i], self.detectors, &g.path);
         let count = |id: &String| out.findings.iter().filter(|f| f.rule == *id).count() as u64;
         let mut s = GameScore {
             counter_wrong: self.counters.iter().map(|(id, _)| count(id)).collect(),

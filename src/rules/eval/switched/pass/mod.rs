@@ -17,10 +17,44 @@ pub fn run_switched(
     trace: bool,
     flipped: &[usize],
 ) -> (Outcome, Vec<Option<Computed>>) {
+    run_with(prog, tl, None, detectors, path, trace, flipped)
+}
+
+/// Evaluate a program on one game whose moves' facts and clocks
+/// `prepared` keeps, for a search that evaluates one game at many points
+/// of values (each clock reconstructed once per time control).
+pub fn run_prepared(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    prepared: &Prepared<'_>,
+    detectors: &Detectors,
+    path: &str,
+) -> Outcome {
+    run_with(prog, tl, Some(prepared), detectors, path, false, &[]).0
+}
+
+fn run_with(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    prepared: Option<&Prepared<'_>>,
+    detectors: &Detectors,
+    path: &str,
+    trace: bool,
+    flipped: &[usize],
+) -> (Outcome, Vec<Option<Computed>>) {
     let rs = prog.ruleset;
-    let clock = match prog.time_control.as_deref() {
-        Some(tc) => crate::facts::clock::reconstruct(tc, tl),
-        None => Vec::new(),
+    let kept;
+    let made;
+    let clock: &[crate::facts::clock::ClockPly] = match (prog.time_control.as_deref(), prepared) {
+        (Some(tc), Some(p)) => {
+            kept = p.clock(tc, tl);
+            &kept
+        }
+        (Some(tc), None) => {
+            made = crate::facts::clock::reconstruct(tc, tl);
+            &made
+        }
+        (None, _) => &[],
     };
     let cache = DetectorCache::default();
     let plan = Plan::of(rs);
@@ -43,29 +77,30 @@ pub fn run_switched(
         scope: None,
         consts: &prog.consts,
         detectors,
-        clock: &clock,
+        clock,
         time_control: prog.time_control.as_deref(),
         cache: &cache,
         game: &game,
     };
     // the `let`s and conditions evaluated a column at a time, over the
     // moves (`rows`, each move's facts), before the pass below reads them
-    let rows = columns::rows(plan, tl);
-    let cols = rows
-        .as_ref()
-        .map(|moves| columns::evaluate(plan, rs, &run, moves, &prog.switches, flipped));
+    let own;
+    let rows: Option<&columns::Moves<'_>> = match prepared {
+        Some(p) if plan.columns.any() => p.rows.as_ref(),
+        Some(_) => None,
+        None => {
+            own = columns::rows(plan, tl);
+            own.as_ref()
+        }
+    };
+    let cols = rows.map(|moves| columns::evaluate(plan, rs, &run, moves, &prog.switches, flipped));
     // the moves the pass below must visit (where it visits every move:
     // none)
     let busy = match (&cols, trace) {
-        (Some(gc), false) => gc.busy(
-            plan,
-            rs,
-            flipped,
-            rows.as_ref().map_or(0, |m| m.facts.len()),
-        ),
+        (Some(gc), false) => gc.busy(plan, rs, flipped, rows.map_or(0, |m| m.facts.len())),
         _ => None,
     };
-    let mut pass = Pass::new(prog, &run, path, rows.as_ref(), cols.as_ref(), flipped);
+    let mut pass = Pass::new(prog, &run, path, rows, cols.as_ref(), flipped);
     pass.events(tl, trace, busy.as_deref());
     pass.finish()
 }
