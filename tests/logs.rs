@@ -365,7 +365,9 @@ fn streamed_engine_log_is_the_whole_text_read() {
     );
     // a log in UTF-16 is refused with its name and the way to convert it
     std::fs::write(&p, b"\xff\xfe1\x00 \x00>\x00").unwrap();
-    let e = arbiter::ingest::logs::read_engine_log(&p).unwrap_err();
+    let e = arbiter::ingest::logs::read_engine_log(&p)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("engine.log: line 1: the file is UTF-16LE") && e.contains("iconv"),
         "{e}"

@@ -1,13 +1,30 @@
 //! Timestamps: ISO-8601 text to ms since the Unix epoch and back, as the
 //! operator and engine logs write them.
 
+/// Why a text is not a timestamp [`parse_timestamp`] reads; each variant
+/// holds the text as it was found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimestampError {
+    /// Not the shape `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`.
+    #[error(
+        "expected a timestamp like 2003-01-26T15:04:05Z or 2003-01-26T15:04:05.250-05:00, found {text:?}"
+    )]
+    Expected { text: String },
+    /// The shape of one, but a month, day, hour, minute or second out of range.
+    #[error("{text:?} is not a valid date and time")]
+    InvalidDate { text: String },
+    /// No `Z` and no offset at the end.
+    #[error("{text:?} has no time zone: end it with Z or an offset such as -05:00")]
+    NoZone { text: String },
+}
+
 /// Parse an ISO-8601 timestamp `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` to ms
 /// since the Unix epoch.
-pub fn parse_timestamp(s: &str) -> Result<i64, String> {
+pub fn parse_timestamp(s: &str) -> Result<i64, TimestampError> {
     let b = timestamp_shape(s)?;
     // two or four ASCII digits (a byte that is not, a multi-byte
     // character's too, is an error): their value without `str::parse`
-    let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
+    let num = |r: std::ops::Range<usize>| -> Result<i64, TimestampError> {
         let t = b.get(r).ok_or_else(|| timestamp_expected(s))?;
         if !t.iter().all(u8::is_ascii_digit) {
             return Err(timestamp_expected(s));
@@ -28,7 +45,7 @@ pub fn parse_timestamp(s: &str) -> Result<i64, String> {
 /// Where the fraction of a second of timestamp `s` ends (and its zone
 /// begins), and its digits (none when there is no fraction); an error where
 /// a `.` has no digit after it.
-fn fraction(s: &str) -> Result<(usize, std::ops::Range<usize>), String> {
+fn fraction(s: &str) -> Result<(usize, std::ops::Range<usize>), TimestampError> {
     let b = s.as_bytes();
     let mut i = 19;
     if b.get(i) != Some(&b'.') {
@@ -46,14 +63,14 @@ fn fraction(s: &str) -> Result<(usize, std::ops::Range<usize>), String> {
 }
 
 /// What [`parse_timestamp`] expected, for its errors.
-fn timestamp_expected(s: &str) -> String {
-    format!(
-        "expected a timestamp like 2003-01-26T15:04:05Z or 2003-01-26T15:04:05.250-05:00, found {s:?}"
-    )
+fn timestamp_expected(s: &str) -> TimestampError {
+    TimestampError::Expected {
+        text: s.to_string(),
+    }
 }
 
 /// `s`'s bytes, where they have a timestamp's length and separators.
-fn timestamp_shape(s: &str) -> Result<&[u8], String> {
+fn timestamp_shape(s: &str) -> Result<&[u8], TimestampError> {
     let b = s.as_bytes();
     if b.len() < 20
         || b[4] != b'-'
@@ -71,8 +88,8 @@ fn timestamp_shape(s: &str) -> Result<&[u8], String> {
 /// read by `num` from its place, where they are a date and time.
 fn timestamp_date(
     s: &str,
-    num: impl Fn(std::ops::Range<usize>) -> Result<i64, String>,
-) -> Result<[i64; 6], String> {
+    num: impl Fn(std::ops::Range<usize>) -> Result<i64, TimestampError>,
+) -> Result<[i64; 6], TimestampError> {
     let date = [
         num(0..4)?,
         num(5..7)?,
@@ -83,14 +100,16 @@ fn timestamp_date(
     ];
     let [_, mo, d, h, mi, se] = date;
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
-        return Err(format!("{s:?} is not a valid date and time"));
+        return Err(TimestampError::InvalidDate {
+            text: s.to_string(),
+        });
     }
     Ok(date)
 }
 
 /// The time zone `zone` at the end of timestamp `s` (`Z` or `±HH:MM`), in
 /// minutes east of UTC.
-fn timestamp_zone(s: &str, zone: &str) -> Result<i64, String> {
+fn timestamp_zone(s: &str, zone: &str) -> Result<i64, TimestampError> {
     match zone {
         "Z" => Ok(0),
         z if z.len() == 6
@@ -102,9 +121,9 @@ fn timestamp_zone(s: &str, zone: &str) -> Result<i64, String> {
             let v = oh * 60 + om;
             Ok(if z.starts_with('-') { -v } else { v })
         }
-        _ => Err(format!(
-            "{s:?} has no time zone: end it with Z or an offset such as -05:00"
-        )),
+        _ => Err(TimestampError::NoZone {
+            text: s.to_string(),
+        }),
     }
 }
 
@@ -169,10 +188,10 @@ mod tests {
     /// The date's digits and the fraction as `parse_timestamp` read them
     /// before it read them without `str::parse` and without a string for
     /// the fraction: the reference for it, result and error alike.
-    fn parse_timestamp_parsed(s: &str) -> Result<i64, String> {
+    fn parse_timestamp_parsed(s: &str) -> Result<i64, TimestampError> {
         timestamp_shape(s)?;
         let expected = || timestamp_expected(s);
-        let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
+        let num = |r: std::ops::Range<usize>| -> Result<i64, TimestampError> {
             let t = s.get(r).ok_or_else(expected)?;
             if !t.bytes().all(|c| c.is_ascii_digit()) {
                 return Err(expected());

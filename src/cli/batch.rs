@@ -36,7 +36,7 @@ pub fn run(a: BatchArgs) -> i32 {
         threads: a.threads.unwrap_or_else(crate::pipeline::machine_threads),
         quiet: false,
     };
-    let ran = batch::configure(&req).and_then(|cfg| {
+    let ran = batch::configure(&req).map_err(Into::into).and_then(|cfg| {
         let shard = req
             .shard_text
             .as_deref()

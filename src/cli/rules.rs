@@ -84,7 +84,7 @@ pub fn run(cmd: RulesCommand, out: &mut dyn Write) -> i32 {
                     matches!(format, Format::Json),
                     out,
                 ),
-                Format::Html | Format::Md => Err("--format takes text or json".into()),
+                Format::Html | Format::Md => Err(crate::commands::RulesFitError::Format),
             };
             return match ran {
                 Ok(code) => code,

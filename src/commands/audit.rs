@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{CLEAN, FAILURE, VIOLATIONS};
+use super::{CLEAN, ConfigureError, FAILURE, VIOLATIONS};
 use crate::pipeline::run::audit_paths;
 use crate::pipeline::{Config, Settings, machine_threads};
 use crate::report::Writer;
@@ -28,7 +28,7 @@ pub struct Request {
 /// The configuration of an audit of `paths` under `settings`, with each
 /// file's fit when the settings ask for it, and what the report records
 /// of the invocation.
-pub fn configure(paths: &[PathBuf], settings: &Settings) -> Result<Config, String> {
+pub fn configure(paths: &[PathBuf], settings: &Settings) -> Result<Config, ConfigureError> {
     let mut cfg = Config::load(settings, false, machine_threads())?;
     if settings.fit {
         cfg.fitted = crate::pipeline::fit::fit_files(paths, &cfg)?;

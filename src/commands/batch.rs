@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use super::{CLEAN, FAILURE, VIOLATIONS};
+use super::{BatchRunError, CLEAN, ConfigureError, FAILURE, ShardError, VIOLATIONS};
 use crate::pipeline::batch::{BatchConfig, Outcome};
 use crate::pipeline::{BatchInvocation, Config, Settings, on_threads};
 
@@ -28,7 +28,7 @@ pub struct Request {
 /// The configuration of the batch: what `settings` give, each file's fit
 /// when asked, what the report records; everything it does in parallel
 /// keeps to `threads`.
-pub fn configure(req: &Request) -> Result<Config, String> {
+pub fn configure(req: &Request) -> Result<Config, ConfigureError> {
     let mut cfg = Config::load(&req.settings, false, req.threads)?;
     if req.settings.fit {
         cfg.fitted = on_threads(req.threads, || {
@@ -44,9 +44,12 @@ pub fn configure(req: &Request) -> Result<Config, String> {
 }
 
 /// Run the batch under `cfg` and write its folder; the exit status.
-pub fn run(req: &Request, cfg: Config) -> Result<i32, String> {
+pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
     let dir = &req.out;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|source| BatchRunError::File {
+        path: dir.display().to_string(),
+        source,
+    })?;
     let bcfg = BatchConfig {
         paths: req.paths.clone(),
         audit: cfg.clone(),
@@ -60,8 +63,11 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, String> {
     // and the summary follow
     let jsonl = dir.join("audit.jsonl");
     let shown = jsonl.display().to_string();
-    let mut lines =
-        io::BufWriter::new(std::fs::File::create(&jsonl).map_err(|e| format!("{shown}: {e}"))?);
+    let in_lines = |source| BatchRunError::File {
+        path: shown.clone(),
+        source,
+    };
+    let mut lines = io::BufWriter::new(std::fs::File::create(&jsonl).map_err(in_lines)?);
     // what the tables' writer makes once per run, made beside the audit
     // where it is sure to be needed
     #[cfg(feature = "tables")]
@@ -82,7 +88,7 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, String> {
     lines
         .write_all(crate::report::json::jsonl_tail(&outcome, &cfg).as_bytes())
         .and_then(|()| lines.flush())
-        .map_err(|e| format!("{shown}: {e}"))?;
+        .map_err(in_lines)?;
     drop(lines);
     write_reports(dir, &outcome, req.shard, &cfg)?;
     if !req.quiet {
@@ -109,7 +115,7 @@ fn write_reports(
     outcome: &Outcome,
     shard: Option<(u64, u64)>,
     cfg: &Config,
-) -> Result<(), String> {
+) -> Result<(), BatchRunError> {
     let shown = crate::report::batch::write_tables(dir, outcome, &cfg.fitted)?;
     let mut facts = vec![format!(
         "{} game{}, {} violations (errors and warnings)",
@@ -139,14 +145,16 @@ fn write_reports(
     _outcome: &Outcome,
     _shard: Option<(u64, u64)>,
     _cfg: &Config,
-) -> Result<(), String> {
-    Err("this build of arbiter has no tables (built without the `tables` feature)".into())
+) -> Result<(), BatchRunError> {
+    Err(super::TablesError.into())
 }
 
 /// `--shard K/N`: `(k, n)` with 1 ≤ k ≤ n.
-pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+pub fn parse_shard(s: &str) -> Result<(u64, u64), ShardError> {
     s.split_once('/')
         .and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)))
         .filter(|(k, n)| *n >= 1 && (1..=*n).contains(k))
-        .ok_or_else(|| format!("--shard takes K/N with 1 <= K <= N, not {s:?}"))
+        .ok_or_else(|| ShardError {
+            text: s.to_string(),
+        })
 }

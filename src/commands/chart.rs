@@ -3,27 +3,25 @@
 
 use std::path::Path;
 
-use super::{CLEAN, FAILURE};
+use super::{CLEAN, ChartRunError, FAILURE};
 use crate::pipeline::Config;
 use crate::pipeline::run::nth_game;
 
 /// The SVG clock chart of game `game` (1 = the first) of `file`.
-pub fn svg(file: &Path, game: usize, cfg: &Config) -> Result<String, String> {
+pub fn svg(file: &Path, game: usize, cfg: &Config) -> Result<String, ChartRunError> {
     let mut cfg = cfg.clone();
     cfg.clocks = true;
     if cfg.ruleset.is_none() {
-        return Err(
-            "arbiter chart: needs --rules (the time control to reconstruct the clocks under)"
-                .into(),
-        );
+        return Err(ChartRunError::NoRules);
     }
-    let g = nth_game(file, game, &cfg).map_err(|e| format!("arbiter: {e}"))?;
-    crate::report::chart::for_game(&g).unwrap_or_else(|| {
-        Err(format!(
-            "arbiter chart: the ruleset declares no time control for game {game} of {}",
-            file.display()
-        ))
-    })
+    let g = nth_game(file, game, &cfg).map_err(ChartRunError::Game)?;
+    match crate::report::chart::for_game(&g) {
+        Some(svg) => Ok(svg?),
+        None => Err(ChartRunError::NoTimeControl {
+            game,
+            path: file.display().to_string(),
+        }),
+    }
 }
 
 /// Draw the chart of game `game` of `file` into `svg_path`.

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::rules::load;
-use super::{CLEAN, FAILURE, VIOLATIONS};
+use super::{CLEAN, FAILURE, RulesFitError, VIOLATIONS};
 
 /// What `arbiter rules fit` fits as one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,22 +25,25 @@ pub fn run(
     syzygy: Option<&Path>,
     json: bool,
     out: &mut dyn Write,
-) -> Result<i32, String> {
+) -> Result<i32, RulesFitError> {
     use crate::pipeline::fit::read_games;
     use crate::rules::fit::{Game, fit_group};
     let (rs, _) = load(rules)?;
     if rs.fits.is_empty() {
-        return Err(format!(
-            "{}: no constant or switch is marked `fit` (docs/rules-language.md, Fitting)",
-            rules.display()
-        ));
+        return Err(RulesFitError::NothingToFit {
+            path: rules.display().to_string(),
+        });
     }
     if let Some(v) = variant {
         crate::rules::eval::Program::new(&rs, Some(v))?;
     }
     let detectors = match syzygy {
-        Some(dir) => crate::rules::eval::Detectors::with_syzygy(dir)
-            .map_err(|e| format!("{}: {e}", dir.display()))?,
+        Some(dir) => crate::rules::eval::Detectors::with_syzygy(dir).map_err(|source| {
+            RulesFitError::Syzygy {
+                dir: dir.display().to_string(),
+                source,
+            }
+        })?,
         None => crate::rules::eval::Detectors::default(),
     };
     let mut failed = false;
@@ -82,13 +85,13 @@ pub fn run(
         }
     }
     if groups.is_empty() {
-        return Err("no game to fit".into());
+        return Err(RulesFitError::NoGame);
     }
     let mut departs = false;
     // the groups fitted in parallel, reported in their order
     use rayon::prelude::*;
     let fits: Vec<(
-        Result<crate::rules::fit::GroupFit, String>,
+        Result<crate::rules::fit::GroupFit, crate::rules::fit::FitError>,
         std::time::Duration,
     )> = groups
         .par_iter()
@@ -103,11 +106,11 @@ pub fn run(
             Ok(f) => {
                 departs |= f.departs();
                 let text = if json {
-                    serde_json::to_string(&f).map_err(|e| e.to_string())?
+                    serde_json::to_string(&f).map_err(RulesFitError::Json)?
                 } else {
                     crate::report::fit::text(&f, took)
                 };
-                writeln!(out, "{text}").map_err(|e| e.to_string())?;
+                writeln!(out, "{text}").map_err(RulesFitError::Output)?;
             }
             Err(e) => {
                 say!("arbiter rules fit: {key}: {e}");

@@ -14,10 +14,11 @@ pub fn run(
     as_json: bool,
     out: &mut dyn Write,
 ) -> i32 {
-    let r = crate::pipeline::hidden_book::screen(paths, engine_logs, params).and_then(|s| {
+    let r = (|| -> Result<_, super::HiddenBookError> {
+        let s = crate::pipeline::hidden_book::screen(paths, engine_logs, params)?;
         crate::report::hidden_book::write(&s, params, as_json, out)?;
         Ok(s)
-    });
+    })();
     match r {
         Ok(s) if s.failed => FAILURE,
         Ok(s) if !s.flagged.is_empty() => VIOLATIONS,

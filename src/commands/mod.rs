@@ -14,6 +14,12 @@ pub mod replay;
 pub mod rules;
 pub mod similarity;
 pub mod verify;
+mod error;
+
+pub use error::{
+    BatchRunError, ChartRunError, ConfigureError, HiddenBookError, RecordRunError, RulesFileError,
+    RulesFitError, ShardError, SimilarityRunError, TablesError, VerifyError,
+};
 
 /// Exit status: nothing found.
 pub const CLEAN: i32 = 0;

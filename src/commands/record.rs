@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::{CLEAN, FAILURE};
+use super::{CLEAN, FAILURE, RecordRunError};
 use crate::engines::record::{Limit, RecordConfig};
 use crate::pipeline::Config;
 use crate::pipeline::run::nth_game;
@@ -37,9 +37,12 @@ pub fn run(req: Request) -> i32 {
     crate::engines::record::reap_on_signal();
     let dir = req.out.clone();
     let r = config(req)
-        .and_then(|cfg| crate::engines::record::record(&cfg))
+        .and_then(|cfg| Ok(crate::engines::record::record(&cfg)?))
         .and_then(|rec| {
-            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(&dir).map_err(|source| RecordRunError::Dir {
+                path: dir.display().to_string(),
+                source,
+            })?;
             let write = |name: &str, text: &str| crate::report::write_in(&dir, name, text);
             write("engine.log", &rec.engine_log)?;
             if let Some(o) = &rec.opponent_log {
@@ -60,23 +63,24 @@ pub fn run(req: Request) -> i32 {
 }
 
 /// The recording `a` asks for, its flags checked and its games read.
-fn config(a: Request) -> Result<RecordConfig, String> {
+fn config(a: Request) -> Result<RecordConfig, RecordRunError> {
     let side = match a.side.as_str() {
         "white" => shakmaty::Color::White,
         "black" => shakmaty::Color::Black,
-        other => return Err(format!("--side takes white or black, not {other:?}")),
+        other => {
+            return Err(RecordRunError::Side {
+                found: other.to_string(),
+            });
+        }
     };
     let limit = match (a.movetime, a.depth, &a.tc) {
         (Some(ms), _, _) => Limit::MoveTime(ms),
         (_, Some(d), _) => Limit::Depth(d),
         (_, _, Some(tc)) => {
             let (b, i) = tc.split_once('+').unwrap_or((tc, "0"));
-            let b: f64 = b
-                .parse()
-                .map_err(|_| format!("--tc takes BASE+INC in seconds, e.g. 60+1, not {tc:?}"))?;
-            let i: f64 = i
-                .parse()
-                .map_err(|_| format!("--tc takes BASE+INC in seconds, e.g. 60+1, not {tc:?}"))?;
+            let bad = |_| RecordRunError::TimeControl { found: tc.clone() };
+            let b: f64 = b.parse().map_err(bad)?;
+            let i: f64 = i.parse().map_err(bad)?;
             Limit::Clock((b * 1000.0) as u64, (i * 1000.0) as u64)
         }
         _ => Limit::MoveTime(100),
@@ -87,33 +91,33 @@ fn config(a: Request) -> Result<RecordConfig, String> {
         .map(|o| {
             o.split_once('=')
                 .map(|(k, v)| (k.to_string(), v.to_string()))
-                .ok_or_else(|| format!("--option takes NAME=VALUE, not {o:?}"))
+                .ok_or_else(|| RecordRunError::EngineOption { found: o.clone() })
         })
-        .collect::<Result<Vec<_>, String>>()?;
-    let game_moves =
-        |p: &std::path::Path, which: usize| -> Result<(Option<String>, Vec<String>), String> {
-            let g = nth_game(p, which, &Config::default())?;
-            if let Some(stop) = &g.replay.stop {
-                return Err(format!(
-                    "{}: game {which} cannot be replayed: {}",
-                    p.display(),
-                    stop.message
-                ));
-            }
-            Ok((
-                g.game.tag("FEN").map(str::to_string),
-                g.replay.plies.iter().map(|p| p.uci.to_string()).collect(),
-            ))
-        };
+        .collect::<Result<Vec<_>, RecordRunError>>()?;
+    let game_moves = |p: &std::path::Path,
+                      which: usize|
+     -> Result<(Option<String>, Vec<String>), RecordRunError> {
+        let g = nth_game(p, which, &Config::default())?;
+        if let Some(stop) = &g.replay.stop {
+            return Err(RecordRunError::Unreplayable {
+                path: p.display().to_string(),
+                game: which,
+                reason: stop.message.to_string(),
+            });
+        }
+        Ok((
+            g.game.tag("FEN").map(str::to_string),
+            g.replay.plies.iter().map(|p| p.uci.to_string()).collect(),
+        ))
+    };
     let opening = match &a.opening {
         None => Vec::new(),
         Some(p) => {
             let (fen, mut moves) = game_moves(p, 1)?;
             if fen.is_some() {
-                return Err(format!(
-                    "{}: an opening must start from the initial position",
-                    p.display()
-                ));
+                return Err(RecordRunError::OpeningSetUp {
+                    path: p.display().to_string(),
+                });
             }
             if let Some(n) = a.opening_plies {
                 moves.truncate(n);

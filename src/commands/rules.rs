@@ -3,21 +3,30 @@
 
 use std::path::{Path, PathBuf};
 
+use super::RulesFileError;
 use crate::rules::analysis::{Check, Ruleset, clauses};
 use crate::rules::compile;
 
 /// Read and analyze a ruleset; the error is rendered with file, line and
 /// caret. Also returns its text.
-pub fn load(path: &Path) -> Result<(Ruleset, String), String> {
+pub fn load(path: &Path) -> Result<(Ruleset, String), RulesFileError> {
     let shown = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
-    compile(&shown, &src)
-        .map(|rs| (rs, src.clone()))
-        .map_err(|e| e.render(&shown, &src))
+    let src = std::fs::read_to_string(path).map_err(|source| RulesFileError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    match compile(&shown, &src) {
+        Ok(rs) => Ok((rs, src)),
+        Err(source) => Err(RulesFileError::Ruleset {
+            rendered: source.render(&shown, &src),
+            path: shown,
+            source: Box::new(source),
+        }),
+    }
 }
 
 /// `rules check`: the ruleset analyzed, summed up in one line.
-pub fn check(file: &Path) -> Result<String, String> {
+pub fn check(file: &Path) -> Result<String, RulesFileError> {
     load(file).map(|(rs, _)| {
         let checked = rs
             .rules
@@ -39,7 +48,7 @@ pub fn check(file: &Path) -> Result<String, String> {
 }
 
 /// `rules list`: every clause the ruleset cites, with its rules.
-pub fn list_file(file: &Path) -> Result<String, String> {
+pub fn list_file(file: &Path) -> Result<String, RulesFileError> {
     load(file).map(|(rs, _)| list(&rs))
 }
 
@@ -64,7 +73,7 @@ fn list(rs: &Ruleset) -> String {
 
 /// `rules explain`: a rule of `rules` (default: every ruleset in
 /// `./rulesets`), else a built-in check.
-pub fn explain(id: &str, rules: Option<&Path>) -> Result<String, String> {
+pub fn explain(id: &str, rules: Option<&Path>) -> Result<String, RulesFileError> {
     let files: Vec<PathBuf> = match rules {
         Some(p) => vec![p.to_path_buf()],
         None => {
@@ -104,16 +113,8 @@ pub fn explain(id: &str, rules: Option<&Path>) -> Result<String, String> {
     if let Some(doc) = crate::checks::explain(id) {
         return Ok(doc);
     }
-    Err(format!(
-        "arbiter: no rule or check `{id}` in {}",
-        if files.is_empty() {
-            "./rulesets (no .rules files found)".to_string()
-        } else {
-            files
-                .iter()
-                .map(|f| f.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-    ))
+    Err(RulesFileError::NotFound {
+        id: id.to_string(),
+        searched: files.iter().map(|f| f.display().to_string()).collect(),
+    })
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::CLEAN;
+use super::{CLEAN, SimilarityRunError};
 use crate::engines::record::Limit;
 use crate::engines::similarity as active;
 use crate::facts::similarity as sim;
@@ -39,12 +39,12 @@ pub struct Request {
 }
 
 /// Run the test `req` asks for and write its report into `req.out`.
-pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, String> {
+pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError> {
     if !req.games.is_empty() {
         return passive(req, out);
     }
     let Some(positions) = req.positions.as_deref() else {
-        return Err("give --positions FILE with --engine NAME=CMD…, or --games PATH…".into());
+        return Err(SimilarityRunError::NoPositions);
     };
     crate::engines::record::reap_on_signal();
     let settings = signature_settings(req)?;
@@ -55,12 +55,10 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, String> {
     };
     let fielded = specs.len() + reference.as_ref().map_or(0, |r| r.engines.len());
     if specs.is_empty() || fielded < 2 {
-        return Err(
-            "give at least two engines (--engine NAME=COMMAND), or one with --reference DIR".into(),
-        );
+        return Err(SimilarityRunError::TooFewEngines);
     }
     if !(1..=2).contains(&req.runs) {
-        return Err("--runs takes 1 or 2".into());
+        return Err(SimilarityRunError::Runs);
     }
     let (suite, suite_sha) = active::read_epd(positions)?;
     let limit = match (req.movetime, req.depth) {
@@ -127,16 +125,19 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, String> {
         positions.display(),
         sim::text(&report)
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(SimilarityRunError::Output)?;
     Ok(CLEAN)
 }
 
 /// `--games`: the passive test over an event's games.
-fn passive(req: &Request, out: &mut dyn Write) -> Result<i32, String> {
+fn passive(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError> {
     let (min_positions, dir) = (req.min_positions, req.out.as_path());
     let (choices, inputs) = crate::pipeline::similarity::passive_choices(&req.games)?;
     let report = sim::passive::analyze(&choices, min_positions, &signature_settings(req)?);
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|source| SimilarityRunError::Dir {
+        path: dir.display().to_string(),
+        source,
+    })?;
     let json = json!({
         "arbiter_version": crate::VERSION,
         "mode": "passive",
@@ -154,28 +155,27 @@ fn passive(req: &Request, out: &mut dyn Write) -> Result<i32, String> {
         choices.len(),
         sim::text(&report)
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(SimilarityRunError::Output)?;
     Ok(CLEAN)
 }
 
 /// The settings of the evaluation-signature verdict, from the flags.
-fn signature_settings(req: &Request) -> Result<sim::signature::Settings, String> {
+fn signature_settings(req: &Request) -> Result<sim::signature::Settings, SimilarityRunError> {
     let mut related = Vec::new();
     for r in &req.related {
         let (a, b) = r
             .split_once(',')
             .filter(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty())
-            .ok_or_else(|| format!("--related takes A,B (two engine names), not {r:?}"))?;
+            .ok_or_else(|| SimilarityRunError::Related { found: r.clone() })?;
         related.push((a.trim().to_string(), b.trim().to_string()));
     }
     if !(req.false_positive_rate > 0.0 && req.false_positive_rate < 1.0) {
-        return Err(format!(
-            "--false-positive-rate takes a number between 0 and 1, not {}",
-            req.false_positive_rate
-        ));
+        return Err(SimilarityRunError::FalsePositiveRate {
+            value: req.false_positive_rate,
+        });
     }
     if req.bootstrap == 0 {
-        return Err("--bootstrap takes at least 1".into());
+        return Err(SimilarityRunError::Bootstrap);
     }
     Ok(sim::signature::Settings {
         bootstrap: req.bootstrap,
@@ -188,15 +188,17 @@ fn signature_settings(req: &Request) -> Result<sim::signature::Settings, String>
 
 /// The engines of `--engine NAME=COMMAND`, each with its `--option`s
 /// (`NAME=VALUE` for every engine, `ENGINE:NAME=VALUE` for one).
-fn engine_specs(req: &Request) -> Result<Vec<active::EngineSpec>, String> {
+fn engine_specs(req: &Request) -> Result<Vec<active::EngineSpec>, SimilarityRunError> {
     let mut specs: Vec<active::EngineSpec> = Vec::new();
     for e in &req.engines {
         let (name, cmd) = e
             .split_once('=')
             .filter(|(n, c)| !n.trim().is_empty() && !c.trim().is_empty())
-            .ok_or_else(|| format!("--engine takes NAME=COMMAND, not {e:?}"))?;
+            .ok_or_else(|| SimilarityRunError::Engine { found: e.clone() })?;
         if specs.iter().any(|s| s.name == name) {
-            return Err(format!("two engines are named {name:?}"));
+            return Err(SimilarityRunError::SameName {
+                name: name.to_string(),
+            });
         }
         specs.push(active::EngineSpec {
             name: name.to_string(),
@@ -207,7 +209,7 @@ fn engine_specs(req: &Request) -> Result<Vec<active::EngineSpec>, String> {
     for o in &req.options {
         let (k, v) = o
             .split_once('=')
-            .ok_or_else(|| format!("--option takes NAME=VALUE or ENGINE:NAME=VALUE, not {o:?}"))?;
+            .ok_or_else(|| SimilarityRunError::EngineOption { found: o.clone() })?;
         let one = k
             .split_once(':')
             .filter(|(e, _)| specs.iter().any(|s| s.name == *e));
@@ -232,7 +234,7 @@ fn check_related(
     settings: &sim::signature::Settings,
     specs: &[active::EngineSpec],
     reference: Option<&active::Reference>,
-) -> Result<(), String> {
+) -> Result<(), SimilarityRunError> {
     let field: Vec<&String> = specs
         .iter()
         .map(|s| &s.name)
@@ -240,14 +242,10 @@ fn check_related(
         .collect();
     for (a, b) in &settings.related {
         if let Some(x) = [a, b].into_iter().find(|x| !field.contains(x)) {
-            return Err(format!(
-                "--related names {x:?}, which is not an engine of the field ({})",
-                field
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            return Err(SimilarityRunError::NotInField {
+                name: x.to_string(),
+                field: field.iter().map(|s| s.to_string()).collect(),
+            });
         }
     }
     Ok(())

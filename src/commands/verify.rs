@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{CLEAN, VIOLATIONS};
+use super::{BatchRunError, CLEAN, VIOLATIONS, VerifyError};
 use crate::base::digest::sha256_file;
 use crate::pipeline::{Config, Invocation, Settings, machine_threads, syzygy_listing};
 
@@ -31,41 +31,43 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn read(path: &Path) -> Result<Report, String> {
+    pub fn read(path: &Path) -> Result<Report, VerifyError> {
         let (jsonl, dir) = if path.is_dir() {
             (path.join("audit.jsonl"), Some(path.to_path_buf()))
         } else {
             (path.to_path_buf(), None)
         };
         let shown = jsonl.display().to_string();
-        let bytes = std::fs::read(&jsonl).map_err(|e| format!("{shown}: {e}"))?;
-        let text = std::str::from_utf8(&bytes).map_err(|e| {
-            format!(
-                "{shown}: not UTF-8 (byte {}): not a report of arbiter",
-                e.valid_up_to()
-            )
+        let bytes = std::fs::read(&jsonl).map_err(|source| VerifyError::Io {
+            path: shown.clone(),
+            source,
+        })?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| VerifyError::NotUtf8 {
+            path: shown.clone(),
+            offset: e.valid_up_to(),
         })?;
         let mut summary = None;
         for (i, line) in text.lines().enumerate() {
-            let v: Value = serde_json::from_str(line).map_err(|e| {
-                format!(
-                    "{shown}:{}: not a JSON line of an arbiter report: {e}",
-                    i + 1
-                )
-            })?;
+            let v: Value =
+                serde_json::from_str(line).map_err(|source| VerifyError::NotJsonLine {
+                    path: shown.clone(),
+                    line: i + 1,
+                    source,
+                })?;
             if v["type"] == "summary" {
                 summary = Some(v);
             }
         }
-        let summary = summary.ok_or_else(|| {
-            format!("{shown}: no summary line (\"type\": \"summary\"): the report is incomplete")
+        let summary = summary.ok_or_else(|| VerifyError::NoSummary {
+            path: shown.clone(),
         })?;
         let invocation: Invocation = serde_json::from_value(summary["invocation"].clone())
-            .map_err(|_| {
-                format!(
-                    "{shown}: the summary records no invocation (a report of arbiter {} or older cannot be rerun)",
-                    summary["arbiter_version"].as_str().unwrap_or("?")
-                )
+            .map_err(|_| VerifyError::NoInvocation {
+                path: shown.clone(),
+                version: summary["arbiter_version"]
+                    .as_str()
+                    .unwrap_or("?")
+                    .to_string(),
             })?;
         Ok(Report {
             jsonl,
@@ -201,12 +203,18 @@ pub fn report_files(dir: &Path) -> Vec<PathBuf> {
 
 /// `arbiter verify`: the hashes, then the same audit again, compared byte
 /// for byte with the report; `base` is the folder the audit ran in.
-pub fn run(report: &Path, base: Option<&Path>, out: &mut dyn Write) -> Result<i32, String> {
+pub fn run(report: &Path, base: Option<&Path>, out: &mut dyn Write) -> Result<i32, VerifyError> {
     // the report's own path is taken before moving to the base folder
-    let report = std::path::absolute(report).map_err(|e| format!("{}: {e}", report.display()))?;
+    let report = std::path::absolute(report).map_err(|source| VerifyError::Io {
+        path: report.display().to_string(),
+        source,
+    })?;
     let r = Report::read(&report)?;
     if let Some(b) = base {
-        std::env::set_current_dir(b).map_err(|e| format!("--base {}: {e}", b.display()))?;
+        std::env::set_current_dir(b).map_err(|source| VerifyError::Base {
+            path: b.display().to_string(),
+            source,
+        })?;
     }
     let mut text = format!(
         "report: {} (arbiter {}, {} games)\n",
@@ -258,18 +266,21 @@ pub fn run(report: &Path, base: Option<&Path>, out: &mut dyn Write) -> Result<i3
     } else {
         "verdict: NOT reproduced\n"
     });
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    out.write_all(text.as_bytes())
+        .map_err(VerifyError::Output)?;
     Ok(if reproduced { CLEAN } else { VIOLATIONS })
 }
 
 /// The same audit (or batch) as the report's, run again: the files
 /// compared, and where each that differs first differs.
-fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), String> {
+fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
     let inv = &r.invocation;
     let (settings, paths) = Settings::of(inv);
-    let mut cfg = Config::load(&settings, false, machine_threads())?;
+    let mut cfg =
+        Config::load(&settings, false, machine_threads()).map_err(super::ConfigureError::from)?;
     if settings.fit {
-        cfg.fitted = crate::pipeline::fit::fit_files(&paths, &cfg)?;
+        cfg.fitted =
+            crate::pipeline::fit::fit_files(&paths, &cfg).map_err(super::ConfigureError::from)?;
     }
     cfg.invocation = Some(inv.clone());
     let mut differences = Vec::new();
@@ -293,10 +304,11 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), String> {
             .as_deref()
             .map(super::batch::parse_shard)
             .transpose()
+            .map_err(BatchRunError::from)
             .and_then(|shard| super::batch::run(&super::batch::Request { shard, ..req }, cfg));
         if let Err(e) = ran {
             let _ = std::fs::remove_dir_all(&tmp);
-            return Err(e);
+            return Err(e.into());
         }
     } else {
         let req = super::audit::Request {
@@ -330,8 +342,7 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), String> {
         }
         None => {
             if inv.batch.is_some() {
-                now = std::fs::read(tmp.join("audit.jsonl"))
-                    .map_err(|e| format!("the batch run again wrote no audit.jsonl: {e}"))?;
+                now = std::fs::read(tmp.join("audit.jsonl")).map_err(VerifyError::NoRerunLines)?;
             }
             compared.push(r.jsonl.display().to_string());
             differences.extend(first_difference(

@@ -2,5 +2,8 @@
 //! active similarity test (`similarity`). The audit never imports this
 //! stage: it judges what was recorded.
 
+mod error;
 pub mod record;
 pub mod similarity;
+
+pub use error::{EngineError, RecordError, SimilarityError};

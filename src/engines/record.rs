@@ -19,6 +19,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
+use super::error::{EngineError, RecordError};
 use crate::base::time::format_timestamp;
 
 fn now_ms() -> i64 {
@@ -89,18 +90,21 @@ pub struct Engine {
 }
 
 impl Engine {
-    pub fn start(cmd: &str) -> Result<Engine, String> {
+    pub fn start(cmd: &str) -> Result<Engine, EngineError> {
         let mut parts = cmd.split_whitespace();
-        let prog = parts.next().ok_or("empty engine command")?;
+        let prog = parts.next().ok_or(EngineError::EmptyCommand)?;
         let mut child = Command::new(prog)
             .args(parts)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start engine {cmd:?}: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+            .map_err(|source| EngineError::Start {
+                cmd: cmd.to_string(),
+                source,
+            })?;
+        let stdin = child.stdin.take().ok_or(EngineError::NoStdin)?;
+        let stdout = child.stdout.take().ok_or(EngineError::NoStdout)?;
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -134,16 +138,19 @@ impl Engine {
             .push_str(&format!("{} ! {what}\n", format_timestamp(now_ms())));
     }
 
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         self.log
             .push_str(&format!("{} > {line}\n", format_timestamp(now_ms())));
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
-            .map_err(|e| format!("engine {:?} stopped reading: {e}", self.cmd))
+            .map_err(|source| EngineError::StoppedReading {
+                cmd: self.cmd.clone(),
+                source,
+            })
     }
 
     /// Read lines until one starts with `prefix`; every line is logged.
-    pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, String> {
+    pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, EngineError> {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -160,10 +167,11 @@ impl Engine {
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     self.kill();
-                    return Err(format!(
-                        "engine {:?} did not answer `{prefix}` within {timeout:?}; it was stopped",
-                        self.cmd
-                    ));
+                    return Err(EngineError::Timeout {
+                        cmd: self.cmd.clone(),
+                        prefix: prefix.to_string(),
+                        timeout,
+                    });
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     // its output closed: it has ended, or is about to
@@ -172,10 +180,11 @@ impl Engine {
                         "exit {}",
                         status.map_or("unknown".into(), |c| c.to_string())
                     ));
-                    return Err(format!(
-                        "engine {:?} exited (status {status:?}) while arbiter waited for `{prefix}`",
-                        self.cmd
-                    ));
+                    return Err(EngineError::Exited {
+                        cmd: self.cmd.clone(),
+                        status,
+                        prefix: prefix.to_string(),
+                    });
                 }
             }
         }
@@ -216,7 +225,7 @@ impl Engine {
         ));
     }
 
-    pub fn init(&mut self, options: &[(String, String)]) -> Result<(), String> {
+    pub fn init(&mut self, options: &[(String, String)]) -> Result<(), EngineError> {
         self.send("uci")?;
         self.wait_for("uciok", Duration::from_secs(20))?;
         for (k, v) in options {
@@ -237,7 +246,7 @@ impl Engine {
         moves: &[String],
         limit: Limit,
         clocks: (u64, u64),
-    ) -> Result<(String, u64), String> {
+    ) -> Result<(String, u64), EngineError> {
         let pos = match fen {
             Some(f) => format!("position fen {f}"),
             None => "position startpos".to_string(),
@@ -341,15 +350,14 @@ fn fmt_clock(ms: u64) -> String {
     )
 }
 
-pub fn record(cfg: &RecordConfig) -> Result<Recording, String> {
+pub fn record(cfg: &RecordConfig) -> Result<Recording, RecordError> {
     let mut engine = Engine::start(&cfg.engine)?;
     engine.init(&cfg.options)?;
     if let Some((fen, moves)) = &cfg.replay {
         let mut pos: Chess = match fen {
-            Some(f) => Fen::from_ascii(f.as_bytes())
-                .map_err(|e| e.to_string())?
+            Some(f) => Fen::from_ascii(f.as_bytes())?
                 .into_position(CastlingMode::Standard)
-                .map_err(|e| e.to_string())?,
+                .map_err(|e| RecordError::Position(Box::new(e)))?,
             None => Chess::default(),
         };
         let mut played: Vec<String> = Vec::new();
@@ -357,10 +365,12 @@ pub fn record(cfg: &RecordConfig) -> Result<Recording, String> {
             if pos.turn() == cfg.side {
                 engine.search(fen.as_deref(), &played, cfg.limit, (60_000, 60_000))?;
             }
-            let m = UciMove::from_ascii(mv.as_bytes())
-                .map_err(|e| e.to_string())?
+            let m = UciMove::from_ascii(mv.as_bytes())?
                 .to_move(&pos)
-                .map_err(|e| format!("{mv}: {e}"))?;
+                .map_err(|source| RecordError::ReplayIllegal {
+                    mv: mv.clone(),
+                    source,
+                })?;
             pos.play_unchecked(m);
             played.push(mv.clone());
         }
@@ -372,10 +382,7 @@ pub fn record(cfg: &RecordConfig) -> Result<Recording, String> {
             pgn: None,
         });
     }
-    let opp_cmd = cfg
-        .opponent
-        .as_deref()
-        .ok_or("to play a game, give --opponent CMD (or --pgn to replay one)")?;
+    let opp_cmd = cfg.opponent.as_deref().ok_or(RecordError::NoOpponent)?;
     let mut opponent = Engine::start(opp_cmd)?;
     opponent.init(&[])?;
     let (base, inc) = match cfg.limit {
@@ -403,9 +410,15 @@ pub fn record(cfg: &RecordConfig) -> Result<Recording, String> {
             who.search(None, &moves, cfg.limit, (clocks[0], clocks[1]))?
         };
         let m = UciMove::from_ascii(mv.as_bytes())
-            .map_err(|e| format!("move {mv:?}: {e}"))?
+            .map_err(|source| RecordError::Uci {
+                mv: mv.clone(),
+                source,
+            })?
             .to_move(&pos)
-            .map_err(|e| format!("engine move {mv:?} is illegal: {e}"))?;
+            .map_err(|source| RecordError::Illegal {
+                mv: mv.clone(),
+                source,
+            })?;
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
         moves.push(mv);
         let idx = usize::from(turn == Color::Black);

@@ -21,6 +21,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use super::error::SimilarityError;
 use crate::engines::record::{Engine, Limit};
 use crate::facts::similarity::Answer;
 
@@ -42,11 +43,16 @@ pub struct Position {
 /// Read an EPD file: the first four fields are the position; `id "…"`
 /// names it (default: the line number). Also returns the SHA-256 of the
 /// bytes read, so that a report names exactly the suite it parsed.
-pub fn read_epd(path: &Path) -> Result<(Vec<Position>, String), String> {
+pub fn read_epd(path: &Path) -> Result<(Vec<Position>, String), SimilarityError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let bytes = std::fs::read(path).map_err(|source| SimilarityError::Io {
+        path: shown.clone(),
+        source,
+    })?;
     let sha256 = crate::base::digest::sha256_hex(&bytes);
-    let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8 text"))?;
+    let text = String::from_utf8(bytes).map_err(|_| SimilarityError::NotUtf8 {
+        path: shown.clone(),
+    })?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -55,10 +61,11 @@ pub fn read_epd(path: &Path) -> Result<(Vec<Position>, String), String> {
         }
         let fields: Vec<&str> = line.split_whitespace().take(4).collect();
         if fields.len() < 4 {
-            return Err(format!(
-                "{shown}:{}: expected an EPD position (placement, side, castling, en passant), found {line:?}",
-                n + 1
-            ));
+            return Err(SimilarityError::EpdShape {
+                path: shown,
+                line: n + 1,
+                found: line.to_string(),
+            });
         }
         let fen = format!("{} 0 1", fields.join(" "));
         let parsed: Result<shakmaty::fen::Fen, _> = fen.parse();
@@ -67,11 +74,11 @@ pub fn read_epd(path: &Path) -> Result<(Vec<Position>, String), String> {
                 .ok()
         });
         if ok.is_none() {
-            return Err(format!(
-                "{shown}:{}: not a legal chess position: {:?}",
-                n + 1,
-                fields.join(" ")
-            ));
+            return Err(SimilarityError::EpdIllegal {
+                path: shown,
+                line: n + 1,
+                position: fields.join(" "),
+            });
         }
         let id = line
             .split_once("id \"")
@@ -80,7 +87,7 @@ pub fn read_epd(path: &Path) -> Result<(Vec<Position>, String), String> {
         out.push(Position { fen, id });
     }
     if out.is_empty() {
-        return Err(format!("{shown}: no positions"));
+        return Err(SimilarityError::NoPositions { path: shown });
     }
     Ok((out, sha256))
 }
@@ -134,18 +141,21 @@ pub struct Config {
 }
 
 /// Read the answers already in the output folder (resume).
-pub fn read_answers(out: &Path) -> Result<Vec<Answer>, String> {
+pub fn read_answers(out: &Path) -> Result<Vec<Answer>, SimilarityError> {
     let path = out.join("answers.jsonl");
     match std::fs::read_to_string(&path) {
         Ok(text) => parse_answers(&path.display().to_string(), &text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Err(source) => Err(SimilarityError::Io {
+            path: path.display().to_string(),
+            source,
+        }),
     }
 }
 
 /// The answers of an `answers.jsonl` text, one per line; `shown` names it
 /// in errors.
-fn parse_answers(shown: &str, text: &str) -> Result<Vec<Answer>, String> {
+fn parse_answers(shown: &str, text: &str) -> Result<Vec<Answer>, SimilarityError> {
     let mut v = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -155,7 +165,13 @@ fn parse_answers(shown: &str, text: &str) -> Result<Vec<Answer>, String> {
             Ok(a) => v.push(a),
             // a line cut short by an interrupted run: that answer is redone
             Err(_) if n + 1 == text.lines().count() => {}
-            Err(e) => return Err(format!("{shown}:{}: {e}", n + 1)),
+            Err(source) => {
+                return Err(SimilarityError::Answer {
+                    path: shown.to_string(),
+                    line: n + 1,
+                    source,
+                });
+            }
         }
     }
     Ok(v)
@@ -163,9 +179,12 @@ fn parse_answers(shown: &str, text: &str) -> Result<Vec<Answer>, String> {
 
 /// Run every engine over the suite, `runs` times, on `threads` workers;
 /// answers already in the output folder are kept.
-pub fn run(cfg: &Config) -> Result<Vec<Answer>, String> {
-    std::fs::create_dir_all(cfg.out.join("logs"))
-        .map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+pub fn run(cfg: &Config) -> Result<Vec<Answer>, SimilarityError> {
+    let io_in = |p: &Path| {
+        let path = p.display().to_string();
+        move |source| SimilarityError::Io { path, source }
+    };
+    std::fs::create_dir_all(cfg.out.join("logs")).map_err(io_in(&cfg.out))?;
     let mut answers = read_answers(&cfg.out)?;
     // answers of a crashed engine are redone
     answers.retain(|a| a.error.is_none());
@@ -175,11 +194,10 @@ pub fn run(cfg: &Config) -> Result<Vec<Answer>, String> {
         .collect();
     // rewrite the file with what is kept, so that it stays one line per answer
     let file_path = cfg.out.join("answers.jsonl");
-    let mut file =
-        std::fs::File::create(&file_path).map_err(|e| format!("{}: {e}", file_path.display()))?;
+    let mut file = std::fs::File::create(&file_path).map_err(io_in(&file_path))?;
     for a in &answers {
         writeln!(file, "{}", serde_json::to_string(a).unwrap_or_default())
-            .map_err(|e| format!("{}: {e}", file_path.display()))?;
+            .map_err(io_in(&file_path))?;
     }
     let mut jobs: Vec<(EngineSpec, u32, Vec<usize>)> = Vec::new();
     for e in &cfg.engines {
@@ -249,9 +267,9 @@ pub fn run(cfg: &Config) -> Result<Vec<Answer>, String> {
     });
     bar.finish_and_clear();
     let answers = Arc::try_unwrap(sink)
-        .map_err(|_| "a worker still holds the answers".to_string())?
+        .map_err(|_| SimilarityError::WorkerHolds)?
         .into_inner()
-        .map_err(|_| "a worker panicked".to_string())?
+        .map_err(|_| SimilarityError::WorkerPanicked)?
         .1;
     Ok(answers)
 }
@@ -283,7 +301,7 @@ fn run_job(
                 Ok(e) => engine = Some(e),
                 Err(err) => {
                     failures += 1;
-                    emit(blank(Some(err)));
+                    emit(blank(Some(err.to_string())));
                     continue;
                 }
             }
@@ -321,7 +339,7 @@ fn run_job(
                 if let Some(e) = engine.take() {
                     transcript.push_str(&e.quit());
                 }
-                emit(blank(Some(err)));
+                emit(blank(Some(err.to_string())));
             }
         }
         // keep memory flat: move the transcript out of the engine
@@ -352,26 +370,26 @@ pub struct Reference {
 
 impl Reference {
     /// Read DIR/similarity.json and DIR/answers.jsonl.
-    pub fn read(dir: &Path) -> Result<Reference, String> {
+    pub fn read(dir: &Path) -> Result<Reference, SimilarityError> {
         let folder = dir.display().to_string();
         let report_path = dir.join("similarity.json");
-        let bytes = std::fs::read(&report_path).map_err(|e| {
-            format!(
-                "{}: {e} (a reference is the output folder of arbiter similarity)",
-                report_path.display()
-            )
+        let report_shown = report_path.display().to_string();
+        let bytes = std::fs::read(&report_path).map_err(|source| SimilarityError::NoReference {
+            path: report_shown.clone(),
+            source,
         })?;
-        let v: serde_json::Value = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("{}: not JSON: {e}", report_path.display()))?;
-        let field = |k: &str| -> Result<String, String> {
+        let v: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|source| SimilarityError::NotJson {
+                path: report_shown.clone(),
+                source,
+            })?;
+        let field = |k: &str| -> Result<String, SimilarityError> {
             v.get(k)
                 .and_then(|x| x.as_str())
                 .map(str::to_string)
-                .ok_or_else(|| {
-                    format!(
-                        "{}: expected the field {k:?} of an active run of arbiter similarity",
-                        report_path.display()
-                    )
+                .ok_or_else(|| SimilarityError::MissingField {
+                    path: report_shown.clone(),
+                    field: k.to_string(),
                 })
         };
         let positions_sha256 = field("positions_sha256")?;
@@ -386,21 +404,28 @@ impl Reference {
             })
             .unwrap_or_default();
         if engines.is_empty() {
-            return Err(format!("{}: names no engines", report_path.display()));
+            return Err(SimilarityError::NoEngines { path: report_shown });
         }
         let answers_path = dir.join("answers.jsonl");
         let answers_shown = answers_path.display().to_string();
-        let answers_bytes =
-            std::fs::read(&answers_path).map_err(|e| format!("{answers_shown}: {e}"))?;
-        let answers_text = std::str::from_utf8(&answers_bytes)
-            .map_err(|_| format!("{answers_shown}: not UTF-8 text"))?;
+        let answers_bytes = std::fs::read(&answers_path).map_err(|source| SimilarityError::Io {
+            path: answers_shown.clone(),
+            source,
+        })?;
+        let answers_text =
+            std::str::from_utf8(&answers_bytes).map_err(|_| SimilarityError::NotUtf8 {
+                path: answers_shown.clone(),
+            })?;
         let answers: Vec<Answer> = parse_answers(&answers_shown, answers_text)?
             .into_iter()
             .filter(|a| a.run == 1 && a.error.is_none() && engines.contains(&a.engine))
             .collect();
         for e in &engines {
             if !answers.iter().any(|a| &a.engine == e) {
-                return Err(format!("{answers_shown}: no answers of {e}"));
+                return Err(SimilarityError::NoAnswers {
+                    path: answers_shown,
+                    engine: e.clone(),
+                });
             }
         }
         Ok(Reference {
@@ -421,24 +446,26 @@ impl Reference {
         suite_sha256: &str,
         limit: &str,
         specs: &[EngineSpec],
-    ) -> Result<(), String> {
+    ) -> Result<(), SimilarityError> {
         if self.positions_sha256 != suite_sha256 {
-            return Err(format!(
-                "the reference {} answered another position suite (sha256 {}), not this one ({suite_sha256})",
-                self.folder, self.positions_sha256
-            ));
+            return Err(SimilarityError::OtherSuite {
+                folder: self.folder.clone(),
+                reference: self.positions_sha256.clone(),
+                suite: suite_sha256.to_string(),
+            });
         }
         if self.limit != limit {
-            return Err(format!(
-                "the reference {} searched at {:?}, not {limit:?}: scores and moves depend on the limit",
-                self.folder, self.limit
-            ));
+            return Err(SimilarityError::OtherLimit {
+                folder: self.folder.clone(),
+                reference: self.limit.clone(),
+                limit: limit.to_string(),
+            });
         }
         if let Some(s) = specs.iter().find(|s| self.engines.contains(&s.name)) {
-            return Err(format!(
-                "the engine name {:?} is also in the reference field {}: rename it",
-                s.name, self.folder
-            ));
+            return Err(SimilarityError::SameName {
+                name: s.name.clone(),
+                folder: self.folder.clone(),
+            });
         }
         Ok(())
     }
@@ -482,11 +509,12 @@ mod tests {
         assert_eq!(v[0].id, "kings");
         assert_eq!(v[1].id, "line 4");
         std::fs::write(&p, "8/8/8/8/8/8/8/K1k5 w\n").unwrap();
-        assert!(read_epd(&p).unwrap_err().contains("s.epd:1:"));
+        assert!(read_epd(&p).unwrap_err().to_string().contains("s.epd:1:"));
         std::fs::write(&p, "8/8/8/8/8/8/8/KKk5 w - -\n").unwrap();
         assert!(
             read_epd(&p)
                 .unwrap_err()
+                .to_string()
                 .contains("not a legal chess position")
         );
     }

@@ -9,6 +9,35 @@ use std::path::{Path, PathBuf};
 use crate::base::digest::{HashingReader, sha256_hex};
 use crate::ingest::engine::EngineLog;
 
+/// Why a log file could not be read; `path` is the file as shown.
+#[derive(Debug, thiserror::Error)]
+pub enum LogFileError {
+    #[error("arbiter: {path}: {source}")]
+    Io { path: String, source: io::Error },
+    /// A log in UTF-16 or UTF-32 (`encoding` names which).
+    #[error(
+        "arbiter: {path}: line 1: the file is {encoding}; logs are read as UTF-8: convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
+    )]
+    Wide {
+        path: String,
+        encoding: &'static str,
+    },
+    /// An operator log with bytes that are not UTF-8, at `line`:`column`
+    /// (1-based), `offset` bytes into the file, the first of them `byte`.
+    #[error(
+        "arbiter: {path}:{line}:{column}: not UTF-8 text (byte {offset}, 0x{byte:02X}); the log must be UTF-8"
+    )]
+    NotUtf8 {
+        path: String,
+        line: usize,
+        column: usize,
+        offset: usize,
+        byte: u8,
+    },
+    #[error("arbiter: a thread reading the engine logs failed")]
+    Thread,
+}
+
 /// An engine log read from a file.
 #[derive(Debug, Clone)]
 pub struct LoadedEngineLog {
@@ -26,7 +55,7 @@ pub struct LoadedEngineLog {
 pub fn read_engine_logs(
     paths: &[PathBuf],
     threads: usize,
-) -> Result<Vec<crate::ingest::logs::LoadedEngineLog>, String> {
+) -> Result<Vec<crate::ingest::logs::LoadedEngineLog>, LogFileError> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
     // take logs until none is left: (its place, what reading it gave)
@@ -49,7 +78,7 @@ pub fn read_engine_logs(
             match o.join() {
                 Ok(r) => read.extend(r),
                 Err(_) => {
-                    return Err("arbiter: a thread reading the engine logs failed".to_string());
+                    return Err(LogFileError::Thread);
                 }
             }
         }
@@ -65,9 +94,12 @@ pub fn read_engine_logs(
 /// dropped and UTF-16 refused, as for operator logs (`log_text`); bytes
 /// that are not UTF-8 are replaced line by line (the same replacement as
 /// for the whole text: a line ending is never part of a UTF-8 sequence).
-pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineLog, String> {
+pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineLog, LogFileError> {
     let shown = path.display().to_string();
-    let failed = |e: io::Error| format!("arbiter: {shown}: {e}");
+    let failed = |source: io::Error| LogFileError::Io {
+        path: shown.clone(),
+        source,
+    };
     let file = File::open(path).map_err(failed)?;
     let mut input = BufReader::with_capacity(1 << 16, HashingReader::new(file));
     if let Some(w) = crate::ingest::text::wide_encoding(input.fill_buf().map_err(failed)?) {
@@ -105,10 +137,11 @@ pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineL
 }
 
 /// The error for a log in UTF-16 or UTF-32.
-fn wide_error(shown: &str, encoding: &str) -> String {
-    format!(
-        "arbiter: {shown}: line 1: the file is {encoding}; logs are read as UTF-8: convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
-    )
+fn wide_error(shown: &str, encoding: &'static str) -> LogFileError {
+    LogFileError::Wide {
+        path: shown.to_string(),
+        encoding,
+    }
 }
 
 /// An operator log read from a file.
@@ -122,9 +155,12 @@ pub struct LoadedLog {
 }
 
 impl LoadedLog {
-    pub fn read(path: &Path) -> Result<LoadedLog, String> {
+    pub fn read(path: &Path) -> Result<LoadedLog, LogFileError> {
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| format!("arbiter: {shown}: {e}"))?;
+        let bytes = std::fs::read(path).map_err(|source| LogFileError::Io {
+            path: shown.clone(),
+            source,
+        })?;
         let text = log_text(&shown, &bytes)?;
         let mut log = crate::ingest::operator::parse(&text);
         for e in &mut log.events {
@@ -155,7 +191,7 @@ impl LoadedLog {
 /// with their place (the log is written by people and tools). Engine logs,
 /// where an engine may print anything, are read by `read_engine_log`,
 /// which replaces such bytes.
-pub fn log_text(shown: &str, bytes: &[u8]) -> Result<String, String> {
+pub fn log_text(shown: &str, bytes: &[u8]) -> Result<String, LogFileError> {
     if let Some(w) = crate::ingest::text::wide_encoding(bytes) {
         return Err(wide_error(shown, w));
     }
@@ -170,10 +206,13 @@ pub fn log_text(shown: &str, bytes: &[u8]) -> Result<String, String> {
                     .iter()
                     .rposition(|&b| b == b'\n')
                     .map_or(0, |p| p + 1);
-            Err(format!(
-                "arbiter: {shown}:{line}:{column}: not UTF-8 text (byte {at}, 0x{:02X}); the log must be UTF-8",
-                bytes[at]
-            ))
+            Err(LogFileError::NotUtf8 {
+                path: shown.to_string(),
+                line,
+                column,
+                offset: at,
+                byte: bytes[at],
+            })
         }
     }
 }
@@ -219,7 +258,7 @@ mod tests {
         broken.push(PathBuf::from("no-such-second.log"));
         for threads in [1, 2, 64] {
             let e = read_engine_logs(&broken, threads).unwrap_err();
-            assert!(e.contains("no-such-first.log"), "{e}");
+            assert!(e.to_string().contains("no-such-first.log"), "{e}");
         }
     }
 }

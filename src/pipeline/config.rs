@@ -56,6 +56,42 @@ pub struct BatchInvocation {
     pub shard: Option<String>,
 }
 
+/// Why an audit's configuration could not be made: a file it names could
+/// not be read or is not what it must be. Paths are as shown.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// A pool of `threads` threads could not be started.
+    #[error("could not start {threads} threads: {source}")]
+    Threads {
+        threads: usize,
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// The ruleset file could not be read.
+    #[error("{path}: {source}")]
+    RulesetIo {
+        path: String,
+        source: std::io::Error,
+    },
+    /// The ruleset has a mistake: `rendered` is its diagnostic with file,
+    /// line and caret.
+    #[error("{rendered}")]
+    Ruleset {
+        path: String,
+        rendered: String,
+        source: Box<crate::rules::syntax::error::RuleError>,
+    },
+    /// `--variant` names a variant the ruleset does not have.
+    #[error("arbiter: {0}")]
+    Variant(#[source] crate::rules::eval::UnknownVariant),
+    #[error(transparent)]
+    Log(#[from] crate::ingest::logs::LogFileError),
+    /// The Syzygy tables of folder `dir` could not be read.
+    #[error("arbiter: syzygy tables {dir}: {source}")]
+    Syzygy { dir: String, source: std::io::Error },
+    #[error("arbiter: {0}")]
+    Similarity(#[source] crate::facts::similarity::LoadError),
+}
+
 /// The threads a run uses where it is not told: the machine's cores.
 pub fn machine_threads() -> usize {
     std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
@@ -64,20 +100,30 @@ pub fn machine_threads() -> usize {
 /// Run `work` on a pool of its own of `threads` threads (at least one), so
 /// that what it does in parallel keeps to the number the user gave
 /// (`batch --threads`), not the machine's cores.
-pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> Result<T, String> {
+pub fn on_threads<T: Send>(
+    threads: usize,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, ConfigError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| format!("could not start {threads} threads: {e}"))?;
+        .map_err(|source| ConfigError::Threads { threads, source })?;
     Ok(pool.install(work))
 }
 
 impl Config {
     /// Load a ruleset file; the error is rendered with file, line and caret.
-    pub fn load_ruleset(path: &Path) -> Result<Ruleset, String> {
+    pub fn load_ruleset(path: &Path) -> Result<Ruleset, ConfigError> {
         let shown = path.display().to_string();
-        let src = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-        crate::rules::compile(&shown, &src).map_err(|e| e.render(&shown, &src))
+        let src = std::fs::read_to_string(path).map_err(|source| ConfigError::RulesetIo {
+            path: shown.clone(),
+            source,
+        })?;
+        crate::rules::compile(&shown, &src).map_err(|source| ConfigError::Ruleset {
+            rendered: source.render(&shown, &src),
+            path: shown.clone(),
+            source: Box::new(source),
+        })
     }
 }
 
@@ -89,9 +135,9 @@ mod tests {
     /// one thread is one thread, and of three is three.
     #[test]
     fn work_keeps_to_the_threads_given() {
-        assert_eq!(on_threads(1, rayon::current_num_threads), Ok(1));
-        assert_eq!(on_threads(3, rayon::current_num_threads), Ok(3));
-        assert_eq!(on_threads(0, rayon::current_num_threads), Ok(1));
+        assert_eq!(on_threads(1, rayon::current_num_threads).ok(), Some(1));
+        assert_eq!(on_threads(3, rayon::current_num_threads).ok(), Some(3));
+        assert_eq!(on_threads(0, rayon::current_num_threads).ok(), Some(1));
     }
 }
 
@@ -148,7 +194,7 @@ impl Config {
     /// most `threads` threads), the Syzygy tables and the similarity
     /// report. `trace` keeps every `let` value per move (`replay`). The
     /// fit is not run here: see `crate::pipeline::fit::fit_files`.
-    pub fn load(settings: &Settings, trace: bool, threads: usize) -> Result<Config, String> {
+    pub fn load(settings: &Settings, trace: bool, threads: usize) -> Result<Config, ConfigError> {
         let mut cfg = Config {
             trace,
             ..Default::default()
@@ -156,8 +202,7 @@ impl Config {
         if let Some(path) = &settings.rules {
             let rs = Config::load_ruleset(path)?;
             if let Some(v) = &settings.variant {
-                crate::rules::eval::Program::new(&rs, Some(v))
-                    .map_err(|e| format!("arbiter: {e}"))?;
+                crate::rules::eval::Program::new(&rs, Some(v)).map_err(ConfigError::Variant)?;
             }
             cfg.ruleset = Some(std::sync::Arc::new(rs));
             cfg.variant = settings.variant.clone();
@@ -168,12 +213,14 @@ impl Config {
         cfg.engine_logs = crate::ingest::logs::read_engine_logs(&settings.engine_logs, threads)?;
         let mut detectors = Detectors::default();
         if let Some(dir) = &settings.syzygy {
-            detectors = Detectors::with_syzygy(dir)
-                .map_err(|e| format!("arbiter: syzygy tables {}: {e}", dir.display()))?;
+            detectors = Detectors::with_syzygy(dir).map_err(|source| ConfigError::Syzygy {
+                dir: dir.display().to_string(),
+                source,
+            })?;
         }
         if let Some(p) = &settings.similarity {
             detectors.similarity =
-                Some(crate::facts::similarity::load(p).map_err(|e| format!("arbiter: {e}"))?);
+                Some(crate::facts::similarity::load(p).map_err(ConfigError::Similarity)?);
         }
         cfg.detectors = std::sync::Arc::new(detectors);
         Ok(cfg)

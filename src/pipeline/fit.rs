@@ -26,19 +26,30 @@ pub fn read_games(path: &std::path::Path) -> std::io::Result<Vec<Game>> {
     Ok(out)
 }
 
+/// Why `--fit` cannot be run: the ruleset has nothing to fit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FitFilesError {
+    #[error("--fit needs --rules")]
+    NoRuleset,
+    /// The ruleset (its id) marks nothing with `fit`.
+    #[error(
+        "--fit: ruleset {ruleset} marks no constant or switch with `fit` (docs/rules-language.md, Fitting)"
+    )]
+    NothingToFit { ruleset: String },
+}
+
 /// Fit each PGN file of `paths` under the configuration's ruleset, by its
 /// path as shown. A file that cannot be read or fitted is left out (the
 /// audit reports it when it reads it).
 pub fn fit_files(
     paths: &[std::path::PathBuf],
     cfg: &crate::pipeline::Config,
-) -> Result<BTreeMap<String, FileFit>, String> {
-    let rs = cfg.ruleset.as_deref().ok_or("--fit needs --rules")?;
+) -> Result<BTreeMap<String, FileFit>, FitFilesError> {
+    let rs = cfg.ruleset.as_deref().ok_or(FitFilesError::NoRuleset)?;
     if rs.fits.is_empty() {
-        return Err(format!(
-            "--fit: ruleset {} marks no constant or switch with `fit` (docs/rules-language.md, Fitting)",
-            rs.id
-        ));
+        return Err(FitFilesError::NothingToFit {
+            ruleset: rs.id.to_string(),
+        });
     }
     let mut out = BTreeMap::new();
     for input in crate::pipeline::expand_inputs(paths) {

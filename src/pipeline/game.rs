@@ -106,7 +106,7 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
                     "ruleset-unusable",
                     Severity::Error,
                     "The ruleset could not be applied",
-                    e,
+                    e.to_string(),
                 )],
                 trace: Vec::new(),
             },

@@ -28,7 +28,7 @@ pub fn screen(
     paths: &[PathBuf],
     engine_logs: &[PathBuf],
     params: &Params,
-) -> Result<Screening, String> {
+) -> Result<Screening, crate::ingest::logs::LogFileError> {
     let logs = crate::ingest::logs::read_engine_logs(engine_logs, machine_threads())?;
     let cfg = Config::default();
     let mut s = Screening::default();

@@ -4,7 +4,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::config::Config;
+use super::config::{Config, ConfigError};
 use crate::ingest::logs::{LoadedLog, read_engine_logs};
 
 /// One thing to audit: a PGN file, or a case folder (a game with its logs
@@ -74,16 +74,52 @@ pub struct Case {
     pub operator_logs: Vec<PathBuf>,
 }
 
+/// Why a case folder could not be read: its `case.json` (`path`, as
+/// shown), or the files it names.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    #[error("{path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error("{path}: line {line}: {source}")]
+    Json {
+        path: String,
+        line: usize,
+        source: serde_json::Error,
+    },
+    #[error("{path}: expected a JSON object")]
+    NotObject { path: String },
+    #[error(
+        "{path}: unknown key {key:?} (known: ruleset, variant, game, engine_logs, operator_logs, description)"
+    )]
+    UnknownKey { path: String, key: String },
+    #[error("{path}: {key:?} must be a string")]
+    NotString { path: String, key: String },
+    #[error("{path}: {key:?} must list file names")]
+    NotFileName { path: String, key: String },
+    #[error("{path}: {key:?} must be a list of file names")]
+    NotList { path: String, key: String },
+    /// The ruleset or a log the case names.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
 impl Case {
-    pub fn read(dir: &Path) -> Result<Case, String> {
+    pub fn read(dir: &Path) -> Result<Case, CaseError> {
         let path = dir.join("case.json");
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
+        let text = std::fs::read_to_string(&path).map_err(|source| CaseError::Io {
+            path: shown.clone(),
+            source,
+        })?;
         let v: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("{shown}: line {}: {e}", e.line()))?;
-        let obj = v
-            .as_object()
-            .ok_or_else(|| format!("{shown}: expected a JSON object"))?;
+            serde_json::from_str(&text).map_err(|source| CaseError::Json {
+                path: shown.clone(),
+                line: source.line(),
+                source,
+            })?;
+        let obj = v.as_object().ok_or_else(|| CaseError::NotObject {
+            path: shown.clone(),
+        })?;
         for k in obj.keys() {
             if ![
                 "ruleset",
@@ -95,19 +131,23 @@ impl Case {
             ]
             .contains(&k.as_str())
             {
-                return Err(format!(
-                    "{shown}: unknown key {k:?} (known: ruleset, variant, game, engine_logs, operator_logs, description)"
-                ));
+                return Err(CaseError::UnknownKey {
+                    path: shown,
+                    key: k.clone(),
+                });
             }
         }
-        let s = |k: &str| -> Result<Option<String>, String> {
+        let s = |k: &str| -> Result<Option<String>, CaseError> {
             match obj.get(k) {
                 None => Ok(None),
                 Some(serde_json::Value::String(x)) => Ok(Some(x.clone())),
-                Some(_) => Err(format!("{shown}: {k:?} must be a string")),
+                Some(_) => Err(CaseError::NotString {
+                    path: shown.clone(),
+                    key: k.to_string(),
+                }),
             }
         };
-        let list = |k: &str, defaults: &[&str]| -> Result<Vec<PathBuf>, String> {
+        let list = |k: &str, defaults: &[&str]| -> Result<Vec<PathBuf>, CaseError> {
             match obj.get(k) {
                 None => Ok(defaults
                     .iter()
@@ -119,10 +159,16 @@ impl Case {
                     .map(|x| {
                         x.as_str()
                             .map(|x| dir.join(x))
-                            .ok_or_else(|| format!("{shown}: {k:?} must list file names"))
+                            .ok_or_else(|| CaseError::NotFileName {
+                                path: shown.clone(),
+                                key: k.to_string(),
+                            })
                     })
                     .collect(),
-                Some(_) => Err(format!("{shown}: {k:?} must be a list of file names")),
+                Some(_) => Err(CaseError::NotList {
+                    path: shown.clone(),
+                    key: k.to_string(),
+                }),
             }
         };
         Ok(Case {
@@ -137,7 +183,7 @@ impl Case {
 
     /// The audit configuration for this case: the run's, with the case's
     /// ruleset and logs (read on at most `threads` threads).
-    pub fn config(&self, base: &Config, threads: usize) -> Result<Config, String> {
+    pub fn config(&self, base: &Config, threads: usize) -> Result<Config, ConfigError> {
         let mut c = base.clone();
         if let Some(r) = &self.ruleset {
             c.ruleset = Some(std::sync::Arc::new(Config::load_ruleset(r)?));

@@ -19,9 +19,11 @@ pub mod record;
 pub mod run;
 pub mod similarity;
 
-pub use config::{BatchInvocation, Config, Invocation, Settings, machine_threads, on_threads};
+pub use config::{
+    BatchInvocation, Config, ConfigError, Invocation, Settings, machine_threads, on_threads,
+};
 pub(crate) use file::Parcels;
 pub use file::audit_file;
 pub use game::{GameAudit, GameClocks, audit_game, engine_logs_of};
-pub use inputs::{Case, Input, expand_inputs, normalize};
+pub use inputs::{Case, CaseError, Input, expand_inputs, normalize};
 pub use record::{InputSummary, add_hashed, hashed_files, syzygy_entry, syzygy_listing};

@@ -47,7 +47,8 @@ pub fn audit_paths(
                     Ok((game, c)) => (game, Some(c)),
                     Err(e) => {
                         say!("arbiter: {e}");
-                        run.unreadable.push((dir.display().to_string(), e));
+                        run.unreadable
+                            .push((dir.display().to_string(), e.to_string()));
                         continue;
                     }
                 }
@@ -79,9 +80,23 @@ pub fn audit_paths(
     Ok(run)
 }
 
+/// Why game `n` of a file (`path`, as shown) could not be audited.
+#[derive(Debug, thiserror::Error)]
+pub enum NthGameError {
+    #[error("{path}: {source}")]
+    Io { path: String, source: io::Error },
+    /// The file has `count` games, fewer than `n`.
+    #[error("{path}: has {count} game(s); there is no game {n}")]
+    NoSuchGame {
+        path: String,
+        count: usize,
+        n: usize,
+    },
+}
+
 /// Game `n` (1 = the first) of `file`, audited under `cfg`; reading stops
 /// after it.
-pub fn nth_game(file: &Path, n: usize, cfg: &Config) -> Result<GameAudit, String> {
+pub fn nth_game(file: &Path, n: usize, cfg: &Config) -> Result<GameAudit, NthGameError> {
     let mut found: Option<GameAudit> = None;
     let mut count = 0usize;
     let result = audit_file(file, cfg, |g| {
@@ -96,13 +111,17 @@ pub fn nth_game(file: &Path, n: usize, cfg: &Config) -> Result<GameAudit, String
     match result {
         Ok(_) => {}
         Err(e) if e.get_ref().is_some_and(|r| r.is::<StopReading>()) => {}
-        Err(e) => return Err(format!("{}: {e}", file.display())),
+        Err(source) => {
+            return Err(NthGameError::Io {
+                path: file.display().to_string(),
+                source,
+            });
+        }
     }
-    found.ok_or_else(|| {
-        format!(
-            "{}: has {count} game(s); there is no game {n}",
-            file.display()
-        )
+    found.ok_or_else(|| NthGameError::NoSuchGame {
+        path: file.display().to_string(),
+        count,
+        n,
     })
 }
 

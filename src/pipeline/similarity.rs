@@ -11,22 +11,41 @@ use super::game::GameAudit;
 use super::inputs::{Input, expand_inputs};
 use crate::facts::similarity::passive::{Choice, choices};
 
+/// An input of the passive similarity that could not be read (`path`, as
+/// shown).
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {source}")]
+pub struct InputError {
+    pub path: String,
+    pub source: std::io::Error,
+}
+
 /// Every choice of every game of `paths`, and each input read (`path`,
 /// `sha256`) for the report; the first input that cannot be read stops it.
-pub fn passive_choices(paths: &[PathBuf]) -> Result<(Vec<Choice>, Vec<serde_json::Value>), String> {
+pub fn passive_choices(
+    paths: &[PathBuf],
+) -> Result<(Vec<Choice>, Vec<serde_json::Value>), InputError> {
     let mut all = Vec::new();
     let mut inputs = Vec::new();
     for input in expand_inputs(paths) {
         let path = match input {
             Ok(Input::Pgn(p)) => p,
             Ok(Input::Case(d)) => d.join("game.pgn"),
-            Err((p, e)) => return Err(format!("{}: {e}", p.display())),
+            Err((p, source)) => {
+                return Err(InputError {
+                    path: p.display().to_string(),
+                    source,
+                });
+            }
         };
         let summary = audit_file(&path, &Config::default(), |g: GameAudit| {
             all.extend(choices(&g.game, &g.replay));
             Ok(())
         })
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|source| InputError {
+            path: path.display().to_string(),
+            source,
+        })?;
         inputs.push(json!({"path": summary.path, "sha256": summary.sha256}));
     }
     Ok((all, inputs))

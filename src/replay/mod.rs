@@ -16,7 +16,7 @@ pub(crate) mod tests;
 
 pub use play::replay;
 pub use record::{Ply, Replay, SetupNote, Stop};
-pub use setup::castling_mode;
+pub use setup::{SetupError, VariantError, castling_mode};
 
 /// FEN of a position (en passant square only when a capture is legal).
 pub fn fen_of(pos: &Chess) -> String {

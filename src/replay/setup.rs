@@ -49,8 +49,26 @@ const OTHER_VARIANTS: &[&str] = &[
     "fairy",
 ];
 
+/// A `Variant` tag naming a variant arbiter does not replay (lowercased,
+/// trimmed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("variant {variant:?} is not supported: arbiter replays standard chess and Chess960")]
+pub struct VariantError {
+    pub variant: String,
+}
+
+/// Why a `FEN` tag gives no position: the text is no FEN, or the position
+/// it writes is not a legal start.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Fen(#[from] shakmaty::fen::ParseFenError),
+    #[error(transparent)]
+    Position(Box<shakmaty::PositionError<Chess>>),
+}
+
 /// Which variant the tags ask for.
-pub fn castling_mode(game: &PgnGame) -> Result<CastlingMode, String> {
+pub fn castling_mode(game: &PgnGame) -> Result<CastlingMode, VariantError> {
     match game.tag("Variant").map(|v| v.trim().to_ascii_lowercase()) {
         None => Ok(CastlingMode::Standard),
         Some(v) => match v.as_str() {
@@ -59,9 +77,9 @@ pub fn castling_mode(game: &PgnGame) -> Result<CastlingMode, String> {
                 Ok(CastlingMode::Chess960)
             }
             _ if variant_is_opening_name(game) => Ok(CastlingMode::Standard),
-            other => Err(format!(
-                "variant {other:?} is not supported: arbiter replays standard chess and Chess960"
-            )),
+            other => Err(VariantError {
+                variant: other.to_string(),
+            }),
         },
     }
 }
@@ -83,10 +101,10 @@ fn variant_is_opening_name(game: &PgnGame) -> bool {
 }
 
 /// The position a `FEN` tag gives in `mode`.
-pub(super) fn setup(fen: &str, mode: CastlingMode) -> Result<Chess, String> {
-    Fen::from_ascii(fen.trim().as_bytes())
-        .map_err(|e| e.to_string())
-        .and_then(|f| f.into_position::<Chess>(mode).map_err(|e| e.to_string()))
+pub(super) fn setup(fen: &str, mode: CastlingMode) -> Result<Chess, SetupError> {
+    Fen::from_ascii(fen.trim().as_bytes())?
+        .into_position::<Chess>(mode)
+        .map_err(|e| SetupError::Position(Box::new(e)))
 }
 
 /// Where a game's replay starts, as its set-up tags give it.
@@ -155,7 +173,7 @@ pub(super) fn set_up(game: &PgnGame) -> SetUp {
     if let Err(e) = castling_mode(game) {
         stop = Some(Stop {
             code: "unsupported-variant",
-            message: e,
+            message: e.to_string(),
             ply: 1,
             span: game.tag_entry("Variant").map(|t| t.span),
         });

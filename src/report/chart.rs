@@ -8,6 +8,7 @@ use plotters::prelude::*;
 use crate::facts::clock::ClockPly;
 use crate::facts::clock::TimeControlDef;
 use crate::findings::Finding;
+use crate::report::ChartError;
 
 /// What the chart shows.
 #[derive(Debug)]
@@ -30,11 +31,11 @@ fn is_clock_finding(f: &Finding) -> bool {
 }
 
 /// Render the chart as an SVG document.
-pub fn render(chart: &ClockChart<'_>) -> Result<String, String> {
+pub fn render(chart: &ClockChart<'_>) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        root.fill(&WHITE).map_err(ChartError::Draw)?;
         let max_ply = chart
             .trace
             .iter()
@@ -66,13 +67,13 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, String> {
             .x_label_area_size(36)
             .y_label_area_size(56)
             .build_cartesian_2d(0f64..x_max, (lo - 1.0)..(hi * 1.05 + 1.0))
-            .map_err(|e| e.to_string())?;
+            .map_err(ChartError::Draw)?;
         ctx.configure_mesh()
             .x_desc("move")
             .y_desc("minutes left")
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(ChartError::Draw)?;
         // period boundaries
         if let Some(tc) = chart.time_control {
             let mut at = 0u32;
@@ -85,7 +86,7 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, String> {
                         vec![(x, lo - 1.0), (x, hi * 1.05 + 1.0)],
                         RGBColor(150, 150, 150).stroke_width(1),
                     ))
-                    .map_err(|e| e.to_string())?
+                    .map_err(ChartError::Draw)?
                     .label(format!("end of period after move {at}"))
                     .legend(|(x, y)| {
                         PathElement::new(vec![(x, y), (x + 16, y)], RGBColor(150, 150, 150))
@@ -103,7 +104,7 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, String> {
                 .collect();
             if !rec.is_empty() {
                 ctx.draw_series(LineSeries::new(rec, colours[k].stroke_width(2)))
-                    .map_err(|e| e.to_string())?
+                    .map_err(ChartError::Draw)?
                     .label(format!("{} clock, as recorded", names[k]))
                     .legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 16, y)], colours[k].stroke_width(2))
@@ -116,7 +117,7 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, String> {
             if !recon.is_empty() {
                 let faint = colours[k].mix(0.45);
                 ctx.draw_series(LineSeries::new(recon, faint.stroke_width(1)))
-                    .map_err(|e| e.to_string())?
+                    .map_err(ChartError::Draw)?
                     .label(format!("{} clock, by the time control", names[k]))
                     .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], faint));
             }
@@ -142,7 +143,7 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, String> {
                     .into_iter()
                     .map(|p| Circle::new(p, 6, RGBColor(210, 30, 30).stroke_width(2))),
             )
-            .map_err(|e| e.to_string())?
+            .map_err(ChartError::Draw)?
             .label("clock finding")
             .legend(|(x, y)| Circle::new((x + 8, y), 5, RGBColor(210, 30, 30).stroke_width(2)));
         }
@@ -151,8 +152,8 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, String> {
             .border_style(RGBColor(200, 200, 200))
             .position(SeriesLabelPosition::UpperRight)
             .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+            .map_err(ChartError::Draw)?;
+        root.present().map_err(ChartError::Draw)?;
     }
     Ok(svg)
 }
@@ -165,7 +166,7 @@ pub fn escape(s: &str) -> String {
 
 /// The clock chart of an audited game: None when the audit kept no clocks
 /// (no ruleset, or a ruleset with no time control).
-pub fn for_game(g: &crate::pipeline::GameAudit) -> Option<Result<String, String>> {
+pub fn for_game(g: &crate::pipeline::GameAudit) -> Option<Result<String, ChartError>> {
     let clocks = g.clocks.as_ref()?;
     let mut recorded: [Vec<(u32, i64)>; 2] = [Vec::new(), Vec::new()];
     for (p, l) in g.replay.plies.iter().zip(&clocks.recorded) {
@@ -234,7 +235,7 @@ impl super::Writer for Charts {
         &mut self,
         _: &crate::pipeline::run::AuditRun,
         _: &crate::pipeline::Config,
-    ) -> Result<(), String> {
+    ) -> Result<(), super::ReportError> {
         Ok(())
     }
 

@@ -16,8 +16,8 @@ pub fn write(
     params: &Params,
     as_json: bool,
     out: &mut dyn Write,
-) -> Result<(), String> {
-    let io = |e: std::io::Error| format!("arbiter: cannot write output: {e}");
+) -> Result<(), super::ReportError> {
+    let io = super::ReportError::Output;
     if as_json {
         let engines: Vec<&EngineTally> = s.tallies.values().collect();
         writeln!(

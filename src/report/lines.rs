@@ -58,7 +58,7 @@ impl Writer for Lines<'_> {
         }
     }
 
-    fn finish(&mut self, run: &AuditRun, cfg: &Config) -> Result<(), String> {
+    fn finish(&mut self, run: &AuditRun, cfg: &Config) -> Result<(), crate::report::ReportError> {
         // what follows the games is not written where they could not be
         match self.form {
             Form::Json => {

@@ -15,6 +15,7 @@ use crate::pipeline::{Config, GameAudit};
 pub mod batch;
 pub mod chart;
 pub mod dossier;
+mod error;
 pub mod fit;
 pub mod hidden_book;
 pub mod json;
@@ -24,6 +25,8 @@ pub mod simchart;
 pub mod similarity;
 pub mod text;
 
+pub use error::{ChartError, ReportError};
+
 /// A report writer: fed each audited game as the audit gives it, then the
 /// run's end.
 pub trait Writer {
@@ -31,7 +34,7 @@ pub trait Writer {
     fn game(&mut self, g: &GameAudit) -> io::Result<()>;
     /// After the last game: what the run gave besides its games, under the
     /// configuration it ran with. An error stops the run (status 2).
-    fn finish(&mut self, run: &AuditRun, cfg: &Config) -> Result<(), String>;
+    fn finish(&mut self, run: &AuditRun, cfg: &Config) -> Result<(), ReportError>;
     /// Whether something it was to write could not be, each said on
     /// standard error as it happened (the run then ends with status 2).
     fn failed(&self) -> bool {
@@ -40,7 +43,10 @@ pub trait Writer {
 }
 
 /// Write `text` to `dir/name`, naming the file in the error.
-pub fn write_in(dir: &std::path::Path, name: &str, text: &str) -> Result<(), String> {
+pub fn write_in(dir: &std::path::Path, name: &str, text: &str) -> Result<(), ReportError> {
     let p = dir.join(name);
-    std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+    std::fs::write(&p, text).map_err(|source| ReportError::File {
+        path: p.display().to_string(),
+        source,
+    })
 }

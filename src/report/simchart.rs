@@ -4,6 +4,7 @@
 use plotters::prelude::*;
 
 use crate::facts::similarity::{Report, linkage};
+use crate::report::ChartError;
 
 fn name(r: &Report, i: usize) -> String {
     super::chart::escape(&r.engines[i])
@@ -26,7 +27,7 @@ fn grid(
     title: &str,
     footer: &str,
     cell_of: impl Fn(usize, usize) -> Cell,
-) -> Result<String, String> {
+) -> Result<String, ChartError> {
     let n = r.engines.len();
     let order = leaf_order(r);
     let cell = 54i32;
@@ -39,8 +40,8 @@ fn grid(
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.fill(&WHITE).map_err(ChartError::Draw)?;
+        let e = ChartError::Draw;
         root.draw(&Text::new(
             title.to_string(),
             (left, 20),
@@ -102,13 +103,13 @@ fn grid(
             ("sans-serif", 12),
         ))
         .map_err(e)?;
-        root.present().map_err(|e| e.to_string())?;
+        root.present().map_err(ChartError::Draw)?;
     }
     Ok(svg)
 }
 
 /// The move-match matrix as a heatmap, engines in dendrogram order.
-pub fn heatmap(r: &Report) -> Result<String, String> {
+pub fn heatmap(r: &Report) -> Result<String, ChartError> {
     grid(
         r,
         &format!("Move match, % of {} positions", r.positions),
@@ -135,7 +136,7 @@ pub fn heatmap(r: &Report) -> Result<String, String> {
 /// The residual score correlations of the evaluation signatures as a
 /// heatmap; flagged pairs outlined in red. `None` when the report has no
 /// signatures.
-pub fn residuals(r: &Report) -> Result<Option<String>, String> {
+pub fn residuals(r: &Report) -> Result<Option<String>, ChartError> {
     let Some(sig) = &r.signature else {
         return Ok(None);
     };
@@ -190,7 +191,7 @@ fn leaf_order(r: &Report) -> Vec<usize> {
 }
 
 /// The average-linkage dendrogram on 1 − move match.
-pub fn dendrogram(r: &Report) -> Result<String, String> {
+pub fn dendrogram(r: &Report) -> Result<String, ChartError> {
     let n = r.engines.len();
     let merges = linkage(r);
     let order = leaf_order(r);
@@ -203,8 +204,8 @@ pub fn dendrogram(r: &Report) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.fill(&WHITE).map_err(ChartError::Draw)?;
+        let e = ChartError::Draw;
         root.draw(&Text::new(
             "Average linkage on 1 - move match",
             (left, 16),
@@ -253,7 +254,7 @@ pub fn dendrogram(r: &Report) -> Result<String, String> {
             ))
             .map_err(e)?;
         }
-        root.present().map_err(|e| e.to_string())?;
+        root.present().map_err(ChartError::Draw)?;
     }
     Ok(svg)
 }

@@ -8,11 +8,15 @@ use super::write_in;
 use crate::facts::similarity::Report;
 
 /// Write `json` (the whole report) and the charts of `report` into `dir`.
-pub fn write_files(dir: &Path, json: &serde_json::Value, report: &Report) -> Result<(), String> {
+pub fn write_files(
+    dir: &Path,
+    json: &serde_json::Value,
+    report: &Report,
+) -> Result<(), super::ReportError> {
     write_in(
         dir,
         "similarity.json",
-        &(serde_json::to_string_pretty(json).map_err(|e| e.to_string())? + "\n"),
+        &(serde_json::to_string_pretty(json)? + "\n"),
     )?;
     write_in(dir, "heatmap.svg", &heatmap(report)?)?;
     write_in(dir, "dendrogram.svg", &dendrogram(report)?)?;

@@ -30,7 +30,7 @@ pub fn judge(
     detectors: &Detectors,
     path: &str,
     trace: bool,
-) -> Result<Judgement, String> {
+) -> Result<Judgement, super::eval::UnknownVariant> {
     let prog =
         Program::for_game_with(rs, forced_variant, tl, &fitted.cloned().unwrap_or_default())?;
     // the game, and beside it in the same pass the adjudication each switch

@@ -11,10 +11,24 @@ use crate::base::value::Value;
 use crate::facts::standings::is_bye;
 use crate::timeline::ScopeKind;
 
+/// Why the accelerated Swiss check of a game has no answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PairingError {
+    /// An entrant of `event` without a rating: there is no expected ranking.
+    #[error("no expected ranking: {entrant} has no WhiteElo/BlackElo tag in {event}")]
+    NoRating { entrant: String, event: String },
+    /// Game `game` (1-based) has no round number.
+    #[error("game {game} has no round number")]
+    NoRound { game: usize },
+    /// The search for a pairing of `round` ran out of its budget.
+    #[error("round {round}: too many pairings to search for one that avoids the meeting")]
+    TooMany { round: f64 },
+}
+
 impl EventCase {
     /// Which half of the expected ranking each entrant is in (`true`:
     /// upper), by rating; `Err` names an entrant without one.
-    fn halves(&self) -> Result<BTreeMap<String, bool>, String> {
+    fn halves(&self) -> Result<BTreeMap<String, bool>, PairingError> {
         let mut rated: Vec<(String, f64)> = Vec::new();
         for it in self.items.iter().filter(|it| it.kind == ScopeKind::Entrant) {
             let name = it
@@ -25,10 +39,10 @@ impl EventCase {
             match it.fields.get("rating") {
                 Some(Value::Num(r)) => rated.push((name, *r)),
                 _ => {
-                    return Err(format!(
-                        "no expected ranking: {name} has no WhiteElo/BlackElo tag in {}",
-                        self.name
-                    ));
+                    return Err(PairingError::NoRating {
+                        entrant: name,
+                        event: self.name.to_string(),
+                    });
                 }
             }
         }
@@ -47,11 +61,11 @@ impl EventCase {
         gi: usize,
         until_round: f64,
         high_score: f64,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<String>, PairingError> {
         let halves = self.halves()?;
         let g = &self.games[gi];
         let Some(round) = round_number(g.tag("Round")) else {
-            return Err(format!("game {} has no round number", gi + 1));
+            return Err(PairingError::NoRound { game: gi + 1 });
         };
         if round >= until_round {
             return Ok(None);
@@ -116,9 +130,7 @@ impl EventCase {
                     .join(", ")
             ))),
             Some(false) => Ok(None),
-            None => Err(format!(
-                "round {round}: too many pairings to search for one that avoids the meeting"
-            )),
+            None => Err(PairingError::TooMany { round }),
         }
     }
 }

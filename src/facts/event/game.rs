@@ -43,6 +43,16 @@ pub struct GameInfo {
     pub opening: Option<String>,
 }
 
+/// A game's header that could not be read again from its file (which
+/// may have changed since), at the game's first line.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}:{line}: {source}")]
+pub struct HeaderError {
+    pub file: String,
+    pub line: u64,
+    pub source: std::io::Error,
+}
+
 impl GameInfo {
     pub fn from_game(file: &str, order: usize, g: &PgnGame) -> GameInfo {
         let mut book: Vec<String> = Vec::new();
@@ -112,13 +122,17 @@ impl GameInfo {
 
     /// The game's header (every tag, no moves), read again from its file,
     /// to choose the ruleset's variant as the game's own audit does.
-    pub fn header(&self) -> Result<PgnGame, String> {
+    pub fn header(&self) -> Result<PgnGame, HeaderError> {
         let tags = crate::ingest::pgn::read_tags_at(
             std::path::Path::new(&self.file),
             self.offset,
             self.line,
         )
-        .map_err(|e| format!("{}:{}: {e}", self.file, self.line))?;
+        .map_err(|source| HeaderError {
+            file: self.file.to_string(),
+            line: self.line,
+            source,
+        })?;
         Ok(PgnGame {
             index: self.game.saturating_sub(1),
             offset: 0,

@@ -29,8 +29,9 @@ mod pairs;
 #[cfg(test)]
 mod tests;
 
+pub use accelerated::PairingError;
 pub use case::EventCase;
-pub use game::{EVENT_TAGS, GameInfo, engine_of, entrant_names, round_number};
+pub use game::{EVENT_TAGS, GameInfo, HeaderError, engine_of, entrant_names, round_number};
 pub use item::{Fields, Item};
 
 use case::case;

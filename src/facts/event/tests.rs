@@ -124,7 +124,7 @@ fn a_game_keeps_its_event_tags_and_reads_its_header_again() {
     assert_eq!(b.header().unwrap().tag("Variant"), Some("x"));
     // the file changed under it: said, not a panic
     std::fs::write(&p, "").unwrap();
-    let e = b.header().unwrap_err();
+    let e = b.header().unwrap_err().to_string();
     assert!(
         e.contains("two.pgn") && e.contains("the file changed"),
         "{e}"

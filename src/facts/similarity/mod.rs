@@ -87,19 +87,54 @@ pub struct Loaded {
     pub report: Report,
 }
 
+/// Why a similarity report could not be read back; `path` is the file as
+/// shown.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: not JSON: {source}")]
+    NotJson {
+        path: String,
+        source: serde_json::Error,
+    },
+    /// JSON, but its `report` is not a similarity report.
+    #[error("{path}: expected the `report` of arbiter similarity: {source}")]
+    NotReport {
+        path: String,
+        source: serde_json::Error,
+    },
+    /// A matrix with another size than the `engines` of the report.
+    #[error("{path}: the report's matrices do not match its {engines} engines")]
+    Matrices { path: String, engines: usize },
+}
+
 /// Read `similarity.json` as `arbiter similarity` writes it.
-pub fn load(path: &Path) -> Result<Loaded, String> {
+pub fn load(path: &Path) -> Result<Loaded, LoadError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: shown.clone(),
+        source,
+    })?;
     let v: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|e| format!("{shown}: not JSON: {e}"))?;
+        serde_json::from_slice(&bytes).map_err(|source| LoadError::NotJson {
+            path: shown.clone(),
+            source,
+        })?;
     let report: Report = serde_json::from_value(v.get("report").cloned().unwrap_or_default())
-        .map_err(|e| format!("{shown}: expected the `report` of arbiter similarity: {e}"))?;
+        .map_err(|source| LoadError::NotReport {
+            path: shown.clone(),
+            source,
+        })?;
     let n = report.engines.len();
     if report.matches.len() != n || report.z.len() != n || report.common.len() != n {
-        return Err(format!(
-            "{shown}: the report's matrices do not match its {n} engines"
-        ));
+        return Err(LoadError::Matrices {
+            path: shown,
+            engines: n,
+        });
     }
     Ok(Loaded {
         path: shown,

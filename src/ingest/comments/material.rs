@@ -13,6 +13,13 @@ pub struct Material {
     pub queens: i32,
 }
 
+/// A text that is not five signed counts (`+0-1+0+0+0`), as found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected five signed counts like +0-1+0+0+0, found {text:?}")]
+pub struct MaterialError {
+    pub text: String,
+}
+
 impl Material {
     /// `+0-1+0+0+0`: five signs each with one digit, as [`Material::parse`]
     /// reads them; `None` for any other form.
@@ -43,12 +50,14 @@ impl Material {
         })
     }
 
-    pub(super) fn parse(s: &str) -> Result<Material, String> {
+    pub(super) fn parse(s: &str) -> Result<Material, MaterialError> {
         // nearly always five one-digit counts: read in place
         if let Some(m) = Material::five_digits(s.as_bytes()) {
             return Ok(m);
         }
-        let err = || format!("expected five signed counts like +0-1+0+0+0, found {s:?}");
+        let err = || MaterialError {
+            text: s.to_string(),
+        };
         let mut vals = [0i32; 5];
         let mut n = 0;
         let b = s.as_bytes();

@@ -58,12 +58,12 @@ pub use self::comment_values::ReportedSearch;
 pub use self::cutechess::CutechessMove;
 pub use self::gui::{GuiMove, fastchess_into, parse_plain_seconds, parse_speed, parse_tcec_time};
 pub(super) use self::lex::ascii_white;
-pub use self::material::Material;
+pub use self::material::{Material, MaterialError};
 pub use self::move_comments::MoveComments;
 pub use self::options::{EngineOption, EngineOptions, OptionValue};
 pub use self::pv::{CommentSource, PvText};
 pub use self::recorded::recorded_values;
-pub use self::score::Score;
+pub use self::score::{Score, ScoreError};
 pub use self::tcec::TcecMove;
 pub use self::typed::{Source, Sourced, TypedValues};
 

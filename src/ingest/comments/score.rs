@@ -16,10 +16,22 @@ pub enum Score {
     Mate(i32),
 }
 
+/// Why a text is not a score in pawns or a mate; each holds the text as
+/// read (trimmed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScoreError {
+    /// An `M` or `#` not followed by a whole number.
+    #[error("expected a mate distance after 'M' in {text:?}")]
+    MateDistance { text: String },
+    /// Not a number of pawns with at most two decimals.
+    #[error("expected a score in pawns with at most two decimals, found {text:?}")]
+    Pawns { text: String },
+}
+
 impl Score {
     /// Parse a score in pawns (`0.27`, `-1.5`, `+3`) or a mate (`M12`,
     /// `-M5`, `+M3`, `#-5`, `#7`).
-    pub fn parse_pawns(s: &str) -> Result<Score, String> {
+    pub fn parse_pawns(s: &str) -> Result<Score, ScoreError> {
         match fast_pawns(s.as_bytes()) {
             Some(score) => Ok(score),
             None => Score::parse_pawns_general(s),
@@ -44,7 +56,7 @@ impl Score {
 
     /// [`Score::parse_pawns`] for every form: what [`fast_pawns`] does not
     /// read.
-    fn parse_pawns_general(s: &str) -> Result<Score, String> {
+    fn parse_pawns_general(s: &str) -> Result<Score, ScoreError> {
         let t = s.trim();
         let (neg, body) = match t.as_bytes().first() {
             Some(b'-') => (true, &t[1..]),
@@ -56,13 +68,13 @@ impl Score {
                 Some(rest) => (true, rest),
                 None => (false, m.strip_prefix('+').unwrap_or(m)),
             };
-            let n: i32 = m
-                .parse()
-                .map_err(|_| format!("expected a mate distance after 'M' in {t:?}"))?;
+            let n: i32 = m.parse().map_err(|_| ScoreError::MateDistance {
+                text: t.to_string(),
+            })?;
             return Ok(Score::Mate(if neg ^ neg2 { -n } else { n }));
         }
-        let cp = parse_hundredths(body).ok_or_else(|| {
-            format!("expected a score in pawns with at most two decimals, found {t:?}")
+        let cp = parse_hundredths(body).ok_or_else(|| ScoreError::Pawns {
+            text: t.to_string(),
         })?;
         Ok(Score::Cp(if neg { -cp } else { cp }))
     }

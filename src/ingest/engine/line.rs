@@ -43,9 +43,33 @@ impl Line {
     }
 }
 
+/// Why a line that starts like engine traffic could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// A time in milliseconds past `i64`.
+    #[error("time {time:?} is too large")]
+    TimeTooLarge { time: String },
+    /// A time that starts like a date but is not a timestamp.
+    #[error(transparent)]
+    Timestamp(#[from] crate::base::time::TimestampError),
+    /// cutechess's `>` or `<` without `Name(id): ` after it.
+    #[error("expected `{dir}Name(id): text` after the time")]
+    NoEngine { dir: char },
+    /// Nothing after the time.
+    #[error(
+        "expected a direction (`>` to the engine, `<` from it, `!` harness) and a line after the time"
+    )]
+    NoDirection,
+    /// A word after the time that is no direction.
+    #[error(
+        "expected a direction (`>` to the engine, `<` from it, `!` harness) after the time, found {found:?}"
+    )]
+    Direction { found: String },
+}
+
 /// One line: `Ok(None)` for a line that is not engine traffic (kept as a
 /// note), `Err` for a line that starts like traffic but is malformed.
-pub(super) fn parse_line(t: &str, span: Span) -> Result<Option<Line>, String> {
+pub(super) fn parse_line(t: &str, span: Span) -> Result<Option<Line>, LineError> {
     Ok(split_line(t)?.map(|raw| raw.into_line(span)))
 }
 
@@ -76,7 +100,7 @@ impl RawLine<'_> {
 }
 
 /// [`parse_line`]'s reading of a line's time, engine and direction.
-pub(super) fn split_line(t: &str) -> Result<Option<RawLine<'_>>, String> {
+pub(super) fn split_line(t: &str) -> Result<Option<RawLine<'_>>, LineError> {
     let (time_s, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
     let rest = rest.trim_start();
     // time: ISO 8601 or milliseconds
@@ -84,7 +108,11 @@ pub(super) fn split_line(t: &str) -> Result<Option<RawLine<'_>>, String> {
     let (time, absolute) = if b.iter().all(u8::is_ascii_digit) {
         match time_s.parse::<i64>() {
             Ok(ms) => (ms, false),
-            Err(_) => return Err(format!("time {time_s:?} is too large")),
+            Err(_) => {
+                return Err(LineError::TimeTooLarge {
+                    time: time_s.to_string(),
+                });
+            }
         }
     } else if b.len() >= 5 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' {
         // it starts like a date: it must be a whole timestamp
@@ -107,10 +135,7 @@ pub(super) fn split_line(t: &str) -> Result<Option<RawLine<'_>>, String> {
             .find(": ")
             .or_else(|| rest.strip_suffix(':').map(|s| s.len()))
         else {
-            return Err(format!(
-                "expected `{}Name(id): text` after the time",
-                d as char
-            ));
+            return Err(LineError::NoEngine { dir: d as char });
         };
         return Ok(Some(RawLine {
             time,
@@ -127,11 +152,11 @@ pub(super) fn split_line(t: &str) -> Result<Option<RawLine<'_>>, String> {
         ">" | ">>" | "->" | "to" | "send" => Dir::ToEngine,
         "<" | "<<" | "<-" | "from" | "recv" => Dir::FromEngine,
         "!" => Dir::Harness,
-        "" => return Err("expected a direction (`>` to the engine, `<` from it, `!` harness) and a line after the time".into()),
+        "" => return Err(LineError::NoDirection),
         other => {
-            return Err(format!(
-                "expected a direction (`>` to the engine, `<` from it, `!` harness) after the time, found {other:?}"
-            ));
+            return Err(LineError::Direction {
+                found: other.to_string(),
+            });
         }
     };
     Ok(Some(RawLine {

@@ -24,7 +24,7 @@ mod tests;
 
 pub use self::activity::Activity;
 pub use self::info::Info;
-pub use self::line::{Line, Stamp};
+pub use self::line::{Line, LineError, Stamp};
 pub use self::log::{Backwards, EngineActivity, EngineLog, LogError, activities};
 pub use self::message::{Dir, Go, Msg, parse_msg};
 pub use self::reader::Reader;

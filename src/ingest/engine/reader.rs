@@ -76,7 +76,10 @@ impl Reader {
                 }
             }
             Ok(None) => self.log.notes.push((span, t.to_string())),
-            Err(message) => self.log.errors.push(LogError { span, message }),
+            Err(e) => self.log.errors.push(LogError {
+                span,
+                message: e.to_string(),
+            }),
         }
     }
 

@@ -11,6 +11,49 @@ use super::kinds::{COMMON_FIELDS, OP_KINDS, OpKind};
 use crate::base::span::Span;
 use crate::base::time::parse_timestamp;
 
+/// Why a line of an operator log could not be read: what was expected,
+/// with the text found.
+#[derive(Debug, thiserror::Error)]
+pub enum OpLineError {
+    /// Fewer than a timestamp, an operator and an event.
+    #[error("expected `<timestamp> <operator> <event> [key=value …]`")]
+    Shape,
+    #[error("expected an event name after the operator")]
+    NoEvent,
+    #[error(transparent)]
+    Timestamp(#[from] crate::base::time::TimestampError),
+    /// An event the vocabulary does not have; `hint` says what it may be.
+    #[error("unknown event {name:?}: {hint}")]
+    UnknownEvent { name: String, hint: String },
+    #[error("expected key=value, found {found:?}")]
+    KeyValue { found: String },
+    #[error("expected a field name before `=`, found {found:?}")]
+    FieldName { found: String },
+    #[error("unterminated quoted value for {key}")]
+    Unterminated { key: String },
+    #[error("invalid JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    #[error("expected a JSON object")]
+    NotObject,
+    #[error("expected a string field {key:?}")]
+    StringField { key: String },
+    #[error("number out of range")]
+    NumberRange,
+    /// A JSON field whose value is an array, an object or null.
+    #[error("field {key:?}: expected a string, number or boolean, found {found}")]
+    FieldType { key: String, found: Json },
+    /// A field arbiter derives itself.
+    #[error("field {field:?} is derived by arbiter and cannot be given")]
+    Derived { field: String },
+    /// A field the event does not have; `hint` is ` (did you mean …)` or empty.
+    #[error("event {event} has no field {field:?}{hint}")]
+    NoField {
+        event: &'static str,
+        field: String,
+        hint: String,
+    },
+}
+
 /// Type a value as written: number, boolean, clock (`1:59:30` → ms) or text.
 pub fn type_value(s: &str) -> FieldValue {
     if let Ok(n) = s.parse::<f64>()
@@ -49,34 +92,38 @@ pub fn parse(text: &str) -> OperatorLog {
         };
         match r {
             Ok(e) => log.events.push(e),
-            Err(message) => log.errors.push(OpError { span, message }),
+            Err(e) => log.errors.push(OpError {
+                span,
+                message: e.to_string(),
+            }),
         }
     }
     log
 }
 
-fn kind_of(name: &str) -> Result<OpKind, String> {
+fn kind_of(name: &str) -> Result<OpKind, OpLineError> {
     OpKind::from_log_name(name).ok_or_else(|| {
         let names: Vec<&str> = OP_KINDS.iter().map(|(_, n, _)| *n).collect();
         let hint = crate::base::suggest::suggest(name, names.iter().copied())
             .unwrap_or_else(|| format!("the events are {}", names.join(", ")));
-        format!("unknown event {name:?}: {hint}")
+        OpLineError::UnknownEvent {
+            name: name.to_string(),
+            hint,
+        }
     })
 }
 
-fn parse_line(t: &str, span: Span) -> Result<OpEvent, String> {
+fn parse_line(t: &str, span: Span) -> Result<OpEvent, OpLineError> {
     let mut parts = t.splitn(3, char::is_whitespace);
     let at = parts.next().unwrap_or("");
-    let operator = parts
-        .next()
-        .ok_or("expected `<timestamp> <operator> <event> [key=value …]`")?;
+    let operator = parts.next().ok_or(OpLineError::Shape)?;
     let rest = parts.next().unwrap_or("").trim_start();
     let (kind_name, mut args) = match rest.split_once(char::is_whitespace) {
         Some((k, a)) => (k, a),
         None => (rest, ""),
     };
     if kind_name.is_empty() {
-        return Err("expected an event name after the operator".into());
+        return Err(OpLineError::NoEvent);
     }
     let time = parse_timestamp(at)?;
     let kind = kind_of(kind_name)?;
@@ -86,11 +133,8 @@ fn parse_line(t: &str, span: Span) -> Result<OpEvent, String> {
         if args.is_empty() {
             break;
         }
-        let eq = args.find('=').ok_or_else(|| {
-            format!(
-                "expected key=value, found {:?}",
-                args.split_whitespace().next().unwrap_or("")
-            )
+        let eq = args.find('=').ok_or_else(|| OpLineError::KeyValue {
+            found: args.split_whitespace().next().unwrap_or("").to_string(),
         })?;
         let key = &args[..eq];
         if key.is_empty()
@@ -98,7 +142,9 @@ fn parse_line(t: &str, span: Span) -> Result<OpEvent, String> {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         {
-            return Err(format!("expected a field name before `=`, found {key:?}"));
+            return Err(OpLineError::FieldName {
+                found: key.to_string(),
+            });
         }
         args = &args[eq + 1..];
         let value: String;
@@ -119,7 +165,9 @@ fn parse_line(t: &str, span: Span) -> Result<OpEvent, String> {
                     c => out.push(c),
                 }
             }
-            let end = end.ok_or_else(|| format!("unterminated quoted value for {key}"))?;
+            let end = end.ok_or_else(|| OpLineError::Unterminated {
+                key: key.to_string(),
+            })?;
             value = out;
             args = &q[end + 1..];
             let fv = FieldValue::Str(value);
@@ -142,7 +190,7 @@ fn event(
     operator: &str,
     fields: BTreeMap<String, FieldValue>,
     span: Span,
-) -> Result<OpEvent, String> {
+) -> Result<OpEvent, OpLineError> {
     check_fields(kind, &fields)?;
     Ok(OpEvent {
         kind,
@@ -155,13 +203,13 @@ fn event(
     })
 }
 
-fn parse_json(t: &str, span: Span) -> Result<OpEvent, String> {
-    let v: Json = serde_json::from_str(t).map_err(|e| format!("invalid JSON: {e}"))?;
-    let obj = v.as_object().ok_or("expected a JSON object")?;
+fn parse_json(t: &str, span: Span) -> Result<OpEvent, OpLineError> {
+    let v: Json = serde_json::from_str(t).map_err(OpLineError::Json)?;
+    let obj = v.as_object().ok_or(OpLineError::NotObject)?;
     let get = |k: &str| {
         obj.get(k)
             .and_then(Json::as_str)
-            .ok_or_else(|| format!("expected a string field {k:?}"))
+            .ok_or_else(|| OpLineError::StringField { key: k.to_string() })
     };
     let at = get("time")?;
     let time = parse_timestamp(at)?;
@@ -173,13 +221,14 @@ fn parse_json(t: &str, span: Span) -> Result<OpEvent, String> {
             continue;
         }
         let fv = match v {
-            Json::Number(n) => FieldValue::Num(n.as_f64().ok_or("number out of range")?),
+            Json::Number(n) => FieldValue::Num(n.as_f64().ok_or(OpLineError::NumberRange)?),
             Json::Bool(b) => FieldValue::Bool(*b),
             Json::String(s) => type_value(s),
             other => {
-                return Err(format!(
-                    "field {k:?}: expected a string, number or boolean, found {other}"
-                ));
+                return Err(OpLineError::FieldType {
+                    key: k.clone(),
+                    found: other.clone(),
+                });
             }
         };
         fields.insert(k.replace('-', "_"), fv);
@@ -189,7 +238,7 @@ fn parse_json(t: &str, span: Span) -> Result<OpEvent, String> {
 
 /// Reject fields the event kind does not have, so that a typo is not
 /// silently ignored.
-fn check_fields(kind: OpKind, fields: &BTreeMap<String, FieldValue>) -> Result<(), String> {
+fn check_fields(kind: OpKind, fields: &BTreeMap<String, FieldValue>) -> Result<(), OpLineError> {
     for k in fields.keys() {
         let known = COMMON_FIELDS.iter().any(|(n, ..)| n == k)
             || kind.fields().iter().any(|(n, ..)| n == k);
@@ -215,9 +264,13 @@ fn check_fields(kind: OpKind, fields: &BTreeMap<String, FieldValue>) -> Result<(
                 .map(|h| format!(" ({h})"))
                 .unwrap_or_default();
             return Err(if derived && known {
-                format!("field {k:?} is derived by arbiter and cannot be given")
+                OpLineError::Derived { field: k.clone() }
             } else {
-                format!("event {} has no field {k:?}{hint}", kind.log_name())
+                OpLineError::NoField {
+                    event: kind.log_name(),
+                    field: k.clone(),
+                    hint,
+                }
             });
         }
     }

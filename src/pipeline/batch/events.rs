@@ -23,7 +23,7 @@ pub(super) fn events(infos: crate::facts::event::Grouped, cfg: &BatchConfig) -> 
                 case,
             };
             if let Err(why) = judge_event(&mut out, rs.map(|r| &**r), cfg, &detectors) {
-                out.skipped = Some(why);
+                out.skipped = Some(why.to_string());
             }
             // the games, their sides and the items are only for the rules
             // (the findings already name what they are about): one
@@ -36,22 +36,34 @@ pub(super) fn events(infos: crate::facts::event::Grouped, cfg: &BatchConfig) -> 
         .collect()
 }
 
+/// Why the event-level rules were not run on an event.
+#[derive(Debug, thiserror::Error)]
+enum Skipped {
+    #[error("no ruleset")]
+    NoRuleset,
+    /// The batch is shard `k` of `n`.
+    #[error(
+        "shard {k}/{n} holds only part of the event; run the event-level rules on the whole archive"
+    )]
+    Shard { k: u64, n: u64 },
+    #[error("its first game's header could not be read again: {0}")]
+    Header(#[source] crate::facts::event::HeaderError),
+    #[error(transparent)]
+    Variant(#[from] crate::rules::eval::UnknownVariant),
+}
+
 /// Run the event-level rules on one event; `Err` says why they were not.
 fn judge_event(
     out: &mut EventOutcome,
     rs: Option<&crate::rules::analysis::Ruleset>,
     cfg: &BatchConfig,
     detectors: &crate::rules::eval::Detectors,
-) -> Result<(), String> {
-    let rs = rs.ok_or("no ruleset")?;
+) -> Result<(), Skipped> {
+    let rs = rs.ok_or(Skipped::NoRuleset)?;
     if let Some((k, n)) = cfg.shard {
-        return Err(format!(
-            "shard {k}/{n} holds only part of the event; run the event-level rules on the whole archive"
-        ));
+        return Err(Skipped::Shard { k, n });
     }
-    let header = out.case.games[0]
-        .header()
-        .map_err(|e| format!("its first game's header could not be read again: {e}"))?;
+    let header = out.case.games[0].header().map_err(Skipped::Header)?;
     let replay = crate::replay::Replay::empty();
     let tl = crate::timeline::Timeline::build(&header, &replay);
     let prog = crate::rules::eval::Program::for_game(rs, cfg.audit.variant.as_deref(), &tl)?;

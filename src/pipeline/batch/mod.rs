@@ -21,10 +21,12 @@ use crate::findings::Finding;
 use crate::ingest::pgn::parse_game;
 use crate::pipeline::{self, Config};
 
+mod error;
 mod events;
 mod reader;
 mod record;
 
+pub use error::BatchError;
 use events::events;
 use reader::{PARCELS, Parcel};
 use record::record;
@@ -101,7 +103,7 @@ pub fn run(
     cfg: &BatchConfig,
     lines: &mut dyn std::io::Write,
     lines_name: &str,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, BatchError> {
     let (inputs, configs, unreadable_inputs) = inputs_of(cfg);
     let hashed = hashed(cfg, &configs);
     let bar = progress_bar(cfg, &inputs);
@@ -111,17 +113,18 @@ pub fn run(
         .num_threads(cfg.threads.max(1))
         .thread_name(|i| format!("arbiter-audit{i}"))
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(BatchError::Pool)?;
     let (tx, rx) = std::sync::mpsc::sync_channel::<Parcel>(PARCELS);
     let reader = reader::spawn(inputs.clone(), cfg.shard, bar.clone(), tx)?;
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     let (games, infos, write_error) = audit_in_order(cfg, &pool, rx, &shown, &configs, lines);
     if let Some(e) = write_error {
-        return Err(format!("{lines_name}: {e}"));
+        return Err(BatchError::Write {
+            name: lines_name.to_string(),
+            source: e,
+        });
     }
-    let (inputs, mut unreadable) = reader
-        .join()
-        .map_err(|_| "the reader thread failed".to_string())?;
+    let (inputs, mut unreadable) = reader.join().map_err(|_| BatchError::ReaderFailed)?;
     unreadable.splice(0..0, unreadable_inputs);
     bar.finish_and_clear();
     let events = events(infos, cfg);
@@ -159,7 +162,7 @@ fn inputs_of(cfg: &BatchConfig) -> Inputs {
                         inputs.push(game);
                         configs.push(Some(c));
                     }
-                    Err(e) => unreadable_inputs.push((d.display().to_string(), e)),
+                    Err(e) => unreadable_inputs.push((d.display().to_string(), e.to_string())),
                 }
             }
             Err((p, e)) => unreadable_inputs.push((p.display().to_string(), e.to_string())),

@@ -28,11 +28,11 @@ pub(super) fn spawn(
     shard: Option<(u64, u64)>,
     bar: indicatif::ProgressBar,
     tx: SyncSender<Parcel>,
-) -> Result<std::thread::JoinHandle<Read>, String> {
+) -> Result<std::thread::JoinHandle<Read>, super::BatchError> {
     std::thread::Builder::new()
         .name("arbiter-reader".into())
         .spawn(move || read_all(&inputs, shard, &bar, &tx))
-        .map_err(|e| format!("could not start the reading thread: {e}"))
+        .map_err(super::BatchError::ReaderStart)
 }
 
 /// Read every input in order, sending its games in parcels.

@@ -83,13 +83,13 @@ fn by_event(fitted: &BTreeMap<String, FileFit>) -> Vec<(String, FitSummary)> {
 pub(super) fn tables(
     o: &Outcome,
     fitted: &BTreeMap<String, FileFit>,
-) -> Result<Vec<(&'static str, DataFrame)>, String> {
+) -> Result<Vec<(&'static str, DataFrame)>, super::TableError> {
     let files: Vec<(String, FitSummary)> = fitted
         .iter()
         .map(|(f, x)| (f.clone(), x.summary.clone()))
         .collect();
-    let per_file = agreement_table("file", &files).map_err(|e| e.to_string())?;
-    let per_event = agreement_table("event_name", &by_event(fitted)).map_err(|e| e.to_string())?;
+    let per_file = agreement_table("file", &files)?;
+    let per_event = agreement_table("event_name", &by_event(fitted))?;
     // findings per game, by file and code
     let mut games_in: BTreeMap<&str, u64> = BTreeMap::new();
     let mut counts: BTreeMap<(&str, &str), (u64, u64)> = BTreeMap::new();
@@ -115,8 +115,7 @@ pub(super) fn tables(
             let n = games_in.get(k.0).copied().unwrap_or(0);
             share(c.1, n)
         }).collect::<Vec<_>>(),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     Ok(vec![
         ("fit_acceptance", per_file),
         ("fit_acceptance_by_event", per_event),

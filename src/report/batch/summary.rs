@@ -8,14 +8,14 @@ use std::fmt::Write as _;
 use polars::prelude::*;
 
 use super::Shown;
-use super::tables::pe;
 use crate::pipeline::batch::Outcome;
+use crate::report::ChartError;
 use crate::report::dossier::{
     Record, SCRIPT, STYLE, escape_html, filter, first_screen as parts, md,
 };
 
 /// A table's cells as text (every column cast to strings).
-fn cells(df: &DataFrame, limit: usize) -> Result<(Vec<String>, Vec<Vec<String>>), String> {
+fn cells(df: &DataFrame, limit: usize) -> Result<(Vec<String>, Vec<Vec<String>>), PolarsError> {
     let names: Vec<String> = df
         .get_column_names()
         .iter()
@@ -26,17 +26,11 @@ fn cells(df: &DataFrame, limit: usize) -> Result<(Vec<String>, Vec<Vec<String>>)
     // 8 MiB buffer of zeroes for it, kept to the end of the run
     let mut columns = Vec::new();
     for n in &names {
-        let c = head.column(n).map_err(pe)?;
+        let c = head.column(n)?;
         columns.push(if c.null_count() == c.len() {
             None
         } else {
-            Some(
-                c.cast(&DataType::String)
-                    .map_err(pe)?
-                    .str()
-                    .map_err(pe)?
-                    .clone(),
-            )
+            Some(c.cast(&DataType::String)?.str()?.clone())
         });
     }
     let rows = (0..head.height())
@@ -119,7 +113,7 @@ pub fn summaries(
     shown: &Shown,
     facts: &[String],
     record: &Record,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), super::TableError> {
     let mut p = Page::begin();
     p.verdict(o, shown, facts);
     p.tables(o, shown)?;
@@ -180,7 +174,7 @@ impl Page {
     }
 
     /// The small tables, each its first rows, after the findings' chart.
-    fn tables(&mut self, o: &Outcome, shown: &Shown) -> Result<(), String> {
+    fn tables(&mut self, o: &Outcome, shown: &Shown) -> Result<(), PolarsError> {
         let (m, h) = (&mut self.m, &mut self.h);
         h.push_str("<section id=\"tables\"><h2>Tables</h2>");
         m.push_str("<a id=\"tables\"></a>\n\n## Tables\n");
@@ -379,7 +373,7 @@ impl Page {
 }
 
 /// Findings by code, as a horizontal bar chart (SVG).
-fn bar_chart(o: &Outcome) -> Result<String, String> {
+fn bar_chart(o: &Outcome) -> Result<String, ChartError> {
     use plotters::prelude::*;
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for f in o.games.iter().flat_map(|g| &g.findings) {
@@ -389,15 +383,15 @@ fn bar_chart(o: &Outcome) -> Result<String, String> {
     v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     v.truncate(20);
     if v.is_empty() {
-        return Err("no findings".into());
+        return Err(ChartError::NoFindings);
     }
     let max = v.iter().map(|x| x.1).max().unwrap_or(1) as f64;
     let height = 60 + 22 * v.len() as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.fill(&WHITE).map_err(ChartError::Draw)?;
+        let e = ChartError::Draw;
         root.draw(&Text::new("Findings by code", (10, 10), ("sans-serif", 16)))
             .map_err(e)?;
         for (i, (code, n)) in v.iter().enumerate() {
@@ -421,7 +415,7 @@ fn bar_chart(o: &Outcome) -> Result<String, String> {
             ))
             .map_err(e)?;
         }
-        root.present().map_err(|e| e.to_string())?;
+        root.present().map_err(ChartError::Draw)?;
     }
     Ok(svg)
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use super::Shown;
+use super::{Shown, TableError};
 use crate::findings::{Finding, Severity};
 use crate::pipeline::batch::{GameRecord, Outcome};
 
@@ -19,8 +19,8 @@ use crate::pipeline::batch::{GameRecord, Outcome};
 /// A fixed number, so that the files do not depend on the threads.
 const PIECE_ROWS: usize = 4_096;
 
-pub(super) fn pe(e: PolarsError) -> String {
-    e.to_string()
+pub(super) fn pe(e: PolarsError) -> TableError {
+    TableError::Polars(e)
 }
 
 /// A row of the findings table: where the finding stands and itself.
@@ -134,7 +134,7 @@ fn pieces<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
 fn small_tables(
     o: &Outcome,
     rows: &[FindingRow],
-) -> Result<Vec<(&'static str, DataFrame)>, String> {
+) -> Result<Vec<(&'static str, DataFrame)>, TableError> {
     let severity = |i: usize| rows[i].finding.severity.as_str();
     // findings by rule: most first, then by code and severity
     let by_rule = most_first(group_count(
@@ -222,7 +222,7 @@ pub fn write_tables(
     dir: &Path,
     o: &Outcome,
     fitted: &BTreeMap<String, crate::rules::fit::FileFit>,
-) -> Result<Shown, String> {
+) -> Result<Shown, TableError> {
     write_table(dir, "games", pieces(&o.games).map(games_piece))?;
     let rows = finding_rows(o);
     write_table(dir, "findings", pieces(&rows).map(findings_piece))?;
@@ -293,7 +293,7 @@ fn standings_table(
         DataFrame,
         BTreeMap<String, Vec<crate::facts::standings::Row>>,
     ),
-    String,
+    TableError,
 > {
     let by_event: Vec<(String, Vec<crate::facts::standings::Row>)> = o
         .events
@@ -385,41 +385,47 @@ fn write_table(
     dir: &Path,
     name: &str,
     pieces: impl Iterator<Item = PolarsResult<DataFrame>>,
-) -> Result<(), String> {
+) -> Result<(), TableError> {
     let csv_path = dir.join(format!("{name}.csv"));
     let pq_path = dir.join(format!("{name}.parquet"));
-    let in_csv = |e: &dyn std::fmt::Display| format!("{}: {e}", csv_path.display());
-    let in_pq = |e: &dyn std::fmt::Display| format!("{}: {e}", pq_path.display());
+    let io_in = |p: &Path| {
+        let path = p.display().to_string();
+        move |source| TableError::Io { path, source }
+    };
+    let written_in = |p: &Path| {
+        let path = p.display().to_string();
+        move |source| TableError::Write { path, source }
+    };
     let mut csv =
-        std::io::BufWriter::new(std::fs::File::create(&csv_path).map_err(|e| in_csv(&e))?);
+        std::io::BufWriter::new(std::fs::File::create(&csv_path).map_err(io_in(&csv_path))?);
     let mut pieces = pieces;
     let Some(first) = pieces.next() else {
-        return csv.flush().map_err(|e| in_csv(&e));
+        return csv.flush().map_err(io_in(&csv_path));
     };
     let first = first.map_err(pe)?;
     csv.write_all(csv_header(&first).as_bytes())
-        .map_err(|e| in_csv(&e))?;
+        .map_err(io_in(&csv_path))?;
     // the Parquet writer writes a few bytes at a time: buffered, a table
     // takes a handful of system calls instead of thousands
     let mut pq_file =
-        std::io::BufWriter::new(std::fs::File::create(&pq_path).map_err(|e| in_pq(&e))?);
+        std::io::BufWriter::new(std::fs::File::create(&pq_path).map_err(io_in(&pq_path))?);
     let mut pq = ParquetWriter::new(&mut pq_file)
         .set_parallel(false)
         .batched(first.schema())
-        .map_err(|e| in_pq(&e))?;
+        .map_err(written_in(&pq_path))?;
     for piece in std::iter::once(Ok(first)).chain(pieces) {
         let mut df = piece.map_err(pe)?;
         CsvWriter::new(&mut csv)
             .include_header(false)
             .n_threads(1)
             .finish(&mut df)
-            .map_err(|e| in_csv(&e))?;
-        pq.write_batch(&df).map_err(|e| in_pq(&e))?;
+            .map_err(written_in(&csv_path))?;
+        pq.write_batch(&df).map_err(written_in(&pq_path))?;
     }
-    csv.flush().map_err(|e| in_csv(&e))?;
-    pq.finish().map_err(|e| in_pq(&e))?;
+    csv.flush().map_err(io_in(&csv_path))?;
+    pq.finish().map_err(written_in(&pq_path))?;
     drop(pq);
-    pq_file.flush().map_err(|e| in_pq(&e))
+    pq_file.flush().map_err(io_in(&pq_path))
 }
 
 #[cfg(test)]

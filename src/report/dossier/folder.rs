@@ -9,7 +9,7 @@ use crate::findings::Totals;
 use crate::pipeline::run::AuditRun;
 use crate::pipeline::{Config, GameAudit, InputSummary};
 use crate::report::json::{game_line, summary_line};
-use crate::report::write_in;
+use crate::report::{ReportError, write_in};
 
 /// The dossier folder as a writer: each game's JSON line and what the
 /// dossier keeps of it, then the files.
@@ -43,7 +43,7 @@ impl crate::report::Writer for Folder {
         Ok(())
     }
 
-    fn finish(&mut self, run: &AuditRun, cfg: &Config) -> Result<(), String> {
+    fn finish(&mut self, run: &AuditRun, cfg: &Config) -> Result<(), ReportError> {
         write_reports(
             &self.dir,
             &self.jsonl,
@@ -125,7 +125,7 @@ fn write_reports(
     unreadable: &[(String, String)],
     cfg: &Config,
     logs: &[serde_json::Value],
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     let write = |name: &str, text: &str| write_in(dir, name, text);
     let summary_json = summary_line(totals, inputs, unreadable, cfg, logs);
     write("audit.jsonl", &format!("{jsonl}{summary_json}\n"))?;
@@ -159,8 +159,10 @@ fn write_reports(
     write("dossier.html", &super::to_html(&d))?;
     let files_dir = "dossier-files";
     let (md, files) = super::to_markdown(&d, files_dir);
-    std::fs::create_dir_all(dir.join(files_dir))
-        .map_err(|e| format!("{}: {e}", dir.join(files_dir).display()))?;
+    std::fs::create_dir_all(dir.join(files_dir)).map_err(|source| ReportError::File {
+        path: dir.join(files_dir).display().to_string(),
+        source,
+    })?;
     for (name, svg) in files {
         write(&format!("{files_dir}/{name}"), &svg)?;
     }

@@ -32,6 +32,7 @@ use shakmaty::{Chess, EnPassantMode, Position, Role, Square, fen::Fen};
 
 use crate::findings::{Finding, Severity};
 use crate::pipeline::GameAudit;
+use crate::report::ChartError;
 
 /// Escape text for HTML (element content and attribute values).
 pub fn escape_html(s: &str) -> String {
@@ -316,29 +317,29 @@ fn evals(g: &GameAudit) -> Vec<(u32, bool, f64)> {
 
 /// The evaluation chart: each engine's evaluation (White's view) by move,
 /// with the ruleset's adjudication bands shaded.
-pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String, String> {
+pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String, ChartError> {
     let points = evals(g);
     if points.is_empty() {
-        return Err("no evaluations recorded".into());
+        return Err(ChartError::NoEvaluations);
     }
     let max_ply = points.iter().map(|p| p.0).max().unwrap_or(2).max(2);
     let x_max = f64::from(max_ply) / 2.0 + 1.0;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 320)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        root.fill(&WHITE).map_err(ChartError::Draw)?;
         let mut ctx = ChartBuilder::on(&root)
             .caption("Evaluation (White's view, pawns)", ("sans-serif", 16))
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(44)
             .build_cartesian_2d(0f64..x_max, -12f64..12f64)
-            .map_err(|e| e.to_string())?;
+            .map_err(ChartError::Draw)?;
         ctx.configure_mesh()
             .x_desc("move")
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(ChartError::Draw)?;
         for &(limit, what) in bands {
             let colour = if what.contains("draw") {
                 RGBColor(120, 200, 120).mix(0.25)
@@ -358,7 +359,7 @@ pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String
                     .into_iter()
                     .map(|(a, b)| Rectangle::new([a, b], colour.filled())),
             )
-            .map_err(|e| e.to_string())?
+            .map_err(ChartError::Draw)?
             .label(what)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.filled()));
         }
@@ -378,7 +379,7 @@ pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String
             }
             let c = colours[k];
             ctx.draw_series(LineSeries::new(series, c.stroke_width(2)))
-                .map_err(|e| e.to_string())?
+                .map_err(ChartError::Draw)?
                 .label(names[k].clone())
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
@@ -389,8 +390,8 @@ pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String
             .border_style(RGBColor(200, 200, 200))
             .position(SeriesLabelPosition::UpperLeft)
             .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+            .map_err(ChartError::Draw)?;
+        root.present().map_err(ChartError::Draw)?;
     }
     Ok(svg)
 }

@@ -314,7 +314,7 @@ impl Ctx<'_, '_> {
             }
             Ok(None) => Value::Bool(false),
             Err(why) => {
-                self.notes.push(Note::Text(why));
+                self.notes.push(Note::Text(why.to_string()));
                 Value::Unknown
             }
         }

@@ -56,7 +56,7 @@ use compiled::{Arg, Code, StatefulCode};
 use ctx::*;
 pub(crate) use plan::Plan;
 pub use prepared::Prepared;
-pub use program::{Overrides, Program};
+pub use program::{Overrides, Program, UnknownVariant};
 use switched::*;
 pub use switched::{run_prepared, run_switched};
 use typed::*;

@@ -29,9 +29,28 @@ pub struct Overrides {
     pub time_control: Option<TimeControlDef>,
 }
 
+/// A variant a ruleset does not have, asked for by name; `known` are the
+/// ruleset's variants.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("ruleset {ruleset} has no variant `{variant}`; its variants: {}", list_or_none(.known))]
+pub struct UnknownVariant {
+    pub ruleset: String,
+    pub variant: String,
+    pub known: Vec<String>,
+}
+
+/// `known` joined with commas, or `none`.
+fn list_or_none(known: &[String]) -> String {
+    if known.is_empty() {
+        "none".to_string()
+    } else {
+        known.join(", ")
+    }
+}
+
 impl<'r> Program<'r> {
     /// The base ruleset, or one variant of it (with its ancestors).
-    pub fn new(rs: &'r Ruleset, variant: Option<&str>) -> Result<Program<'r>, String> {
+    pub fn new(rs: &'r Ruleset, variant: Option<&str>) -> Result<Program<'r>, UnknownVariant> {
         Program::with(rs, variant, &Overrides::default())
     }
 
@@ -41,20 +60,13 @@ impl<'r> Program<'r> {
         rs: &'r Ruleset,
         variant: Option<&str>,
         over: &Overrides,
-    ) -> Result<Program<'r>, String> {
+    ) -> Result<Program<'r>, UnknownVariant> {
         let vi = match variant {
             Some(name) => Some(rs.variants.iter().position(|v| v.name == name).ok_or_else(
-                || {
-                    let known: Vec<&str> = rs.variants.iter().map(|v| v.name.as_str()).collect();
-                    format!(
-                        "ruleset {} has no variant `{name}`; its variants: {}",
-                        rs.id,
-                        if known.is_empty() {
-                            "none".to_string()
-                        } else {
-                            known.join(", ")
-                        }
-                    )
+                || UnknownVariant {
+                    ruleset: rs.id.to_string(),
+                    variant: name.to_string(),
+                    known: rs.variants.iter().map(|v| v.name.to_string()).collect(),
                 },
             )?),
             None => None,
@@ -120,7 +132,7 @@ impl<'r> Program<'r> {
         rs: &'r Ruleset,
         forced: Option<&str>,
         tl: &Timeline<'_>,
-    ) -> Result<Program<'r>, String> {
+    ) -> Result<Program<'r>, UnknownVariant> {
         Program::for_game_with(rs, forced, tl, &Overrides::default())
     }
 
@@ -131,7 +143,7 @@ impl<'r> Program<'r> {
         forced: Option<&str>,
         tl: &Timeline<'_>,
         over: &Overrides,
-    ) -> Result<Program<'r>, String> {
+    ) -> Result<Program<'r>, UnknownVariant> {
         if forced.is_some() {
             return Program::with(rs, forced, over);
         }

@@ -200,6 +200,20 @@ pub fn literal(v: &Value) -> String {
     }
 }
 
+/// Why a group of games could not be fitted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FitError {
+    #[error("{group}: no game to fit")]
+    NoGame { group: String },
+    /// The ruleset `ruleset` has nothing to fit.
+    #[error(
+        "ruleset {ruleset} marks no constant or switch with `fit` (docs/rules-language.md, Fitting)"
+    )]
+    NothingToFit { ruleset: String },
+    #[error(transparent)]
+    Variant(#[from] super::eval::UnknownVariant),
+}
+
 /// Fit the ruleset's `fit` values to one group of games.
 pub fn fit_group(
     rs: &Ruleset,
@@ -207,15 +221,14 @@ pub fn fit_group(
     games: &[&Game],
     forced: Option<&str>,
     detectors: &Detectors,
-) -> Result<GroupFit, String> {
-    let first = games
-        .first()
-        .ok_or_else(|| format!("{group}: no game to fit"))?;
+) -> Result<GroupFit, FitError> {
+    let first = games.first().ok_or_else(|| FitError::NoGame {
+        group: group.to_string(),
+    })?;
     if rs.fits.is_empty() {
-        return Err(format!(
-            "ruleset {} marks no constant or switch with `fit` (docs/rules-language.md, Fitting)",
-            rs.id
-        ));
+        return Err(FitError::NothingToFit {
+            ruleset: rs.id.to_string(),
+        });
     }
     let scoring = search::scoring_ruleset(rs);
     let (mut s, base) = Search::new(rs, &scoring, games, forced, detectors)?;

@@ -13,7 +13,7 @@ mod pairs;
 use super::{Agreement, Game};
 use crate::base::value::Value;
 use crate::rules::analysis::{CExpr, Check, FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Ruleset};
-use crate::rules::eval::{Detectors, Overrides, Prepared, Program, run_prepared};
+use crate::rules::eval::{Detectors, Overrides, Prepared, Program, UnknownVariant, run_prepared};
 use crate::rules::judge::termination_findings;
 use crate::timeline::{ClockField, Data, MoveField, Timeline};
 
@@ -174,7 +174,7 @@ impl<'a> Search<'a> {
         games: &'a [&'a Game],
         forced: Option<&'a str>,
         detectors: &'a Detectors,
-    ) -> Result<(Search<'a>, Program<'a>), String> {
+    ) -> Result<(Search<'a>, Program<'a>), UnknownVariant> {
         let timelines: Vec<Timeline<'_>> = games
             .iter()
             .map(|g| Timeline::build(&g.pgn, &g.replay))
@@ -273,7 +273,7 @@ impl<'a> Search<'a> {
 
     /// The fitted values from the text's, and for each fit the values that
     /// score as well as its fitted one.
-    pub(super) fn descend(&mut self) -> Result<(Vec<Value>, Vec<Vec<Value>>), String> {
+    pub(super) fn descend(&mut self) -> Result<(Vec<Value>, Vec<Vec<Value>>), UnknownVariant> {
         let (rs, text) = (self.rs, self.text.clone());
         let mut cur = text.clone();
         let mut equally: Vec<Vec<Value>> = vec![Vec::new(); rs.fits.len()];
@@ -309,7 +309,7 @@ impl<'a> Search<'a> {
         cur: &mut [Value],
         equally: &mut [Vec<Value>],
         dirty: &mut [bool],
-    ) -> Result<(), String> {
+    ) -> Result<(), UnknownVariant> {
         let (rs, text) = (self.rs, self.text.clone());
         for _round in 0..16 {
             let mut changed = false;
@@ -353,7 +353,7 @@ impl<'a> Search<'a> {
 
     /// The values of fit `k` (`fit`, and the text's) that score best, the
     /// others held at `cur`.
-    fn ties(&mut self, k: usize, cur: &[Value]) -> Result<Vec<Value>, String> {
+    fn ties(&mut self, k: usize, cur: &[Value]) -> Result<Vec<Value>, UnknownVariant> {
         let text = self.text[k].clone();
         let mut values = self.grids[k].clone();
         // a text another adjudication records now is not a candidate: two
@@ -428,9 +428,9 @@ impl Search<'_> {
     pub(super) fn firing(
         &self,
         point: &[Value],
-    ) -> Result<(BTreeMap<String, Firing>, usize), String> {
+    ) -> Result<(BTreeMap<String, Firing>, usize), UnknownVariant> {
         let over = self.overrides(point);
-        let per_game: Vec<Result<(Vec<crate::findings::Finding>, bool), String>> = self
+        let per_game: Vec<Result<(Vec<crate::findings::Finding>, bool), UnknownVariant>> = self
             .games
             .par_iter()
             .zip(&self.timelines)

@@ -8,7 +8,7 @@ use super::pairs::Around;
 use super::{GameScore, Point, Search};
 use crate::base::value::Value;
 use crate::rules::analysis::Ruleset;
-use crate::rules::eval::{Overrides, Program, run_prepared};
+use crate::rules::eval::{Overrides, Program, UnknownVariant, run_prepared};
 use crate::rules::fit::partial::Partial;
 use crate::rules::fit::{Agreement, literal};
 use crate::rules::judge::termination_findings;
@@ -26,7 +26,7 @@ impl Search<'_> {
         over: &Overrides,
         i: usize,
         with_ends: bool,
-    ) -> Result<GameScore, String> {
+    ) -> Result<GameScore, UnknownVariant> {
         let (g, tl) = (self.games[i], &self.timelines[i]);
         let prog = Program::for_game_with(rs, self.forced, tl, over)?;
         let out = run_prepared(&prog, tl, &self.prepared[i], self.detectors, &g.path);
@@ -91,11 +91,11 @@ impl Search<'_> {
     }
 
     /// Evaluate `point` over every game with the whole scoring ruleset.
-    pub(super) fn evaluate(&self, point: &[Value]) -> Result<Point, String> {
+    pub(super) fn evaluate(&self, point: &[Value]) -> Result<Point, UnknownVariant> {
         let over = self.overrides(point);
         let games = (0..self.games.len())
             .map(|i| self.game_score(self.scoring, &over, i, true))
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, UnknownVariant>>()?;
         Ok(self.aggregate(games))
     }
 
@@ -107,7 +107,7 @@ impl Search<'_> {
         base: &Point,
         point: &[Value],
         partial: &Partial,
-    ) -> Result<Point, String> {
+    ) -> Result<Point, UnknownVariant> {
         // every point whole: for the test that both ways give one report
         if std::env::var_os("ARBITER_FIT_FULL").is_some() {
             return self.evaluate(point);
@@ -152,13 +152,13 @@ impl Search<'_> {
     pub(in crate::rules::fit) fn evaluate_all(
         &mut self,
         points: &[Vec<Value>],
-    ) -> Result<(), String> {
+    ) -> Result<(), UnknownVariant> {
         let todo: Vec<&Vec<Value>> = points
             .iter()
             .filter(|p| !self.cache.contains_key(&Self::key(p)))
             .collect();
         let this = &*self;
-        let done: Vec<Result<(String, Point), String>> = todo
+        let done: Vec<Result<(String, Point), UnknownVariant>> = todo
             .par_iter()
             .map(|p| this.evaluate(p).map(|r| (Self::key(p), r)))
             .collect();
@@ -177,7 +177,7 @@ impl Search<'_> {
         cur: &[Value],
         k: usize,
         points: &[Vec<Value>],
-    ) -> Result<(), String> {
+    ) -> Result<(), UnknownVariant> {
         self.evaluate_all(&[cur.to_vec()])?;
         self.evaluate_with(cur, points, Around::Fit(k))
     }

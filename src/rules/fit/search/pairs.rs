@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::{Point, Search};
 use crate::base::value::Value;
+use crate::rules::eval::UnknownVariant;
 use crate::rules::fit::partial::{Partial, partial};
 
 /// Which fits the points of an evaluation change from the current point:
@@ -62,7 +63,7 @@ impl Search<'_> {
     pub(super) fn pair_step(
         &mut self,
         cur: &[Value],
-    ) -> Result<Option<Vec<(usize, Value)>>, String> {
+    ) -> Result<Option<Vec<(usize, Value)>>, UnknownVariant> {
         self.evaluate_all(&[cur.to_vec()])?;
         let now = self.point(cur).agreement.score();
         for (j, k) in self.coupled() {
@@ -147,7 +148,7 @@ impl Search<'_> {
         cur: &[Value],
         points: &[Vec<Value>],
         around: Around<'_>,
-    ) -> Result<(), String> {
+    ) -> Result<(), UnknownVariant> {
         let todo: Vec<&Vec<Value>> = points
             .iter()
             .filter(|p| !self.cache.contains_key(&Self::key(p)))
@@ -158,7 +159,7 @@ impl Search<'_> {
             Around::Fit(k) => &this.partials[k],
             Around::Given(p) => p,
         };
-        let done: Vec<Result<(String, Point), String>> = todo
+        let done: Vec<Result<(String, Point), UnknownVariant>> = todo
             .par_iter()
             .map(|p| {
                 this.evaluate_from(base, p, joint)
