@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Dossier, GameView, Record, command_line, view};
+use super::{Dossier, FileHash, GameView, Record, command_line, view};
 use crate::findings::Totals;
 use crate::pipeline::run::AuditRun;
 use crate::pipeline::{Config, GameAudit, InputSummary};
@@ -59,14 +59,14 @@ impl crate::report::Writer for Folder {
 
 /// The hashed files other than the inputs (`crate::pipeline::hashed_files`),
 /// as a report's record lists them: (kind, path, SHA-256 or why unreadable).
-fn hashed_files(hashed: &[serde_json::Value]) -> Vec<(String, String, Result<String, String>)> {
+fn hashed_files(hashed: &[serde_json::Value]) -> Vec<(String, String, FileHash)> {
     hashed
         .iter()
         .filter_map(|l| {
             let (p, k) = (l["path"].as_str()?, l["kind"].as_str()?);
             let h = match l["sha256"].as_str() {
-                Some(h) => Ok(h.to_string()),
-                None => Err(l["error"].as_str().unwrap_or("?").to_string()),
+                Some(h) => FileHash::Sha256(h.to_string()),
+                None => FileHash::Unreadable(l["error"].as_str().unwrap_or("?").to_string()),
             };
             Some((k.to_string(), p.to_string(), h))
         })
@@ -88,11 +88,15 @@ pub fn record(
         files.push((
             "ruleset".to_string(),
             rs.path.clone(),
-            Ok(rs.sha256.clone()),
+            FileHash::Sha256(rs.sha256.clone()),
         ));
     }
     for i in inputs {
-        files.push(("input".to_string(), i.path.clone(), Ok(i.sha256.clone())));
+        files.push((
+            "input".to_string(),
+            i.path.clone(),
+            FileHash::Sha256(i.sha256.clone()),
+        ));
     }
     files.extend(
         hashed_files(hashed)
@@ -100,7 +104,11 @@ pub fn record(
             .filter(|(k, p, _)| !(k == "ruleset" && Some(p) == base.as_ref())),
     );
     for (p, e) in unreadable {
-        files.push(("input".to_string(), p.clone(), Err(e.clone())));
+        files.push((
+            "input".to_string(),
+            p.clone(),
+            FileHash::Unreadable(e.clone()),
+        ));
     }
     Record {
         version: crate::VERSION.to_string(),

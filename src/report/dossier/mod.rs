@@ -22,7 +22,7 @@ pub use first_screen::{Verdict, VerdictGame, event_counts};
 pub use folder::{Folder, record};
 pub use html::{SCRIPT, STYLE, filter, to_html};
 pub use markdown::to_markdown;
-pub use record::{Record, command_line, record_html, record_md};
+pub use record::{FileHash, Record, command_line, record_html, record_md};
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -130,7 +130,12 @@ impl Dossier<'_> {
             events: event_counts(self.games.iter().map(|g| g.event.as_str())),
             event_findings: Vec::new(),
             facts: self.facts.clone(),
-            unreadable: self.record.files.iter().filter(|f| f.2.is_err()).count(),
+            unreadable: self
+                .record
+                .files
+                .iter()
+                .filter(|f| f.2.is_unreadable())
+                .count(),
         }
     }
 }

@@ -17,7 +17,29 @@ pub struct Record {
     pub notes: Vec<(String, String)>,
     /// Every file hashed: (kind, path, its SHA-256 or why it could not be
     /// read).
-    pub files: Vec<(String, String, Result<String, String>)>,
+    pub files: Vec<(String, String, FileHash)>,
+}
+
+/// What a report records of a file it read: its SHA-256, or why it could
+/// not be read (the reason as the audit said it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileHash {
+    Sha256(String),
+    Unreadable(String),
+}
+
+impl FileHash {
+    pub fn is_unreadable(&self) -> bool {
+        matches!(self, FileHash::Unreadable(_))
+    }
+
+    /// Why the file could not be read, when it could not.
+    pub fn unreadable(&self) -> Option<&str> {
+        match self {
+            FileHash::Sha256(_) => None,
+            FileHash::Unreadable(why) => Some(why),
+        }
+    }
 }
 
 /// The line on top of the record.
@@ -35,7 +57,7 @@ pub fn record_html(r: &Record) -> String {
             .replacen("`", "<code>", 1)
             .replacen("`", "</code>", 1)
     );
-    let unreadable: Vec<_> = r.files.iter().filter(|f| f.2.is_err()).collect();
+    let unreadable: Vec<_> = r.files.iter().filter(|f| f.2.is_unreadable()).collect();
     if !unreadable.is_empty() {
         o.push_str("<p class=\"error\">Could not be read:</p><ul>");
         for (kind, path, e) in unreadable {
@@ -44,7 +66,7 @@ pub fn record_html(r: &Record) -> String {
                 "<li>{} ({}): {}</li>",
                 escape_html(path),
                 escape_html(kind),
-                escape_html(e.as_ref().err().map_or("", String::as_str))
+                escape_html(e.unreadable().unwrap_or(""))
             );
         }
         o.push_str("</ul>");
@@ -82,8 +104,8 @@ pub fn record_html(r: &Record) -> String {
     o.push_str("</table><table class=\"record\"><thead><tr><th>kind</th><th>file</th><th>SHA-256</th></tr></thead><tbody>");
     for (kind, path, h) in &r.files {
         let value = match h {
-            Ok(h) => format!("<code class=\"hash\">{}</code>", escape_html(h)),
-            Err(e) => format!("unreadable: {}", escape_html(e)),
+            FileHash::Sha256(h) => format!("<code class=\"hash\">{}</code>", escape_html(h)),
+            FileHash::Unreadable(e) => format!("unreadable: {}", escape_html(e)),
         };
         let _ = write!(
             o,
@@ -117,8 +139,8 @@ pub fn record_md(r: &Record) -> String {
     o.push_str("\n| kind | file | SHA-256 |\n|---|---|---|\n");
     for (kind, path, h) in &r.files {
         let value = match h {
-            Ok(h) => format!("`{}`", h.replace('`', "'")),
-            Err(e) => format!("unreadable: {}", md(e)),
+            FileHash::Sha256(h) => format!("`{}`", h.replace('`', "'")),
+            FileHash::Unreadable(e) => format!("unreadable: {}", md(e)),
         };
         let _ = writeln!(o, "| {} | {} | {value} |", md(kind), md(path));
     }
