@@ -126,13 +126,6 @@ pub fn nth_game(file: &Path, n: usize, cfg: &Config) -> Result<GameAudit, NthGam
 }
 
 /// The error that stops [`nth_game`]'s reading once it has its game.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("stop reading")]
 struct StopReading;
-
-impl std::fmt::Display for StopReading {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("stop reading")
-    }
-}
-
-impl std::error::Error for StopReading {}
