@@ -21,6 +21,7 @@ mod injection;
 mod logs;
 mod malformed;
 mod processes;
+mod readme;
 mod rules_lang;
 mod run;
 mod scenarios;
