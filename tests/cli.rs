@@ -22,6 +22,7 @@ mod logs;
 mod malformed;
 mod processes;
 mod progress;
+mod readme;
 mod rules_lang;
 mod run;
 mod scenarios;
