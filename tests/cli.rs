@@ -9,6 +9,7 @@ mod batch;
 mod corpus;
 mod crash;
 mod crosscheck;
+mod diagnostics;
 mod dossier;
 mod events;
 mod fit;

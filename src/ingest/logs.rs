@@ -6,6 +6,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+use crate::base::diagnostic::Diagnostic;
 use crate::base::digest::{HashingReader, sha256_hex};
 use crate::ingest::engine::EngineLog;
 
@@ -163,17 +164,20 @@ pub fn log_text(shown: &str, bytes: &[u8]) -> Result<String, String> {
     match std::str::from_utf8(bytes) {
         Ok(t) => Ok(t.to_string()),
         Err(e) => {
+            // rendered with the place and the line, the byte shown as U+FFFD
             let at = e.valid_up_to();
-            let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
-            let column = 1 + at
-                - bytes[..at]
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map_or(0, |p| p + 1);
-            Err(format!(
-                "arbiter: {shown}:{line}:{column}: not UTF-8 text (byte {at}, 0x{:02X}); the log must be UTF-8",
-                bytes[at]
-            ))
+            let text = String::from_utf8_lossy(bytes);
+            let message = format!("not UTF-8 text (byte {at}, 0x{:02X})", bytes[at]);
+            Err(Diagnostic {
+                message: &message,
+                path: shown,
+                src: &text,
+                offset: at,
+                len: '\u{FFFD}'.len_utf8(),
+                label: Some("not UTF-8"),
+                help: Some("the log must be UTF-8"),
+            }
+            .render())
         }
     }
 }

@@ -80,7 +80,7 @@ impl Case {
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
         let v: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("{shown}: line {}: {e}", e.line()))?;
+            serde_json::from_str(&text).map_err(|e| json_error(&shown, &text, &e))?;
         let obj = v
             .as_object()
             .ok_or_else(|| format!("{shown}: expected a JSON object"))?;
@@ -168,4 +168,42 @@ pub fn normalize(p: &Path) -> PathBuf {
         }
     }
     out.iter().map(|c| c.as_os_str()).collect()
+}
+
+/// A JSON syntax error rendered at its line and column (serde_json's
+/// column counts bytes and points at the character it stopped on; 0 at the
+/// start of a line).
+fn json_error(shown: &str, text: &str, e: &serde_json::Error) -> String {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let full = e.to_string();
+    let at = format!(" at line {} column {}", e.line(), e.column());
+    crate::base::diagnostic::Diagnostic {
+        message: full.strip_suffix(&at).unwrap_or(&full),
+        path: shown,
+        src: text,
+        offset: line_start + e.column().saturating_sub(1),
+        len: 1,
+        label: None,
+        help: None,
+    }
+    .render()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A case file with a comma missing: refused at its line and column,
+    /// the line shown with a caret under the place.
+    #[test]
+    fn case_file_syntax_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "{\n  \"game\": \"game.pgn\"\n  \"ruleset\": \"r.rules\"\n}\n";
+        std::fs::write(dir.path().join("case.json"), text).unwrap();
+        let e = super::Case::read(dir.path()).unwrap_err();
+        let shown = dir.path().join("case.json").display().to_string();
+        insta::assert_snapshot!(e.replace(&shown, "case.json"));
+    }
 }
