@@ -22,6 +22,7 @@ mod injection;
 mod logs;
 mod malformed;
 mod processes;
+mod properties;
 mod rules_lang;
 mod run;
 mod scenarios;
