@@ -21,6 +21,7 @@ mod identical;
 mod injection;
 mod logs;
 mod malformed;
+mod outputs;
 mod processes;
 mod properties;
 mod rules_lang;
