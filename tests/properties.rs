@@ -1,6 +1,6 @@
 //! The parsers' invariants as property tests (`proptest`), run on the
-//! fuzz targets' seeds (`fuzz/seeds/TARGET`) mutated as libFuzzer would
-//! (bytes deleted, repeated, replaced), and on arbitrary text. Each
+//! fuzz targets' seeds (`fuzz/seeds/TARGET`) mutated, a few bytes at a time
+//! (bytes deleted, repeated, inserted), and on arbitrary text. Each
 //! property runs what its fuzz target runs (`fuzz/fuzz_targets`, whose
 //! shared code is used here as is), and checks besides:
 //!
@@ -262,6 +262,15 @@ proptest! {
 
     #[test]
     fn rules_from_any_text(text in text()) {
+        check_rules(&text)?;
+        check_tokens(&text)?;
+    }
+
+    /// Arbitrary text after a ruleset's header, so that it reaches the
+    /// parser and the analyzer.
+    #[test]
+    fn rules_after_a_header(text in text()) {
+        let text = format!("ruleset t \"T\" {{ regulation \"r\" }}\n{text}");
         check_rules(&text)?;
         check_tokens(&text)?;
     }
