@@ -136,10 +136,7 @@ mod tests {
     #[test]
     fn caret_under_the_span_with_file_line_and_column() {
         let r = at("first\nsecond line\n", 13, 4);
-        assert_eq!(
-            r,
-            "error: bad\n --> x.txt:2:8\n  |\n2 | second line\n  |        ^^^^\n  |\n  = help: do better"
-        );
+        insta::assert_snapshot!(r);
     }
 
     #[test]
