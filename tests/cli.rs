@@ -23,6 +23,7 @@ mod logs;
 mod malformed;
 mod outputs;
 mod processes;
+mod progress;
 mod properties;
 mod rules_lang;
 mod run;

@@ -446,3 +446,52 @@ fn hidden_book_screen_finds_the_planted_book() {
     assert_eq!(ev[1]["span"]["line"], 59);
     assert!(ev[2]["path"].as_str().unwrap().ends_with("tcec-s15.rules"));
 }
+
+/// In a terminal the summary is the last line, so it is what shows when
+/// the command returns; the inputs' SHA-256 are printed only with
+/// `--verbose` (the reports and the JSON summary always record them).
+#[test]
+fn text_audit_ends_on_the_summary_and_hashes_only_with_verbose() {
+    let o = arbiter(&["audit", "samples/"]);
+    assert_eq!(o.status.code(), Some(1), "the samples plant violations");
+    let text = stdout(&o);
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.contains(" games in ") && last.contains(" errors, "),
+        "the last line is the summary: {last}"
+    );
+    assert!(
+        last.ends_with("; exit status 1: violations found"),
+        "{last}"
+    );
+    assert!(!text.contains("sha256 "), "hashes only with --verbose");
+
+    let v = arbiter(&["audit", "--verbose", "samples/tcec-style.pgn"]);
+    let text = stdout(&v);
+    let lines: Vec<&str> = text.lines().collect();
+    let (last, before) = lines.split_last().unwrap();
+    assert!(last.contains(" games in 1 files, "), "{last}");
+    let sha = before
+        .iter()
+        .find_map(|l| l.strip_prefix("  sha256 "))
+        .expect("--verbose prints each input's SHA-256");
+    let want = arbiter::base::digest::sha256_hex(&std::fs::read("samples/tcec-style.pgn").unwrap());
+    assert_eq!(sha, format!("{want}  samples/tcec-style.pgn"));
+
+    let clean = arbiter(&["audit", "samples/tcec-s15/clean"]);
+    assert_eq!(clean.status.code(), Some(0));
+    assert!(
+        stdout(&clean)
+            .trim_end()
+            .ends_with("; exit status 0: no violations")
+    );
+
+    let missing = arbiter(&["audit", "samples/tcec-s15/clean", "samples/no-such.pgn"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let last = stdout(&missing).lines().last().unwrap().to_string();
+    assert!(
+        last.ends_with("; exit status 2: 1 input could not be read (said above)"),
+        "{last}"
+    );
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("samples/no-such.pgn"));
+}

@@ -20,6 +20,10 @@ pub struct AuditArgs {
     /// (one self-contained file), dossier.md with dossier-files/.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Text: print the SHA-256 of every input before the summary (the
+    /// reports and the JSON summary always record them).
+    #[arg(long, short)]
+    verbose: bool,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -31,6 +35,7 @@ pub fn run(a: AuditArgs, out: &mut dyn Write) -> i32 {
         json: matches!(a.format, Format::Json),
         charts: a.charts,
         out: a.out,
+        verbose: a.verbose,
     };
     match audit::configure(&req.paths, &req.settings) {
         Ok(_) if matches!(a.format, Format::Html | Format::Md) && req.out.is_none() => {

@@ -23,6 +23,8 @@ pub struct Request {
     pub charts: Option<PathBuf>,
     /// A folder for the reports (audit.jsonl, the dossier).
     pub out: Option<PathBuf>,
+    /// Text: the SHA-256 of every input before the summary.
+    pub verbose: bool,
 }
 
 /// The configuration of an audit of `paths` under `settings`, with each
@@ -42,6 +44,7 @@ pub fn configure(paths: &[PathBuf], settings: &Settings) -> Result<Config, Strin
 pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
     let mut cfg = cfg.clone();
     cfg.clocks = req.charts.is_some() || req.out.is_some();
+    cfg.progress = crate::pipeline::progress::on_terminal();
     for dir in [&req.charts, &req.out].into_iter().flatten() {
         if let Err(e) = std::fs::create_dir_all(dir) {
             say!("arbiter: {}: {e}", dir.display());
@@ -54,7 +57,9 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
         .map(|d| Folder::new(d, cfg.adjudication_bands()));
     let mut charts = req.charts.as_deref().map(Charts::new);
     let form = if req.json { Form::Json } else { Form::Text };
-    let mut stdout = Lines::new(out, form).collapsing(!cfg.fitted.is_empty());
+    let mut stdout = Lines::new(out, form)
+        .collapsing(!cfg.fitted.is_empty())
+        .verbose(req.verbose);
     let mut writers: Vec<&mut dyn Writer> = Vec::new();
     if let Some(f) = &mut folder {
         writers.push(f);
@@ -83,11 +88,15 @@ pub fn write_all(paths: &[PathBuf], cfg: &Config, writers: &mut [&mut dyn Writer
             return FAILURE;
         }
     }
-    if !run.unreadable.is_empty() || writers.iter().any(|w| w.failed()) {
+    let status = if !run.unreadable.is_empty() || writers.iter().any(|w| w.failed()) {
         FAILURE
     } else if run.totals.violations() > 0 {
         VIOLATIONS
     } else {
         CLEAN
+    };
+    for w in writers.iter_mut() {
+        w.verdict(status, &run, cfg);
     }
+    status
 }

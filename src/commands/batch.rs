@@ -85,21 +85,38 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, String> {
         .map_err(|e| format!("{shown}: {e}"))?;
     drop(lines);
     write_reports(dir, &outcome, req.shard, &cfg)?;
-    if !req.quiet {
-        say!(
-            "arbiter batch: {} games, {} violations; audit.jsonl, tables and summary in {}",
-            outcome.games.len(),
-            outcome.violations(),
-            dir.display()
-        );
-    }
-    Ok(if !outcome.unreadable.is_empty() {
+    let status = if !outcome.unreadable.is_empty() {
         FAILURE
     } else if outcome.violations() > 0 {
         VIOLATIONS
     } else {
         CLEAN
-    })
+    };
+    if !req.quiet {
+        // the verdict, last
+        let mut by = [0u64; 4];
+        let findings = outcome.games.iter().flat_map(|g| &g.findings).chain(
+            outcome
+                .events
+                .iter()
+                .flat_map(|e| e.findings.iter().map(|(_, f)| f)),
+        );
+        for f in findings {
+            by[f.severity as usize] += 1;
+        }
+        say!(
+            "arbiter batch: {} games in {} files: {} errors, {} warnings, {} info, {} for manual review; audit.jsonl, tables and summary in {}; {}",
+            outcome.games.len(),
+            outcome.inputs.len(),
+            by[0],
+            by[1],
+            by[2],
+            by[3],
+            dir.display(),
+            crate::report::text::status_meaning(status, outcome.unreadable.len())
+        );
+    }
+    Ok(status)
 }
 
 /// The batch's tables and summary (the `tables` feature).

@@ -27,7 +27,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<i32, String> {
     use crate::pipeline::fit::read_games;
-    use crate::rules::fit::{Game, fit_group};
+    use crate::rules::fit::{Game, fit_group_with};
     let (rs, _) = load(rules)?;
     if rs.fits.is_empty() {
         return Err(format!(
@@ -87,6 +87,12 @@ pub fn run(
     let mut departs = false;
     // the groups fitted in parallel, reported in their order
     use rayon::prelude::*;
+    let bar = crate::pipeline::progress::bar(
+        groups.len() as u64,
+        "{bar:40} {pos}/{len} groups fitted, {msg} points evaluated",
+        crate::pipeline::progress::on_terminal(),
+    );
+    let points = std::sync::atomic::AtomicUsize::new(0);
     let fits: Vec<(
         Result<crate::rules::fit::GroupFit, String>,
         std::time::Duration,
@@ -94,14 +100,27 @@ pub fn run(
         .par_iter()
         .map(|(key, list)| {
             let started = std::time::Instant::now();
-            let r = fit_group(&rs, key, list, variant, &detectors);
+            // each group's count of points added to the run's
+            let mine = std::sync::atomic::AtomicUsize::new(0);
+            let tick = |n: usize| {
+                use std::sync::atomic::Ordering::Relaxed;
+                let add = n.saturating_sub(mine.swap(n, Relaxed));
+                let all = points.fetch_add(add, Relaxed) + add;
+                bar.set_message(all.to_string());
+            };
+            let r = fit_group_with(&rs, key, list, variant, &detectors, &tick);
+            bar.inc(1);
             (r, started.elapsed())
         })
         .collect();
+    bar.finish_and_clear();
+    let (mut fitted_groups, mut departing) = (0, 0);
     for ((key, _), (fitted, took)) in groups.iter().zip(fits) {
         match fitted {
             Ok(f) => {
                 departs |= f.departs();
+                fitted_groups += 1;
+                departing += usize::from(f.departs());
                 let text = if json {
                     serde_json::to_string(&f).map_err(|e| e.to_string())?
                 } else {
@@ -115,11 +134,26 @@ pub fn run(
             }
         }
     }
-    Ok(if failed {
+    let status = if failed {
         FAILURE
     } else if departs {
         VIOLATIONS
     } else {
         CLEAN
-    })
+    };
+    if !json {
+        // the verdict, last
+        let meaning = match status {
+            CLEAN => "exit status 0: the text's values describe every group".to_string(),
+            VIOLATIONS => "exit status 1: fitted values depart from the text's".to_string(),
+            s => format!("exit status {s}: an input could not be read or fitted (said above)"),
+        };
+        writeln!(
+            out,
+            "{fitted_groups} of {} groups fitted, {departing} departing from the text; {meaning}",
+            groups.len()
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(status)
 }

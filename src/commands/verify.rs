@@ -305,6 +305,7 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), String> {
             json: true,
             charts: None,
             out: r.dir.is_some().then(|| tmp.clone()),
+            verbose: false,
         };
         super::audit::run(&req, &cfg, &mut now);
     }

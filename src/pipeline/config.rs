@@ -27,6 +27,10 @@ pub struct Config {
     /// With `--fit`: each file's fitted values, by its path as shown, and
     /// the finding that names their departures from the text.
     pub fitted: std::collections::BTreeMap<String, crate::rules::fit::FileFit>,
+    /// Draw a progress bar on standard error (a terminal's) over an audit
+    /// of more than [`crate::pipeline::run::BAR_FROM`] inputs, and over a
+    /// fit.
+    pub progress: bool,
 }
 
 /// The inputs and options of an audit, paths as given on the command line

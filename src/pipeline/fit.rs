@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::rules::fit::{
-    FileFit, FitSummary, Game, departure_finding, fit_group, undescribed_finding,
+    FileFit, FitSummary, Game, departure_finding, fit_group_with, undescribed_finding,
 };
 
 /// Every game of a PGN file, read and replayed.
@@ -27,8 +27,9 @@ pub fn read_games(path: &std::path::Path) -> std::io::Result<Vec<Game>> {
 }
 
 /// Fit each PGN file of `paths` under the configuration's ruleset, by its
-/// path as shown. A file that cannot be read or fitted is left out (the
-/// audit reports it when it reads it).
+/// path as shown. A file that cannot be read is left out (the audit
+/// reports it when it reads it); one that cannot be fitted is said on
+/// standard error and audited under the text's values.
 pub fn fit_files(
     paths: &[std::path::PathBuf],
     cfg: &crate::pipeline::Config,
@@ -41,7 +42,14 @@ pub fn fit_files(
         ));
     }
     let mut out = BTreeMap::new();
-    for input in crate::pipeline::expand_inputs(paths) {
+    let inputs = crate::pipeline::expand_inputs(paths);
+    let bar = crate::pipeline::progress::bar(
+        inputs.len() as u64,
+        "{bar:40} {pos}/{len} files, {msg}",
+        crate::pipeline::progress::on_terminal(),
+    );
+    for input in inputs {
+        bar.inc(1);
         let Ok(crate::pipeline::Input::Pgn(path)) = input else {
             continue;
         };
@@ -50,8 +58,22 @@ pub fn fit_files(
         };
         let shown = path.display().to_string();
         let list: Vec<&Game> = games.iter().collect();
-        let Ok(fit) = fit_group(rs, &shown, &list, cfg.variant.as_deref(), &cfg.detectors) else {
-            continue;
+        let tick = |n: usize| bar.set_message(format!("{shown}: {n} points evaluated"));
+        let fitted = fit_group_with(
+            rs,
+            &shown,
+            &list,
+            cfg.variant.as_deref(),
+            &cfg.detectors,
+            &tick,
+        );
+        let fit = match fitted {
+            Ok(f) => f,
+            Err(e) => {
+                // the file is audited under the text's values
+                bar.suspend(|| say!("arbiter: --fit: {shown}: {e}; audited under the text"));
+                continue;
+            }
         };
         let finding = fit.departs().then(|| departure_finding(rs, &fit));
         let undescribed = fit
@@ -75,5 +97,6 @@ pub fn fit_files(
             },
         );
     }
+    bar.finish_and_clear();
     Ok(out)
 }

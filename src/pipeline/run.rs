@@ -37,7 +37,14 @@ pub fn audit_paths(
     let mut run = AuditRun::default();
     // the Syzygy folder is listed once, not once per input
     let syzygy = syzygy_entry(cfg.invocation.as_ref());
-    for input in expand_inputs(paths) {
+    let inputs = expand_inputs(paths);
+    let bar = crate::pipeline::progress::bar(
+        inputs.len() as u64,
+        "{bar:40} {pos}/{len} files {msg}",
+        cfg.progress && inputs.len() > BAR_FROM,
+    );
+    for input in inputs {
+        bar.inc(1);
         let (path, case_cfg) = match input {
             Ok(Input::Pgn(p)) => (p, None),
             Ok(Input::Case(dir)) => {
@@ -46,14 +53,14 @@ pub fn audit_paths(
                 {
                     Ok((game, c)) => (game, Some(c)),
                     Err(e) => {
-                        say!("arbiter: {e}");
+                        bar.suspend(|| say!("arbiter: {e}"));
                         run.unreadable.push((dir.display().to_string(), e));
                         continue;
                     }
                 }
             }
             Err((p, e)) => {
-                say!("arbiter: {}: {e}", p.display());
+                bar.suspend(|| say!("arbiter: {}: {e}", p.display()));
                 run.unreadable
                     .push((p.display().to_string(), e.to_string()));
                 continue;
@@ -62,22 +69,28 @@ pub fn audit_paths(
         let this = case_cfg.as_ref().unwrap_or(cfg);
         add_hashed(&mut run.hashed, hashed_files(this, syzygy.as_ref()));
         let totals = &mut run.totals;
+        bar.set_message(path.display().to_string());
         let result = audit_file(&path, this, |g: GameAudit| {
             g.count_into(totals);
-            on_game(&g)
+            // the bar is lifted while a game's lines are written
+            bar.suspend(|| on_game(&g))
         });
         match result {
             Ok(summary) => run.inputs.push(summary),
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
             Err(e) => {
-                say!("arbiter: {}: {e}", path.display());
+                bar.suspend(|| say!("arbiter: {}: {e}", path.display()));
                 run.unreadable
                     .push((path.display().to_string(), e.to_string()));
             }
         }
     }
+    bar.finish_and_clear();
     Ok(run)
 }
+
+/// An audit of more inputs than this draws a progress bar (on a terminal).
+pub const BAR_FROM: usize = 3;
 
 /// Game `n` (1 = the first) of `file`, audited under `cfg`; reading stops
 /// after it.

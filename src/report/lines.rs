@@ -13,8 +13,9 @@ pub enum Form {
     /// One JSON object per game, then the summary object
     /// (`docs/findings-schema.md`).
     Json,
-    /// Each game with its findings, then the summary and the SHA-256 of
-    /// every input.
+    /// Each game with its findings, then (`verbose`) the SHA-256 of every
+    /// input, then the summary, last: the verdict is the line a terminal
+    /// shows when the command returns.
     Text,
 }
 
@@ -24,6 +25,9 @@ pub struct Lines<'w> {
     form: Form,
     /// Text: a code's repeated findings in a game on one line.
     collapse: bool,
+    /// Text: the SHA-256 of every input before the summary (the reports
+    /// record them in any case).
+    verbose: bool,
 }
 
 impl std::fmt::Debug for Lines<'_> {
@@ -38,6 +42,7 @@ impl<'w> Lines<'w> {
             out,
             form,
             collapse: false,
+            verbose: false,
         }
     }
 
@@ -46,6 +51,12 @@ impl<'w> Lines<'w> {
     /// difference the fit did not describe repeats in every game).
     pub fn collapsing(mut self, collapse: bool) -> Self {
         self.collapse = collapse;
+        self
+    }
+
+    /// Text: the SHA-256 of every input, before the summary.
+    pub fn verbose(mut self, verbose: bool) -> Self {
+        self.verbose = verbose;
         self
     }
 }
@@ -66,20 +77,32 @@ impl Writer for Lines<'_> {
                     json::summary_line(&run.totals, &run.inputs, &run.unreadable, cfg, &run.hashed);
                 let _ = writeln!(self.out, "{summary}");
             }
-            Form::Text => {
-                let similarity = cfg.detectors.similarity.is_some();
-                let summary = text::summary(
-                    &run.totals,
-                    run.inputs.len(),
-                    cfg.ruleset.as_deref(),
-                    similarity,
-                );
-                let _ = writeln!(self.out, "{summary}");
+            Form::Text if self.verbose => {
+                let _ = writeln!(self.out, "inputs (SHA-256):");
                 for i in &run.inputs {
                     let _ = writeln!(self.out, "  sha256 {}  {}", i.sha256, text::clean(&i.path));
                 }
             }
+            Form::Text => {}
         }
         Ok(())
+    }
+
+    fn verdict(&mut self, status: i32, run: &AuditRun, cfg: &Config) {
+        if self.form != Form::Text {
+            return;
+        }
+        let similarity = cfg.detectors.similarity.is_some();
+        let summary = text::summary(
+            &run.totals,
+            run.inputs.len(),
+            cfg.ruleset.as_deref(),
+            similarity,
+        );
+        let _ = writeln!(
+            self.out,
+            "{summary}; {}",
+            text::status_meaning(status, run.unreadable.len())
+        );
     }
 }

@@ -37,6 +37,9 @@ pub trait Writer {
     fn failed(&self) -> bool {
         false
     }
+    /// The last thing written, once the run's exit status is known (every
+    /// writer finished): the verdict, for a writer read by a person.
+    fn verdict(&mut self, _status: i32, _run: &AuditRun, _cfg: &Config) {}
 }
 
 /// Write `text` to `dir/name`, naming the file in the error.

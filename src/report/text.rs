@@ -154,6 +154,20 @@ pub fn summary(
     s
 }
 
+/// What an exit status says, for the summary's end: `unreadable` inputs
+/// could not be read.
+pub fn status_meaning(status: i32, unreadable: usize) -> String {
+    match status {
+        0 => "exit status 0: no violations".into(),
+        1 => "exit status 1: violations found".into(),
+        _ if unreadable == 1 => "exit status 2: 1 input could not be read (said above)".into(),
+        _ if unreadable > 1 => {
+            format!("exit status 2: {unreadable} inputs could not be read (said above)")
+        }
+        s => format!("exit status {s}: a report could not be written (said above)"),
+    }
+}
+
 /// An 8×8 diagram, White at the bottom.
 pub fn board(pos: &shakmaty::Chess) -> String {
     let b = pos.board();

@@ -40,6 +40,7 @@ mod time_controls;
 pub use report::{FileFit, FitSummary, departure_finding, undescribed_finding};
 use report::{decided, fitted, undescribed, unreplayed, variant_block};
 use search::Search;
+pub use search::Tick;
 
 /// One game, read and replayed once.
 #[derive(Debug)]
@@ -208,6 +209,19 @@ pub fn fit_group(
     forced: Option<&str>,
     detectors: &Detectors,
 ) -> Result<GroupFit, String> {
+    fit_group_with(rs, group, games, forced, detectors, &|_| {})
+}
+
+/// [`fit_group`], telling `tick` the number of points evaluated as the
+/// search goes (for a progress bar).
+pub fn fit_group_with(
+    rs: &Ruleset,
+    group: &str,
+    games: &[&Game],
+    forced: Option<&str>,
+    detectors: &Detectors,
+    tick: search::Tick<'_>,
+) -> Result<GroupFit, String> {
     let first = games
         .first()
         .ok_or_else(|| format!("{group}: no game to fit"))?;
@@ -218,7 +232,7 @@ pub fn fit_group(
         ));
     }
     let scoring = search::scoring_ruleset(rs);
-    let (mut s, base) = Search::new(rs, &scoring, games, forced, detectors)?;
+    let (mut s, base) = Search::new(rs, &scoring, games, forced, detectors, tick)?;
     let (cur, equally) = s.descend()?;
     let text = s.text.clone();
     s.evaluate_all(&[text.clone(), cur.clone()])?;

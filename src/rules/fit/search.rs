@@ -93,6 +93,9 @@ fn clock_rules(rs: &Ruleset) -> Vec<String> {
         .collect()
 }
 
+/// What a search tells of its progress: the points evaluated so far.
+pub type Tick<'a> = &'a (dyn Fn(usize) + Sync);
+
 /// A game's computed end: the rule, the ply and the result.
 pub(super) type End = Option<(String, u32, String)>;
 
@@ -157,6 +160,8 @@ pub(super) struct Search<'a> {
     /// (`fit from …`).
     pub(super) grids: Vec<Vec<Value>>,
     pub(super) cache: BTreeMap<String, Point>,
+    /// Told the number of points evaluated as it grows (a progress bar).
+    tick: Tick<'a>,
     /// The games whose terminations are scored: those decidable at the
     /// text's values (empty until the text's point is evaluated). A value
     /// that would make a game decidable only by not asking what cannot be
@@ -174,6 +179,7 @@ impl<'a> Search<'a> {
         games: &'a [&'a Game],
         forced: Option<&'a str>,
         detectors: &'a Detectors,
+        tick: Tick<'a>,
     ) -> Result<(Search<'a>, Program<'a>), String> {
         let timelines: Vec<Timeline<'_>> = games
             .iter()
@@ -261,6 +267,7 @@ impl<'a> Search<'a> {
             readings,
             text,
             cache: BTreeMap::new(),
+            tick,
         };
         let text = s.text.clone();
         let at_text = s.evaluate(&text)?;

@@ -166,6 +166,7 @@ impl Search<'_> {
             let (k, p) = d?;
             self.cache.insert(k, p);
         }
+        (self.tick)(self.cache.len());
         Ok(())
     }
 

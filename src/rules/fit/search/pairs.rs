@@ -169,6 +169,7 @@ impl Search<'_> {
             let (key, p) = d?;
             self.cache.insert(key, p);
         }
+        (self.tick)(self.cache.len());
         Ok(())
     }
 }
