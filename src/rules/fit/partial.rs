@@ -175,6 +175,7 @@ pub(super) fn partial(
             v.time_control = None;
         }
     }
+    prune_lets(&mut rs);
     let has = |id: &String| rs.rules.iter().any(|x| x.id == *id);
     Partial::Rules {
         counters: counters.iter().map(has).collect(),
@@ -182,5 +183,84 @@ pub(super) fn partial(
         adjudications,
         tags,
         rs: Box::new(rs),
+    }
+}
+
+/// Make every `let` that none of `rs`'s rules reads (directly or through
+/// other `let`s) a `none` literal: a point evaluates only what it scores,
+/// and a streak no kept rule reads would be counted at every move of every
+/// game for nothing. Such a `let` changes nothing the rules give: a `let`
+/// yields no finding, and only what a rule reads reaches its verdict.
+pub(super) fn prune_lets(rs: &mut Ruleset) {
+    fn mark(e: &CExpr, needed: &mut [bool]) {
+        if let CExpr::Let(l) = e
+            && let Some(n) = needed.get_mut(*l)
+        {
+            *n = true;
+        }
+        e.each_child(&mut |x| mark(x, needed));
+    }
+    let mut needed = vec![false; rs.lets.len()];
+    for rule in &rs.rules {
+        for e in rule.expressions() {
+            mark(e, &mut needed);
+        }
+    }
+    for v in &rs.variants {
+        for e in v.applies.iter().chain(v.consts.iter().map(|(_, e)| e)) {
+            mark(e, &mut needed);
+        }
+    }
+    for (_, e) in &rs.consts {
+        mark(e, &mut needed);
+    }
+    // what the needed `let`s read, until nothing more is
+    loop {
+        let before = needed.iter().filter(|n| **n).count();
+        for l in (0..rs.lets.len()).rev() {
+            if needed[l] {
+                mark(&rs.lets[l].expr, &mut needed);
+            }
+        }
+        if needed.iter().filter(|n| **n).count() == before {
+            break;
+        }
+    }
+    for (l, keep) in needed.iter().enumerate() {
+        if !keep {
+            rs.lets[l].expr = CExpr::Lit(crate::base::value::Value::None);
+        }
+    }
+    rs.evaluator = std::sync::OnceLock::new();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prune_keeps_what_the_rules_read_through_lets_and_nothing_else() {
+        let src = r#"ruleset t "t" {
+  regulation "r"
+}
+const limit = 3 fit 1 to 5 step 1
+let zeroing on move = move.capture
+let run on move = streak(true, reset: zeroing)
+let unread on move = streak(move.check)
+rule t.long "Long" {
+  cite "1" "a run"
+  severity warning
+  forbid on move when run > limit
+}
+"#;
+        let mut rs = crate::rules::compile("t.rules", src).unwrap();
+        prune_lets(&mut rs);
+        let pruned = |l: &str| {
+            let x = rs.lets.iter().find(|x| x.name == l).unwrap();
+            matches!(x.expr, CExpr::Lit(crate::base::value::Value::None))
+        };
+        assert!(!pruned("zeroing"), "read through `run`");
+        assert!(!pruned("run"), "read by the rule");
+        assert!(pruned("unread"), "read by nothing");
     }
 }

@@ -67,7 +67,7 @@ pub(super) fn scoring_ruleset(rs: &Ruleset) -> Ruleset {
         }
     }
     // the evaluator's plan is made for the rules it has
-    out.evaluator = std::sync::OnceLock::new();
+    super::partial::prune_lets(&mut out);
     out
 }
 
