@@ -1,5 +1,5 @@
 #!/bin/sh
-# The similarity figures of the README, from Debian's engines.
+# The similarity figures of docs/similarity.md, from Debian's engines.
 #
 # Usage: bench/similarity.sh ARBITER_BINARY OUT_DIR [DEPTH]
 #

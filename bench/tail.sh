@@ -4,7 +4,7 @@
 # `strace -f -tt -e trace=openat` (only the opening of files is traced, so
 # the run is barely slowed). Two builds are run in turn, N times each, and
 # each one's times are printed sorted, with their median. The reports run
-# on one core while the other waits (README, Performance: the batch's
+# on one core while the other waits (docs/performance.md: the batch's
 # tail), so a change there shows here before it shows in wall time.
 #
 # Usage: bench/tail.sh BINARY_A BINARY_B N BATCH_ARGS… (`--out` is added)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates the screenshots of the first screen that the README shows:
+# Regenerates the screenshots of the first screen that docs/dossier.md shows:
 # reports/first-screen-dossier.png (the samples' dossier) and
 # reports/first-screen-batch-s15.png (the TCEC S15 batch summary), each
 # rendered at 1366x768 in headless Chromium by the test that checks that

@@ -25,6 +25,7 @@ mod outputs;
 mod processes;
 mod progress;
 mod properties;
+mod readme;
 mod rules_lang;
 mod run;
 mod scenarios;

@@ -151,6 +151,6 @@ fn on_s15_every_flipped_switch_matches_a_second_evaluation() {
         changed += c;
     }
     assert_eq!(games, 428, "the S15 archive's games");
-    // D2 13.4 is decided by searchless_resets (README)
+    // D2 13.4 is decided by searchless_resets (docs/s15-archive.md)
     assert!(changed >= 1, "some S15 game's outcome depends on a switch");
 }

@@ -41,62 +41,75 @@ pub fn fit_files(
             rs.id
         ));
     }
-    let mut out = BTreeMap::new();
     let inputs = crate::pipeline::expand_inputs(paths);
     let bar = crate::pipeline::progress::bar(
         inputs.len() as u64,
         "{bar:40} {pos}/{len} files, {msg}",
         crate::pipeline::progress::on_terminal(),
     );
-    for input in inputs {
-        bar.inc(1);
-        let Ok(crate::pipeline::Input::Pgn(path)) = input else {
-            continue;
-        };
-        let Ok(games) = read_games(&path) else {
-            continue;
-        };
-        let shown = path.display().to_string();
-        let list: Vec<&Game> = games.iter().collect();
-        let tick = |n: usize| bar.set_message(format!("{shown}: {n} points evaluated"));
-        let fitted = fit_group_with(
-            rs,
-            &shown,
-            &list,
-            cfg.variant.as_deref(),
-            &cfg.detectors,
-            &tick,
-        );
-        let fit = match fitted {
-            Ok(f) => f,
-            Err(e) => {
-                // the file is audited under the text's values
-                bar.suspend(|| say!("arbiter: --fit: {shown}: {e}; audited under the text"));
-                continue;
-            }
-        };
-        let finding = fit.departs().then(|| departure_finding(rs, &fit));
-        let undescribed = fit
-            .undescribed
-            .iter()
-            .map(|u| undescribed_finding(rs, &fit, u))
-            .collect();
-        let event = games
-            .first()
-            .and_then(|g| g.pgn.tag("Event"))
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        out.insert(
-            shown,
-            FileFit {
-                summary: FitSummary::of(&fit, &event),
-                overrides: fit.overrides,
-                finding,
-                undescribed,
-            },
-        );
-    }
+    // the files fitted in parallel (each fit's points are too), kept by
+    // their paths: the order they finish in changes nothing
+    use rayon::prelude::*;
+    let fits: Vec<(String, FileFit)> = inputs
+        .par_iter()
+        .filter_map(|input| {
+            let fitted = match input {
+                Ok(crate::pipeline::Input::Pgn(path)) => fit_file(path, rs, cfg, &bar),
+                _ => None,
+            };
+            bar.inc(1);
+            fitted
+        })
+        .collect();
     bar.finish_and_clear();
-    Ok(out)
+    Ok(fits.into_iter().collect())
+}
+
+/// Fit one PGN file; `None` where it cannot be read (the audit reports
+/// it) or fitted (said here).
+fn fit_file(
+    path: &std::path::Path,
+    rs: &crate::rules::analysis::Ruleset,
+    cfg: &crate::pipeline::Config,
+    bar: &indicatif::ProgressBar,
+) -> Option<(String, FileFit)> {
+    let games = read_games(path).ok()?;
+    let shown = path.display().to_string();
+    let list: Vec<&Game> = games.iter().collect();
+    let tick = |n: usize| bar.set_message(format!("{shown}: {n} points evaluated"));
+    let fitted = fit_group_with(
+        rs,
+        &shown,
+        &list,
+        cfg.variant.as_deref(),
+        &cfg.detectors,
+        &tick,
+    );
+    let fit = match fitted {
+        Ok(f) => f,
+        Err(e) => {
+            // the file is audited under the text's values
+            bar.suspend(|| say!("arbiter: --fit: {shown}: {e}; audited under the text"));
+            return None;
+        }
+    };
+    let finding = fit.departs().then(|| departure_finding(rs, &fit));
+    let undescribed = fit
+        .undescribed
+        .iter()
+        .map(|u| undescribed_finding(rs, &fit, u))
+        .collect();
+    let event = games
+        .first()
+        .and_then(|g| g.pgn.tag("Event"))
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    let file = FileFit {
+        summary: FitSummary::of(&fit, &event),
+        overrides: fit.overrides,
+        finding,
+        undescribed,
+    };
+    Some((shown, file))
 }

@@ -6,13 +6,15 @@ use std::sync::{Arc, Mutex};
 
 use super::columns;
 use crate::facts::clock::{ClockPly, TimeControlDef};
-use crate::timeline::Timeline;
+use crate::timeline::{MoveField, Timeline};
 
 /// A game's moves' facts and its clocks, kept between evaluations.
 pub struct Prepared<'t> {
     pub(super) rows: Option<columns::Moves<'t>>,
     /// Each time control asked (its name aside) and the clocks under it.
     clocks: Mutex<Vec<(TimeControlDef, Arc<Vec<ClockPly>>)>>,
+    /// Each field of the move asked that is not a clock's, as a column.
+    fields: Mutex<Vec<(MoveField, columns::Col)>>,
 }
 
 impl<'t> Prepared<'t> {
@@ -20,6 +22,7 @@ impl<'t> Prepared<'t> {
         Prepared {
             rows: columns::moves(tl),
             clocks: Mutex::new(Vec::new()),
+            fields: Mutex::new(Vec::new()),
         }
     }
 
@@ -43,6 +46,23 @@ impl<'t> Prepared<'t> {
         let made = Arc::new(crate::facts::clock::reconstruct(tc, tl));
         if let Ok(mut kept) = self.clocks.lock() {
             kept.push((tc.clone(), made.clone()));
+        }
+        made
+    }
+}
+
+impl Prepared<'_> {
+    /// The column of field `f` (not a clock's: it does not depend on the
+    /// time control), made by `make` the first time it is asked.
+    pub(super) fn field(&self, f: MoveField, make: impl FnOnce() -> columns::Col) -> columns::Col {
+        if let Ok(kept) = self.fields.lock()
+            && let Some((_, c)) = kept.iter().find(|(g, _)| *g == f)
+        {
+            return c.clone();
+        }
+        let made = make();
+        if let Ok(mut kept) = self.fields.lock() {
+            kept.push((f, made.clone()));
         }
         made
     }

@@ -131,13 +131,21 @@ pub(in crate::rules::eval) fn evaluate(
     moves: &Moves<'_>,
     switches: &[bool],
     flipped: &[usize],
+    kept: Option<&super::super::Prepared<'_>>,
 ) -> GameColumns {
     let cp = &plan.columns;
     let (rows, events) = (&moves.facts[..], &moves.events[..]);
+    // a field that is not a clock's is the same at every point of a fit:
+    // made once where the game is prepared
     let fields: Vec<(MoveField, Col)> = cp
         .fields
         .iter()
-        .map(|&f| (f, field_column(run, rows, f)))
+        .map(|&f| match kept {
+            Some(k) if !matches!(f, MoveField::Clock(_)) => {
+                (f, k.field(f, || field_column(run, rows, f)))
+            }
+            _ => (f, field_column(run, rows, f)),
+        })
         .collect();
     type Game<'c, 'r, 't> = (
         &'c Run<'c, 't>,
