@@ -93,7 +93,8 @@ fn run_with(
             own.as_ref()
         }
     };
-    let cols = rows.map(|moves| columns::evaluate(plan, rs, &run, moves, &prog.switches, flipped, prepared));
+    let cols = rows
+        .map(|moves| columns::evaluate(plan, rs, &run, moves, &prog.switches, flipped, prepared));
     // the moves the pass below must visit (where it visits every move:
     // none)
     let busy = match (&cols, trace) {
