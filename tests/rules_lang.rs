@@ -6,9 +6,12 @@ use arbiter::rules::compile;
 const HEAD: &str = "ruleset t \"T\" { regulation \"r\" }\n";
 
 /// Compile `body` after a header line; return (line, column, len, message, help).
+/// The rendered diagnostic is compared whole with its snapshot
+/// (`tests/snapshots/cli__rules_lang__TEST.snap`).
 fn err(body: &str) -> (usize, usize, usize, String, String) {
     let src = format!("{HEAD}{body}");
     let e = compile("t.rules", &src).expect_err("must not compile");
+    snapshot(&e.render("t.rules", &src));
     (
         e.pos.line,
         e.pos.column,
@@ -16,6 +19,28 @@ fn err(body: &str) -> (usize, usize, usize, String, String) {
         e.message,
         e.help.unwrap_or_default(),
     )
+}
+
+/// Compare a rendered diagnostic with the snapshot named after the test
+/// (libtest runs each test on a thread of its name), numbered from the
+/// second one a test makes.
+fn snapshot(rendered: &str) {
+    thread_local!(static MADE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) });
+    let n = MADE.with(|m| {
+        m.set(m.get() + 1);
+        m.get()
+    });
+    let thread = std::thread::current();
+    let test = thread
+        .name()
+        .expect("a test runs on a thread named after it");
+    let test = test.rsplit("::").next().unwrap_or(test);
+    let name = if n == 1 {
+        test.to_string()
+    } else {
+        format!("{test}-{n}")
+    };
+    insta::assert_snapshot!(name, rendered);
 }
 
 #[track_caller]
@@ -299,6 +324,7 @@ fn rendered_error_has_file_line_column_and_caret() {
     assert!(r.contains("--> x.rules:4:32"), "{r}");
     assert!(r.contains(" |                                ^^^^"), "{r}");
     assert!(r.contains("= help: did you mean `score`?"), "{r}");
+    snapshot(&r);
 }
 
 #[test]

@@ -4,8 +4,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use arbiter::pipeline::Config;
 use arbiter::ingest::pgn::{GameSplitter, PgnGame, parse_game};
+use arbiter::pipeline::Config;
 use arbiter::rules::analysis::Ruleset;
 use arbiter::rules::compile;
 

@@ -2,6 +2,7 @@
 //! records: source spans, the values a rule sees and their types, shared
 //! texts, SHA-256 digests, timestamps and "did you mean".
 
+pub mod diagnostic;
 pub mod digest;
 pub mod interner;
 pub mod span;

@@ -6,6 +6,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+use crate::base::diagnostic::Diagnostic;
 use crate::base::digest::{HashingReader, sha256_hex};
 use crate::ingest::engine::EngineLog;
 
@@ -23,16 +24,16 @@ pub enum LogFileError {
         encoding: &'static str,
     },
     /// An operator log with bytes that are not UTF-8, at `line`:`column`
-    /// (1-based), `offset` bytes into the file, the first of them `byte`.
-    #[error(
-        "arbiter: {path}:{line}:{column}: not UTF-8 text (byte {offset}, 0x{byte:02X}); the log must be UTF-8"
-    )]
+    /// (1-based), `offset` bytes into the file, the first of them `byte`;
+    /// `rendered` is the diagnostic with the line and a caret.
+    #[error("{rendered}")]
     NotUtf8 {
         path: String,
         line: usize,
         column: usize,
         offset: usize,
         byte: u8,
+        rendered: String,
     },
     #[error("arbiter: a thread reading the engine logs failed")]
     Thread,
@@ -199,6 +200,7 @@ pub fn log_text(shown: &str, bytes: &[u8]) -> Result<String, LogFileError> {
     match std::str::from_utf8(bytes) {
         Ok(t) => Ok(t.to_string()),
         Err(e) => {
+            // rendered with the place and the line, the byte shown as U+FFFD
             let at = e.valid_up_to();
             let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
             let column = 1 + at
@@ -206,12 +208,25 @@ pub fn log_text(shown: &str, bytes: &[u8]) -> Result<String, LogFileError> {
                     .iter()
                     .rposition(|&b| b == b'\n')
                     .map_or(0, |p| p + 1);
+            let text = String::from_utf8_lossy(bytes);
+            let message = format!("not UTF-8 text (byte {at}, 0x{:02X})", bytes[at]);
+            let rendered = Diagnostic {
+                message: &message,
+                path: shown,
+                src: &text,
+                offset: at,
+                len: '\u{FFFD}'.len_utf8(),
+                label: Some("not UTF-8"),
+                help: Some("the log must be UTF-8"),
+            }
+            .render();
             Err(LogFileError::NotUtf8 {
                 path: shown.to_string(),
                 line,
                 column,
                 offset: at,
                 byte: bytes[at],
+                rendered,
             })
         }
     }

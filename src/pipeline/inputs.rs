@@ -80,10 +80,14 @@ pub struct Case {
 pub enum CaseError {
     #[error("{path}: {source}")]
     Io { path: String, source: io::Error },
-    #[error("{path}: line {line}: {source}")]
+    /// Not JSON at `line`:`column`; `rendered` is the diagnostic with the
+    /// line and a caret.
+    #[error("{rendered}")]
     Json {
         path: String,
         line: usize,
+        column: usize,
+        rendered: String,
         source: serde_json::Error,
     },
     #[error("{path}: expected a JSON object")]
@@ -115,6 +119,8 @@ impl Case {
             serde_json::from_str(&text).map_err(|source| CaseError::Json {
                 path: shown.clone(),
                 line: source.line(),
+                column: source.column(),
+                rendered: json_error(&shown, &text, &source),
                 source,
             })?;
         let obj = v.as_object().ok_or_else(|| CaseError::NotObject {
@@ -214,4 +220,42 @@ pub fn normalize(p: &Path) -> PathBuf {
         }
     }
     out.iter().map(|c| c.as_os_str()).collect()
+}
+
+/// A JSON syntax error rendered at its line and column (serde_json's
+/// column counts bytes and points at the character it stopped on; 0 at the
+/// start of a line).
+fn json_error(shown: &str, text: &str, e: &serde_json::Error) -> String {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let full = e.to_string();
+    let at = format!(" at line {} column {}", e.line(), e.column());
+    crate::base::diagnostic::Diagnostic {
+        message: full.strip_suffix(&at).unwrap_or(&full),
+        path: shown,
+        src: text,
+        offset: line_start + e.column().saturating_sub(1),
+        len: 1,
+        label: None,
+        help: None,
+    }
+    .render()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A case file with a comma missing: refused at its line and column,
+    /// the line shown with a caret under the place.
+    #[test]
+    fn case_file_syntax_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "{\n  \"game\": \"game.pgn\"\n  \"ruleset\": \"r.rules\"\n}\n";
+        std::fs::write(dir.path().join("case.json"), text).unwrap();
+        let e = super::Case::read(dir.path()).unwrap_err().to_string();
+        let shown = dir.path().join("case.json").display().to_string();
+        insta::assert_snapshot!(e.replace(&shown, "case.json"));
+    }
 }

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::base::diagnostic::Diagnostic;
+
 /// Where in a ruleset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Pos {
@@ -50,60 +52,20 @@ impl RuleError {
         self
     }
 
-    /// Render like a compiler: message, location, the source line and a
-    /// caret under the span.
+    /// Render like a compiler (with `annotate-snippets`, see
+    /// [`Diagnostic`]): message, `--> file:line:column`, the source line, a
+    /// caret under the span and the help.
     pub fn render(&self, path: &str, src: &str) -> String {
-        let line_text = src
-            .lines()
-            .nth(self.pos.line.saturating_sub(1))
-            .unwrap_or("");
-        let gutter = self.pos.line.to_string().len();
-        let pad = " ".repeat(gutter);
-        let col = self.pos.column.max(1);
-        let avail = line_text.chars().count().saturating_sub(col - 1).max(1);
-        let width = src
-            .get(self.pos.offset..self.pos.offset + self.pos.len)
-            .map_or(1, |s| s.chars().take_while(|&c| c != '\n').count())
-            .clamp(1, avail);
-        // a long line is shown as a window around the column, and control
-        // characters as U+FFFD: the source is untrusted text
-        let chars: Vec<char> = line_text.chars().collect();
-        const WINDOW: usize = 100;
-        let (from, to) = if chars.len() <= WINDOW + 20 {
-            (0, chars.len())
-        } else {
-            let from = (col - 1).saturating_sub(WINDOW / 2).min(chars.len());
-            (from, (from + WINDOW).min(chars.len()))
-        };
-        let shown: String = chars[from..to]
-            .iter()
-            .map(|&c| {
-                if c.is_control() && c != '\t' {
-                    '\u{FFFD}'
-                } else {
-                    c
-                }
-            })
-            .collect();
-        let (pre, post) = (
-            if from > 0 { "…" } else { "" },
-            if to < chars.len() { "…" } else { "" },
-        );
-        let caret_at = (col - 1).saturating_sub(from) + pre.chars().count();
-        let width = width.min(to.saturating_sub(col - 1).max(1));
-        let mut out = format!(
-            "error: {}\n{pad}--> {path}:{}:{}\n{pad} |\n{} | {pre}{shown}{post}\n{pad} | {}{}",
-            self.message,
-            self.pos.line,
-            col,
-            self.pos.line,
-            " ".repeat(caret_at),
-            "^".repeat(width)
-        );
-        if let Some(h) = &self.help {
-            out.push_str(&format!("\n{pad} = help: {h}"));
+        Diagnostic {
+            message: &self.message,
+            path,
+            src,
+            offset: self.pos.offset,
+            len: self.pos.len,
+            label: None,
+            help: self.help.as_deref(),
         }
-        out
+        .render()
     }
 }
 
