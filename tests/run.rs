@@ -495,3 +495,21 @@ fn text_audit_ends_on_the_summary_and_hashes_only_with_verbose() {
     );
     assert!(String::from_utf8_lossy(&missing.stderr).contains("samples/no-such.pgn"));
 }
+
+/// A case folder whose `case.json` is not JSON: its diagnostic is said as
+/// rendered (file, line, column, caret), not after a second `arbiter: `.
+#[test]
+fn a_broken_case_json_is_said_as_its_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("case.json"),
+        "{\"game\": \"g.pgn\",\n  \"ruleset\" x}\n",
+    )
+    .unwrap();
+    std::fs::copy("samples/tcec-style.pgn", dir.path().join("g.pgn")).unwrap();
+    let o = arbiter(&["audit", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with("error: expected `:`"), "{err}");
+    assert!(err.contains("case.json:2:13"), "{err}");
+}

@@ -107,6 +107,21 @@ pub enum CaseError {
     Config(#[from] ConfigError),
 }
 
+impl CaseError {
+    /// The error as said on standard error: a rendered diagnostic (it
+    /// names its file, line and column) as it is; anything else after
+    /// `arbiter: `.
+    pub fn said(&self) -> String {
+        match self {
+            CaseError::Json { rendered, .. }
+            | CaseError::Config(ConfigError::Ruleset { rendered, .. }) => rendered.clone(),
+            // says `arbiter: ` itself
+            CaseError::Config(ConfigError::Variant(_)) => self.to_string(),
+            _ => format!("arbiter: {self}"),
+        }
+    }
+}
+
 impl Case {
     pub fn read(dir: &Path) -> Result<Case, CaseError> {
         let path = dir.join("case.json");

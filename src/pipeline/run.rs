@@ -53,7 +53,7 @@ pub fn audit_paths(
                 {
                     Ok((game, c)) => (game, Some(c)),
                     Err(e) => {
-                        bar.suspend(|| say!("arbiter: {e}"));
+                        bar.suspend(|| say!("{}", e.said()));
                         run.unreadable
                             .push((dir.display().to_string(), e.to_string()));
                         continue;
