@@ -58,7 +58,7 @@ pub(crate) use plan::Plan;
 pub use prepared::Prepared;
 pub use program::{Overrides, Program, UnknownVariant};
 use switched::*;
-pub use switched::{run_prepared, run_switched};
+pub use switched::{run_prepared, run_switched, run_tallied};
 use typed::*;
 use verdicts::*;
 pub use verdicts::{rule_evidence, rule_finding};
@@ -224,6 +224,11 @@ pub struct Outcome {
     pub undecided_from: Option<u32>,
     /// For event-level rules: the item each finding is about.
     pub finding_items: Vec<usize>,
+    /// Where the run counts instead of making findings
+    /// ([`run_tallied`]): each rule's violations, by its place in the
+    /// ruleset; its `forbid` and `require` rules then make no finding.
+    /// Empty otherwise.
+    pub tally: Vec<u32>,
 }
 
 fn result_of(v: &Value) -> Option<&'static str> {

@@ -190,3 +190,53 @@ fn unboxed_logic_and_arithmetic_agree_with_values() {
         }
     }
 }
+
+/// A tallied run counts, for each `forbid` and `require` rule, as many
+/// violations as the same run makes findings of that rule, and makes none
+/// of them; its adjudication and its undecided ply are the run's. On the
+/// generated archive of counter conventions, under the text's values (its
+/// counters disagree) and under a variant that reads other fields.
+#[test]
+fn a_tallied_run_counts_what_the_run_finds() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(root.join("rulesets/tcec-s15.rules")).unwrap();
+    let rs = crate::rules::compile("tcec-s15.rules", &src).unwrap();
+    let file = std::fs::File::open(root.join("tests/fixtures/fit/conventions.pgn")).unwrap();
+    let mut games = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(file));
+    let detectors = Detectors::default();
+    let (mut counted, mut games_seen) = (0, 0);
+    while let Some(chunk) = games.next_chunk().unwrap() {
+        let pgn = crate::ingest::pgn::parse_game(&chunk);
+        let replay = crate::replay::replay(&pgn);
+        let tl = Timeline::build(&pgn, &replay);
+        let pre = Prepared::new(&tl);
+        let prog = Program::for_game(&rs, None, &tl).unwrap();
+        let made = run_prepared(&prog, &tl, &pre, &detectors, "g.pgn");
+        let tallied = run_tallied(&prog, &tl, &pre, &detectors, "g.pgn");
+        assert_eq!(tallied.tally.len(), rs.rules.len());
+        assert!(made.tally.is_empty());
+        for (k, rule) in rs.rules.iter().enumerate() {
+            let found = made.findings.iter().filter(|f| f.rule == rule.id).count();
+            let left = tallied
+                .findings
+                .iter()
+                .filter(|f| f.rule == rule.id)
+                .count();
+            assert_eq!(tallied.tally[k] as usize + left, found, "rule {}", rule.id);
+            if matches!(rule.check, Check::Forbid { .. } | Check::Require { .. }) {
+                assert_eq!(left, 0, "rule {} made a finding", rule.id);
+            }
+            counted += tallied.tally[k];
+        }
+        assert_eq!(
+            tallied.computed.map(|c| (c.rule, c.ply)),
+            made.computed.map(|c| (c.rule, c.ply))
+        );
+        assert_eq!(tallied.undecided_from, made.undecided_from);
+        games_seen += 1;
+    }
+    assert!(
+        games_seen > 0 && counted > 0,
+        "{games_seen} games, {counted} counted"
+    );
+}

@@ -127,6 +127,10 @@ struct GameScore {
     decidable: bool,
     /// Decidable, and its termination is the one the record claims.
     agrees: bool,
+    /// Where it is decidable and does not agree: the adjudications its
+    /// end's findings name (the one that ends it wrongly, or the ones the
+    /// record claims and none computed).
+    blamed: Vec<String>,
 }
 
 /// The search over one group's games: what it reads, and each point of

@@ -9,7 +9,7 @@ use super::*;
 
 mod pass;
 
-pub use pass::{run_prepared, run_switched};
+pub use pass::{run_prepared, run_switched, run_tallied};
 
 /// What the switches read: for each `let` and each adjudication, whether
 /// its value can change when one switch is flipped, directly or through the

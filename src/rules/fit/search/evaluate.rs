@@ -8,7 +8,7 @@ use super::pairs::Around;
 use super::{GameScore, Point, Search};
 use crate::base::value::Value;
 use crate::rules::analysis::Ruleset;
-use crate::rules::eval::{Overrides, Program, UnknownVariant, run_prepared};
+use crate::rules::eval::{Overrides, Program, UnknownVariant, run_tallied};
 use crate::rules::fit::partial::Partial;
 use crate::rules::fit::{Agreement, literal};
 use crate::rules::judge::termination_findings;
@@ -29,8 +29,14 @@ impl Search<'_> {
     ) -> Result<GameScore, UnknownVariant> {
         let (g, tl) = (self.games[i], &self.timelines[i]);
         let prog = Program::for_game_with(rs, self.forced, tl, over)?;
-        let out = run_prepared(&prog, tl, &self.prepared[i], self.detectors, &g.path);
-        let count = |id: &String| out.findings.iter().filter(|f| f.rule == *id).count() as u64;
+        let out = run_tallied(&prog, tl, &self.prepared[i], self.detectors, &g.path);
+        // the violations of rule `id`: counted, and any finding made
+        // elsewhere than at an event (none where `rs` does not hold it)
+        let count = |id: &String| {
+            let tallied =
+                (rs.rules.iter().position(|r| r.id == *id)).map_or(0, |k| u64::from(out.tally[k]));
+            tallied + out.findings.iter().filter(|f| f.rule == *id).count() as u64
+        };
         let mut s = GameScore {
             counter_wrong: self.counters.iter().map(|(id, _)| count(id)).collect(),
             clock_wrong: self.clock_rules.iter().map(count).collect(),
@@ -50,7 +56,12 @@ impl Search<'_> {
             let undecided =
                 out.computed.is_none() && out.undecided_from.is_some_and(|p| p <= last_ply);
             s.decidable = tl.replay.stop.is_none() && !undecided;
-            s.agrees = s.decidable && termination_findings(&prog, tl, &out, &g.path).is_empty();
+            if s.decidable {
+                let findings = termination_findings(&prog, tl, &out, &g.path);
+                s.agrees = findings.is_empty();
+                s.blamed = findings.into_iter().map(|f| f.rule).collect();
+                s.blamed.dedup();
+            }
             s.end = out.computed.map(|c| (c.rule, c.ply, c.result));
         }
         Ok(s)
@@ -142,6 +153,7 @@ impl Search<'_> {
                 s.end = part.end;
                 s.decidable = part.decidable;
                 s.agrees = part.agrees;
+                s.blamed = part.blamed;
             }
             games.push(s);
         }

@@ -101,9 +101,10 @@ impl Search<'_> {
     }
 
     /// Whether fits `j` and `k` are worth scanning together at `cur`: the
-    /// readings of the counter and clock rules that read them, and (where
-    /// an adjudication reads them) the decidable games' ends, disagree at
-    /// [`PAIR_EVIDENCE`] places or more. Where all agree the pair's rules
+    /// readings of the counter and clock rules that read them, and the
+    /// scored games whose end disagrees by an adjudication that reads them
+    /// (the one that ends the game wrongly, or one the record claims),
+    /// disagree at [`PAIR_EVIDENCE`] places or more. Where all agree the pair's rules
     /// are at their most already; one disagreement alone is a game's, not
     /// a convention's.
     fn can_gain(&self, cur: &[Value], j: usize, k: usize) -> bool {
@@ -130,14 +131,12 @@ impl Search<'_> {
             .filter(|(_, id)| reads(id))
             .map(|(i, _)| wrong(i, false))
             .sum();
-        let adjudicates = self.scoring.rules.iter().any(|r| {
-            reads(&r.id) && matches!(r.check, crate::rules::analysis::Check::Adjudicate { .. })
-        });
-        let ends = if adjudicates {
-            p.agreement.terminations_of - p.agreement.terminations
-        } else {
-            0
-        };
+        // a scored game whose end disagrees counts where its findings name
+        // a rule that reads the pair: the adjudication that ends it wrongly,
+        // or one the record claims and none computed
+        let ends = (p.games.iter().enumerate())
+            .filter(|(i, g)| self.scored.get(*i).is_none_or(|x| *x) && g.blamed.iter().any(reads))
+            .count() as u64;
         counters + clocks + ends >= PAIR_EVIDENCE
     }
 

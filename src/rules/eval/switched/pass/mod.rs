@@ -17,7 +17,8 @@ pub fn run_switched(
     trace: bool,
     flipped: &[usize],
 ) -> (Outcome, Vec<Option<Computed>>) {
-    run_with(prog, tl, None, detectors, path, trace, flipped)
+    let keep = if trace { Keep::Trace } else { Keep::Findings };
+    run_with(prog, tl, None, detectors, path, keep, flipped)
 }
 
 /// Evaluate a program on one game whose moves' facts and clocks
@@ -30,7 +31,40 @@ pub fn run_prepared(
     detectors: &Detectors,
     path: &str,
 ) -> Outcome {
-    run_with(prog, tl, Some(prepared), detectors, path, false, &[]).0
+    run_with(
+        prog,
+        tl,
+        Some(prepared),
+        detectors,
+        path,
+        Keep::Findings,
+        &[],
+    )
+    .0
+}
+
+/// The same, counting each `forbid` and `require` rule's violations in
+/// [`Outcome::tally`] (by the rule's place in the ruleset) instead of
+/// making their findings: for a search that scores many points of values
+/// by how many readings disagree, and reads no finding's text.
+pub fn run_tallied(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    prepared: &Prepared<'_>,
+    detectors: &Detectors,
+    path: &str,
+) -> Outcome {
+    run_with(prog, tl, Some(prepared), detectors, path, Keep::Tally, &[]).0
+}
+
+/// What a run keeps besides its adjudication: its findings; its findings
+/// and every `let` at each move; or each rule's count of violations in
+/// place of their findings.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    Findings,
+    Trace,
+    Tally,
 }
 
 fn run_with(
@@ -39,10 +73,10 @@ fn run_with(
     prepared: Option<&Prepared<'_>>,
     detectors: &Detectors,
     path: &str,
-    trace: bool,
+    keep: Keep,
     flipped: &[usize],
 ) -> (Outcome, Vec<Option<Computed>>) {
-    let rs = prog.ruleset;
+    let (rs, trace) = (prog.ruleset, keep == Keep::Trace);
     let kept;
     let made;
     let clock: &[crate::facts::clock::ClockPly] = match (prog.time_control.as_deref(), prepared) {
@@ -102,6 +136,9 @@ fn run_with(
         _ => None,
     };
     let mut pass = Pass::new(prog, &run, path, rows, cols.as_ref(), flipped);
+    if keep == Keep::Tally {
+        pass.out.tally = vec![0; rs.rules.len()];
+    }
     pass.events(tl, trace, busy.as_deref());
     pass.finish()
 }

@@ -33,6 +33,13 @@ impl Pass<'_, '_> {
                 if !decides {
                     continue;
                 }
+                // a violation counted, not made: nothing else to evaluate
+                if !self.out.tally.is_empty()
+                    && matches!(verdict_with(&rule.check, t), Verdict::Violation)
+                {
+                    self.out.tally[ri] += 1;
+                    continue;
+                }
             }
             // where it decides, a condition that calls a detector is
             // evaluated again, for what the detector notes and finds
@@ -98,6 +105,9 @@ impl Pass<'_, '_> {
                         *held = false;
                     }
                     match verdict {
+                        Verdict::Violation if !self.out.tally.is_empty() => {
+                            self.out.tally[ri] += 1;
+                        }
                         Verdict::Violation => {
                             let f = violation(rule, &mut ctx, ev, self.path, &rs.path);
                             self.out.findings.push(f);
