@@ -104,7 +104,10 @@ impl Search<'_> {
     /// Evaluate `point` over every game with the whole scoring ruleset.
     pub(super) fn evaluate(&self, point: &[Value]) -> Result<Point, UnknownVariant> {
         let over = self.overrides(point);
+        // the games in parallel too: a point evaluated alone (the current
+        // one, each time it moves) keeps both cores busy
         let games = (0..self.games.len())
+            .into_par_iter()
             .map(|i| self.game_score(self.scoring, &over, i, true))
             .collect::<Result<Vec<_>, UnknownVariant>>()?;
         Ok(self.aggregate(games))
@@ -124,39 +127,18 @@ impl Search<'_> {
             return self.evaluate(point);
         }
         let Partial::Rules {
-            rs,
-            counters,
-            clocks,
-            adjudications,
-            tags,
+            rs, adjudications, ..
         } = partial
         else {
             return self.evaluate(point);
         };
         let over = self.overrides(point);
-        let mut games = Vec::with_capacity(self.games.len());
-        for (i, b) in base.games.iter().enumerate() {
-            let part = self.game_score(rs, &over, i, *adjudications)?;
-            let pick = |mask: &[bool], now: &[u64], then: &[u64]| -> Vec<u64> {
-                mask.iter()
-                    .zip(now.iter().zip(then))
-                    .map(|(m, (n, t))| if *m { *n } else { *t })
-                    .collect()
-            };
-            let mut s = GameScore {
-                counter_wrong: pick(counters, &part.counter_wrong, &b.counter_wrong),
-                clock_wrong: pick(clocks, &part.clock_wrong, &b.clock_wrong),
-                tag: if *tags { part.tag } else { b.tag },
-                ..b.clone()
-            };
-            if *adjudications {
-                s.end = part.end;
-                s.decidable = part.decidable;
-                s.agrees = part.agrees;
-                s.blamed = part.blamed;
-            }
-            games.push(s);
-        }
+        let games = (base.games.par_iter().enumerate())
+            .map(|(i, b)| {
+                let part = self.game_score(rs, &over, i, *adjudications)?;
+                Ok(combined(b, part, partial))
+            })
+            .collect::<Result<Vec<_>, UnknownVariant>>()?;
         Ok(self.aggregate(games))
     }
 
@@ -200,4 +182,39 @@ impl Search<'_> {
             .get(&Self::key(point))
             .expect("every point is evaluated before it is read")
     }
+}
+
+/// A game's score at a point from `part`, what the rules `partial` was
+/// made for give there, and `b`, what the base point gave: each rule's
+/// count from `part` where `partial` holds the rule, from `b` elsewhere.
+fn combined(b: &GameScore, part: GameScore, partial: &Partial) -> GameScore {
+    let Partial::Rules {
+        counters,
+        clocks,
+        adjudications,
+        tags,
+        ..
+    } = partial
+    else {
+        return part;
+    };
+    let pick = |mask: &[bool], now: &[u64], then: &[u64]| -> Vec<u64> {
+        mask.iter()
+            .zip(now.iter().zip(then))
+            .map(|(m, (n, t))| if *m { *n } else { *t })
+            .collect()
+    };
+    let mut s = GameScore {
+        counter_wrong: pick(counters, &part.counter_wrong, &b.counter_wrong),
+        clock_wrong: pick(clocks, &part.clock_wrong, &b.clock_wrong),
+        tag: if *tags { part.tag } else { b.tag },
+        ..b.clone()
+    };
+    if *adjudications {
+        s.end = part.end;
+        s.decidable = part.decidable;
+        s.agrees = part.agrees;
+        s.blamed = part.blamed;
+    }
+    s
 }

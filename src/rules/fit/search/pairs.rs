@@ -66,10 +66,14 @@ impl Search<'_> {
     ) -> Result<Option<Vec<(usize, Value)>>, UnknownVariant> {
         self.evaluate_all(&[cur.to_vec()])?;
         let now = self.point(cur).agreement.score();
-        for (j, k) in self.coupled() {
-            if !self.can_gain(cur, j, k) {
-                continue;
-            }
+        // the pairs with evidence enough, the most evidence first (a pair
+        // that gains ends the step, and the descent starts again from it)
+        let mut pairs: Vec<(u64, (usize, usize))> = (self.coupled().into_iter())
+            .map(|(j, k)| (self.evidence(cur, j, k), (j, k)))
+            .filter(|(e, _)| *e >= PAIR_EVIDENCE)
+            .collect();
+        pairs.sort_by_key(|(e, _)| std::cmp::Reverse(*e));
+        for (_, (j, k)) in pairs {
             let (rs, targets) = (
                 self.scoring,
                 [self.rs.fits[j].target, self.rs.fits[k].target],
@@ -100,15 +104,17 @@ impl Search<'_> {
         Ok(None)
     }
 
-    /// Whether fits `j` and `k` are worth scanning together at `cur`: the
-    /// readings of the counter and clock rules that read them, and the
-    /// scored games whose end disagrees by an adjudication that reads them
-    /// (the one that ends the game wrongly, or one the record claims),
-    /// disagree at [`PAIR_EVIDENCE`] places or more. Where all agree the pair's rules
-    /// are at their most already; one disagreement alone is a game's, not
-    /// a convention's.
-    fn can_gain(&self, cur: &[Value], j: usize, k: usize) -> bool {
-        let reads = |id: &String| self.reading[j].contains(id) || self.reading[k].contains(id);
+    /// The evidence that fits `j` and `k` are worth scanning together at
+    /// `cur`: the readings that disagree, of the counter and clock rules
+    /// that read both, and the scored games whose end disagrees by an
+    /// adjudication that reads both (the one that ends the game wrongly,
+    /// or one the record claims). A rule that reads one of them only is
+    /// scanned with that fit alone already. A pair is scanned from
+    /// [`PAIR_EVIDENCE`] on: where all agree the pair's rules are at their
+    /// most already; one disagreement alone is a game's, not a
+    /// convention's.
+    fn evidence(&self, cur: &[Value], j: usize, k: usize) -> u64 {
+        let reads = |id: &String| self.reading[j].contains(id) && self.reading[k].contains(id);
         let p = self.point(cur);
         let wrong = |idx: usize, counters: bool| -> u64 {
             p.games
@@ -137,7 +143,7 @@ impl Search<'_> {
         let ends = (p.games.iter().enumerate())
             .filter(|(i, g)| self.scored.get(*i).is_none_or(|x| *x) && g.blamed.iter().any(reads))
             .count() as u64;
-        counters + clocks + ends >= PAIR_EVIDENCE
+        counters + clocks + ends
     }
 
     /// Evaluate the points not yet in the cache, each of which differs from
