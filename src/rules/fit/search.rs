@@ -145,6 +145,11 @@ pub(super) struct Search<'a> {
     /// Each game's moves' facts and clocks, kept between points.
     prepared: Vec<Prepared<'a>>,
     forced: Option<&'a str>,
+    /// The variants the games are evaluated under (none: the base
+    /// ruleset), each once, and each game's place among them: a game's
+    /// variant is chosen by the ruleset's own values, whatever a point's.
+    variants: Vec<Option<String>>,
+    variant_of: Vec<usize>,
     detectors: &'a Detectors,
     counters: Vec<(String, MoveField)>,
     clock_rules: Vec<String>,
@@ -220,6 +225,15 @@ impl<'a> Search<'a> {
             })
             .collect();
         let base = Program::for_game(rs, forced, &timelines[0])?;
+        let mut variants: Vec<Option<String>> = Vec::new();
+        let mut variant_of = Vec::with_capacity(timelines.len());
+        for tl in &timelines {
+            let v = Program::for_game(rs, forced, tl)?.variant;
+            variant_of.push(variants.iter().position(|x| *x == v).unwrap_or_else(|| {
+                variants.push(v);
+                variants.len() - 1
+            }));
+        }
         let text: Vec<Value> = rs
             .fits
             .iter()
@@ -250,6 +264,8 @@ impl<'a> Search<'a> {
             games,
             timelines,
             forced,
+            variants,
+            variant_of,
             detectors,
             counters,
             clock_rules: clock_rules(rs),

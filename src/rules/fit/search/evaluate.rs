@@ -18,18 +18,32 @@ impl Search<'_> {
         point.iter().map(literal).collect::<Vec<_>>().join("\u{1f}")
     }
 
-    /// What game `i` gives at the values `over`, evaluated with `rs` (the
-    /// scoring ruleset, or a partial one); its end only `with_ends`.
+    /// The program of each of the games' variants at the values `over`,
+    /// with `rs` (the scoring ruleset, or a partial one): made once per
+    /// point, not once per game.
+    pub(super) fn programs<'r>(
+        &self,
+        rs: &'r Ruleset,
+        over: &Overrides,
+    ) -> Result<Vec<Program<'r>>, UnknownVariant> {
+        (self.variants.iter())
+            .map(|v| Program::with(rs, v.as_deref(), over))
+            .collect()
+    }
+
+    /// What game `i` gives under `progs` (its variant's, of
+    /// [`Search::programs`]), evaluated with their ruleset (the scoring
+    /// one, or a partial one); its end only `with_ends`.
     pub(super) fn game_score(
         &self,
-        rs: &Ruleset,
-        over: &Overrides,
+        progs: &[Program<'_>],
         i: usize,
         with_ends: bool,
     ) -> Result<GameScore, UnknownVariant> {
         let (g, tl) = (self.games[i], &self.timelines[i]);
-        let prog = Program::for_game_with(rs, self.forced, tl, over)?;
-        let out = run_tallied(&prog, tl, &self.prepared[i], self.detectors, &g.path);
+        let prog = &progs[self.variant_of[i]];
+        let rs = prog.ruleset;
+        let out = run_tallied(prog, tl, &self.prepared[i], self.detectors, &g.path);
         // the violations of rule `id`: counted, and any finding made
         // elsewhere than at an event (none where `rs` does not hold it)
         let count = |id: &String| {
@@ -57,7 +71,7 @@ impl Search<'_> {
                 out.computed.is_none() && out.undecided_from.is_some_and(|p| p <= last_ply);
             s.decidable = tl.replay.stop.is_none() && !undecided;
             if s.decidable {
-                let findings = termination_findings(&prog, tl, &out, &g.path);
+                let findings = termination_findings(prog, tl, &out, &g.path);
                 s.agrees = findings.is_empty();
                 s.blamed = findings.into_iter().map(|f| f.rule).collect();
                 s.blamed.dedup();
@@ -106,9 +120,10 @@ impl Search<'_> {
         let over = self.overrides(point);
         // the games in parallel too: a point evaluated alone (the current
         // one, each time it moves) keeps both cores busy
+        let progs = self.programs(self.scoring, &over)?;
         let games = (0..self.games.len())
             .into_par_iter()
-            .map(|i| self.game_score(self.scoring, &over, i, true))
+            .map(|i| self.game_score(&progs, i, true))
             .collect::<Result<Vec<_>, UnknownVariant>>()?;
         Ok(self.aggregate(games))
     }
@@ -132,10 +147,10 @@ impl Search<'_> {
         else {
             return self.evaluate(point);
         };
-        let over = self.overrides(point);
+        let progs = self.programs(rs, &self.overrides(point))?;
         let games = (base.games.par_iter().enumerate())
             .map(|(i, b)| {
-                let part = self.game_score(rs, &over, i, *adjudications)?;
+                let part = self.game_score(&progs, i, *adjudications)?;
                 Ok(combined(b, part, partial))
             })
             .collect::<Result<Vec<_>, UnknownVariant>>()?;
