@@ -229,6 +229,28 @@ pub struct Outcome {
     /// ruleset; its `forbid` and `require` rules then make no finding.
     /// Empty otherwise.
     pub tally: Vec<u32>,
+    /// A tallied run's `let` columns, where it was asked to keep them
+    /// ([`Tallied::keep`]).
+    pub lets: Option<LetColumns>,
+}
+
+/// A game's `let` columns from one run, to be given to a run of the same
+/// game at other values ([`Tallied::given`]); opaque outside the
+/// evaluator.
+#[derive(Debug, Clone, Default)]
+pub struct LetColumns(Vec<Option<columns::Col>>);
+
+/// How a tallied run ([`run_tallied`]) reads and keeps `let` columns.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tallied<'a> {
+    /// Another run's columns, of the same game and a ruleset with the
+    /// same `let`s, and for each `let` whether its column is taken from
+    /// them: it must read none of the values that differ between the two
+    /// runs (a constant, a switch, the time control), directly or
+    /// through other `let`s.
+    pub given: Option<(&'a LetColumns, &'a [bool])>,
+    /// Keep this run's columns in [`Outcome::lets`].
+    pub keep: bool,
 }
 
 fn result_of(v: &Value) -> Option<&'static str> {

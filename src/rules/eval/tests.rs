@@ -212,7 +212,7 @@ fn a_tallied_run_counts_what_the_run_finds() {
         let pre = Prepared::new(&tl);
         let prog = Program::for_game(&rs, None, &tl).unwrap();
         let made = run_prepared(&prog, &tl, &pre, &detectors, "g.pgn");
-        let tallied = run_tallied(&prog, &tl, &pre, &detectors, "g.pgn");
+        let tallied = run_tallied(&prog, &tl, &pre, &detectors, "g.pgn", Tallied::default());
         assert_eq!(tallied.tally.len(), rs.rules.len());
         assert!(made.tally.is_empty());
         for (k, rule) in rs.rules.iter().enumerate() {
@@ -239,4 +239,72 @@ fn a_tallied_run_counts_what_the_run_finds() {
         games_seen > 0 && counted > 0,
         "{games_seen} games, {counted} counted"
     );
+}
+
+/// A tallied run that takes its `let` columns from a run at other values
+/// gives what a run that makes them gives, where it takes only the `let`s
+/// that read none of the values changed; and the columns are read: taking
+/// every `let`, the counter the changed constant reaches is wrong.
+#[test]
+fn a_run_given_the_lets_that_read_no_changed_value_gives_the_same() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(root.join("rulesets/tcec-s15.rules")).unwrap();
+    let rs = crate::rules::compile("tcec-s15.rules", &src).unwrap();
+    // the draw rule's band: its streak is a column
+    let changed = rs.consts.iter().position(|(n, _)| n == "draw_eval");
+    let changed = changed.expect("the ruleset has draw_eval");
+    // the `let`s that read the constant, directly or through earlier ones
+    fn reads(e: &CExpr, c: usize, lets: &[bool]) -> bool {
+        let mut found = match e {
+            CExpr::Const(j) => *j == c,
+            CExpr::Let(l) => lets.get(*l).copied().unwrap_or(true),
+            _ => false,
+        };
+        e.each_child(&mut |x| found |= reads(x, c, lets));
+        found
+    }
+    let mut fresh: Vec<bool> = Vec::new();
+    for l in &rs.lets {
+        let r = reads(&l.expr, changed, &fresh);
+        fresh.push(r);
+    }
+    assert!(fresh.iter().any(|f| *f) && fresh.iter().any(|f| !*f));
+    let take: Vec<bool> = fresh.iter().map(|f| !f).collect();
+    let all = vec![true; rs.lets.len()];
+    let over = Overrides {
+        consts: vec![(changed, Value::Num(0.2))],
+        ..Overrides::default()
+    };
+    let file = std::fs::File::open(root.join("tests/fixtures/fit/conventions.pgn")).unwrap();
+    let mut games = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(file));
+    let detectors = Detectors::default();
+    let mut wrong_when_all_taken = 0;
+    while let Some(chunk) = games.next_chunk().unwrap() {
+        let pgn = crate::ingest::pgn::parse_game(&chunk);
+        let replay = crate::replay::replay(&pgn);
+        let tl = Timeline::build(&pgn, &replay);
+        let pre = Prepared::new(&tl);
+        let at_text = Program::for_game(&rs, None, &tl).unwrap();
+        let keep = Tallied {
+            given: None,
+            keep: true,
+        };
+        let kept = run_tallied(&at_text, &tl, &pre, &detectors, "g", keep).lets;
+        let kept = kept.expect("the run keeps its columns");
+        let prog = Program::for_game_with(&rs, None, &tl, &over).unwrap();
+        let made = run_tallied(&prog, &tl, &pre, &detectors, "g", Tallied::default());
+        let given = |mask| Tallied {
+            given: Some((&kept, mask)),
+            keep: false,
+        };
+        let taken = run_tallied(&prog, &tl, &pre, &detectors, "g", given(&take[..]));
+        assert_eq!(taken.tally, made.tally);
+        assert_eq!(
+            taken.computed.map(|c| (c.rule, c.ply)),
+            made.computed.as_ref().map(|c| (c.rule.clone(), c.ply))
+        );
+        let stale = run_tallied(&prog, &tl, &pre, &detectors, "g", given(&all[..]));
+        wrong_when_all_taken += usize::from(stale.tally != made.tally);
+    }
+    assert!(wrong_when_all_taken > 0, "the given columns were not read");
 }

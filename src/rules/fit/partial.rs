@@ -21,6 +21,9 @@ pub(super) enum Partial {
     /// agreement is the base point's.
     Rules {
         rs: Box<Ruleset>,
+        /// For each `let`, whether it reads none of the fits: its column
+        /// at the base point is taken, not made again.
+        take: Vec<bool>,
         counters: Vec<bool>,
         clocks: Vec<bool>,
         adjudications: bool,
@@ -182,6 +185,7 @@ pub(super) fn partial(
         clocks: clocks.iter().map(has).collect(),
         adjudications,
         tags,
+        take: r.lets.iter().map(|reads| !reads).collect(),
         rs: Box::new(rs),
     }
 }

@@ -169,6 +169,9 @@ pub(super) struct Search<'a> {
     /// (`fit from …`).
     pub(super) grids: Vec<Vec<Value>>,
     pub(super) cache: BTreeMap<String, Point>,
+    /// Each game's `let` columns at one point (by its key): the current
+    /// one of the scan under way.
+    base_lets: Option<(String, Vec<crate::rules::eval::LetColumns>)>,
     /// Told the number of points evaluated as it grows (a progress bar).
     tick: Tick<'a>,
     /// The games whose terminations are scored: those decidable at the
@@ -287,6 +290,7 @@ impl<'a> Search<'a> {
             readings,
             text,
             cache: BTreeMap::new(),
+            base_lets: None,
             tick,
         };
         let text = s.text.clone();

@@ -122,6 +122,15 @@ pub(in crate::rules::eval) fn moves<'t>(tl: &Timeline<'t>) -> Option<Moves<'t>> 
     Some(moves)
 }
 
+/// What a game's columns may be taken from instead of made: its fields
+/// kept by a search (`prepared`), and `let` columns of another run with,
+/// for each `let`, whether its column is taken from them.
+#[derive(Clone, Copy)]
+pub(in crate::rules::eval) struct Given<'a> {
+    pub(in crate::rules::eval) prepared: Option<&'a super::super::Prepared<'a>>,
+    pub(in crate::rules::eval) lets: Option<(&'a [Option<Col>], &'a [bool])>,
+}
+
 /// Evaluate the ruleset's columns over a game's moves (`rows`), and each
 /// shadow's (the switches of `flipped` flipped, in turn).
 pub(in crate::rules::eval) fn evaluate(
@@ -131,8 +140,9 @@ pub(in crate::rules::eval) fn evaluate(
     moves: &Moves<'_>,
     switches: &[bool],
     flipped: &[usize],
-    kept: Option<&super::super::Prepared<'_>>,
+    given: Given<'_>,
 ) -> GameColumns {
+    let kept = given.prepared;
     let cp = &plan.columns;
     let (rows, events) = (&moves.facts[..], &moves.events[..]);
     // a field that is not a clock's is the same at every point of a fit:
@@ -187,6 +197,13 @@ pub(in crate::rules::eval) fn evaluate(
     let mut lets: Vec<Option<Col>> = vec![None; rs.lets.len()];
     for (j, calls) in cp.lets.iter().enumerate() {
         if let Some(calls) = calls {
+            if let Some((cols, take)) = given.lets
+                && take.get(j).copied().unwrap_or(false)
+                && let Some(Some(c)) = cols.get(j)
+            {
+                lets[j] = Some(c.clone());
+                continue;
+            }
             let c = view(game, switches, &lets, &[], cp.let_effects[j])
                 .let_column(&rs.lets[j].expr, calls);
             lets[j] = Some(c);

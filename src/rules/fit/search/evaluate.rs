@@ -8,7 +8,7 @@ use super::pairs::Around;
 use super::{GameScore, Point, Search};
 use crate::base::value::Value;
 use crate::rules::analysis::Ruleset;
-use crate::rules::eval::{Overrides, Program, UnknownVariant, run_tallied};
+use crate::rules::eval::{LetColumns, Overrides, Program, Tallied, UnknownVariant, run_tallied};
 use crate::rules::fit::partial::Partial;
 use crate::rules::fit::{Agreement, literal};
 use crate::rules::judge::termination_findings;
@@ -33,17 +33,20 @@ impl Search<'_> {
 
     /// What game `i` gives under `progs` (its variant's, of
     /// [`Search::programs`]), evaluated with their ruleset (the scoring
-    /// one, or a partial one); its end only `with_ends`.
+    /// one, or a partial one); its end only `with_ends`; and its `let`
+    /// columns where `lets` keeps them.
     pub(super) fn game_score(
         &self,
         progs: &[Program<'_>],
         i: usize,
         with_ends: bool,
-    ) -> Result<GameScore, UnknownVariant> {
+        lets: Tallied<'_>,
+    ) -> Result<(GameScore, Option<LetColumns>), UnknownVariant> {
         let (g, tl) = (self.games[i], &self.timelines[i]);
         let prog = &progs[self.variant_of[i]];
         let rs = prog.ruleset;
-        let out = run_tallied(prog, tl, &self.prepared[i], self.detectors, &g.path);
+        let mut out = run_tallied(prog, tl, &self.prepared[i], self.detectors, &g.path, lets);
+        let kept = out.lets.take();
         // the violations of rule `id`: counted, and any finding made
         // elsewhere than at an event (none where `rs` does not hold it)
         let count = |id: &String| {
@@ -78,7 +81,7 @@ impl Search<'_> {
             }
             s.end = out.computed.map(|c| (c.rule, c.ply, c.result));
         }
-        Ok(s)
+        Ok((s, kept))
     }
 
     /// A point from what each game gives there.
@@ -123,26 +126,62 @@ impl Search<'_> {
         let progs = self.programs(self.scoring, &over)?;
         let games = (0..self.games.len())
             .into_par_iter()
-            .map(|i| self.game_score(&progs, i, true))
+            .map(|i| Ok(self.game_score(&progs, i, true, Tallied::default())?.0))
             .collect::<Result<Vec<_>, UnknownVariant>>()?;
         Ok(self.aggregate(games))
     }
 
+    /// Make sure `cur` is evaluated, and each game's `let` columns there
+    /// kept: the points around it take from them every `let` that reads
+    /// none of the values they change.
+    pub(super) fn keep_lets_at(&mut self, cur: &[Value]) -> Result<(), UnknownVariant> {
+        let key = Self::key(cur);
+        if self.base_lets.as_ref().is_some_and(|(k, _)| *k == key) {
+            return Ok(());
+        }
+        let over = self.overrides(cur);
+        let progs = self.programs(self.scoring, &over)?;
+        let keep = Tallied {
+            given: None,
+            keep: true,
+        };
+        let (games, lets): (Vec<GameScore>, Vec<LetColumns>) = (0..self.games.len())
+            .into_par_iter()
+            .map(|i| {
+                let (s, l) = self.game_score(&progs, i, true, keep)?;
+                Ok((s, l.unwrap_or_default()))
+            })
+            .collect::<Result<Vec<_>, UnknownVariant>>()?
+            .into_iter()
+            .unzip();
+        if !self.cache.contains_key(&key) {
+            let point = self.aggregate(games);
+            self.cache.insert(key.clone(), point);
+        }
+        self.base_lets = Some((key, lets));
+        Ok(())
+    }
+
     /// Evaluate `point`, which differs from `base` (evaluated) only in the
     /// fits `partial` was made for: the rules that read them, the rest as
-    /// at `base`.
+    /// at `base`, and every `let` that reads none of them taken from
+    /// `lets` (each game's at `base`, where kept).
     pub(super) fn evaluate_from(
         &self,
         base: &Point,
         point: &[Value],
         partial: &Partial,
+        lets: Option<&[LetColumns]>,
     ) -> Result<Point, UnknownVariant> {
         // every point whole: for the test that both ways give one report
         if std::env::var_os("ARBITER_FIT_FULL").is_some() {
             return self.evaluate(point);
         }
         let Partial::Rules {
-            rs, adjudications, ..
+            rs,
+            adjudications,
+            take,
+            ..
         } = partial
         else {
             return self.evaluate(point);
@@ -150,7 +189,11 @@ impl Search<'_> {
         let progs = self.programs(rs, &self.overrides(point))?;
         let games = (base.games.par_iter().enumerate())
             .map(|(i, b)| {
-                let part = self.game_score(&progs, i, *adjudications)?;
+                let given = Tallied {
+                    given: lets.and_then(|l| l.get(i)).map(|l| (l, &take[..])),
+                    keep: false,
+                };
+                let (part, _) = self.game_score(&progs, i, *adjudications, given)?;
                 Ok(combined(b, part, partial))
             })
             .collect::<Result<Vec<_>, UnknownVariant>>()?;
@@ -188,7 +231,6 @@ impl Search<'_> {
         k: usize,
         points: &[Vec<Value>],
     ) -> Result<(), UnknownVariant> {
-        self.evaluate_all(&[cur.to_vec()])?;
         self.evaluate_with(cur, points, Around::Fit(k))
     }
 

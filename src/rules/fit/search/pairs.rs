@@ -158,8 +158,13 @@ impl Search<'_> {
             .iter()
             .filter(|p| !self.cache.contains_key(&Self::key(p)))
             .collect();
+        if todo.is_empty() {
+            return self.evaluate_all(&[cur.to_vec()]);
+        }
+        self.keep_lets_at(cur)?;
         let this = &*self;
         let base: &Point = this.point(cur);
+        let lets = this.base_lets.as_ref().map(|(_, l)| &l[..]);
         let joint = match around {
             Around::Fit(k) => &this.partials[k],
             Around::Given(p) => p,
@@ -167,7 +172,7 @@ impl Search<'_> {
         let done: Vec<Result<(String, Point), UnknownVariant>> = todo
             .par_iter()
             .map(|p| {
-                this.evaluate_from(base, p, joint)
+                this.evaluate_from(base, p, joint, lets)
                     .map(|r| (Self::key(p), r))
             })
             .collect();

@@ -46,25 +46,37 @@ pub fn run_prepared(
 /// The same, counting each `forbid` and `require` rule's violations in
 /// [`Outcome::tally`] (by the rule's place in the ruleset) instead of
 /// making their findings: for a search that scores many points of values
-/// by how many readings disagree, and reads no finding's text.
+/// by how many readings disagree, and reads no finding's text. `lets`
+/// says which `let` columns it takes from another run, and whether it
+/// keeps its own.
 pub fn run_tallied(
     prog: &Program<'_>,
     tl: &Timeline<'_>,
     prepared: &Prepared<'_>,
     detectors: &Detectors,
     path: &str,
+    lets: Tallied<'_>,
 ) -> Outcome {
-    run_with(prog, tl, Some(prepared), detectors, path, Keep::Tally, &[]).0
+    run_with(
+        prog,
+        tl,
+        Some(prepared),
+        detectors,
+        path,
+        Keep::Tally(lets),
+        &[],
+    )
+    .0
 }
 
 /// What a run keeps besides its adjudication: its findings; its findings
 /// and every `let` at each move; or each rule's count of violations in
 /// place of their findings.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Keep {
+#[derive(Clone, Copy)]
+enum Keep<'a> {
     Findings,
     Trace,
-    Tally,
+    Tally(Tallied<'a>),
 }
 
 fn run_with(
@@ -73,10 +85,14 @@ fn run_with(
     prepared: Option<&Prepared<'_>>,
     detectors: &Detectors,
     path: &str,
-    keep: Keep,
+    keep: Keep<'_>,
     flipped: &[usize],
 ) -> (Outcome, Vec<Option<Computed>>) {
-    let (rs, trace) = (prog.ruleset, keep == Keep::Trace);
+    let (rs, trace) = (prog.ruleset, matches!(keep, Keep::Trace));
+    let tallied = match keep {
+        Keep::Tally(t) => Some(t),
+        _ => None,
+    };
     let kept;
     let made;
     let clock: &[crate::facts::clock::ClockPly] = match (prog.time_control.as_deref(), prepared) {
@@ -127,8 +143,13 @@ fn run_with(
             own.as_ref()
         }
     };
-    let cols = rows
-        .map(|moves| columns::evaluate(plan, rs, &run, moves, &prog.switches, flipped, prepared));
+    let cols = rows.map(|moves| {
+        let given = columns::Given {
+            prepared,
+            lets: tallied.and_then(|t| t.given).map(|(c, m)| (&c.0[..], m)),
+        };
+        columns::evaluate(plan, rs, &run, moves, &prog.switches, flipped, given)
+    });
     // the moves the pass below must visit (where it visits every move:
     // none)
     let busy = match (&cols, trace) {
@@ -136,11 +157,15 @@ fn run_with(
         _ => None,
     };
     let mut pass = Pass::new(prog, &run, path, rows, cols.as_ref(), flipped);
-    if keep == Keep::Tally {
+    if tallied.is_some() {
         pass.out.tally = vec![0; rs.rules.len()];
     }
     pass.events(tl, trace, busy.as_deref());
-    pass.finish()
+    let (mut out, shadows) = pass.finish();
+    if tallied.is_some_and(|t| t.keep) {
+        out.lets = Some(LetColumns(cols.map(|c| c.lets).unwrap_or_default()));
+    }
+    (out, shadows)
 }
 
 /// One game's pass: what it reads (the program, its plan, the run, the
