@@ -14,7 +14,7 @@ pub struct Prepared<'t> {
     /// Each time control asked (its name aside) and the clocks under it.
     clocks: Mutex<Vec<(TimeControlDef, Arc<Vec<ClockPly>>)>>,
     /// Each field of the move asked that is not a clock's, as a column.
-    fields: Mutex<Vec<(MoveField, columns::Col)>>,
+    fields: Mutex<Vec<(MoveField, Arc<columns::Col>)>>,
 }
 
 impl<'t> Prepared<'t> {
@@ -54,13 +54,17 @@ impl<'t> Prepared<'t> {
 impl Prepared<'_> {
     /// The column of field `f` (not a clock's: it does not depend on the
     /// time control), made by `make` the first time it is asked.
-    pub(super) fn field(&self, f: MoveField, make: impl FnOnce() -> columns::Col) -> columns::Col {
+    pub(super) fn field(
+        &self,
+        f: MoveField,
+        make: impl FnOnce() -> columns::Col,
+    ) -> Arc<columns::Col> {
         if let Ok(kept) = self.fields.lock()
             && let Some((_, c)) = kept.iter().find(|(g, _)| *g == f)
         {
             return c.clone();
         }
-        let made = make();
+        let made = Arc::new(make());
         if let Ok(mut kept) = self.fields.lock() {
             kept.push((f, made.clone()));
         }

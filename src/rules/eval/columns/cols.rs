@@ -18,8 +18,12 @@ pub(super) struct Cols<'c, 'r, 't> {
     /// A shadow's `let`s where they differ from the real pass's.
     pub(super) overlay: &'c [Option<Col>],
     pub(super) states: &'c [(usize, Col)],
-    /// The move's fields the columns read, made once per game.
-    pub(super) fields: &'c [(MoveField, Col)],
+    /// The move's fields the columns read, made once per game (or once
+    /// per search).
+    pub(super) fields: &'c [(MoveField, std::sync::Arc<Col>)],
+    /// Another run's `let` columns, read where `lets` has none and the
+    /// mask says so ([`GameColumns::let_col`]).
+    pub(super) given: Option<(&'c [Option<Col>], &'c [bool])>,
     /// Whether the `let` or condition being evaluated calls a detector
     /// anywhere ([`Cols::unless`] looks for one only then).
     pub(super) detectors: bool,
@@ -57,6 +61,14 @@ impl Cols<'_, '_, '_> {
             .get(l)
             .and_then(Option::as_ref)
             .or_else(|| self.lets.get(l).and_then(Option::as_ref))
+            .or_else(|| {
+                let (cols, take) = self.given?;
+                if *take.get(l)? {
+                    cols.get(l)?.as_ref()
+                } else {
+                    None
+                }
+            })
             .unwrap_or(&NONE)
     }
 
@@ -139,7 +151,7 @@ impl Cols<'_, '_, '_> {
     /// A field of the move, as a column: the game's, made once.
     pub(super) fn field(&self, f: MoveField) -> Cow<'_, Col> {
         match self.fields.iter().find(|(g, _)| *g == f) {
-            Some((_, c)) => Cow::Borrowed(c),
+            Some((_, c)) => Cow::Borrowed(&**c),
             None => Cow::Owned(field_column(self.run, self.rows, f)),
         }
     }

@@ -14,9 +14,13 @@ pub(in crate::rules::eval) struct ShadowColumns {
 }
 
 /// A game's columns: the real pass's, and each shadow's where it differs.
-pub(in crate::rules::eval) struct GameColumns {
-    /// Each `let`'s column, where it is one.
+pub(in crate::rules::eval) struct GameColumns<'g> {
+    /// Each `let`'s column, where it is one and was made here (see
+    /// [`GameColumns::let_col`]).
     pub(in crate::rules::eval) lets: Vec<Option<Col>>,
+    /// The columns given by another run, read where `lets` has none and
+    /// `take` says so ([`Given::lets`]).
+    given: Option<(&'g [Option<Col>], &'g [bool])>,
     /// Each rule's condition, where it is a column, as [`Ctx::truth`] gives
     /// it.
     pub(in crate::rules::eval) rules: Vec<Option<Column<Truth>>>,
@@ -25,7 +29,37 @@ pub(in crate::rules::eval) struct GameColumns {
     pub(in crate::rules::eval) shadows: Vec<ShadowColumns>,
 }
 
-impl GameColumns {
+impl GameColumns<'_> {
+    /// `let` `j`'s column, where it is one: made here, or given.
+    #[inline]
+    pub(in crate::rules::eval) fn let_col(&self, j: usize) -> Option<&Col> {
+        match &self.lets[j] {
+            Some(c) => Some(c),
+            None => {
+                let (cols, take) = self.given?;
+                if *take.get(j)? {
+                    cols.get(j)?.as_ref()
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Every `let`'s column, the given ones copied.
+    pub(in crate::rules::eval) fn into_lets(self) -> Vec<Option<Col>> {
+        let mut lets = self.lets;
+        for (j, l) in lets.iter_mut().enumerate() {
+            if l.is_none()
+                && let Some((cols, take)) = self.given
+                && take.get(j).copied().unwrap_or(false)
+            {
+                *l = cols.get(j).cloned().flatten();
+            }
+        }
+        lets
+    }
+
     /// The moves at which the per-move pass has something to do, when the
     /// columns hold every `let` and rule on moves (else `None`: it visits
     /// every move): where a rule's condition decides something (a finding,
@@ -41,7 +75,7 @@ impl GameColumns {
         n: usize,
     ) -> Option<Vec<bool>> {
         let (on_lets, on_rules) = plan.triggered(Kind::Move);
-        if on_lets.iter().any(|&j| self.lets[j].is_none())
+        if on_lets.iter().any(|&j| self.let_col(j).is_none())
             || on_rules.iter().any(|&ri| self.rules[ri].is_none())
             || flipped.iter().any(|&s| plan.direct[s])
         {
@@ -68,8 +102,8 @@ impl GameColumns {
             }
         }
         for shadow in self.shadows.iter().filter(|s| s.any) {
-            for (own, real) in shadow.lets.iter().zip(&self.lets) {
-                let (Some(own), Some(real)) = (own, real) else {
+            for (j, own) in shadow.lets.iter().enumerate() {
+                let (Some(own), Some(real)) = (own, self.let_col(j)) else {
                     continue;
                 };
                 own.differences(real, n, |r| {
@@ -128,43 +162,47 @@ pub(in crate::rules::eval) fn moves<'t>(tl: &Timeline<'t>) -> Option<Moves<'t>> 
 #[derive(Clone, Copy)]
 pub(in crate::rules::eval) struct Given<'a> {
     pub(in crate::rules::eval) prepared: Option<&'a super::super::Prepared<'a>>,
+    /// The given columns, and for each `let` whether its column is read
+    /// from them (not copied: the points of a scan read the current
+    /// point's).
     pub(in crate::rules::eval) lets: Option<(&'a [Option<Col>], &'a [bool])>,
 }
 
 /// Evaluate the ruleset's columns over a game's moves (`rows`), and each
 /// shadow's (the switches of `flipped` flipped, in turn).
-pub(in crate::rules::eval) fn evaluate(
+pub(in crate::rules::eval) fn evaluate<'g>(
     plan: &Plan,
     rs: &Ruleset,
     run: &Run<'_, '_>,
     moves: &Moves<'_>,
     switches: &[bool],
     flipped: &[usize],
-    given: Given<'_>,
-) -> GameColumns {
+    given: Given<'g>,
+) -> GameColumns<'g> {
     let kept = given.prepared;
     let cp = &plan.columns;
     let (rows, events) = (&moves.facts[..], &moves.events[..]);
     // a field that is not a clock's is the same at every point of a fit:
     // made once where the game is prepared
-    let fields: Vec<(MoveField, Col)> = cp
+    let fields: Vec<(MoveField, std::sync::Arc<Col>)> = cp
         .fields
         .iter()
         .map(|&f| match kept {
             Some(k) if !matches!(f, MoveField::Clock(_)) => {
                 (f, k.field(f, || field_column(run, rows, f)))
             }
-            _ => (f, field_column(run, rows, f)),
+            _ => (f, std::sync::Arc::new(field_column(run, rows, f))),
         })
         .collect();
     type Game<'c, 'r, 't> = (
         &'c Run<'c, 't>,
         &'c [MoveFacts<'r>],
         &'c [usize],
-        &'c [(MoveField, Col)],
+        &'c [(MoveField, std::sync::Arc<Col>)],
+        Option<(&'c [Option<Col>], &'c [bool])>,
     );
     fn view<'c, 'r, 't>(
-        (run, rows, events, fields): Game<'c, 'r, 't>,
+        (run, rows, events, fields, given): Game<'c, 'r, 't>,
         switches: &'c [bool],
         lets: &'c [Option<Col>],
         overlay: &'c [Option<Col>],
@@ -179,10 +217,11 @@ pub(in crate::rules::eval) fn evaluate(
             overlay,
             states: &[],
             fields,
+            given,
             detectors,
         }
     }
-    let game = (run, rows, events, &fields[..]);
+    let game = (run, rows, events, &fields[..], given.lets);
     // a rule's condition, where it has one
     fn condition(rule: &RuleDef, v: Cols<'_, '_, '_>) -> Option<Column<Truth>> {
         match &rule.check {
@@ -197,11 +236,11 @@ pub(in crate::rules::eval) fn evaluate(
     let mut lets: Vec<Option<Col>> = vec![None; rs.lets.len()];
     for (j, calls) in cp.lets.iter().enumerate() {
         if let Some(calls) = calls {
+            // given: read there, not made
             if let Some((cols, take)) = given.lets
                 && take.get(j).copied().unwrap_or(false)
-                && let Some(Some(c)) = cols.get(j)
+                && let Some(Some(_)) = cols.get(j)
             {
-                lets[j] = Some(c.clone());
                 continue;
             }
             let c = view(game, switches, &lets, &[], cp.let_effects[j])
@@ -234,7 +273,15 @@ pub(in crate::rules::eval) fn evaluate(
         };
         let mut own: Vec<Option<Col>> = vec![None; rs.lets.len()];
         for (j, calls) in cp.lets.iter().enumerate() {
-            let (Some(calls), Some(real)) = (calls, &lets[j]) else {
+            let real = lets[j].as_ref().or_else(|| {
+                let (cols, take) = given.lets?;
+                if *take.get(j)? {
+                    cols.get(j)?.as_ref()
+                } else {
+                    None
+                }
+            });
+            let (Some(calls), Some(real)) = (calls, real) else {
                 continue;
             };
             if !depends.lets[j] || !reads(&plan.let_inputs[j], &own) {
@@ -263,6 +310,7 @@ pub(in crate::rules::eval) fn evaluate(
     }
     GameColumns {
         lets,
+        given: given.lets,
         rules,
         shadows,
     }

@@ -173,6 +173,7 @@ fn columns_give_what_the_walk_gives_at_every_move() {
         overlay: &[],
         states: &[],
         fields: &[],
+        given: None,
         detectors: true,
     };
     let (mut notes, mut evidence) = (Vec::new(), Vec::new());

@@ -14,7 +14,7 @@ impl Pass<'_, '_> {
             // a column: its value at this move, the real pass's and each
             // shadow's (a shadow's differs only where it has a column)
             if let Some(gc) = self.cols
-                && let Some(c) = &gc.lets[j]
+                && let Some(c) = gc.let_col(j)
             {
                 if self.readers[j] != 0 {
                     // (a shadow none of whose `let`s differs anywhere in

@@ -163,7 +163,7 @@ fn run_with(
     pass.events(tl, trace, busy.as_deref());
     let (mut out, shadows) = pass.finish();
     if tallied.is_some_and(|t| t.keep) {
-        out.lets = Some(LetColumns(cols.map(|c| c.lets).unwrap_or_default()));
+        out.lets = Some(LetColumns(cols.map(|c| c.into_lets()).unwrap_or_default()));
     }
     (out, shadows)
 }
@@ -179,7 +179,7 @@ struct Pass<'p, 't> {
     path: &'p str,
     /// The game's moves, where the columns hold some `let`s and conditions.
     rows: Option<&'p columns::Moves<'p>>,
-    cols: Option<&'p columns::GameColumns>,
+    cols: Option<&'p columns::GameColumns<'p>>,
     out: Outcome,
     slots: Vec<Slot>,
     lets: Vec<Value>,
@@ -273,7 +273,7 @@ macro_rules! fill {
     ($p:ident, $at:expr, $needed:expr) => {
         if let (Some(gc), Some(at)) = ($p.cols, $at) {
             for &l in $needed {
-                if let Some(c) = &gc.lets[l]
+                if let Some(c) = gc.let_col(l)
                     && $p.filled[l] != at
                 {
                     $p.lets[l] = c.value_at(at);
@@ -299,7 +299,7 @@ impl<'p, 't> Pass<'p, 't> {
         run: &'p Run<'p, 't>,
         path: &'p str,
         rows: Option<&'p columns::Moves<'p>>,
-        cols: Option<&'p columns::GameColumns>,
+        cols: Option<&'p columns::GameColumns<'p>>,
         flipped: &[usize],
     ) -> Self {
         let rs = prog.ruleset;
