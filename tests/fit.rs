@@ -965,3 +965,47 @@ fn evaluating_only_what_a_value_changes_gives_the_whole_evaluations_report() {
         );
     }
 }
+
+/// An audit under the fit does not ask for each fit's ties: a fit at the
+/// text's value whose rules all agree is not scanned. The fitted values,
+/// the agreements, the games decided otherwise and the rules not
+/// described are those of the fit that scans every fit; only the ties
+/// (and the number of points) differ. On every fit fixture, and on S15's
+/// divisions, whose rules agree at the text almost everywhere.
+#[test]
+fn a_fit_without_ties_fits_the_same_values() {
+    use arbiter::rules::eval::Detectors;
+    use arbiter::rules::fit::{GroupFit, fit_group_with};
+    let mut files: Vec<PathBuf> = std::fs::read_dir(here().join("tests/fixtures/fit"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .collect();
+    if let Some(s15) = tcec_s15() {
+        files.extend(["tcec-s15-division-1.pgn", "tcec-s15-division-4a.pgn"].map(|f| s15.join(f)));
+    }
+    files.sort();
+    let src = std::fs::read_to_string(here().join("rulesets/tcec-s15.rules")).unwrap();
+    let rs = compile("rulesets/tcec-s15.rules", &src).unwrap();
+    let detectors = Detectors::default();
+    // what an audit reads of a fit: all but the ties and the points
+    let read = |f: &GroupFit| {
+        let mut v = serde_json::to_value(f).unwrap();
+        v["evaluations"] = serde_json::Value::Null;
+        for x in v["fits"].as_array_mut().unwrap() {
+            x["equally_good"] = serde_json::Value::Null;
+        }
+        (v, f.overrides.clone())
+    };
+    let mut fewer = 0;
+    for path in &files {
+        let games = arbiter::pipeline::fit::read_games(path).unwrap();
+        let list: Vec<_> = games.iter().collect();
+        let fit = |ties| fit_group_with(&rs, "g", &list, None, &detectors, &|_| {}, ties);
+        let (all, values) = (fit(true).unwrap(), fit(false).unwrap());
+        assert_eq!(read(&all), read(&values), "{}", path.display());
+        assert!(values.evaluations <= all.evaluations, "{}", path.display());
+        fewer += usize::from(values.evaluations < all.evaluations);
+    }
+    assert!(fewer > 0, "no fit was spared a scan");
+}

@@ -111,7 +111,7 @@ pub fn run(
                 let all = points.fetch_add(add, Relaxed) + add;
                 bar.set_message(all.to_string());
             };
-            let r = fit_group_with(&rs, key, list, variant, &detectors, &tick);
+            let r = fit_group_with(&rs, key, list, variant, &detectors, &tick, true);
             bar.inc(1);
             (r, started.elapsed())
         })

@@ -95,6 +95,7 @@ fn fit_file(
         cfg.variant.as_deref(),
         &cfg.detectors,
         &tick,
+        false,
     );
     let fit = match fitted {
         Ok(f) => f,

@@ -92,7 +92,8 @@ pub struct Fitted {
     /// The values tried.
     pub tried: usize,
     /// The values that score as well as the fitted one (itself included):
-    /// more than one means the data cannot decide between them.
+    /// more than one means the data cannot decide between them. Empty
+    /// where the fit was not asked for them ([`fit_group_with`]).
     pub equally_good: Vec<String>,
 }
 
@@ -223,11 +224,14 @@ pub fn fit_group(
     forced: Option<&str>,
     detectors: &Detectors,
 ) -> Result<GroupFit, FitError> {
-    fit_group_with(rs, group, games, forced, detectors, &|_| {})
+    fit_group_with(rs, group, games, forced, detectors, &|_| {}, true)
 }
 
 /// [`fit_group`], telling `tick` the number of points evaluated as the
-/// search goes (for a progress bar).
+/// search goes (for a progress bar). Without `ties`, the fitted values are
+/// the same, but a fit whose rules all agree at the text's values is not
+/// scanned: its [`Fitted::equally_good`] is empty (an audit under the fit
+/// reads the fitted values, not their ties).
 pub fn fit_group_with(
     rs: &Ruleset,
     group: &str,
@@ -235,6 +239,7 @@ pub fn fit_group_with(
     forced: Option<&str>,
     detectors: &Detectors,
     tick: search::Tick<'_>,
+    ties: bool,
 ) -> Result<GroupFit, FitError> {
     let first = games.first().ok_or_else(|| FitError::NoGame {
         group: group.to_string(),
@@ -245,7 +250,7 @@ pub fn fit_group_with(
         });
     }
     let scoring = search::scoring_ruleset(rs);
-    let (mut s, base) = Search::new(rs, &scoring, games, forced, detectors, tick)?;
+    let (mut s, base) = Search::new(rs, &scoring, games, forced, detectors, tick, ties)?;
     let (cur, equally) = s.descend()?;
     let text = s.text.clone();
     s.evaluate_all(&[text.clone(), cur.clone()])?;

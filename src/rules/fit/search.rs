@@ -179,6 +179,11 @@ pub(super) struct Search<'a> {
     base_lets: Option<(String, Vec<crate::rules::eval::LetColumns>)>,
     /// Told the number of points evaluated as it grows (a progress bar).
     tick: Tick<'a>,
+    /// Whether every fit is scanned for the values that score as well as
+    /// its fitted one (the report's FLAT). Without, a fit at the text's
+    /// value whose rules all agree is not scanned: no value can score more
+    /// (see [`Search::at_most`]).
+    ties: bool,
     /// The games whose terminations are scored: those decidable at the
     /// text's values (empty until the text's point is evaluated). A value
     /// that would make a game decidable only by not asking what cannot be
@@ -197,6 +202,7 @@ impl<'a> Search<'a> {
         forced: Option<&'a str>,
         detectors: &'a Detectors,
         tick: Tick<'a>,
+        ties: bool,
     ) -> Result<(Search<'a>, Program<'a>), UnknownVariant> {
         let timelines: Vec<Timeline<'_>> = games
             .iter()
@@ -300,6 +306,7 @@ impl<'a> Search<'a> {
             cache: BTreeMap::new(),
             base_lets: None,
             tick,
+            ties,
         };
         let text = s.text.clone();
         let at_text = s.evaluate(&text)?;
@@ -357,6 +364,11 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 dirty[k] = false;
+                // at the text's value, with every rule that reads it in
+                // agreement: it stays, and only its ties are unknown
+                if !self.ties && cur[k] == text[k] && self.at_most(k, cur)? {
+                    continue;
+                }
                 let ties = self.ties(k, cur)?;
                 // among equals the text's value first, then the current one:
                 // at an equal score a value only moves to the text's, so the
@@ -428,6 +440,40 @@ impl<'a> Search<'a> {
             .map(|(v, _)| v.clone())
             .collect();
         Ok(ties)
+    }
+
+    /// Whether no value of fit `k` can score more than `cur` does: every
+    /// rule that reads it agrees at `cur` wherever it is read (its counter
+    /// and clock readings; the TimeControl tags, where `k` is the time
+    /// control; and every scored game's end, where an adjudication reads
+    /// it). A point's score differs from `cur`'s only by those rules.
+    fn at_most(&mut self, k: usize, cur: &[Value]) -> Result<bool, UnknownVariant> {
+        self.evaluate_all(&[cur.to_vec()])?;
+        let Partial::Rules {
+            counters,
+            clocks,
+            adjudications,
+            tags,
+            ..
+        } = &self.partials[k]
+        else {
+            return Ok(false);
+        };
+        let p = self.point(cur);
+        let none_wrong = |mask: &[bool], wrong: fn(&GameScore) -> &[u64]| {
+            (mask.iter().enumerate())
+                .filter(|(_, m)| **m)
+                .all(|(i, _)| {
+                    p.games
+                        .iter()
+                        .all(|g| wrong(g).get(i).is_none_or(|w| *w == 0))
+                })
+        };
+        let scored = self.scored.iter().filter(|x| **x).count() as u64;
+        Ok(none_wrong(counters, |g| &g.counter_wrong)
+            && none_wrong(clocks, |g| &g.clock_wrong)
+            && (!tags || p.agreement.tags == p.agreement.tags_of)
+            && (!adjudications || p.agreement.terminations == scored))
     }
 
     pub(super) fn overrides(&self, point: &[Value]) -> Overrides {
