@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What `--fit` costs: `batch --fit` against `batch` on the same archive,
-# run in turn pair by pair (farm-bench, or a plain loop where it is not
-# installed), without and with the Syzygy tables. Prints each command's
-# median wall and CPU seconds and the ratio fit/plain.
+# run in turn pair by pair under GNU time, without and with the Syzygy
+# tables. Prints each command's median wall and CPU seconds and the ratio
+# fit/plain.
 #
 # Usage: bench/fit.sh ARBITER_BINARY RULESET ARCHIVE... [-- SYZYGY_DIR]
 #   e.g. bench/fit.sh target/release/arbiter rulesets/tcec-s15.rules \
