@@ -8,22 +8,29 @@ use crate::rules::fit::{
     FileFit, FitSummary, Game, departure_finding, fit_group_with, undescribed_finding,
 };
 
-/// Every game of a PGN file, read and replayed.
+/// Every game of a PGN file, read and replayed (the games in parallel, in
+/// the file's order).
 pub fn read_games(path: &std::path::Path) -> std::io::Result<Vec<Game>> {
+    use rayon::prelude::*;
     let file = std::fs::File::open(path)?;
     let mut splitter = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(file));
     let shown = path.display().to_string();
-    let mut out = Vec::new();
+    let mut chunks = Vec::new();
     while let Some(chunk) = splitter.next_chunk()? {
-        let pgn = crate::ingest::pgn::parse_game(&chunk);
-        let replay = crate::replay::replay(&pgn);
-        out.push(Game {
-            path: shown.clone(),
-            pgn,
-            replay,
-        });
+        chunks.push(chunk);
     }
-    Ok(out)
+    Ok(chunks
+        .par_iter()
+        .map(|chunk| {
+            let pgn = crate::ingest::pgn::parse_game(chunk);
+            let replay = crate::replay::replay(&pgn);
+            Game {
+                path: shown.clone(),
+                pgn,
+                replay,
+            }
+        })
+        .collect())
 }
 
 /// Why `--fit` cannot be run: the ruleset has nothing to fit.

@@ -311,9 +311,12 @@ impl<'a> Search<'a> {
         let text = s.text.clone();
         let at_text = s.evaluate(&text)?;
         s.scored = at_text.decidable;
-        // evaluated again with the scored games known (cheap beside the
-        // search, and the cache then holds one consistent score per point)
-        s.evaluate_all(&[text])?;
+        // the same games' scores summed again with the scored games known
+        // (a game's score does not depend on them; the cache then holds one
+        // consistent score per point)
+        let point = s.aggregate(at_text.games);
+        s.cache.insert(Self::key(&text), point);
+        (s.tick)(s.cache.len());
         Ok((s, base))
     }
 
