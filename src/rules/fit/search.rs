@@ -169,11 +169,6 @@ pub(super) struct Search<'a> {
     /// (`fit from …`).
     pub(super) grids: Vec<Vec<Value>>,
     pub(super) cache: BTreeMap<String, Point>,
-    /// The order the fits are scanned in each round: the fewest values
-    /// first, so that the conventions and the time control settle before
-    /// the wide grids are scanned, and a wide grid is scanned again less
-    /// often (ties in the ruleset's order).
-    order: Vec<usize>,
     /// Each game's `let` columns at one point (by its key): the current
     /// one of the scan under way.
     base_lets: Option<(String, Vec<crate::rules::eval::LetColumns>)>,
@@ -260,7 +255,7 @@ impl<'a> Search<'a> {
                     .map_or(Value::None, |t| Value::Str(t.tag_form().into())),
             })
             .collect();
-        let grids: Vec<Vec<Value>> = rs
+        let grids = rs
             .fits
             .iter()
             .zip(&text)
@@ -269,10 +264,7 @@ impl<'a> Search<'a> {
                 _ => grid(f, t, games),
             })
             .collect();
-        let mut order: Vec<usize> = (0..rs.fits.len()).collect();
-        order.sort_by_key(|&k| grids[k].len());
         let mut s = Search {
-            order,
             rs,
             prepared: timelines.iter().map(Prepared::new).collect(),
             scoring,
@@ -362,7 +354,7 @@ impl<'a> Search<'a> {
         let text = self.text.clone();
         for _round in 0..16 {
             let mut changed = false;
-            for k in self.order.clone() {
+            for k in 0..self.rs.fits.len() {
                 if !dirty[k] {
                     continue;
                 }
