@@ -481,44 +481,38 @@ fn a_rule_the_software_ran_off_is_found_and_its_values_are_flat() {
     );
 }
 
-/// A draw counter written from another base (every reading one more than
-/// the rules compute): a ruleset that adds a fitted base to its counter
-/// finds it, and the readings all agree under the fit.
+/// Counters written from another base (every draw-counter reading one
+/// more than the rules compute, every win-counter reading one less):
+/// `tcec-s15.rules` adds a fitted base to each, the fit finds both, the
+/// win window stays the text's, and the readings all agree under the fit.
 #[test]
 fn a_counter_written_from_another_base_is_fitted_by_a_base_constant() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(here().join("rulesets/tcec-s15.rules")).unwrap();
-    let with_base = text
-        .replacen(
-            "const win_rule = true fit [true, false]\n",
-            "const win_rule = true fit [true, false]\nconst rd_base = 0 fit -2 to 2 step 1\n",
-            1,
-        )
-        .lines()
-        .map(|l| match l.strip_prefix("let rd on move = ") {
-            Some(body) => format!("let rd on move = rd_base + ({body})"),
-            None => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert_ne!(with_base, text, "the ruleset changed");
-    let rules = dir.path().join("base.rules");
-    std::fs::write(&rules, with_base).unwrap();
+    // the draw counter written one higher, the win counter one lower,
+    // where the rule is on
     let archive = std::fs::read_to_string(here().join("tests/fixtures/fit/text.pgn")).unwrap();
-    let rd = regex::Regex::new(r"Rd=(-?\d+)").unwrap();
-    let shifted = rd.replace_all(&archive, |c: &regex::Captures| {
-        format!("Rd={}", c[1].parse::<i64>().unwrap() + 1)
-    });
+    let shift = |text: &str, key: &str, by: i64| {
+        let re = regex::Regex::new(&format!(r"{key}=(-?\d+)")).unwrap();
+        re.replace_all(text, |c: &regex::Captures| {
+            let v = c[1].parse::<i64>().unwrap();
+            let v = if v == -1000 { v } else { v + by };
+            format!("{key}={v}")
+        })
+        .into_owned()
+    };
+    let shifted = shift(&shift(&archive, "Rd", 1), "Rr", -1);
     assert_ne!(shifted, archive);
     let pgn = dir.path().join("shifted.pgn");
     std::fs::write(&pgn, shifted.as_bytes()).unwrap();
     let (code, groups) = fit_json(
         &here(),
-        &[pgn.to_str().unwrap(), "--rules", rules.to_str().unwrap()],
+        &[pgn.to_str().unwrap(), "--rules", "rulesets/tcec-s15.rules"],
     );
     assert_eq!(code, Some(1));
     let g = &groups[0];
     assert_eq!(fitted(g, "rd_base"), ("0", "1", vec!["1"]));
+    assert_eq!(fitted(g, "rr_base"), ("0", "-1", vec!["-1"]));
+    assert_eq!(fitted(g, "win_plies"), ("10", "10", vec!["10"]));
     assert!(g["under_text"]["counters"].as_u64() < g["under_text"]["counters_of"].as_u64());
     assert_eq!(g["under_fit"]["counters"], g["under_fit"]["counters_of"]);
 }
