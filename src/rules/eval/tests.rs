@@ -191,6 +191,27 @@ fn unboxed_logic_and_arithmetic_agree_with_values() {
     }
 }
 
+/// A ruleset of `rulesets/`, compiled.
+fn shipped(name: &str) -> Ruleset {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(root.join("rulesets").join(name)).unwrap();
+    crate::rules::compile(name, &src).unwrap()
+}
+
+/// Every game of a file of `tests/fixtures/`, read and replayed.
+fn fixture_games(name: &str) -> Vec<(crate::ingest::pgn::PgnGame, crate::replay::Replay)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let file = std::fs::File::open(root.join("tests/fixtures").join(name)).unwrap();
+    let mut games = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(file));
+    let mut out = Vec::new();
+    while let Some(chunk) = games.next_chunk().unwrap() {
+        let pgn = crate::ingest::pgn::parse_game(&chunk);
+        let replay = crate::replay::replay(&pgn);
+        out.push((pgn, replay));
+    }
+    out
+}
+
 /// A tallied run counts, for each `forbid` and `require` rule, as many
 /// violations as the same run makes findings of that rule, and makes none
 /// of them; its adjudication and its undecided ply are the run's. On the
@@ -198,16 +219,10 @@ fn unboxed_logic_and_arithmetic_agree_with_values() {
 /// counters disagree) and under a variant that reads other fields.
 #[test]
 fn a_tallied_run_counts_what_the_run_finds() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let src = std::fs::read_to_string(root.join("rulesets/tcec-s15.rules")).unwrap();
-    let rs = crate::rules::compile("tcec-s15.rules", &src).unwrap();
-    let file = std::fs::File::open(root.join("tests/fixtures/fit/conventions.pgn")).unwrap();
-    let mut games = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(file));
+    let rs = shipped("tcec-s15.rules");
     let detectors = Detectors::default();
     let (mut counted, mut games_seen) = (0, 0);
-    while let Some(chunk) = games.next_chunk().unwrap() {
-        let pgn = crate::ingest::pgn::parse_game(&chunk);
-        let replay = crate::replay::replay(&pgn);
+    for (pgn, replay) in fixture_games("fit/conventions.pgn") {
         let tl = Timeline::build(&pgn, &replay);
         let pre = Prepared::new(&tl);
         let prog = Program::for_game(&rs, None, &tl).unwrap();
@@ -247,9 +262,7 @@ fn a_tallied_run_counts_what_the_run_finds() {
 /// every `let`, the counter the changed constant reaches is wrong.
 #[test]
 fn a_run_given_the_lets_that_read_no_changed_value_gives_the_same() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let src = std::fs::read_to_string(root.join("rulesets/tcec-s15.rules")).unwrap();
-    let rs = crate::rules::compile("tcec-s15.rules", &src).unwrap();
+    let rs = shipped("tcec-s15.rules");
     // the draw rule's band: its streak is a column
     let changed = rs.consts.iter().position(|(n, _)| n == "draw_eval");
     let changed = changed.expect("the ruleset has draw_eval");
@@ -275,13 +288,9 @@ fn a_run_given_the_lets_that_read_no_changed_value_gives_the_same() {
         consts: vec![(changed, Value::Num(0.2))],
         ..Overrides::default()
     };
-    let file = std::fs::File::open(root.join("tests/fixtures/fit/conventions.pgn")).unwrap();
-    let mut games = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(file));
     let detectors = Detectors::default();
     let mut wrong_when_all_taken = 0;
-    while let Some(chunk) = games.next_chunk().unwrap() {
-        let pgn = crate::ingest::pgn::parse_game(&chunk);
-        let replay = crate::replay::replay(&pgn);
+    for (pgn, replay) in fixture_games("fit/conventions.pgn") {
         let tl = Timeline::build(&pgn, &replay);
         let pre = Prepared::new(&tl);
         let at_text = Program::for_game(&rs, None, &tl).unwrap();

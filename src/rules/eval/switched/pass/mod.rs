@@ -31,16 +31,7 @@ pub fn run_prepared(
     detectors: &Detectors,
     path: &str,
 ) -> Outcome {
-    run_with(
-        prog,
-        tl,
-        Some(prepared),
-        detectors,
-        path,
-        Keep::Findings,
-        &[],
-    )
-    .0
+    run_kept(prog, tl, prepared, detectors, path, Keep::Findings)
 }
 
 /// The same, counting each `forbid` and `require` rule's violations in
@@ -57,16 +48,19 @@ pub fn run_tallied(
     path: &str,
     lets: Tallied<'_>,
 ) -> Outcome {
-    run_with(
-        prog,
-        tl,
-        Some(prepared),
-        detectors,
-        path,
-        Keep::Tally(lets),
-        &[],
-    )
-    .0
+    run_kept(prog, tl, prepared, detectors, path, Keep::Tally(lets))
+}
+
+/// A run of a game `prepared` keeps, with no switch flipped.
+fn run_kept(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    prepared: &Prepared<'_>,
+    detectors: &Detectors,
+    path: &str,
+    keep: Keep<'_>,
+) -> Outcome {
+    run_with(prog, tl, Some(prepared), detectors, path, keep, &[]).0
 }
 
 /// What a run keeps besides its adjudication: its findings; its findings
