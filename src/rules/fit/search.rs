@@ -169,6 +169,12 @@ pub(super) struct Search<'a> {
     /// (`fit from …`).
     pub(super) grids: Vec<Vec<Value>>,
     pub(super) cache: BTreeMap<String, Point>,
+    /// The order the fits are scanned in each round: first the ones that
+    /// say whether something runs (a switch, a constant that is `true` or
+    /// `false`), then the values that tune what runs, each in the
+    /// ruleset's order. A rule found off is then not tuned first, nor a
+    /// convention scanned again for every window tried.
+    order: Vec<usize>,
     /// Each game's `let` columns at one point (by its key): the current
     /// one of the scan under way.
     base_lets: Option<(String, Vec<crate::rules::eval::LetColumns>)>,
@@ -255,7 +261,7 @@ impl<'a> Search<'a> {
                     .map_or(Value::None, |t| Value::Str(t.tag_form().into())),
             })
             .collect();
-        let grids = rs
+        let grids: Vec<Vec<Value>> = rs
             .fits
             .iter()
             .zip(&text)
@@ -264,7 +270,11 @@ impl<'a> Search<'a> {
                 _ => grid(f, t, games),
             })
             .collect();
+        let flag = |g: &Vec<Value>| !g.is_empty() && g.iter().all(|v| matches!(v, Value::Bool(_)));
+        let (flags, values): (Vec<usize>, Vec<usize>) =
+            (0..rs.fits.len()).partition(|&k| flag(&grids[k]));
         let mut s = Search {
+            order: flags.into_iter().chain(values).collect(),
             rs,
             prepared: timelines.iter().map(Prepared::new).collect(),
             scoring,
@@ -354,7 +364,7 @@ impl<'a> Search<'a> {
         let text = self.text.clone();
         for _round in 0..16 {
             let mut changed = false;
-            for k in 0..self.rs.fits.len() {
+            for k in self.order.clone() {
                 if !dirty[k] {
                     continue;
                 }
