@@ -27,13 +27,14 @@ pub struct Request {
     pub verbose: bool,
 }
 
-/// The configuration of an audit of `paths` under `settings`, with each
-/// file's fit when the settings ask for it, and what the report records
-/// of the invocation.
+/// The configuration of an audit of `paths` under `settings` (each file
+/// fitted as it is read when the settings ask for it), and what the report
+/// records of the invocation.
 pub fn configure(paths: &[PathBuf], settings: &Settings) -> Result<Config, ConfigureError> {
     let mut cfg = Config::load(settings, false, machine_threads())?;
     if settings.fit {
-        cfg.fitted = crate::pipeline::fit::fit_files(paths, &cfg)?;
+        crate::pipeline::fit::check(&cfg)?;
+        cfg.fit = true;
     }
     cfg.invocation = Some(settings.invocation(paths));
     Ok(cfg)
@@ -58,7 +59,7 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
     let mut charts = req.charts.as_deref().map(Charts::new);
     let form = if req.json { Form::Json } else { Form::Text };
     let mut stdout = Lines::new(out, form)
-        .collapsing(!cfg.fitted.is_empty())
+        .collapsing(cfg.fit)
         .verbose(req.verbose);
     let mut writers: Vec<&mut dyn Writer> = Vec::new();
     if let Some(f) = &mut folder {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::{BatchRunError, CLEAN, ConfigureError, FAILURE, ShardError, VIOLATIONS};
 use crate::pipeline::batch::{BatchConfig, Outcome};
-use crate::pipeline::{BatchInvocation, Config, Settings, on_threads};
+use crate::pipeline::{BatchInvocation, Config, Settings};
 
 /// What to audit, and how.
 #[derive(Debug, Clone, Default)]
@@ -25,15 +25,14 @@ pub struct Request {
     pub quiet: bool,
 }
 
-/// The configuration of the batch: what `settings` give, each file's fit
-/// when asked, what the report records; everything it does in parallel
+/// The configuration of the batch: what `settings` give (each file fitted
+/// as it is read, when asked), what the report records; everything it does in parallel
 /// keeps to `threads`.
 pub fn configure(req: &Request) -> Result<Config, ConfigureError> {
     let mut cfg = Config::load(&req.settings, false, req.threads)?;
     if req.settings.fit {
-        cfg.fitted = on_threads(req.threads, || {
-            crate::pipeline::fit::fit_files(&req.paths, &cfg)
-        })??;
+        crate::pipeline::fit::check(&cfg)?;
+        cfg.fit = true;
     }
     let mut inv = req.settings.invocation(&req.paths);
     inv.batch = Some(BatchInvocation {
@@ -133,7 +132,7 @@ fn write_reports(
     shard: Option<(u64, u64)>,
     cfg: &Config,
 ) -> Result<(), BatchRunError> {
-    let shown = crate::report::batch::write_tables(dir, outcome, &cfg.fitted)?;
+    let shown = crate::report::batch::write_tables(dir, outcome, &outcome.fitted)?;
     let mut facts = vec![format!(
         "{} game{}, {} violations (errors and warnings)",
         outcome.games.len(),

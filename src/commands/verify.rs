@@ -279,8 +279,8 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
     let mut cfg =
         Config::load(&settings, false, machine_threads()).map_err(super::ConfigureError::from)?;
     if settings.fit {
-        cfg.fitted =
-            crate::pipeline::fit::fit_files(&paths, &cfg).map_err(super::ConfigureError::from)?;
+        crate::pipeline::fit::check(&cfg).map_err(super::ConfigureError::from)?;
+        cfg.fit = true;
     }
     cfg.invocation = Some(inv.clone());
     let mut differences = Vec::new();

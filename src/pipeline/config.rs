@@ -24,9 +24,9 @@ pub struct Config {
     /// How the audit was asked for, as given, so that `arbiter verify` can
     /// run it again.
     pub invocation: Option<Invocation>,
-    /// With `--fit`: each file's fitted values, by its path as shown, and
-    /// the finding that names their departures from the text.
-    pub fitted: std::collections::BTreeMap<String, crate::rules::fit::FileFit>,
+    /// `--fit`: each PGN file is fitted as it is read, and its games judged
+    /// under its fitted values (`crate::pipeline::fit`).
+    pub fit: bool,
     /// Draw a progress bar on standard error (a terminal's) over an audit
     /// of more than [`crate::pipeline::run::BAR_FROM`] inputs, and over a
     /// fit.
@@ -196,8 +196,8 @@ impl Config {
     /// The configuration `settings` give: the ruleset read and checked
     /// (its variant too), the operator logs, the engine logs (read on at
     /// most `threads` threads), the Syzygy tables and the similarity
-    /// report. `trace` keeps every `let` value per move (`replay`). The
-    /// fit is not run here: see `crate::pipeline::fit::fit_files`.
+    /// report. `trace` keeps every `let` value per move (`replay`). `--fit`
+    /// is not set here: the command checks it (`crate::pipeline::fit::check`).
     pub fn load(settings: &Settings, trace: bool, threads: usize) -> Result<Config, ConfigError> {
         let mut cfg = Config {
             trace,

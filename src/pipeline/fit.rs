@@ -1,36 +1,49 @@
-//! The fit of files and events: every game read and replayed once, then
-//! the ruleset's `fit` constants and switches searched for the values that
-//! best reproduce the record (`crate::rules::fit`).
+//! The fit of a file under `--fit`: its games read, hashed and replayed
+//! once, the ruleset's `fit` constants and switches searched for the values
+//! that best reproduce the record (`crate::rules::fit`), and the same
+//! replayed games handed to the audit, which judges them under those
+//! values. `audit --fit` and `batch --fit` go through [`read_and_fit`], one
+//! file at a time, so that only one file's games are held at once.
 
-use std::collections::BTreeMap;
+use std::io::{self, BufReader};
+use std::path::Path;
 
+use crate::base::digest::HashingReader;
+use crate::ingest::pgn::{GameChunk, GameSplitter, parse_game};
+use crate::pipeline::InputSummary;
+use crate::rules::analysis::Ruleset;
 use crate::rules::fit::{
     FileFit, FitSummary, Game, departure_finding, fit_group_with, undescribed_finding,
 };
 
 /// Every game of a PGN file, read and replayed (the games in parallel, in
 /// the file's order).
-pub fn read_games(path: &std::path::Path) -> std::io::Result<Vec<Game>> {
-    use rayon::prelude::*;
+pub fn read_games(path: &Path) -> io::Result<Vec<Game>> {
     let file = std::fs::File::open(path)?;
-    let mut splitter = crate::ingest::pgn::GameSplitter::new(std::io::BufReader::new(file));
-    let shown = path.display().to_string();
+    let mut splitter = GameSplitter::new(BufReader::new(file));
     let mut chunks = Vec::new();
     while let Some(chunk) = splitter.next_chunk()? {
         chunks.push(chunk);
     }
-    Ok(chunks
-        .par_iter()
+    Ok(replay_all(&path.display().to_string(), chunks))
+}
+
+/// The games of `chunks`, parsed and replayed in parallel, in their order.
+fn replay_all(shown: &str, chunks: Vec<GameChunk>) -> Vec<Game> {
+    use rayon::prelude::*;
+    chunks
+        .into_par_iter()
         .map(|chunk| {
-            let pgn = crate::ingest::pgn::parse_game(chunk);
+            let pgn = parse_game(&chunk);
+            drop(chunk);
             let replay = crate::replay::replay(&pgn);
             Game {
-                path: shown.clone(),
+                path: shown.to_string(),
                 pgn,
                 replay,
             }
         })
-        .collect())
+        .collect()
 }
 
 /// Why `--fit` cannot be run: the ruleset has nothing to fit.
@@ -45,59 +58,110 @@ pub enum FitFilesError {
     NothingToFit { ruleset: String },
 }
 
-/// Fit each PGN file of `paths` under the configuration's ruleset, by its
-/// path as shown. A file that cannot be read is left out (the audit
-/// reports it when it reads it); one that cannot be fitted is said on
-/// standard error and audited under the text's values.
-pub fn fit_files(
-    paths: &[std::path::PathBuf],
-    cfg: &crate::pipeline::Config,
-) -> Result<BTreeMap<String, FileFit>, FitFilesError> {
+/// Whether `cfg` can be run under `--fit`: a ruleset with something to fit.
+/// Checked before any file is read, so that nothing is audited when it
+/// cannot be.
+pub fn check(cfg: &crate::pipeline::Config) -> Result<(), FitFilesError> {
     let rs = cfg.ruleset.as_deref().ok_or(FitFilesError::NoRuleset)?;
     if rs.fits.is_empty() {
         return Err(FitFilesError::NothingToFit {
             ruleset: rs.id.to_string(),
         });
     }
-    let inputs = crate::pipeline::expand_inputs(paths);
-    let bar = crate::pipeline::progress::bar(
-        inputs.len() as u64,
-        "{bar:40} {pos}/{len} files, {msg}",
-        crate::pipeline::progress::on_terminal(),
-    );
-    // the files fitted in parallel (each fit's points are too), kept by
-    // their paths: the order they finish in changes nothing
-    use rayon::prelude::*;
-    let fits: Vec<(String, FileFit)> = inputs
-        .par_iter()
-        .filter_map(|input| {
-            let fitted = match input {
-                Ok(crate::pipeline::Input::Pgn(path)) => fit_file(path, rs, cfg, &bar),
-                _ => None,
-            };
-            bar.inc(1);
-            fitted
-        })
-        .collect();
-    bar.finish_and_clear();
-    Ok(fits.into_iter().collect())
+    Ok(())
 }
 
-/// Fit one PGN file; `None` where it cannot be read (the audit reports
-/// it) or fitted (said here).
-fn fit_file(
-    path: &std::path::Path,
-    rs: &crate::rules::analysis::Ruleset,
+/// A PGN file read whole under `--fit`.
+#[derive(Debug)]
+pub enum ReadFile {
+    /// Every game, read, replayed and fitted (the fit is `None` where it
+    /// could not be made: said on standard error, the file audited under
+    /// the text's values), and the file's summary.
+    Fitted {
+        games: Vec<Game>,
+        /// Each game's size in bytes of text, in order.
+        sizes: Vec<usize>,
+        fit: Option<Box<FileFit>>,
+        summary: InputSummary,
+    },
+    /// The reading stopped at `error`: the games before it, not fitted
+    /// (they are audited under the text's values), and the bytes hashed so
+    /// far.
+    Broken {
+        chunks: Vec<GameChunk>,
+        error: io::Error,
+        summary: InputSummary,
+    },
+}
+
+/// Read, hash and replay every game of the PGN file `path` once, and fit
+/// them under `cfg`'s ruleset (`check` has passed): what the audit then
+/// judges. `on_chunk` is told each game's size in bytes as it is read (a
+/// progress bar), `bar` carries what the fit says. An error opening the
+/// file is returned; one while reading it is [`ReadFile::Broken`].
+pub fn read_and_fit(
+    path: &Path,
+    cfg: &crate::pipeline::Config,
+    on_chunk: &mut dyn FnMut(&GameChunk),
+    bar: &indicatif::ProgressBar,
+) -> io::Result<ReadFile> {
+    let shown = path.display().to_string();
+    let file = std::fs::File::open(path)?;
+    let mut splitter =
+        GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
+    let mut chunks = Vec::new();
+    let stopped = loop {
+        match splitter.next_chunk() {
+            Ok(Some(chunk)) => {
+                on_chunk(&chunk);
+                chunks.push(chunk);
+            }
+            Ok(None) => break None,
+            Err(e) => break Some(e),
+        }
+    };
+    let (sha256, bytes) = splitter.into_inner().into_inner().finish();
+    let summary = InputSummary {
+        path: shown.clone(),
+        sha256,
+        bytes,
+        games: chunks.len() as u64,
+    };
+    if let Some(error) = stopped {
+        return Ok(ReadFile::Broken {
+            chunks,
+            error,
+            summary,
+        });
+    }
+    let sizes = chunks.iter().map(|c| c.bytes.len()).collect();
+    let games = replay_all(&shown, chunks);
+    let fit = match cfg.ruleset.as_deref() {
+        Some(rs) => fit_games(&shown, &games, rs, cfg, bar).map(Box::new),
+        None => None,
+    };
+    Ok(ReadFile::Fitted {
+        games,
+        sizes,
+        fit,
+        summary,
+    })
+}
+
+/// The fit of one file's games; `None` where it cannot be made (said
+/// here: the file is then audited under the text's values).
+fn fit_games(
+    shown: &str,
+    games: &[Game],
+    rs: &Ruleset,
     cfg: &crate::pipeline::Config,
     bar: &indicatif::ProgressBar,
-) -> Option<(String, FileFit)> {
-    let games = read_games(path).ok()?;
-    let shown = path.display().to_string();
+) -> Option<FileFit> {
     let list: Vec<&Game> = games.iter().collect();
     let tick = |n: usize| bar.set_message(format!("{shown}: {n} points evaluated"));
     let fitted = fit_group_with(
         rs,
-        &shown,
+        shown,
         &list,
         cfg.variant.as_deref(),
         &cfg.detectors,
@@ -107,7 +171,6 @@ fn fit_file(
     let fit = match fitted {
         Ok(f) => f,
         Err(e) => {
-            // the file is audited under the text's values
             bar.suspend(|| say!("arbiter: --fit: {shown}: {e}; audited under the text"));
             return None;
         }
@@ -124,11 +187,10 @@ fn fit_file(
         .unwrap_or("")
         .trim()
         .to_string();
-    let file = FileFit {
+    Some(FileFit {
         summary: FitSummary::of(&fit, &event),
         overrides: fit.overrides,
         finding,
         undescribed,
-    };
-    Some((shown, file))
+    })
 }

@@ -37,6 +37,19 @@ pub struct GameClocks {
 /// Audit one game that has already been read.
 pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
     let replay = replay(&game);
+    audit_replayed(path, game, replay, None, config)
+}
+
+/// Audit one game that has already been read and replayed, under its
+/// file's fit where `fitted` gives one (`--fit`: the fitted values, and on
+/// the file's first game the findings that say what the fit found).
+pub fn audit_replayed(
+    path: &str,
+    game: PgnGame,
+    replay: Replay,
+    fitted: Option<&crate::rules::fit::FileFit>,
+    config: &Config,
+) -> GameAudit {
     let mut findings = checks::run_all(&Context {
         path,
         game: &game,
@@ -87,7 +100,6 @@ pub fn audit_game(path: &str, game: PgnGame, config: &Config) -> GameAudit {
         .ruleset
         .as_ref()
         .map(|_| Timeline::with_logs(&game, &replay, &ops, &eng_events));
-    let fitted = config.fitted.get(path);
     let judgement = config.ruleset.as_ref().zip(tl.as_ref()).map(|(rs, tl)| {
         match judge(
             rs,

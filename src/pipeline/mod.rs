@@ -25,6 +25,6 @@ pub use config::{
 };
 pub(crate) use file::Parcels;
 pub use file::audit_file;
-pub use game::{GameAudit, GameClocks, audit_game, engine_logs_of};
+pub use game::{GameAudit, GameClocks, audit_game, audit_replayed, engine_logs_of};
 pub use inputs::{Case, CaseError, Input, expand_inputs, normalize};
 pub use record::{InputSummary, add_hashed, hashed_files, syzygy_entry, syzygy_listing};

@@ -8,10 +8,12 @@ use std::path::{Path, PathBuf};
 
 use super::config::{Config, machine_threads};
 use super::file::audit_file;
-use super::game::GameAudit;
+use super::fit::{ReadFile, read_and_fit};
+use super::game::{GameAudit, audit_game, audit_replayed};
 use super::inputs::{Case, Input, expand_inputs};
 use super::record::{InputSummary, add_hashed, hashed_files, syzygy_entry};
 use crate::findings::Totals;
+use crate::ingest::pgn::parse_game;
 
 /// What the audit of a list of paths gives besides its games: the totals,
 /// each input read (path, SHA-256, size, games), the inputs that could not
@@ -71,11 +73,18 @@ pub fn audit_paths(
         add_hashed(&mut run.hashed, hashed_files(this, syzygy.as_ref()));
         let totals = &mut run.totals;
         bar.set_message(path.display().to_string());
-        let result = audit_file(&path, this, |g: GameAudit| {
+        let mut each = |g: GameAudit| {
             g.count_into(totals);
             // the bar is lifted while a game's lines are written
             bar.suspend(|| on_game(&g))
-        });
+        };
+        // under --fit a PGN file is read once, fitted, and its games
+        // judged under the fit; a case folder is judged under its own
+        let result = if cfg.fit && case_cfg.is_none() {
+            audit_fitted(&path, this, &bar, &mut each)
+        } else {
+            audit_file(&path, this, each)
+        };
         match result {
             Ok(summary) => run.inputs.push(summary),
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
@@ -88,6 +97,46 @@ pub fn audit_paths(
     }
     bar.finish_and_clear();
     Ok(run)
+}
+
+/// Audit the PGN file `path` under `--fit`: read, hashed and replayed once
+/// ([`read_and_fit`]), its games judged in parallel under its fit, each
+/// handed to `on_game` in the file's order. A file whose reading stopped
+/// has the games before the stop judged under the text's values, and the
+/// error returned.
+fn audit_fitted(
+    path: &Path,
+    cfg: &Config,
+    bar: &indicatif::ProgressBar,
+    on_game: &mut dyn FnMut(GameAudit) -> io::Result<()>,
+) -> Result<InputSummary, io::Error> {
+    use rayon::prelude::*;
+    let shown = path.display().to_string();
+    match read_and_fit(path, cfg, &mut |_| {}, bar)? {
+        ReadFile::Fitted {
+            games,
+            fit,
+            summary,
+            ..
+        } => {
+            let audited: Vec<GameAudit> = games
+                .into_par_iter()
+                .map(|g| audit_replayed(&shown, g.pgn, g.replay, fit.as_deref(), cfg))
+                .collect();
+            for g in audited {
+                on_game(g)?;
+            }
+            Ok(summary)
+        }
+        ReadFile::Broken { chunks, error, .. } => {
+            for chunk in chunks {
+                let game = parse_game(&chunk);
+                drop(chunk);
+                on_game(audit_game(&shown, game, cfg))?;
+            }
+            Err(error)
+        }
+    }
 }
 
 /// An audit of more inputs than this draws a progress bar (on a terminal).

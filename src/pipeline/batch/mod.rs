@@ -28,7 +28,7 @@ mod record;
 
 pub use error::BatchError;
 use events::events;
-use reader::{PARCELS, Parcel};
+use reader::{Item, PARCELS, Parcel};
 use record::record;
 pub use record::{GameRecord, Shared};
 
@@ -76,6 +76,9 @@ pub struct Outcome {
     /// ruleset, logs and similarity report of the batch and of each case
     /// folder, and the Syzygy folder's listing.
     pub hashed: Vec<serde_json::Value>,
+    /// Under `--fit`: each file's fit, by its path as shown (a file that
+    /// could not be fitted has none).
+    pub fitted: std::collections::BTreeMap<String, crate::rules::fit::FileFit>,
 }
 
 impl Outcome {
@@ -115,7 +118,14 @@ pub fn run(
         .build()
         .map_err(BatchError::Pool)?;
     let (tx, rx) = std::sync::mpsc::sync_channel::<Parcel>(PARCELS);
-    let reader = reader::spawn(inputs.clone(), cfg.shard, bar.clone(), tx)?;
+    // under --fit each PGN file is fitted as it is read, and its games
+    // come read and replayed (a case folder's game is judged under its own)
+    let fitting = cfg.audit.fit.then(|| reader::Fitting {
+        cfg: cfg.audit.clone(),
+        fitted: configs.iter().map(Option::is_none).collect(),
+        threads: cfg.threads,
+    });
+    let reader = reader::spawn(inputs.clone(), cfg.shard, fitting, bar.clone(), tx)?;
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     let (games, infos, write_error) = audit_in_order(cfg, &pool, rx, &shown, &configs, lines);
     if let Some(e) = write_error {
@@ -124,7 +134,7 @@ pub fn run(
             source: e,
         });
     }
-    let (inputs, mut unreadable) = reader.join().map_err(|_| BatchError::ReaderFailed)?;
+    let (inputs, mut unreadable, fitted) = reader.join().map_err(|_| BatchError::ReaderFailed)?;
     unreadable.splice(0..0, unreadable_inputs);
     bar.finish_and_clear();
     let events = events(infos, cfg);
@@ -134,6 +144,7 @@ pub fn run(
         unreadable,
         events,
         hashed,
+        fitted,
     })
 }
 
@@ -241,17 +252,26 @@ fn audit_in_order(
                     .for_each_with(done_tx, |done, parcel| {
                         let finished: Vec<(u64, Done)> = parcel
                             .into_iter()
-                            .map(|(seq, fi, chunk)| {
-                                let game = parse_game(&chunk);
-                                drop(chunk);
+                            .map(|(seq, fi, item)| {
+                                let config = configs[fi].as_ref().unwrap_or(&cfg.audit);
+                                let audited = match item {
+                                    Item::Text(chunk) => {
+                                        let game = parse_game(&chunk);
+                                        drop(chunk);
+                                        pipeline::audit_game(&shown[fi], game, config)
+                                    }
+                                    Item::Replayed(g, fit) => pipeline::audit_replayed(
+                                        &shown[fi],
+                                        g.pgn,
+                                        g.replay,
+                                        fit.as_deref(),
+                                        config,
+                                    ),
+                                };
                                 let done_game = record(
                                     &shown[fi],
                                     fi,
-                                    pipeline::audit_game(
-                                        &shown[fi],
-                                        game,
-                                        configs[fi].as_ref().unwrap_or(&cfg.audit),
-                                    ),
+                                    audited,
                                     configs[fi].is_none(),
                                     &texts,
                                     cfg.line,

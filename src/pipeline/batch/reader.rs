@@ -1,13 +1,19 @@
 //! The batch's reading thread: every input read, hashed and cut into
 //! games, the games handed to the workers in parcels, in input order.
 
+use std::collections::BTreeMap;
 use std::io::BufReader;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::mpsc::SyncSender;
+
+use rayon::prelude::*;
 
 use crate::base::digest::HashingReader;
 use crate::ingest::pgn::{GameChunk, GameSplitter};
-use crate::pipeline::{self, InputSummary};
+use crate::pipeline::fit::{ReadFile, read_and_fit};
+use crate::pipeline::{self, Config, InputSummary};
+use crate::rules::fit::{FileFit, Game};
 
 /// Games travel in parcels of at least `PARCEL_BYTES` (the last one of the
 /// run may be smaller): a hand-over per game woke a sleeping thread for
@@ -15,40 +21,189 @@ use crate::pipeline::{self, InputSummary};
 /// wait, so memory stays bounded.
 pub(super) const PARCELS: usize = 8;
 
-/// Games on their way to the workers: (place in input order, input, text).
-pub(super) type Parcel = Vec<(u64, usize, GameChunk)>;
+/// Games on their way to the workers: (place in input order, input, game).
+pub(super) type Parcel = Vec<(u64, usize, Item)>;
 
-/// What the reader gives back: each input read, and those that could not be.
-type Read = (Vec<InputSummary>, Vec<(String, String)>);
+/// A game on its way to the workers.
+#[derive(Debug)]
+pub(super) enum Item {
+    /// Its text, to be read and replayed by the worker.
+    Text(GameChunk),
+    /// Read and replayed already (`--fit`), with its file's fit where one
+    /// was made.
+    Replayed(Box<Game>, Option<Arc<FileFit>>),
+}
+
+/// What the reader gives back: each input read, those that could not be,
+/// and each file's fit (`--fit`), by its path as shown.
+pub(super) type Read = (
+    Vec<InputSummary>,
+    Vec<(String, String)>,
+    BTreeMap<String, FileFit>,
+);
+
+/// Under `--fit`: the configuration the files are fitted under, and the
+/// inputs that are fitted (the PGN files; a case folder's game is judged
+/// under its own configuration, not fitted).
+pub(super) struct Fitting {
+    pub(super) cfg: Config,
+    pub(super) fitted: Vec<bool>,
+    pub(super) threads: usize,
+}
 
 /// Start the thread that reads `inputs` and sends their games (those of
 /// the shard `(k, n)`, when given) to `tx`, counting their bytes on `bar`.
 pub(super) fn spawn(
     inputs: Vec<PathBuf>,
     shard: Option<(u64, u64)>,
+    fitting: Option<Fitting>,
     bar: indicatif::ProgressBar,
     tx: SyncSender<Parcel>,
 ) -> Result<std::thread::JoinHandle<Read>, super::BatchError> {
+    // the fit runs on threads of its own: the workers' are busy with the
+    // games of the file fitted before
+    let pool = match &fitting {
+        Some(f) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(f.threads.max(1))
+                .thread_name(|i| format!("arbiter-fit{i}"))
+                .build()
+                .map_err(super::BatchError::Pool)?,
+        ),
+        None => None,
+    };
     std::thread::Builder::new()
         .name("arbiter-reader".into())
-        .spawn(move || read_all(&inputs, shard, &bar, &tx))
+        .spawn(move || {
+            let fit = fitting.as_ref().zip(pool.as_ref());
+            read_all(&inputs, shard, fit, &bar, &tx)
+        })
         .map_err(super::BatchError::ReaderStart)
 }
 
-/// Read every input in order, sending its games in parcels.
+/// The games of the shard `(k, n)` (all, without one), numbered over all
+/// inputs, gathered into parcels in input order.
+struct Sender<'t> {
+    tx: &'t SyncSender<Parcel>,
+    shard: Option<(u64, u64)>,
+    /// Games seen, over all inputs.
+    n: u64,
+    /// Games sent: the place of the next one in input order.
+    sent: u64,
+    pending: pipeline::Parcels<(u64, usize, Item)>,
+}
+
+impl Sender<'_> {
+    /// Send game `item` of input `fi`, of `bytes` bytes of text, if it is
+    /// the shard's; false where the workers are gone.
+    fn send(&mut self, fi: usize, item: Item, bytes: usize) -> bool {
+        let mine = self.shard.is_none_or(|(k, m)| self.n % m == k - 1);
+        self.n += 1;
+        if !mine {
+            return true;
+        }
+        let full = self.pending.add((self.sent, fi, item), bytes);
+        self.sent += 1;
+        match full {
+            Some(parcel) => self.tx.send(parcel).is_ok(),
+            None => true,
+        }
+    }
+}
+
+/// Read every input in order, sending its games in parcels; under `--fit`
+/// (`fit`), each PGN file is read whole, fitted on the fit's own threads,
+/// and its games sent read and replayed, with the fit.
 fn read_all(
     inputs: &[PathBuf],
     shard: Option<(u64, u64)>,
+    fit: Option<(&Fitting, &rayon::ThreadPool)>,
     bar: &indicatif::ProgressBar,
     tx: &SyncSender<Parcel>,
 ) -> Read {
     let mut summaries = Vec::new();
     let mut unreadable = Vec::new();
-    let mut n: u64 = 0;
-    // the place of each game sent, in input order
-    let mut sent: u64 = 0;
-    let mut pending = pipeline::Parcels::default();
-    for (fi, path) in inputs.iter().enumerate() {
+    let mut fits = BTreeMap::new();
+    let mut out = Sender {
+        tx,
+        shard,
+        n: 0,
+        sent: 0,
+        pending: pipeline::Parcels::default(),
+    };
+    let mut next = 0;
+    while next < inputs.len() {
+        if let Some((f, pool)) = fit
+            && f.fitted[next]
+        {
+            // a window of files fitted at once, one per thread (their
+            // games held together), then sent in order
+            let window: Vec<usize> = (next..inputs.len())
+                .take_while(|&i| f.fitted[i])
+                .take(f.threads.max(1))
+                .collect();
+            next += window.len();
+            let reads: Vec<std::io::Result<ReadFile>> = pool.install(|| {
+                window
+                    .par_iter()
+                    .map(|&i| {
+                        read_and_fit(
+                            &inputs[i],
+                            &f.cfg,
+                            &mut |c| bar.inc(c.bytes.len() as u64),
+                            bar,
+                        )
+                    })
+                    .collect()
+            });
+            for (fi, read) in window.into_iter().zip(reads) {
+                let shown = inputs[fi].display().to_string();
+                let going = match read {
+                    Ok(ReadFile::Fitted {
+                        games,
+                        sizes,
+                        fit,
+                        summary,
+                    }) => {
+                        let shared = fit.map(|f| Arc::new(*f));
+                        let mut going = true;
+                        for (g, bytes) in games.into_iter().zip(sizes) {
+                            going = going
+                                && out.send(fi, Item::Replayed(Box::new(g), shared.clone()), bytes);
+                        }
+                        if let Some(fit) = shared {
+                            fits.insert(shown, FileFit::clone(&fit));
+                        }
+                        summaries.push(summary);
+                        going
+                    }
+                    Ok(ReadFile::Broken {
+                        chunks,
+                        error,
+                        summary,
+                    }) => {
+                        let mut going = true;
+                        for chunk in chunks {
+                            let bytes = chunk.bytes.len();
+                            going = going && out.send(fi, Item::Text(chunk), bytes);
+                        }
+                        unreadable.push((shown, error.to_string()));
+                        summaries.push(summary);
+                        going
+                    }
+                    Err(e) => {
+                        unreadable.push((shown, e.to_string()));
+                        true
+                    }
+                };
+                if !going {
+                    return (summaries, unreadable, fits);
+                }
+            }
+            continue;
+        }
+        let (fi, path) = (next, &inputs[next]);
+        next += 1;
         let shown = path.display().to_string();
         let file = match std::fs::File::open(path) {
             Ok(f) => f,
@@ -65,17 +220,9 @@ fn read_all(
                 Ok(Some(chunk)) => {
                     games += 1;
                     bar.inc(chunk.bytes.len() as u64);
-                    let mine = shard.is_none_or(|(k, m)| n % m == k - 1);
-                    n += 1;
-                    if mine {
-                        let bytes = chunk.bytes.len();
-                        let full = pending.add((sent, fi, chunk), bytes);
-                        sent += 1;
-                        if let Some(parcel) = full
-                            && tx.send(parcel).is_err()
-                        {
-                            return (summaries, unreadable);
-                        }
+                    let bytes = chunk.bytes.len();
+                    if !out.send(fi, Item::Text(chunk), bytes) {
+                        return (summaries, unreadable, fits);
                     }
                 }
                 Ok(None) => break,
@@ -93,9 +240,9 @@ fn read_all(
             games,
         });
     }
-    if let Some(parcel) = pending.rest() {
+    if let Some(parcel) = out.pending.rest() {
         // the workers are gone only if they failed: nothing to deliver to
         let _ = tx.send(parcel);
     }
-    (summaries, unreadable)
+    (summaries, unreadable, fits)
 }
