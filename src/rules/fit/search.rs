@@ -8,6 +8,7 @@ use rayon::prelude::*;
 
 use super::partial::Partial;
 
+mod classes;
 mod evaluate;
 mod pairs;
 use super::{Agreement, Game};
@@ -178,6 +179,9 @@ pub(super) struct Search<'a> {
     /// Each game's `let` columns at one point (by its key): the current
     /// one of the scan under way.
     base_lets: Option<(String, Vec<crate::rules::eval::LetColumns>)>,
+    /// Each game's classes of the values of each fit it reads as a
+    /// threshold only: a scan evaluates a game once per class.
+    classes: classes::Classes,
     /// Told the number of points evaluated as it grows (a progress bar).
     tick: Tick<'a>,
     /// Whether every fit is scanned for the values that score as well as
@@ -270,6 +274,16 @@ impl<'a> Search<'a> {
                 _ => grid(f, t, games),
             })
             .collect();
+        let classed: Vec<Vec<Value>> = (grids.iter().zip(&text))
+            .map(|(g, t)| {
+                let mut v = g.clone();
+                if !v.contains(t) {
+                    v.push(t.clone());
+                }
+                v
+            })
+            .collect();
+        let classes = classes::Classes::of(rs, scoring, &classed, &timelines);
         let flag = |g: &Vec<Value>| !g.is_empty() && g.iter().all(|v| matches!(v, Value::Bool(_)));
         let (flags, values): (Vec<usize>, Vec<usize>) =
             (0..rs.fits.len()).partition(|&k| flag(&grids[k]));
@@ -307,6 +321,7 @@ impl<'a> Search<'a> {
             text,
             cache: BTreeMap::new(),
             base_lets: None,
+            classes,
             tick,
             ties,
         };

@@ -2,6 +2,8 @@
 //! ruleset or with the rules a changed value reads, the games' scores
 //! summed into a point, and the cache of points.
 
+use std::collections::HashMap;
+
 use rayon::prelude::*;
 
 use super::pairs::Around;
@@ -162,21 +164,23 @@ impl Search<'_> {
         Ok(())
     }
 
-    /// Evaluate `point`, which differs from `base` (evaluated) only in the
-    /// fits `partial` was made for: the rules that read them, the rest as
-    /// at `base`, and every `let` that reads none of them taken from
-    /// `lets` (each game's at `base`, where kept).
-    pub(super) fn evaluate_from(
+    /// Evaluate `todo`, points that differ from `base` (evaluated) only in
+    /// the fits `partial` was made for: each with the rules that read
+    /// those fits, the rest as at `base`, every `let` that reads none of
+    /// them taken from `lets` (each game's at `base`). A game is evaluated
+    /// once for each class of points it cannot tell apart (`classes`): the
+    /// points whose values of every fit they change are in the same
+    /// classes for that game share its evaluation. The games and points in
+    /// parallel.
+    pub(super) fn evaluate_scan(
         &self,
         base: &Point,
-        point: &[Value],
+        cur: &[Value],
+        todo: &[&Vec<Value>],
         partial: &Partial,
         lets: Option<&[LetColumns]>,
-    ) -> Result<Point, UnknownVariant> {
-        // every point whole: for the test that both ways give one report
-        if std::env::var_os("ARBITER_FIT_FULL").is_some() {
-            return self.evaluate(point);
-        }
+    ) -> Result<Vec<Point>, UnknownVariant> {
+        let whole = std::env::var_os("ARBITER_FIT_FULL").is_some();
         let Partial::Rules {
             rs,
             adjudications,
@@ -184,20 +188,64 @@ impl Search<'_> {
             ..
         } = partial
         else {
-            return self.evaluate(point);
+            return todo.par_iter().map(|p| self.evaluate(p)).collect();
         };
-        let progs = self.programs(rs, &self.overrides(point))?;
-        let games = (base.games.par_iter().enumerate())
-            .map(|(i, b)| {
+        if whole {
+            return todo.par_iter().map(|p| self.evaluate(p)).collect();
+        }
+        // the fits the points change, and the values each takes among them
+        let varying: Vec<(usize, Vec<&Value>)> = (0..cur.len())
+            .filter_map(|f| {
+                let mut seen: Vec<&Value> = Vec::new();
+                for p in todo {
+                    if !seen.contains(&&p[f]) {
+                        seen.push(&p[f]);
+                    }
+                }
+                (todo.iter().any(|p| p[f] != cur[f])).then_some((f, seen))
+            })
+            .collect();
+        // each game's evaluations: one per class of points (a point's
+        // class is that of its value of each fit it changes, or the value
+        // itself where the fit has no classes)
+        let n = self.games.len();
+        let mut jobs: Vec<(usize, usize)> = Vec::new();
+        let mut slot: Vec<Vec<usize>> = vec![Vec::with_capacity(n); todo.len()];
+        for i in 0..n {
+            let mut first: HashMap<Vec<u64>, usize> = HashMap::new();
+            for (t, p) in todo.iter().enumerate() {
+                let key: Vec<u64> = (varying.iter())
+                    .map(|(f, seen)| match self.classes.class(*f, i, &p[*f]) {
+                        Some(c) => u64::from(c),
+                        None => {
+                            (1 << 40) + seen.iter().position(|v| **v == p[*f]).unwrap_or(0) as u64
+                        }
+                    })
+                    .collect();
+                let job = *first.entry(key).or_insert_with(|| {
+                    jobs.push((t, i));
+                    jobs.len() - 1
+                });
+                slot[t].push(job);
+            }
+        }
+        let progs = (todo.iter())
+            .map(|p| self.programs(rs, &self.overrides(p)))
+            .collect::<Result<Vec<_>, UnknownVariant>>()?;
+        let scores = (jobs.par_iter())
+            .map(|&(t, i)| {
                 let given = Tallied {
                     given: lets.and_then(|l| l.get(i)).map(|l| (l, &take[..])),
                     keep: false,
                 };
-                let (part, _) = self.game_score(&progs, i, *adjudications, given)?;
-                Ok(combined(b, part, partial))
+                let (part, _) = self.game_score(&progs[t], i, *adjudications, given)?;
+                Ok(combined(&base.games[i], part, partial))
             })
-            .collect::<Result<Vec<_>, UnknownVariant>>()?;
-        Ok(self.aggregate(games))
+            .collect::<Result<Vec<GameScore>, UnknownVariant>>()?;
+        Ok(slot
+            .into_iter()
+            .map(|jobs| self.aggregate(jobs.into_iter().map(|j| scores[j].clone()).collect()))
+            .collect())
     }
 
     /// Evaluate the points not yet in the cache (in parallel).

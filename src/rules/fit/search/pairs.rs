@@ -5,8 +5,6 @@
 //! such pair is scanned on its joint grid around the current point, and a
 //! pair that scores strictly better is taken.
 
-use rayon::prelude::*;
-
 use super::{Point, Search};
 use crate::base::value::Value;
 use crate::rules::eval::UnknownVariant;
@@ -169,15 +167,9 @@ impl Search<'_> {
             Around::Fit(k) => &this.partials[k],
             Around::Given(p) => p,
         };
-        let done: Vec<Result<(String, Point), UnknownVariant>> = todo
-            .par_iter()
-            .map(|p| {
-                this.evaluate_from(base, p, joint, lets)
-                    .map(|r| (Self::key(p), r))
-            })
-            .collect();
-        for d in done {
-            let (key, p) = d?;
+        let done = this.evaluate_scan(base, cur, &todo, joint, lets)?;
+        let keys: Vec<String> = todo.iter().map(|p| Self::key(p)).collect();
+        for (key, p) in keys.into_iter().zip(done) {
             self.cache.insert(key, p);
         }
         (self.tick)(self.cache.len());
