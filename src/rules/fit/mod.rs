@@ -249,7 +249,7 @@ pub fn fit_group_with(
             ruleset: rs.id.to_string(),
         });
     }
-    let scoring = search::scoring_ruleset(rs);
+    let scoring = search::scoring_ruleset(rs, games);
     let (mut s, base) = Search::new(rs, &scoring, games, forced, detectors, tick, ties)?;
     let (cur, equally) = s.descend()?;
     let text = s.text.clone();
