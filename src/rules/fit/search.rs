@@ -11,159 +11,17 @@ use super::partial::Partial;
 mod classes;
 mod evaluate;
 mod pairs;
+mod scoring;
+
+pub(super) use scoring::scoring_ruleset;
+use scoring::{clock_rules, counter_rules};
+
 use super::{Agreement, Game};
 use crate::base::value::Value;
-use crate::rules::analysis::{CExpr, Check, FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Ruleset};
+use crate::rules::analysis::{FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Ruleset};
 use crate::rules::eval::{Detectors, Overrides, Prepared, Program, UnknownVariant, run_prepared};
 use crate::rules::judge::termination_findings;
-use crate::rules::syntax::ast::BinOp;
-use crate::timeline::{ClockField, Data, MoveField, Timeline};
-
-/// The counter rules: `(rule id, the recorded field it compares)`.
-fn counter_rules(rs: &Ruleset) -> Vec<(String, MoveField)> {
-    fn recorded(e: &CExpr, out: &mut Option<MoveField>) {
-        match e {
-            CExpr::Move(
-                f @ (MoveField::RecordedR50
-                | MoveField::RecordedRd
-                | MoveField::RecordedRr
-                | MoveField::RecordedLeft),
-                _,
-            ) => *out = Some(*f),
-            _ => e.each_child(&mut |x| recorded(x, out)),
-        }
-    }
-    rs.rules
-        .iter()
-        .filter_map(|r| match &r.check {
-            Check::Forbid { when: Some(w), .. } => {
-                let mut f = None;
-                recorded(w, &mut f);
-                f.map(|f| (r.id.clone(), f))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// The ruleset a point is scored on: `rs` with only its adjudications,
-/// its counter rules and its clock rules (what [`Search::evaluate`]
-/// counts), so that a point evaluates nothing it does not score; and of
-/// those, none that no move of `games` can make fire ([`never_firing`]).
-/// Its constants, switches, `let`s and variants are `rs`'s, at the same
-/// places.
-pub(super) fn scoring_ruleset(rs: &Ruleset, games: &[&Game]) -> Ruleset {
-    let counters: Vec<String> = counter_rules(rs).into_iter().map(|(id, _)| id).collect();
-    let clocks = clock_rules(rs);
-    let never = never_firing(rs, games);
-    let mut out = rs.clone();
-    out.rules.retain(|r| {
-        (matches!(r.check, Check::Adjudicate { .. })
-            || counters.contains(&r.id)
-            || clocks.contains(&r.id))
-            && !never.contains(&r.id)
-    });
-    // a point counts the counter and clock rules' findings and reads none:
-    // their messages are not written (each would be formatted at every
-    // point, for every reading that disagrees)
-    for r in &mut out.rules {
-        if !matches!(r.check, Check::Adjudicate { .. }) {
-            r.message = None;
-            r.cites.truncate(1);
-        }
-    }
-    // the evaluator's plan is made for the rules it has
-    super::partial::prune_lets(&mut out);
-    out
-}
-
-/// The `forbid` rules that no move of `games` can make fire: their
-/// condition is a conjunction one of whose terms is `move.F != none`, and
-/// no move of the games has the field F (a counter rule of an archive
-/// that does not record the counter: `move.recorded_rd != none and …`
-/// where no move records Rd). Left out of the scoring, they change no
-/// point's score: they count no disagreement at any value.
-fn never_firing(rs: &Ruleset, games: &[&Game]) -> Vec<String> {
-    fn required(e: &CExpr, out: &mut Vec<MoveField>) {
-        match e {
-            CExpr::Binary(BinOp::And, a, b) | CExpr::Short(BinOp::And, a, b) => {
-                required(a, out);
-                required(b, out);
-            }
-            CExpr::Binary(BinOp::Ne, a, b) => match (&**a, &**b) {
-                (CExpr::Move(f, _), CExpr::Lit(Value::None))
-                | (CExpr::Lit(Value::None), CExpr::Move(f, _))
-                    if !matches!(f, MoveField::Clock(_)) =>
-                {
-                    out.push(*f);
-                }
-                _ => {}
-            },
-            _ => {}
-        }
-    }
-    let wanted: Vec<(String, Vec<MoveField>)> = (rs.rules.iter())
-        .filter_map(|r| match &r.check {
-            Check::Forbid { when: Some(w), .. } => {
-                let mut f = Vec::new();
-                required(w, &mut f);
-                (!f.is_empty()).then(|| (r.id.clone(), f))
-            }
-            _ => None,
-        })
-        .collect();
-    if wanted.is_empty() {
-        return Vec::new();
-    }
-    let mut fields: Vec<MoveField> = wanted.iter().flat_map(|(_, f)| f.clone()).collect();
-    fields.dedup();
-    // the fields some move has
-    let mut present = vec![false; fields.len()];
-    for g in games {
-        let tl = Timeline::build(&g.pgn, &g.replay);
-        for e in &tl.events {
-            if let Data::Move(p) = &e.data {
-                let m = tl.move_facts(p);
-                for (f, seen) in fields.iter().zip(present.iter_mut()) {
-                    *seen = *seen || m.get(*f) != Value::None;
-                }
-            }
-        }
-        if present.iter().all(|x| *x) {
-            return Vec::new();
-        }
-    }
-    wanted
-        .into_iter()
-        .filter(|(_, f)| {
-            f.iter()
-                .any(|x| !present[fields.iter().position(|y| y == x).unwrap_or(0)])
-        })
-        .map(|(id, _)| id)
-        .collect()
-}
-
-/// The clock rules: the ids of the `forbid` rules whose condition reads a
-/// clock's arithmetic (`move.clock_jump`) or its flag (`move.clock_flag`).
-/// A reading on which none fires agrees with the time control.
-fn clock_rules(rs: &Ruleset) -> Vec<String> {
-    fn reads(e: &CExpr) -> bool {
-        let mut found = matches!(
-            e,
-            CExpr::Move(
-                MoveField::Clock(ClockField::ClockJump | ClockField::ClockFlag),
-                _
-            )
-        );
-        e.each_child(&mut |x| found |= reads(x));
-        found
-    }
-    rs.rules
-        .iter()
-        .filter(|r| matches!(&r.check, Check::Forbid { when: Some(w), .. } if reads(w)))
-        .map(|r| r.id.clone())
-        .collect()
-}
+use crate::timeline::{Data, MoveField, Timeline};
 
 /// What a search tells of its progress: the points evaluated so far.
 pub type Tick<'a> = &'a (dyn Fn(usize) + Sync);
@@ -687,57 +545,5 @@ fn distance(a: &Value, b: &Value) -> f64 {
         (Value::Num(x), Value::Num(y)) => (x - y).abs(),
         _ if a == b => 0.0,
         _ => f64::INFINITY,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ingest::pgn::{GameChunk, parse_game};
-
-    fn game(movetext: &str) -> Game {
-        let text = format!(
-            "[Event \"E\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n{movetext} *\n"
-        );
-        let pgn = parse_game(&GameChunk::of_text(0, 0, 1, text.into_bytes()));
-        let replay = crate::replay::replay(&pgn);
-        Game {
-            path: "g.pgn".into(),
-            pgn,
-            replay,
-        }
-    }
-
-    /// A counter rule that needs a field no move of the games has is left
-    /// out of the scoring; one move that has it keeps the rule in.
-    #[test]
-    fn a_rule_no_move_can_make_fire_is_not_scored() {
-        let src = r#"ruleset t "t" {
-  regulation "r"
-}
-const base = 0 fit -1 to 1 step 1
-let left on move = base + 10
-rule t.rd "Rd as recorded" {
-  cite "1" "a count"
-  severity warning
-  forbid on move when move.recorded_rd != none and move.recorded_rd != left
-}
-rule t.r50 "R50 as recorded" {
-  cite "1" "a count"
-  severity warning
-  forbid on move when move.recorded_r50 != none and move.recorded_r50 != 50
-}
-"#;
-        let rs = crate::rules::compile("t.rules", src).unwrap();
-        let without = game("1. e4 {d=20, wv=0.30, R50=50} e5 {d=20, wv=0.30, R50=50}");
-        let with = game("1. e4 {d=20, wv=0.30, R50=50, Rd=-11} e5 {d=20, wv=0.30, R50=50}");
-        assert_eq!(never_firing(&rs, &[&without]), vec!["t.rd".to_string()]);
-        let ids = |s: &Ruleset| s.rules.iter().map(|r| r.id.clone()).collect::<Vec<_>>();
-        assert_eq!(ids(&scoring_ruleset(&rs, &[&without])), ["t.r50"]);
-        assert!(never_firing(&rs, &[&without, &with]).is_empty());
-        assert_eq!(
-            ids(&scoring_ruleset(&rs, &[&without, &with])),
-            ["t.rd", "t.r50"]
-        );
     }
 }
