@@ -23,6 +23,14 @@ use crate::rules::eval::{Detectors, Overrides, Prepared, Program, UnknownVariant
 use crate::rules::judge::termination_findings;
 use crate::timeline::{Data, MoveField, Timeline};
 
+/// Each game's `let` columns at one point, kept for the points around it.
+pub(super) struct BaseLets {
+    /// The point's key, and its values.
+    key: String,
+    point: Vec<Value>,
+    lets: Vec<crate::rules::eval::LetColumns>,
+}
+
 /// What a search tells of its progress: the points evaluated so far.
 pub type Tick<'a> = &'a (dyn Fn(usize) + Sync);
 
@@ -107,7 +115,7 @@ pub(super) struct Search<'a> {
     order: Vec<usize>,
     /// Each game's `let` columns at one point (by its key): the current
     /// one of the scan under way.
-    base_lets: Option<(String, Vec<crate::rules::eval::LetColumns>)>,
+    base_lets: Option<BaseLets>,
     /// Each game's classes of the values of each fit it reads as a
     /// threshold only: a scan evaluates a game once per class.
     classes: classes::Classes,

@@ -135,33 +135,94 @@ impl Search<'_> {
 
     /// Make sure `cur` is evaluated, and each game's `let` columns there
     /// kept: the points around it take from them every `let` that reads
-    /// none of the values they change.
+    /// none of the values they change. Where `cur` is one value away from
+    /// the point whose columns are kept, only the `let`s that read that
+    /// value are made again, the others taken (as a point of a scan is
+    /// evaluated); else every game is evaluated whole.
     pub(super) fn keep_lets_at(&mut self, cur: &[Value]) -> Result<(), UnknownVariant> {
         let key = Self::key(cur);
-        if self.base_lets.as_ref().is_some_and(|(k, _)| *k == key) {
+        if self.base_lets.as_ref().is_some_and(|b| b.key == key) {
             return Ok(());
         }
-        let over = self.overrides(cur);
-        let progs = self.programs(self.scoring, &over)?;
-        let keep = Tallied {
-            given: None,
-            keep: true,
+        let (games, lets) = match self.lets_from_base(cur)? {
+            Some(made) => made,
+            None => {
+                let over = self.overrides(cur);
+                let progs = self.programs(self.scoring, &over)?;
+                let keep = Tallied {
+                    given: None,
+                    keep: true,
+                };
+                (0..self.games.len())
+                    .into_par_iter()
+                    .map(|i| {
+                        let (s, l) = self.game_score(&progs, i, true, keep)?;
+                        Ok((s, l.unwrap_or_default()))
+                    })
+                    .collect::<Result<Vec<_>, UnknownVariant>>()?
+                    .into_iter()
+                    .unzip()
+            }
         };
-        let (games, lets): (Vec<GameScore>, Vec<LetColumns>) = (0..self.games.len())
-            .into_par_iter()
-            .map(|i| {
-                let (s, l) = self.game_score(&progs, i, true, keep)?;
-                Ok((s, l.unwrap_or_default()))
-            })
-            .collect::<Result<Vec<_>, UnknownVariant>>()?
-            .into_iter()
-            .unzip();
         if !self.cache.contains_key(&key) {
             let point = self.aggregate(games);
             self.cache.insert(key.clone(), point);
         }
-        self.base_lets = Some((key, lets));
+        self.base_lets = Some(super::BaseLets {
+            key,
+            point: cur.to_vec(),
+            lets,
+        });
         Ok(())
+    }
+
+    /// Each game's score and `let` columns at `cur`, where it differs in
+    /// one fit from the point whose columns are kept (evaluated): the
+    /// `let`s that read that fit made, the others taken; none otherwise.
+    #[allow(clippy::type_complexity)]
+    fn lets_from_base(
+        &self,
+        cur: &[Value],
+    ) -> Result<Option<(Vec<GameScore>, Vec<LetColumns>)>, UnknownVariant> {
+        let Some(b) = &self.base_lets else {
+            return Ok(None);
+        };
+        if std::env::var_os("ARBITER_FIT_FULL").is_some() {
+            return Ok(None);
+        }
+        let differ: Vec<usize> = (0..cur.len()).filter(|&f| cur[f] != b.point[f]).collect();
+        let [k] = differ[..] else {
+            return Ok(None);
+        };
+        let partial = &self.partials[k];
+        let Partial::Rules {
+            rs,
+            adjudications,
+            take,
+            ..
+        } = partial
+        else {
+            return Ok(None);
+        };
+        let Some(base) = self.cache.get(&b.key) else {
+            return Ok(None);
+        };
+        let progs = self.programs(rs, &self.overrides(cur))?;
+        let made = (0..self.games.len())
+            .into_par_iter()
+            .map(|i| {
+                let given = Tallied {
+                    given: b.lets.get(i).map(|l| (l, &take[..])),
+                    keep: true,
+                };
+                let (part, lets) = self.game_score(&progs, i, *adjudications, given)?;
+                Ok((
+                    combined(&base.games[i], part, partial),
+                    lets.unwrap_or_default(),
+                ))
+            })
+            .collect::<Result<Vec<_>, UnknownVariant>>()?;
+        Ok(Some(made.into_iter().unzip()))
     }
 
     /// Evaluate `todo`, points that differ from `base` (evaluated) only in

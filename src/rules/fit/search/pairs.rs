@@ -162,7 +162,7 @@ impl Search<'_> {
         self.keep_lets_at(cur)?;
         let this = &*self;
         let base: &Point = this.point(cur);
-        let lets = this.base_lets.as_ref().map(|(_, l)| &l[..]);
+        let lets = this.base_lets.as_ref().map(|b| &b.lets[..]);
         let joint = match around {
             Around::Fit(k) => &this.partials[k],
             Around::Given(p) => p,
