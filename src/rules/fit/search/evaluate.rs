@@ -195,13 +195,7 @@ impl Search<'_> {
             return Ok(None);
         };
         let partial = &self.partials[k];
-        let Partial::Rules {
-            rs,
-            adjudications,
-            take,
-            ..
-        } = partial
-        else {
+        let Partial::Rules { rs, .. } = partial else {
             return Ok(None);
         };
         let Some(base) = self.cache.get(&b.key) else {
@@ -211,18 +205,41 @@ impl Search<'_> {
         let made = (0..self.games.len())
             .into_par_iter()
             .map(|i| {
-                let given = Tallied {
-                    given: b.lets.get(i).map(|l| (l, &take[..])),
-                    keep: true,
-                };
-                let (part, lets) = self.game_score(&progs, i, *adjudications, given)?;
-                Ok((
-                    combined(&base.games[i], part, partial),
-                    lets.unwrap_or_default(),
-                ))
+                let (s, lets) = self.game_from(base, &progs, i, partial, b.lets.get(i), true)?;
+                Ok((s, lets.unwrap_or_default()))
             })
             .collect::<Result<Vec<_>, UnknownVariant>>()?;
         Ok(Some(made.into_iter().unzip()))
+    }
+
+    /// Game `i`'s score under `progs` (programs of `partial`'s ruleset at
+    /// a point one or two values away from `base`): the rules `partial`
+    /// holds evaluated, every `let` that reads none of the changed values
+    /// taken from `lets` (the game's at `base`), the rest of the score as
+    /// at `base`; its `let` columns too where `keep`.
+    fn game_from(
+        &self,
+        base: &Point,
+        progs: &[Program<'_>],
+        i: usize,
+        partial: &Partial,
+        lets: Option<&LetColumns>,
+        keep: bool,
+    ) -> Result<(GameScore, Option<LetColumns>), UnknownVariant> {
+        let (adjudications, take) = match partial {
+            Partial::Rules {
+                adjudications,
+                take,
+                ..
+            } => (*adjudications, &take[..]),
+            Partial::Full => (true, &[][..]),
+        };
+        let given = Tallied {
+            given: lets.map(|l| (l, take)),
+            keep,
+        };
+        let (part, kept) = self.game_score(progs, i, adjudications, given)?;
+        Ok((combined(&base.games[i], part, partial), kept))
     }
 
     /// Evaluate `todo`, points that differ from `base` (evaluated) only in
@@ -241,17 +258,10 @@ impl Search<'_> {
         partial: &Partial,
         lets: Option<&[LetColumns]>,
     ) -> Result<Vec<Point>, UnknownVariant> {
-        let whole = std::env::var_os("ARBITER_FIT_FULL").is_some();
-        let Partial::Rules {
-            rs,
-            adjudications,
-            take,
-            ..
-        } = partial
-        else {
+        let Partial::Rules { rs, .. } = partial else {
             return todo.par_iter().map(|p| self.evaluate(p)).collect();
         };
-        if whole {
+        if std::env::var_os("ARBITER_FIT_FULL").is_some() {
             return todo.par_iter().map(|p| self.evaluate(p)).collect();
         }
         // the fits the points change, and the values each takes among them
@@ -295,12 +305,8 @@ impl Search<'_> {
             .collect::<Result<Vec<_>, UnknownVariant>>()?;
         let scores = (jobs.par_iter())
             .map(|&(t, i)| {
-                let given = Tallied {
-                    given: lets.and_then(|l| l.get(i)).map(|l| (l, &take[..])),
-                    keep: false,
-                };
-                let (part, _) = self.game_score(&progs[t], i, *adjudications, given)?;
-                Ok(combined(&base.games[i], part, partial))
+                let given = lets.and_then(|l| l.get(i));
+                Ok(self.game_from(base, &progs[t], i, partial, given, false)?.0)
             })
             .collect::<Result<Vec<GameScore>, UnknownVariant>>()?;
         Ok(slot
