@@ -17,7 +17,8 @@ pub struct BatchArgs {
     #[arg(long)]
     shard: Option<String>,
     /// Threads for the games' audits, and at most as many for reading
-    /// the engine logs and for `--fit` (default: the machine's cores).
+    /// the engine logs; `--fit` fits on as many again, beside the audits
+    /// (default: the machine's cores).
     #[arg(long)]
     threads: Option<usize>,
     #[command(flatten)]
@@ -25,8 +26,8 @@ pub struct BatchArgs {
 }
 
 pub fn run(a: BatchArgs) -> i32 {
-    // what the run does in parallel keeps to --threads: the games, the
-    // engine logs and the fit
+    // each part of the run keeps to --threads: the games, the engine
+    // logs, and the fit (on threads of its own, beside the games)
     let req = batch::Request {
         paths: a.paths,
         settings: a.rules.settings(),

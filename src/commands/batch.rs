@@ -19,15 +19,17 @@ pub struct Request {
     pub shard: Option<(u64, u64)>,
     /// `--shard` as given, for the record.
     pub shard_text: Option<String>,
-    /// Threads for the games, the engine logs and the fit.
+    /// Threads for the games and the engine logs, and as many again for
+    /// the fit.
     pub threads: usize,
     /// No progress bar and no messages (`verify` reruns a batch so).
     pub quiet: bool,
 }
 
 /// The configuration of the batch: what `settings` give (each file fitted
-/// as it is read, when asked), what the report records; everything it does in parallel
-/// keeps to `threads`.
+/// as it is read, when asked) and what the report records. Each part of
+/// the batch keeps to `threads`: the games, the engine logs, and the fit
+/// (on threads of its own, beside the games).
 pub fn configure(req: &Request) -> Result<Config, ConfigureError> {
     let mut cfg = Config::load(&req.settings, false, req.threads)?;
     if req.settings.fit {
