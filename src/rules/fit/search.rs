@@ -295,10 +295,18 @@ impl<'a> Search<'a> {
             self.coordinates(&mut cur, &mut equally, &mut dirty)?;
             match self.pair_step(&cur)? {
                 Some(moves) => {
+                    // the fits moved, and those sharing a rule with one:
+                    // the others' best values are as they were
+                    dirty = (0..rs.fits.len())
+                        .map(|j| {
+                            moves.iter().any(|(k, _)| {
+                                j == *k || self.partials[j].shares_rules(&self.partials[*k])
+                            })
+                        })
+                        .collect();
                     for (k, v) in moves {
                         cur[k] = v;
                     }
-                    dirty = vec![true; rs.fits.len()];
                 }
                 None => break,
             }
