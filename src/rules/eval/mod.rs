@@ -39,6 +39,7 @@ use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline};
 
 pub use super::analysis::UNAVAILABLE;
 
+mod at_moves;
 mod columns;
 mod compiled;
 mod ctx;
@@ -52,6 +53,7 @@ mod typed;
 mod verdicts;
 
 // the parts' own items, shared with each other through this module
+pub use at_moves::values_at_moves;
 use compiled::{Arg, Code, StatefulCode};
 use ctx::*;
 pub(crate) use plan::Plan;

@@ -45,7 +45,7 @@ impl Partial {
 }
 
 /// What reads the targets: each constant and `let`, found once.
-struct Reads<'r> {
+pub(super) struct Reads<'r> {
     rs: &'r Ruleset,
     targets: Vec<FitTarget>,
     consts: Vec<bool>,
@@ -53,7 +53,9 @@ struct Reads<'r> {
 }
 
 impl Reads<'_> {
-    fn reads(&self, e: &CExpr) -> bool {
+    /// Whether `e` reads a target (directly, or through a constant or a
+    /// `let` that does).
+    pub(super) fn reads(&self, e: &CExpr) -> bool {
         let here = match e {
             CExpr::Const(j) => self.consts.get(*j).copied().unwrap_or(false),
             CExpr::Let(l) => self.lets.get(*l).copied().unwrap_or(false),
@@ -112,7 +114,8 @@ pub(super) fn reading(scoring: &Ruleset, target: FitTarget) -> Vec<String> {
 }
 
 impl<'r> Reads<'r> {
-    fn of(rs: &'r Ruleset, targets: &[FitTarget]) -> Reads<'r> {
+    /// What of `rs` reads `targets`.
+    pub(super) fn of(rs: &'r Ruleset, targets: &[FitTarget]) -> Reads<'r> {
         let mut r = Reads {
             rs,
             targets: targets.to_vec(),

@@ -116,9 +116,9 @@ pub(super) struct Search<'a> {
     /// Each game's `let` columns at one point (by its key): the current
     /// one of the scan under way.
     base_lets: Option<BaseLets>,
-    /// Each game's classes of the values of each fit it reads as a
-    /// threshold only: a scan evaluates a game once per class.
-    classes: classes::Classes,
+    /// The comparisons of each fit read as a threshold only: a scan
+    /// evaluates a game once per class of its values.
+    classes: classes::Classes<'a>,
     /// Told the number of points evaluated as it grows (a progress bar).
     tick: Tick<'a>,
     /// Whether every fit is scanned for the values that score as well as
@@ -211,16 +211,7 @@ impl<'a> Search<'a> {
                 _ => grid(f, t, games),
             })
             .collect();
-        let classed: Vec<Vec<Value>> = (grids.iter().zip(&text))
-            .map(|(g, t)| {
-                let mut v = g.clone();
-                if !v.contains(t) {
-                    v.push(t.clone());
-                }
-                v
-            })
-            .collect();
-        let classes = classes::Classes::of(rs, scoring, &classed, &timelines);
+        let classes = classes::Classes::of(rs, scoring);
         let flag = |g: &Vec<Value>| !g.is_empty() && g.iter().all(|v| matches!(v, Value::Bool(_)));
         let (flags, values): (Vec<usize>, Vec<usize>) =
             (0..rs.fits.len()).partition(|&k| flag(&grids[k]));

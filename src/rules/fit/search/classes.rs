@@ -1,99 +1,155 @@
 //! Values of a fit that one game cannot tell apart. A numeric constant the
 //! rules read only as a threshold (`abs(move.score) <= draw_eval`,
-//! `move.pieces <= tb_pieces`: a comparison whose other side reads only the
-//! move's own fields) changes a game's evaluation only where some move's
-//! side of a comparison lies between two of its values. For each game the
-//! values of such a fit fall into classes, each value with every value that
-//! gives every move the same comparisons; two points whose values are in
-//! the same classes give that game the same score, so a scan evaluates each
+//! `draw_count >= draw_plies`: a comparison whose other side does not read
+//! it) changes a game's evaluation only where some move's side of a
+//! comparison lies between two of its values. For each game the values of
+//! such a fit fall into classes, each value with every value that gives
+//! every move the same comparisons; two points whose values are in the
+//! same classes give that game the same score, so a scan evaluates each
 //! game once per class, not once per value (the streaks of every threshold
 //! of a grid from one evaluation each).
 //!
+//! A comparison matters only at the moves where what it is joined to by
+//! `and` is not false (`floor(move.ply / 2) >= draw_from_move and
+//! draw_count >= draw_plies`: the move number only where the streak is
+//! long enough): there an `and` is false whatever the comparison gives.
+//! The other side of a comparison and what it is joined to are read at
+//! the scan's current point, from its `let` columns, and must read none of
+//! the values the scan changes.
+//!
 //! Nothing is assumed of how the rules use the comparison: only that every
-//! reading of the constant is one, and that the other side is worked out
-//! here as the evaluator works it out (the same numbers, `abs`, `floor`,
-//! `ceil`, `round`, `+ - * /`). Anything else makes the fit ineligible, and
-//! its values are then each a class of their own.
+//! reading of the constant is one, and that its constant side is worked
+//! out here as the evaluator works it out (the same numbers, `abs`,
+//! `floor`, `ceil`, `round`, `+ - * /`); the other side and the joined
+//! parts are the evaluator's own values ([`values_at_moves`]). Anything
+//! else leaves the fit's values each a class of its own.
 
 use std::collections::HashMap;
 
 use crate::base::value::Value;
 use crate::rules::analysis::{Builtin, CExpr, FitTarget, Ruleset};
+use crate::rules::eval::{LetColumns, Program, values_at_moves};
+use crate::rules::fit::partial::Reads;
 use crate::rules::syntax::ast::{BinOp, UnOp};
-use crate::timeline::{Data, MoveField, Timeline};
+use crate::timeline::Timeline;
 
 /// One comparison of the constant: `x op f(c)` (or `f(c) op x`, kept with
-/// the operator turned round), `x` read from the move's fields alone.
-#[derive(Debug, Clone)]
-struct Atom {
-    op: BinOp,
-    x: CExpr,
-    f: CExpr,
-}
-
-/// For each fit, each game's class of each of its values (none: every
-/// value is a class of its own).
-#[derive(Debug, Default)]
-pub(super) struct Classes {
-    fits: Vec<Option<FitClasses>>,
-}
-
-/// The classes of one fit's values.
+/// the operator turned round), and the parts joined to it by `and` on the
+/// way from its rule's or `let`'s root.
 #[derive(Debug)]
-struct FitClasses {
-    /// The values classed: the fit's grid and the text's value.
-    values: Vec<Value>,
-    /// Per game, each value's class: the place in `values` of the first
-    /// value that gives the game the same comparisons.
-    class: Vec<Vec<u32>>,
+struct Atom<'r> {
+    op: BinOp,
+    x: &'r CExpr,
+    f: &'r CExpr,
+    joined: Vec<&'r CExpr>,
 }
 
-impl Classes {
-    /// The classes of every fit of `rs` that the scoring ruleset reads as a
-    /// threshold only, over `timelines`; `values[k]` are the values fit `k`
-    /// may take.
-    pub(super) fn of(
-        rs: &Ruleset,
-        scoring: &Ruleset,
-        values: &[Vec<Value>],
-        timelines: &[Timeline<'_>],
-    ) -> Classes {
-        let fits = (rs.fits.iter().zip(values))
-            .map(|(fit, values)| {
-                let FitTarget::Const(c) = fit.target else {
-                    return None;
-                };
-                if fit.source.is_some() || !values.iter().all(|v| matches!(v, Value::Num(_))) {
-                    return None;
-                }
-                let atoms = atoms(scoring, c)?;
-                let class = timelines
-                    .iter()
-                    .map(|tl| classes(&atoms, values, tl))
-                    .collect();
-                Some(FitClasses {
-                    values: values.clone(),
-                    class,
-                })
+/// For each fit, every comparison in which the scoring ruleset reads it
+/// (none: it is read otherwise somewhere, and its values are each a class
+/// of their own).
+#[derive(Debug, Default)]
+pub(super) struct Classes<'r> {
+    fits: Vec<Option<Vec<Atom<'r>>>>,
+}
+
+/// Where one game's classes are worked out: the program at the scan's
+/// current point (the game's variant's), the game, its `let` columns
+/// there, and what reads the values the scan changes.
+pub(super) struct At<'a, 'r> {
+    pub(super) prog: &'a Program<'r>,
+    pub(super) tl: &'a Timeline<'a>,
+    pub(super) lets: &'a LetColumns,
+    pub(super) changed: &'a Reads<'a>,
+}
+
+impl<'r> Classes<'r> {
+    /// The comparisons of every numeric constant of `rs` that the scoring
+    /// ruleset reads as a threshold only.
+    pub(super) fn of(rs: &Ruleset, scoring: &'r Ruleset) -> Classes<'r> {
+        let fits = (rs.fits.iter())
+            .map(|fit| match fit.target {
+                FitTarget::Const(c) if fit.source.is_none() => atoms(scoring, c),
+                _ => None,
             })
             .collect();
         Classes { fits }
     }
 
-    /// The class of value `v` of fit `k` in game `i`: the same for two
-    /// values exactly where the game cannot tell them apart. `None` where
-    /// the fit has no classes, or `v` is not among its values.
-    pub(super) fn class(&self, k: usize, i: usize, v: &Value) -> Option<u32> {
-        let f = self.fits.get(k)?.as_ref()?;
-        let at = f.values.iter().position(|x| x == v)?;
-        f.class.get(i)?.get(at).copied()
+    /// One game's class of each of `values` of fit `k` (the place among
+    /// them of the first value that gives every move the same comparisons
+    /// where they matter), at `at`. `None` where the fit has no
+    /// comparisons, a value is not a number, or a comparison's other side
+    /// cannot be read there.
+    pub(super) fn of_game(&self, k: usize, values: &[&Value], at: &At<'_, '_>) -> Option<Vec<u32>> {
+        let atoms = self.fits.get(k)?.as_ref()?;
+        let nums: Vec<f64> = (values.iter())
+            .map(|v| match v {
+                Value::Num(n) => Some(*n),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let read = |e: &CExpr| {
+            (!at.changed.reads(e))
+                .then(|| values_at_moves(at.prog, at.tl, at.lets, e))
+                .flatten()
+        };
+        // each comparison's other side at every move, and whether it
+        // matters there (no joined part false)
+        let mut sides: Vec<(Vec<Option<f64>>, Vec<bool>)> = Vec::with_capacity(atoms.len());
+        for a in atoms {
+            let xs: Vec<Option<f64>> = (read(a.x)?.iter())
+                .map(|x| match x {
+                    Value::Num(n) if n.is_finite() => Some(*n),
+                    _ => None,
+                })
+                .collect();
+            let mut matters = vec![true; xs.len()];
+            for j in &a.joined {
+                // a part that reads a changed value, or cannot be read
+                // here, is taken as not false
+                if let Some(vs) = read(j) {
+                    for (m, v) in matters.iter_mut().zip(&vs) {
+                        *m = *m && *v != Value::Bool(false);
+                    }
+                }
+            }
+            sides.push((xs, matters));
+        }
+        let mut first: HashMap<Vec<u8>, u32> = HashMap::new();
+        let mut out = Vec::with_capacity(nums.len());
+        for (place, v) in nums.iter().enumerate() {
+            let mut signature = Vec::new();
+            for (a, (xs, matters)) in atoms.iter().zip(&sides) {
+                // a threshold that is not a number: the value is a class
+                // of its own
+                let Some(t) = number(a.f, *v) else {
+                    signature.clear();
+                    signature.extend((place as u32).to_le_bytes());
+                    signature.push(4);
+                    break;
+                };
+                signature.extend(xs.iter().zip(matters).map(|(x, m)| match (x, m) {
+                    (_, false) => 3,
+                    (None, true) => 2,
+                    (Some(x), true) => u8::from(match a.op {
+                        BinOp::Lt => *x < t,
+                        BinOp::Le => *x <= t,
+                        BinOp::Gt => *x > t,
+                        _ => *x >= t,
+                    }),
+                }));
+            }
+            let n = first.len() as u32;
+            out.push(*first.entry(signature).or_insert(n));
+        }
+        Some(out)
     }
 }
 
 /// Every comparison in which the scoring ruleset reads constant `c`, or
 /// none where it reads it otherwise anywhere (or another constant or a
 /// variant's condition reads it).
-fn atoms(rs: &Ruleset, c: usize) -> Option<Vec<Atom>> {
+fn atoms(rs: &Ruleset, c: usize) -> Option<Vec<Atom<'_>>> {
     let mut out = Vec::new();
     for (j, (_, e)) in rs.consts.iter().enumerate() {
         if j != c && reads(e, c) {
@@ -110,7 +166,7 @@ fn atoms(rs: &Ruleset, c: usize) -> Option<Vec<Atom>> {
     let exprs =
         (rs.lets.iter().map(|l| &l.expr)).chain(rs.rules.iter().flat_map(|r| r.expressions()));
     for e in exprs {
-        if !collect(e, c, &mut out) {
+        if !collect(e, c, &mut Vec::new(), &mut out) {
             return None;
         }
     }
@@ -124,39 +180,49 @@ fn reads(e: &CExpr, c: usize) -> bool {
     found
 }
 
-/// Gather into `out` the comparisons of `e` that read `c`; false where `e`
-/// reads `c` outside such a comparison.
-fn collect(e: &CExpr, c: usize, out: &mut Vec<Atom>) -> bool {
+/// Gather into `out` the comparisons of `e` that read `c`, each with the
+/// parts joined to it by `and` (`joined`, those on the way to `e`); false
+/// where `e` reads `c` outside such a comparison.
+fn collect<'r>(
+    e: &'r CExpr,
+    c: usize,
+    joined: &mut Vec<&'r CExpr>,
+    out: &mut Vec<Atom<'r>>,
+) -> bool {
     if let CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) = e {
         let (ra, rb) = (reads(a, c), reads(b, c));
         if ra || rb {
-            return match (ra, rb) {
-                (false, true) if of_move(a) && of_const(b, c) => {
-                    out.push(Atom {
-                        op: *op,
-                        x: (**a).clone(),
-                        f: (**b).clone(),
-                    });
-                    true
-                }
-                (true, false) if of_const(a, c) && of_move(b) => {
-                    out.push(Atom {
-                        op: turned(*op),
-                        x: (**b).clone(),
-                        f: (**a).clone(),
-                    });
-                    true
-                }
-                _ => false,
+            let (op, x, f) = match (ra, rb) {
+                (false, true) if of_const(b, c) => (*op, &**a, &**b),
+                (true, false) if of_const(a, c) => (turned(*op), &**b, &**a),
+                _ => return false,
             };
+            out.push(Atom {
+                op,
+                x,
+                f,
+                joined: joined.clone(),
+            });
+            return true;
         }
     }
-    if matches!(e, CExpr::Const(j) if *j == c) {
-        return false;
+    match e {
+        CExpr::Const(j) if *j == c => false,
+        CExpr::Binary(BinOp::And, a, b) | CExpr::Short(BinOp::And, a, b) => {
+            joined.push(b);
+            let left = collect(a, c, joined, out);
+            joined.pop();
+            joined.push(a);
+            let right = left && collect(b, c, joined, out);
+            joined.pop();
+            right
+        }
+        _ => {
+            let mut ok = true;
+            e.each_child(&mut |x| ok = ok && collect(x, c, joined, out));
+            ok
+        }
     }
-    let mut ok = true;
-    e.each_child(&mut |x| ok = ok && collect(x, c, out));
-    ok
 }
 
 /// `a op b` as `b op' a`.
@@ -179,16 +245,6 @@ fn of_const(e: &CExpr, c: usize) -> bool {
     }
 }
 
-/// Whether `e` is arithmetic over numbers and the move's own fields (no
-/// clock's: those read the time control, which may be fitted).
-fn of_move(e: &CExpr) -> bool {
-    match e {
-        CExpr::Move(MoveField::Clock(_), _) => false,
-        CExpr::Move(..) | CExpr::Lit(Value::Num(_)) => true,
-        _ => arithmetic(e, &mut of_move),
-    }
-}
-
 /// Whether `e` is `-a`, `a + b` (`- * /`) or `abs`, `floor`, `ceil`,
 /// `round` of one argument, each argument passing `leaf`.
 fn arithmetic(e: &CExpr, leaf: &mut dyn FnMut(&CExpr) -> bool) -> bool {
@@ -204,21 +260,17 @@ fn arithmetic(e: &CExpr, leaf: &mut dyn FnMut(&CExpr) -> bool) -> bool {
     }
 }
 
-/// The number `e` gives, as the evaluator works it out (none for anything
-/// not a finite number: a comparison with it is false or unknown, whatever
-/// the constant's value); `field` reads a move's field, `c` is the
-/// constant's value.
-fn number(e: &CExpr, field: &dyn Fn(MoveField) -> Value, c: f64) -> Option<f64> {
+/// The number the constant side of a comparison gives, as the evaluator
+/// works it out, `c` being the constant's value (none for anything not a
+/// finite number: a comparison with it is false or unknown, whatever the
+/// constant's value).
+fn number(e: &CExpr, c: f64) -> Option<f64> {
     let r = match e {
         CExpr::Lit(Value::Num(n)) => *n,
         CExpr::Const(_) => c,
-        CExpr::Move(f, _) => match field(*f) {
-            Value::Num(n) => n,
-            _ => return None,
-        },
-        CExpr::Unary(UnOp::Neg, a) => -number(a, field, c)?,
+        CExpr::Unary(UnOp::Neg, a) => -number(a, c)?,
         CExpr::Binary(op, a, b) => {
-            let (x, y) = (number(a, field, c)?, number(b, field, c)?);
+            let (x, y) = (number(a, c)?, number(b, c)?);
             match op {
                 BinOp::Add => x + y,
                 BinOp::Sub => x - y,
@@ -229,7 +281,7 @@ fn number(e: &CExpr, field: &dyn Fn(MoveField) -> Value, c: f64) -> Option<f64> 
             }
         }
         CExpr::Call(f, args) if args.len() == 1 => {
-            let x = number(&args[0], field, c)?;
+            let x = number(&args[0], c)?;
             match f {
                 Builtin::Abs => x.abs(),
                 Builtin::Floor => x.floor(),
@@ -243,65 +295,29 @@ fn number(e: &CExpr, field: &dyn Fn(MoveField) -> Value, c: f64) -> Option<f64> 
     r.is_finite().then_some(r)
 }
 
-/// One game's class of each of `values`: the place of the first value
-/// whose comparisons, at every move, are the same.
-fn classes(atoms: &[Atom], values: &[Value], tl: &Timeline<'_>) -> Vec<u32> {
-    let no_field = |_: MoveField| Value::None;
-    // each atom's move side at every move (the constant is not read there)
-    let sides: Vec<Vec<Option<f64>>> = atoms
-        .iter()
-        .map(|a| {
-            (tl.events.iter())
-                .filter_map(|e| match &e.data {
-                    Data::Move(p) => Some(tl.move_facts(p)),
-                    _ => None,
-                })
-                .map(|m| number(&a.x, &|f| m.get(f), 0.0))
-                .collect()
-        })
-        .collect();
-    let mut first: HashMap<Vec<u8>, u32> = HashMap::new();
-    (values.iter().enumerate())
-        .map(|(at, v)| {
-            let Value::Num(v) = v else { return at as u32 };
-            let mut signature = Vec::new();
-            for (a, xs) in atoms.iter().zip(&sides) {
-                // a threshold that is not a number: the value is a class of
-                // its own
-                let Some(t) = number(&a.f, &no_field, *v) else {
-                    return at as u32;
-                };
-                signature.extend(xs.iter().map(|x| match x {
-                    None => 2,
-                    Some(x) => u8::from(match a.op {
-                        BinOp::Lt => *x < t,
-                        BinOp::Le => *x <= t,
-                        BinOp::Gt => *x > t,
-                        _ => *x >= t,
-                    }),
-                }));
-            }
-            *first.entry(signature).or_insert(at as u32)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ingest::pgn::{GameChunk, parse_game};
+    use crate::rules::eval::{Detectors, Overrides, Prepared, Tallied, run_tallied};
 
     const RULES: &str = r#"ruleset t "t" {
   regulation "r"
 }
 const band = 1 fit 0 to 3 step 0.5
-const plies = 2 fit 1 to 3 step 1
+const plies = 1 fit 1 to 3 step 1
 const base = 0 fit -1 to 1 step 1
+const from = 1 fit 1 to 3 step 1
 let quiet on move = streak(abs(move.score) <= band)
 rule t.quiet "Quiet" {
   cite "1" "a run"
   severity warning
   forbid on move when quiet >= plies
+}
+rule t.late "Late and quiet" {
+  cite "1" "a late run"
+  severity warning
+  forbid on move when move.ply >= from and quiet >= plies
 }
 rule t.counter "Counter" {
   cite "1" "a count"
@@ -310,10 +326,11 @@ rule t.counter "Counter" {
 }
 "#;
 
-    /// A threshold read only against the move's own fields gets classes:
-    /// the values no move's comparison tells apart share one. A constant
-    /// compared with a `let`, or read in arithmetic with a move's field,
-    /// gets none.
+    /// A threshold gets classes: the values no move's comparison tells
+    /// apart share one, whether the other side is the move's own field or
+    /// a `let` that does not read it; and a comparison joined by `and` to a
+    /// part false at a move does not tell values apart there. A constant
+    /// read in arithmetic gets none, nor a grid with a value not a number.
     #[test]
     fn a_threshold_s_values_are_classed_by_the_comparisons_they_give() {
         let rs = crate::rules::compile("t.rules", RULES).unwrap();
@@ -322,27 +339,40 @@ rule t.counter "Counter" {
         let pgn = parse_game(&GameChunk::of_text(0, 0, 1, text.as_bytes().to_vec()));
         let replay = crate::replay::replay(&pgn);
         let tl = Timeline::build(&pgn, &replay);
-        let values: Vec<Vec<Value>> = rs.fits.iter().map(|f| f.grid.clone()).collect();
-        let classes = Classes::of(&rs, &rs, &values, std::slice::from_ref(&tl));
-        let band: Vec<Option<u32>> = values[0].iter().map(|v| classes.class(0, 0, v)).collect();
+        let prog = Program::with(&rs, None, &Overrides::default()).unwrap();
+        let keep = Tallied {
+            given: None,
+            keep: true,
+        };
+        let detectors = Detectors::default();
+        let out = run_tallied(&prog, &tl, &Prepared::new(&tl), &detectors, "t", keep);
+        let lets = out.lets.expect("the columns kept");
+        let classes = Classes::of(&rs, &rs);
+        let of = |k: usize, values: &[Value]| {
+            let changed = Reads::of(&rs, &[rs.fits[k].target]);
+            let at = At {
+                prog: &prog,
+                tl: &tl,
+                lets: &lets,
+                changed: &changed,
+            };
+            let values: Vec<&Value> = values.iter().collect();
+            classes.of_game(k, &values, &at)
+        };
         // 0: none within; 0.5 and 1: 0.40 and 0.10; 1.5 to 2.5: and 1.20;
         // 3: all four
-        let expected = [0, 1, 1, 3, 3, 3, 6].map(Some);
-        assert_eq!(band, expected);
+        assert_eq!(of(0, &rs.fits[0].grid), Some(vec![0, 1, 1, 2, 2, 2, 3]));
+        // at band 1, `quiet` is 1, 0, 0, 1: a run of 1 at plies 1 and 4,
+        // none longer
+        assert_eq!(of(1, &rs.fits[1].grid), Some(vec![0, 1, 1]), "a let");
+        // `move.ply >= from` matters at plies 1 and 4 only, where `quiet`
+        // reaches `plies`: from 2 and 3 differ at ply 2 alone
+        assert_eq!(of(3, &rs.fits[3].grid), Some(vec![0, 1, 1]), "joined");
+        assert_eq!(of(2, &rs.fits[2].grid), None, "read in arithmetic");
         assert_eq!(
-            classes.class(1, 0, &Value::Num(2.0)),
+            of(0, &[Value::Num(1.0), Value::Bool(true)]),
             None,
-            "compared with a let"
-        );
-        assert_eq!(
-            classes.class(2, 0, &Value::Num(0.0)),
-            None,
-            "read in arithmetic"
-        );
-        assert_eq!(
-            classes.class(0, 0, &Value::Num(0.25)),
-            None,
-            "not a value of the grid"
+            "not a number"
         );
     }
 }

@@ -6,12 +6,13 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use super::classes::At;
 use super::pairs::Around;
 use super::{GameScore, Point, Search};
 use crate::base::value::Value;
 use crate::rules::analysis::Ruleset;
 use crate::rules::eval::{LetColumns, Overrides, Program, Tallied, UnknownVariant, run_tallied};
-use crate::rules::fit::partial::Partial;
+use crate::rules::fit::partial::{Partial, Reads};
 use crate::rules::fit::{Agreement, literal};
 use crate::rules::judge::termination_findings;
 
@@ -276,33 +277,67 @@ impl Search<'_> {
                 (todo.iter().any(|p| p[f] != cur[f])).then_some((f, seen))
             })
             .collect();
-        // each game's evaluations: one per class of points (a point's
-        // class is that of its value of each fit it changes, or the value
-        // itself where the fit has no classes)
-        let n = self.games.len();
-        let mut jobs: Vec<(usize, usize)> = Vec::new();
-        let mut slot: Vec<Vec<usize>> = vec![Vec::with_capacity(n); todo.len()];
-        for i in 0..n {
-            let mut first: HashMap<Vec<u64>, usize> = HashMap::new();
-            for (t, p) in todo.iter().enumerate() {
-                let key: Vec<u64> = (varying.iter())
-                    .map(|(f, seen)| match self.classes.class(*f, i, &p[*f]) {
-                        Some(c) => u64::from(c),
-                        None => {
-                            (1 << 40) + seen.iter().position(|v| **v == p[*f]).unwrap_or(0) as u64
-                        }
-                    })
-                    .collect();
-                let job = *first.entry(key).or_insert_with(|| {
-                    jobs.push((t, i));
-                    jobs.len() - 1
-                });
-                slot[t].push(job);
-            }
-        }
         let progs = (todo.iter())
             .map(|p| self.programs(rs, &self.overrides(p)))
             .collect::<Result<Vec<_>, UnknownVariant>>()?;
+        // what reads the values the points change
+        let targets: Vec<_> = varying
+            .iter()
+            .map(|(f, _)| self.rs.fits[*f].target)
+            .collect();
+        let changed = Reads::of(self.scoring, &targets);
+        // each game's evaluations: one per class of points (a point's
+        // class is that of its value of each fit it changes, or the value
+        // itself where the fit has no classes); a scan of two points or
+        // fewer has nothing to share
+        let n = self.games.len();
+        let empty = LetColumns::default();
+        let jobs_slots: Vec<Vec<usize>> = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                // the comparisons' other sides read none of the values
+                // the points change: any point's program gives them
+                let at = At {
+                    prog: &progs[0][self.variant_of[i]],
+                    tl: &self.timelines[i],
+                    lets: lets.and_then(|l| l.get(i)).unwrap_or(&empty),
+                    changed: &changed,
+                };
+                let classes: Vec<Option<Vec<u32>>> = (varying.iter())
+                    .map(|(f, seen)| {
+                        (todo.len() > 2)
+                            .then(|| self.classes.of_game(*f, seen, &at))
+                            .flatten()
+                    })
+                    .collect();
+                let mut first: HashMap<Vec<u32>, usize> = HashMap::new();
+                let mut of_point = Vec::with_capacity(todo.len());
+                for p in todo {
+                    let key: Vec<u32> = (varying.iter().zip(&classes))
+                        .map(|((f, seen), c)| {
+                            let place = seen.iter().position(|v| **v == p[*f]).unwrap_or(0);
+                            c.as_ref().map_or(place as u32, |c| c[place])
+                        })
+                        .collect();
+                    let next = first.len();
+                    of_point.push(*first.entry(key).or_insert(next));
+                }
+                of_point
+            })
+            .collect();
+        // the jobs, game by game: a class's job is made for its first point
+        // (the classes are numbered in the order their first points come)
+        let mut jobs: Vec<(usize, usize)> = Vec::new();
+        let mut slot: Vec<Vec<usize>> = vec![Vec::with_capacity(n); todo.len()];
+        for (i, of_point) in jobs_slots.iter().enumerate() {
+            let start = jobs.len();
+            for (t, &c) in of_point.iter().enumerate() {
+                if c == jobs.len() - start {
+                    jobs.push((t, i));
+                }
+                slot[t].push(start + c);
+            }
+        }
         let scores = (jobs.par_iter())
             .map(|&(t, i)| {
                 let given = lets.and_then(|l| l.get(i));

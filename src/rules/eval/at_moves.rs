@@ -1,0 +1,98 @@
+//! An expression's value at each of a game's moves, its `let`s read from
+//! another run's kept columns: for the fit, which asks what a part of a
+//! rule gives at a point of values without running the rules again.
+
+use super::*;
+
+impl LetColumns {
+    /// Whether the column of `let` number `j` is kept.
+    fn holds(&self, j: usize) -> bool {
+        matches!(self.0.get(j), Some(Some(_)))
+    }
+}
+
+/// Whether `e` reads nothing but literals, constants, switches, the game's
+/// fields, the move's own fields (no clock's: those depend on the time
+/// control) and `let`s whose columns `lets` holds, through operators, `if`
+/// and the builtins of values: no stateful call, no detector.
+fn readable(e: &CExpr, lets: &LetColumns) -> bool {
+    let here = match e {
+        CExpr::Lit(_) | CExpr::Const(_) | CExpr::Switch(_) => true,
+        CExpr::Let(j) => lets.holds(*j),
+        CExpr::Move(f, _) => !matches!(f, MoveField::Clock(_)),
+        CExpr::Field(k, _) => *k == Kind::Game,
+        CExpr::Unary(..)
+        | CExpr::Binary(..)
+        | CExpr::Short(..)
+        | CExpr::If(..)
+        | CExpr::List(_) => true,
+        CExpr::Call(f, _) => *f != Builtin::Tag,
+        CExpr::Stateful(_) | CExpr::Detector(..) => false,
+    };
+    let mut ok = here;
+    e.each_child(&mut |x| ok = ok && readable(x, lets));
+    ok
+}
+
+/// The value of `e` at each of the game's moves, in order, under `prog`'s
+/// constants and switches, each `let` it reads taken from `lets` (the
+/// columns a run of the same game kept, [`Tallied::keep`]): what the
+/// walk gives at that move. `None` where `e` reads what the columns do
+/// not hold, a stateful call or a detector, or where a move event of the
+/// game is not a move.
+pub fn values_at_moves(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    lets: &LetColumns,
+    e: &CExpr,
+) -> Option<Vec<Value>> {
+    if !readable(e, lets) {
+        return None;
+    }
+    let moves = columns::moves(tl)?;
+    let run = Run {
+        tl: Some(tl),
+        scope: None,
+        consts: &prog.consts,
+        detectors: &Detectors::default(),
+        clock: &[],
+        time_control: None,
+        cache: &DetectorCache::default(),
+        game: &[],
+    };
+    let mut read = Vec::new();
+    read_lets(e, &mut read);
+    let mut values = vec![Value::None; prog.ruleset.lets.len()];
+    let (mut notes, mut evidence) = (Vec::new(), Vec::new());
+    let mut out = Vec::with_capacity(moves.facts.len());
+    for (r, (facts, &i)) in moves.facts.iter().zip(&moves.events).enumerate() {
+        for &j in &read {
+            if let (Some(slot), Some(Some(col))) = (values.get_mut(j), lets.0.get(j)) {
+                *slot = col.value_at(r);
+            }
+        }
+        let mut ctx = Ctx {
+            run: &run,
+            i,
+            switches: &prog.switches,
+            lets: &values,
+            overlay: None,
+            slots: &mut [],
+            notes: &mut notes,
+            evidence: &mut evidence,
+            facts: Some(facts),
+        };
+        out.push(ctx.eval(e));
+    }
+    Some(out)
+}
+
+/// The `let`s `e` reads itself, each once.
+fn read_lets(e: &CExpr, out: &mut Vec<usize>) {
+    if let CExpr::Let(j) = e
+        && !out.contains(j)
+    {
+        out.push(*j);
+    }
+    e.each_child(&mut |x| read_lets(x, out));
+}
