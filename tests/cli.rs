@@ -83,6 +83,22 @@ pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The folder of other TCEC seasons' files (`tcec-other/`), or `None`
+/// (with the reason printed) when the corpus is not available.
+pub fn tcec_other() -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("ARBITER_CORPUS") else {
+        eprintln!("skipping: ARBITER_CORPUS is not set (set it to the folder holding tcec-other/)");
+        return None;
+    };
+    let p = Path::new(&dir).join("tcec-other");
+    assert!(
+        p.is_dir(),
+        "ARBITER_CORPUS is set but {} is not a folder",
+        p.display()
+    );
+    Some(p)
+}
+
 /// The TCEC S15 folder, or `None` (with the reason printed) when the
 /// corpus is not available.
 pub fn tcec_s15() -> Option<PathBuf> {

@@ -11,7 +11,7 @@ use arbiter::base::value::Value;
 use arbiter::rules::analysis::FitTarget;
 use arbiter::rules::compile;
 
-use super::{arbiter, arbiter_in, tcec_s15};
+use super::{arbiter, arbiter_in, tcec_other, tcec_s15};
 
 const HEAD: &str = "ruleset t \"T\" { regulation \"r\" }\n";
 
@@ -925,16 +925,29 @@ fn repeated_findings_of_a_game_are_one_line_under_the_fit() {
 }
 
 /// A point one value away from one evaluated is evaluated with only the
-/// rules that read the value (`src/rules/fit/partial.rs`); with
-/// ARBITER_FIT_FULL set every point is evaluated whole. Both give the same
-/// report, byte for byte.
+/// rules that read the value (`src/rules/fit/partial.rs`), and a game once
+/// for each class of a threshold's values (`src/rules/fit/search/classes.rs`);
+/// with ARBITER_FIT_FULL set every point is evaluated whole. Both give the
+/// same report, byte for byte: on fixtures, and where the corpus is there
+/// on Season 11 (whose draw rule's start is fitted, its classes read from
+/// the draw streak's column) and Cup 5 (whose draw counter is not
+/// described, so that pairs of fits are scanned).
 #[test]
 fn evaluating_only_what_a_value_changes_gives_the_whole_evaluations_report() {
-    for pgn in [
+    let mut files: Vec<String> = [
         "tests/fixtures/fit/planted.pgn",
         "tests/fixtures/fit/clocks-s9.pgn",
         "tests/fixtures/fit/win-rule-off.pgn",
-    ] {
+    ]
+    .map(String::from)
+    .to_vec();
+    if let Some(other) = tcec_other() {
+        for f in ["TCEC_Season_11_-_Division_4.pgn", "TCEC_Cup_5_Final.pgn"] {
+            files.push(other.join(f).to_string_lossy().into_owned());
+        }
+    }
+    for pgn in &files {
+        let pgn = pgn.as_str();
         let args = [
             "rules",
             "fit",
