@@ -1016,3 +1016,31 @@ fn a_fit_without_ties_fits_the_same_values() {
     }
     assert!(fewer > 0, "no fit was spared a scan");
 }
+
+/// A file with no game cannot be fitted: `--fit` says so once, naming the
+/// file once, and the file is audited under the text.
+#[test]
+fn a_file_with_no_game_is_named_once_and_audited_under_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pgn");
+    std::fs::write(&empty, "").unwrap();
+    let shown = empty.to_str().unwrap();
+    let out = arbiter(&[
+        "batch",
+        shown,
+        "--rules",
+        &here().join("rulesets/tcec-s15.rules").to_string_lossy(),
+        "--fit",
+        "--out",
+        &dir.path().join("out").to_string_lossy(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "--fit: {shown}: no game to fit; audited under the text"
+        )),
+        "{err}"
+    );
+    assert_eq!(err.matches(shown).count(), 1, "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}

@@ -171,7 +171,12 @@ fn fit_games(
     let fit = match fitted {
         Ok(f) => f,
         Err(e) => {
-            bar.suspend(|| say!("arbiter: --fit: {shown}: {e}; audited under the text"));
+            // the error that names the group names it as `shown` already
+            let why = match &e {
+                crate::rules::fit::FitError::NoGame { .. } => format!("{e}"),
+                _ => format!("{shown}: {e}"),
+            };
+            bar.suspend(|| say!("arbiter: --fit: {why}; audited under the text"));
             return None;
         }
     };
