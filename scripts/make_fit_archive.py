@@ -31,6 +31,11 @@ only one on the fit's grid that reproduces the archive:
   searchless_resets     moves recorded without a search (d=1, n=0, empty
                   PV) inside draw streaks and win windows, with an eval
                   that counts when the switch is off.
+  shallow_resets  with --shallow-moves those moves are written as an engine
+                  that moved at once from the tree it kept writes them (d=1
+                  with nodes and a PV), which only a software that resets
+                  at any move of depth 1 or less (--shallow-resets true)
+                  treats as moves without a search.
 
 `--flat` removes the evidence of a parameter (no searchless move, no rook
 move that loses a castling right, or no eval of 5 pawns or more), so that
@@ -45,6 +50,7 @@ Usage:
   make_fit_archive.py --out FILE --seed N --games N --draw-eval X
       --draw-plies N --draw-from-move N --win-eval X --win-plies N
       --rook-castling-resets true|false --searchless-resets true|false
+      [--shallow-moves --shallow-resets true|false]
       [--event NAME] [--flat searchless_resets,rook_castling_resets,win_eval]
       [--self-check]
 """
@@ -81,6 +87,13 @@ class Params:
     # count after the move or before it, and half moves rounded down or up
     r50_after_move: bool = True
     r50_round_up: bool = False
+    # whether the software saw no search at any move of depth 1 or less,
+    # whatever nodes and PV its comment carries (the rules file's
+    # shallow_resets), and whether the moves planted without a search are
+    # written so (d=1 with nodes and a PV: an engine that moved at once
+    # from the tree it kept) rather than with d=1, n=0 and no PV
+    shallow_resets: bool = False
+    shallow_moves: bool = False
 
     def show(self) -> str:
         return (
@@ -141,7 +154,9 @@ class Counters:
                  count before the move (reversible at the previous ply),
                  with --r50-round-up ceil in place of floor
     searchless = a commented engine move with depth <= 1 and 0 nodes
-    no_eval    = book move, no comment, or (searchless_resets and searchless)
+    shallow    = a commented engine move with depth <= 1
+    no_eval    = book move, no comment, (searchless_resets and searchless),
+                 or (shallow_resets and shallow)
     draw_count = consecutive plies with |mover's eval| <= draw_eval; 0 at a
                  zeroing or no_eval move
     Rd         = plies left (draw_plies - draw_count, at least 0) while a
@@ -180,7 +195,8 @@ class Counters:
         r50 = -((shown - 100) // 2) if p.r50_round_up else (100 - shown) // 2
         commented = True  # every move we write carries a comment
         searchless = commented and not m.book and m.depth is not None and m.depth <= 1 and m.nodes == 0
-        no_eval = m.book or not commented or (p.searchless_resets and searchless)
+        shallow = commented and not m.book and m.depth is not None and m.depth <= 1
+        no_eval = m.book or not commented or (p.searchless_resets and searchless) or (p.shallow_resets and shallow)
         score = None
         if m.wv is not None:
             score = m.wv if m.white else -m.wv
@@ -320,7 +336,7 @@ class Ctx:
             rook_castling_lost=d.kind == "rookloss",
             book=False,
             depth=1 if d.searchless else 30,
-            nodes=0 if d.searchless else 10**8,
+            nodes=0 if d.searchless and not self.p.shallow_moves else 10**8,
             wv=d.wv,
         )
         return c.step(rec)[1]
@@ -804,7 +820,14 @@ def try_game(p: Params, rng: random.Random, gtype: str, opts) -> Game:
         cap, pawn, rcl = classify(board, m)
         if rcl and not ctx.allow_rookloss:
             raise Retry("rook move that gives up a castling right")
-        if d.searchless:
+        if d.searchless and p.shallow_moves:
+            # moved at once from the tree it kept: the comment repeats the
+            # figures of the engine's previous search
+            depth, sd = 1, 1
+            nps = rng.randint(8_000_000, 62_000_000)
+            nodes = rng.randint(10**6, 10**8)
+            ctx.last_searchless[white] = ctx.ply
+        elif d.searchless:
             depth, sd, nodes, nps = 1, 0, 0, 0
             ctx.last_searchless[white] = ctx.ply
         else:
@@ -815,7 +838,7 @@ def try_game(p: Params, rng: random.Random, gtype: str, opts) -> Game:
         mt, tl = clock.move(white, d.searchless)
         if nodes is None:
             nodes = max(nps * mt // 1000, 1001)
-        pv = "" if d.searchless else pv_text(board, m, rng)
+        pv = "" if d.searchless and not p.shallow_moves else pv_text(board, m, rng)
         san = board.san(m)
         rec = MoveRec(ctx.ply, white, cap, pawn, rcl, book=False, depth=depth, nodes=nodes, wv=d.wv)
         board.push(m)
@@ -944,7 +967,10 @@ def self_check(games, p: Params, flat: set, rng: random.Random) -> bool:
     print(f"planted {p.show()}: counter mismatches {base[0]}, termination mismatches {base[1]}")
     if base != (0, 0):
         ok = False
-    for name, grid in GRIDS.items():
+    grids = dict(GRIDS)
+    if p.shallow_moves:
+        grids["shallow_resets"] = [False, True]
+    for name, grid in grids.items():
         row = []
         for v in grid:
             q = replace(p, **{name: v})
@@ -963,12 +989,12 @@ def self_check(games, p: Params, flat: set, rng: random.Random) -> bool:
         print(f"  {name}: {verdict}\n    {desc}")
     # a sample of joint points: none but the planted one may reproduce it
     joint_zero = 0
-    names = [n for n in GRIDS if n not in flat]
+    names = [n for n in grids if n not in flat]
     for _ in range(400):
         q = p
         k = rng.randint(2, len(names))
         for n in rng.sample(names, k):
-            q = replace(q, **{n: rng.choice(GRIDS[n])})
+            q = replace(q, **{n: rng.choice(grids[n])})
         if q == p:
             continue
         if replay_mismatches(games, q) == (0, 0):
@@ -1031,6 +1057,17 @@ def main(argv=None) -> int:
     ap.add_argument("--win-plies", type=int, default=10)
     ap.add_argument("--rook-castling-resets", type=parse_bool, default=True)
     ap.add_argument("--searchless-resets", type=parse_bool, default=True)
+    ap.add_argument(
+        "--shallow-moves",
+        action="store_true",
+        help="write the moves planted without a search as d=1 with nodes and a PV (a move from a kept tree)",
+    )
+    ap.add_argument(
+        "--shallow-resets",
+        type=parse_bool,
+        default=False,
+        help="whether the software resets the counters at any move of depth 1 or less",
+    )
     ap.add_argument("--draw-rule", type=parse_bool, default=True, help="false: the draw rule is off (Rd=-1000)")
     ap.add_argument("--win-rule", type=parse_bool, default=True, help="false: the win rule is off (Rr=-1000)")
     ap.add_argument("--r50-before-move", action="store_true", help="R50 shows the count before the move")
@@ -1065,6 +1102,8 @@ def main(argv=None) -> int:
         win_rule=args.win_rule,
         r50_after_move=not args.r50_before_move,
         r50_round_up=args.r50_round_up,
+        shallow_resets=args.shallow_resets,
+        shallow_moves=args.shallow_moves,
     )
     global CLOCK
     CLOCK = (round(args.base * 1000), round(args.increment * 1000), round(args.start_credit * 1000))
@@ -1106,6 +1145,9 @@ def main(argv=None) -> int:
     )
     if args.self_check:
         undecidable = set(flat)
+        if p.shallow_moves:
+            # no move without a search has n=0: only shallow_resets decides
+            undecidable.add("searchless_resets")
         for rule, values in RULE_VALUES.items():
             if not getattr(p, rule):
                 undecidable.update(values)

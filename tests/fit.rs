@@ -561,6 +561,44 @@ fn the_fit_recovers_the_counters_conventions_and_the_termination_texts() {
     assert_eq!(g["under_fit"]["terminations_of"], 30);
 }
 
+/// `tests/fixtures/fit/shallow.pgn` was written with the text's values, its
+/// moves without a search written as an engine that moved at once from the
+/// tree it kept writes them (d=1 with nodes and a PV), and a software that
+/// resets the draw and win counts there (`--shallow-moves --shallow-resets
+/// true`). The fit recovers `shallow_resets`; with no move at n=0,
+/// `searchless_resets` is flat; every reading and termination then agrees.
+#[test]
+fn a_software_that_sees_no_search_at_depth_one_is_recovered() {
+    let (code, groups) = fit_json(
+        &here(),
+        &[
+            "tests/fixtures/fit/shallow.pgn",
+            "--rules",
+            "rulesets/tcec-s15.rules",
+        ],
+    );
+    assert_eq!(code, Some(1), "the fit departs from the text");
+    let g = &groups[0];
+    assert_eq!(fitted(g, "shallow_resets"), ("false", "true", vec!["true"]));
+    assert_eq!(fitted(g, "searchless_resets").2.len(), 2, "no move at n=0");
+    for (name, text) in [
+        ("draw_from_move", "35"),
+        ("draw_plies", "10"),
+        ("draw_eval", "0.08"),
+        ("win_plies", "10"),
+        ("win_eval", "10"),
+    ] {
+        assert_eq!(fitted(g, name).1, text, "{name}");
+    }
+    assert!(g["under_text"]["counters"].as_u64() < g["under_text"]["counters_of"].as_u64());
+    assert!(g["under_text"]["terminations"].as_u64() < g["under_text"]["terminations_of"].as_u64());
+    assert_eq!(g["under_fit"]["counters"], g["under_fit"]["counters_of"]);
+    assert_eq!(
+        g["under_fit"]["terminations"],
+        g["under_fit"]["terminations_of"]
+    );
+}
+
 /// A wording the archive itself uses is kept: only a text no game of the
 /// archive writes is replaced by one of the archive's own.
 #[test]
