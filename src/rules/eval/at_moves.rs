@@ -34,22 +34,30 @@ fn readable(e: &CExpr, lets: &LetColumns) -> bool {
     ok
 }
 
-/// The value of `e` at each of the game's moves, in order, under `prog`'s
-/// constants and switches, each `let` it reads taken from `lets` (the
-/// columns a run of the same game kept, [`Tallied::keep`]): what the
-/// walk gives at that move. `None` where `e` reads what the columns do
-/// not hold, a stateful call or a detector, or where a move event of the
-/// game is not a move.
+/// The value of each of `exprs` at each of the game's moves (`prepared`'s
+/// rows), in order,
+/// under `prog`'s constants and switches, each `let` it reads taken from
+/// `lets` (the columns a run of the same game kept, [`Tallied::keep`]):
+/// what the walk gives at that move. `None` for an expression that reads
+/// what the columns do not hold, a stateful call or a detector; all `None`
+/// where a move event of the game is not a move.
 pub fn values_at_moves(
     prog: &Program<'_>,
     tl: &Timeline<'_>,
+    prepared: &Prepared<'_>,
     lets: &LetColumns,
-    e: &CExpr,
-) -> Option<Vec<Value>> {
-    if !readable(e, lets) {
-        return None;
+    exprs: &[&CExpr],
+) -> Vec<Option<Vec<Value>>> {
+    let mut out: Vec<Option<Vec<Value>>> = vec![None; exprs.len()];
+    let todo: Vec<usize> = (0..exprs.len())
+        .filter(|&k| readable(exprs[k], lets))
+        .collect();
+    if todo.is_empty() {
+        return out;
     }
-    let moves = columns::moves(tl)?;
+    let Some(moves) = &prepared.rows else {
+        return out;
+    };
     let run = Run {
         tl: Some(tl),
         scope: None,
@@ -61,10 +69,12 @@ pub fn values_at_moves(
         game: &[],
     };
     let mut read = Vec::new();
-    read_lets(e, &mut read);
+    for &k in &todo {
+        read_lets(exprs[k], &mut read);
+        out[k] = Some(Vec::with_capacity(moves.facts.len()));
+    }
     let mut values = vec![Value::None; prog.ruleset.lets.len()];
     let (mut notes, mut evidence) = (Vec::new(), Vec::new());
-    let mut out = Vec::with_capacity(moves.facts.len());
     for (r, (facts, &i)) in moves.facts.iter().zip(&moves.events).enumerate() {
         for &j in &read {
             if let (Some(slot), Some(Some(col))) = (values.get_mut(j), lets.0.get(j)) {
@@ -82,9 +92,14 @@ pub fn values_at_moves(
             evidence: &mut evidence,
             facts: Some(facts),
         };
-        out.push(ctx.eval(e));
+        for &k in &todo {
+            let v = ctx.eval(exprs[k]);
+            if let Some(col) = &mut out[k] {
+                col.push(v);
+            }
+        }
     }
-    Some(out)
+    out
 }
 
 /// The `let`s `e` reads itself, each once.

@@ -28,20 +28,41 @@ use std::collections::HashMap;
 
 use crate::base::value::Value;
 use crate::rules::analysis::{Builtin, CExpr, FitTarget, Ruleset};
-use crate::rules::eval::{LetColumns, Program, values_at_moves};
+use crate::rules::eval::{LetColumns, Prepared, Program, values_at_moves};
 use crate::rules::fit::partial::Reads;
 use crate::rules::syntax::ast::{BinOp, UnOp};
-use crate::timeline::Timeline;
+use crate::timeline::{Kind, Timeline};
 
-/// One comparison of the constant: `x op f(c)` (or `f(c) op x`, kept with
-/// the operator turned round), and the parts joined to it by `and` on the
-/// way from its rule's or `let`'s root.
+/// The fitted value as a reading of the rules gives it: a threshold
+/// (`x op f(c)`, or `f(c) op x` kept with the operator turned round, for a
+/// numeric constant), or read otherwise (a switch, a flag, arithmetic),
+/// where any two values may differ. With the parts joined to it by `and`
+/// on the way from its rule's or `let`'s root.
 #[derive(Debug)]
 struct Atom<'r> {
-    op: BinOp,
-    x: &'r CExpr,
-    f: &'r CExpr,
+    compare: Option<(BinOp, &'r CExpr, &'r CExpr)>,
     joined: Vec<&'r CExpr>,
+}
+
+/// A reading's other side at every move (a threshold's; empty otherwise),
+/// and where it matters (none: at every move).
+type Side = (Vec<Option<f64>>, Option<Vec<bool>>);
+
+/// The fitted value's place in the ruleset.
+#[derive(Debug, Clone, Copy)]
+enum Leaf {
+    Const(usize),
+    Switch(usize),
+}
+
+impl Leaf {
+    fn is(self, e: &CExpr) -> bool {
+        match (self, e) {
+            (Leaf::Const(c), CExpr::Const(j)) => c == *j,
+            (Leaf::Switch(s), CExpr::Switch(j)) => s == *j,
+            _ => false,
+        }
+    }
 }
 
 /// For each fit, every comparison in which the scoring ruleset reads it
@@ -58,57 +79,76 @@ pub(super) struct Classes<'r> {
 pub(super) struct At<'a, 'r> {
     pub(super) prog: &'a Program<'r>,
     pub(super) tl: &'a Timeline<'a>,
+    pub(super) prepared: &'a Prepared<'a>,
     pub(super) lets: &'a LetColumns,
     pub(super) changed: &'a Reads<'a>,
 }
 
 impl<'r> Classes<'r> {
-    /// The comparisons of every numeric constant of `rs` that the scoring
-    /// ruleset reads as a threshold only.
+    /// The readings of every constant and switch of `rs` that the scoring
+    /// ruleset reads only in its `let`s and rules on moves.
     pub(super) fn of(rs: &Ruleset, scoring: &'r Ruleset) -> Classes<'r> {
         let fits = (rs.fits.iter())
             .map(|fit| match fit.target {
-                FitTarget::Const(c) if fit.source.is_none() => atoms(scoring, c),
-                _ => None,
+                _ if fit.source.is_some() => None,
+                FitTarget::Const(c) => atoms(scoring, Leaf::Const(c)),
+                FitTarget::Switch(s) => atoms(scoring, Leaf::Switch(s)),
+                FitTarget::TimeControl => None,
             })
             .collect();
         Classes { fits }
     }
 
     /// One game's class of each of `values` of fit `k` (the place among
-    /// them of the first value that gives every move the same comparisons
-    /// where they matter), at `at`. `None` where the fit has no
-    /// comparisons, a value is not a number, or a comparison's other side
-    /// cannot be read there.
+    /// them of the first value that gives every move the same readings
+    /// where they matter), at `at`. `None` where the fit has no readings
+    /// here, a threshold's value is not a number, or a comparison's other
+    /// side cannot be read there.
     pub(super) fn of_game(&self, k: usize, values: &[&Value], at: &At<'_, '_>) -> Option<Vec<u32>> {
         let atoms = self.fits.get(k)?.as_ref()?;
-        let nums: Vec<f64> = (values.iter())
-            .map(|v| match v {
-                Value::Num(n) => Some(*n),
-                _ => None,
-            })
-            .collect::<Option<_>>()?;
-        let read = |e: &CExpr| {
-            (!at.changed.reads(e))
-                .then(|| values_at_moves(at.prog, at.tl, at.lets, e))
-                .flatten()
-        };
-        // each comparison's other side at every move, and whether it
-        // matters there (no joined part false)
-        let mut sides: Vec<(Vec<Option<f64>>, Vec<bool>)> = Vec::with_capacity(atoms.len());
+        // every side and joined part the readings need, each read once, at
+        // every move (none where it reads a changed value, or cannot be
+        // read here)
+        let mut exprs: Vec<&CExpr> = Vec::new();
         for a in atoms {
-            let xs: Vec<Option<f64>> = (read(a.x)?.iter())
-                .map(|x| match x {
-                    Value::Num(n) if n.is_finite() => Some(*n),
-                    _ => None,
-                })
-                .collect();
-            let mut matters = vec![true; xs.len()];
+            for e in a
+                .compare
+                .iter()
+                .map(|(_, x, _)| *x)
+                .chain(a.joined.iter().copied())
+            {
+                if !at.changed.reads(e) && !exprs.iter().any(|x| std::ptr::eq(*x, e)) {
+                    exprs.push(e);
+                }
+            }
+        }
+        let read = values_at_moves(at.prog, at.tl, at.prepared, at.lets, &exprs);
+        let of = |e: &CExpr| -> Option<&Vec<Value>> {
+            let k = exprs.iter().position(|x| std::ptr::eq(*x, e))?;
+            read[k].as_ref()
+        };
+        let any_move = at.tl.events.iter().any(|e| e.kind == Kind::Move);
+        // each threshold's other side at every move, and where each reading
+        // matters (no joined part false there)
+        let mut sides: Vec<Side> = Vec::with_capacity(atoms.len());
+        for a in atoms {
+            let xs: Vec<Option<f64>> = match a.compare {
+                Some((_, x, _)) => (of(x)?.iter())
+                    .map(|x| match x {
+                        Value::Num(n) if n.is_finite() => Some(*n),
+                        _ => None,
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
+            // none: everywhere (no joined part could be read)
+            let mut matters: Option<Vec<bool>> = None;
             for j in &a.joined {
                 // a part that reads a changed value, or cannot be read
                 // here, is taken as not false
-                if let Some(vs) = read(j) {
-                    for (m, v) in matters.iter_mut().zip(&vs) {
+                if let Some(vs) = of(j) {
+                    let m = matters.get_or_insert_with(|| vec![true; vs.len()]);
+                    for (m, v) in m.iter_mut().zip(vs) {
                         *m = *m && *v != Value::Bool(false);
                     }
                 }
@@ -116,22 +156,32 @@ impl<'r> Classes<'r> {
             sides.push((xs, matters));
         }
         let mut first: HashMap<Vec<u8>, u32> = HashMap::new();
-        let mut out = Vec::with_capacity(nums.len());
-        for (place, v) in nums.iter().enumerate() {
+        let mut out = Vec::with_capacity(values.len());
+        for (place, v) in values.iter().enumerate() {
             let mut signature = Vec::new();
             for (a, (xs, matters)) in atoms.iter().zip(&sides) {
+                let Some((op, _, f)) = a.compare else {
+                    // read otherwise: the value itself, where it matters
+                    let somewhere = matters.as_ref().map_or(any_move, |m| m.contains(&true));
+                    if somewhere {
+                        signature.extend((place as u32).to_le_bytes());
+                        signature.push(5);
+                    }
+                    continue;
+                };
+                let Value::Num(v) = v else { return None };
                 // a threshold that is not a number: the value is a class
                 // of its own
-                let Some(t) = number(a.f, *v) else {
-                    signature.clear();
+                let Some(t) = number(f, *v) else {
                     signature.extend((place as u32).to_le_bytes());
                     signature.push(4);
-                    break;
+                    continue;
                 };
-                signature.extend(xs.iter().zip(matters).map(|(x, m)| match (x, m) {
+                let matters = |r: usize| matters.as_ref().is_none_or(|m| m[r]);
+                signature.extend(xs.iter().enumerate().map(|(r, x)| match (x, matters(r)) {
                     (_, false) => 3,
                     (None, true) => 2,
-                    (Some(x), true) => u8::from(match a.op {
+                    (Some(x), true) => u8::from(match op {
                         BinOp::Lt => *x < t,
                         BinOp::Le => *x <= t,
                         BinOp::Gt => *x > t,
@@ -146,80 +196,96 @@ impl<'r> Classes<'r> {
     }
 }
 
-/// Every comparison in which the scoring ruleset reads constant `c`, or
-/// none where it reads it otherwise anywhere (or another constant or a
-/// variant's condition reads it).
-fn atoms(rs: &Ruleset, c: usize) -> Option<Vec<Atom<'_>>> {
+/// Every reading of `leaf` in the scoring ruleset, or none where another
+/// constant or a variant reads it, or a `let` or rule on events other than
+/// moves.
+fn atoms(rs: &Ruleset, leaf: Leaf) -> Option<Vec<Atom<'_>>> {
     let mut out = Vec::new();
     for (j, (_, e)) in rs.consts.iter().enumerate() {
-        if j != c && reads(e, c) {
+        if !matches!(leaf, Leaf::Const(c) if c == j) && reads(e, leaf) {
             return None;
         }
     }
     for v in &rs.variants {
-        if v.applies.as_ref().is_some_and(|e| reads(e, c))
-            || v.consts.iter().any(|(j, e)| *j != c && reads(e, c))
+        if v.applies.as_ref().is_some_and(|e| reads(e, leaf))
+            || (v.consts.iter())
+                .any(|(j, e)| !matches!(leaf, Leaf::Const(c) if c == *j) && reads(e, leaf))
         {
             return None;
         }
     }
-    let exprs =
-        (rs.lets.iter().map(|l| &l.expr)).chain(rs.rules.iter().flat_map(|r| r.expressions()));
-    for e in exprs {
-        if !collect(e, c, &mut Vec::new(), &mut out) {
+    let lets = (rs.lets.iter()).map(|l| (l.on, &l.expr));
+    let rules = (rs.rules.iter()).flat_map(|r| {
+        let on = r.on();
+        r.expressions().map(move |e| (on.unwrap_or(Kind::Game), e))
+    });
+    for (on, e) in lets.chain(rules) {
+        if !reads(e, leaf) {
+            continue;
+        }
+        if on != Kind::Move || !collect(e, leaf, &mut Vec::new(), &mut out) {
             return None;
         }
     }
     (!out.is_empty()).then_some(out)
 }
 
-/// Whether `e` reads constant `c`.
-fn reads(e: &CExpr, c: usize) -> bool {
-    let mut found = matches!(e, CExpr::Const(j) if *j == c);
-    e.each_child(&mut |x| found = found || reads(x, c));
+/// Whether `e` reads `leaf`.
+fn reads(e: &CExpr, leaf: Leaf) -> bool {
+    let mut found = leaf.is(e);
+    e.each_child(&mut |x| found = found || reads(x, leaf));
     found
 }
 
-/// Gather into `out` the comparisons of `e` that read `c`, each with the
-/// parts joined to it by `and` (`joined`, those on the way to `e`); false
-/// where `e` reads `c` outside such a comparison.
+/// Gather into `out` the readings of `leaf` in `e`, each with the parts
+/// joined to it by `and` (`joined`, those on the way to `e`); false where
+/// a comparison reads it on both sides.
 fn collect<'r>(
     e: &'r CExpr,
-    c: usize,
+    leaf: Leaf,
     joined: &mut Vec<&'r CExpr>,
     out: &mut Vec<Atom<'r>>,
 ) -> bool {
-    if let CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) = e {
-        let (ra, rb) = (reads(a, c), reads(b, c));
-        if ra || rb {
-            let (op, x, f) = match (ra, rb) {
-                (false, true) if of_const(b, c) => (*op, &**a, &**b),
-                (true, false) if of_const(a, c) => (turned(*op), &**b, &**a),
-                _ => return false,
-            };
+    if let (
+        Leaf::Const(c),
+        CExpr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b),
+    ) = (leaf, e)
+    {
+        let (ra, rb) = (reads(a, leaf), reads(b, leaf));
+        let compare = match (ra, rb) {
+            (false, true) if of_const(b, c) => Some((*op, &**a, &**b)),
+            (true, false) if of_const(a, c) => Some((turned(*op), &**b, &**a)),
+            (true, true) => return false,
+            _ => None,
+        };
+        if compare.is_some() {
             out.push(Atom {
-                op,
-                x,
-                f,
+                compare,
                 joined: joined.clone(),
             });
             return true;
         }
     }
+    if leaf.is(e) {
+        out.push(Atom {
+            compare: None,
+            joined: joined.clone(),
+        });
+        return true;
+    }
     match e {
-        CExpr::Const(j) if *j == c => false,
         CExpr::Binary(BinOp::And, a, b) | CExpr::Short(BinOp::And, a, b) => {
             joined.push(b);
-            let left = collect(a, c, joined, out);
+            let left = collect(a, leaf, joined, out);
             joined.pop();
             joined.push(a);
-            let right = left && collect(b, c, joined, out);
+            let right = left && collect(b, leaf, joined, out);
             joined.pop();
             right
         }
         _ => {
             let mut ok = true;
-            e.each_child(&mut |x| ok = ok && collect(x, c, joined, out));
+            e.each_child(&mut |x| ok = ok && collect(x, leaf, joined, out));
             ok
         }
     }
@@ -299,7 +365,7 @@ fn number(e: &CExpr, c: f64) -> Option<f64> {
 mod tests {
     use super::*;
     use crate::ingest::pgn::{GameChunk, parse_game};
-    use crate::rules::eval::{Detectors, Overrides, Prepared, Tallied, run_tallied};
+    use crate::rules::eval::{Detectors, Overrides, Tallied, run_tallied};
 
     const RULES: &str = r#"ruleset t "t" {
   regulation "r"
@@ -308,11 +374,23 @@ const band = 1 fit 0 to 3 step 0.5
 const plies = 1 fit 1 to 3 step 1
 const base = 0 fit -1 to 1 step 1
 const from = 1 fit 1 to 3 step 1
+const loud = false fit [true, false]
+const strict = false fit [true, false]
 let quiet on move = streak(abs(move.score) <= band)
 rule t.quiet "Quiet" {
   cite "1" "a run"
   severity warning
   forbid on move when quiet >= plies
+}
+rule t.loud "Loud" {
+  cite "1" "a loud move"
+  severity warning
+  forbid on move when loud and abs(move.score) > 5
+}
+rule t.strict "Strict" {
+  cite "1" "a strict move"
+  severity warning
+  forbid on move when strict and abs(move.score) > 2
 }
 rule t.late "Late and quiet" {
   cite "1" "a late run"
@@ -330,7 +408,9 @@ rule t.counter "Counter" {
     /// apart share one, whether the other side is the move's own field or
     /// a `let` that does not read it; and a comparison joined by `and` to a
     /// part false at a move does not tell values apart there. A constant
-    /// read in arithmetic gets none, nor a grid with a value not a number.
+    /// read in arithmetic is told apart wherever it is read; a flag only
+    /// where what it is joined to is not false. A threshold's grid with a
+    /// value not a number gets none.
     #[test]
     fn a_threshold_s_values_are_classed_by_the_comparisons_they_give() {
         let rs = crate::rules::compile("t.rules", RULES).unwrap();
@@ -345,7 +425,8 @@ rule t.counter "Counter" {
             keep: true,
         };
         let detectors = Detectors::default();
-        let out = run_tallied(&prog, &tl, &Prepared::new(&tl), &detectors, "t", keep);
+        let prepared = Prepared::new(&tl);
+        let out = run_tallied(&prog, &tl, &prepared, &detectors, "t", keep);
         let lets = out.lets.expect("the columns kept");
         let classes = Classes::of(&rs, &rs);
         let of = |k: usize, values: &[Value]| {
@@ -353,6 +434,7 @@ rule t.counter "Counter" {
             let at = At {
                 prog: &prog,
                 tl: &tl,
+                prepared: &prepared,
                 lets: &lets,
                 changed: &changed,
             };
@@ -368,7 +450,12 @@ rule t.counter "Counter" {
         // `move.ply >= from` matters at plies 1 and 4 only, where `quiet`
         // reaches `plies`: from 2 and 3 differ at ply 2 alone
         assert_eq!(of(3, &rs.fits[3].grid), Some(vec![0, 1, 1]), "joined");
-        assert_eq!(of(2, &rs.fits[2].grid), None, "read in arithmetic");
+        // a flag joined to a part false at every move (no score beyond 5
+        // pawns), and to one true at ply 3 (2.60)
+        assert_eq!(of(4, &rs.fits[4].grid), Some(vec![0, 0]), "never read");
+        assert_eq!(of(5, &rs.fits[5].grid), Some(vec![0, 1]), "read at ply 3");
+        // read in arithmetic, at every move: each value a class of its own
+        assert_eq!(of(2, &rs.fits[2].grid), Some(vec![0, 1, 2]), "arithmetic");
         assert_eq!(
             of(0, &[Value::Num(1.0), Value::Bool(true)]),
             None,

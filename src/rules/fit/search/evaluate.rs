@@ -16,6 +16,10 @@ use crate::rules::fit::partial::{Partial, Reads};
 use crate::rules::fit::{Agreement, literal};
 use crate::rules::judge::termination_findings;
 
+/// In a scan, a game's slot for a point it cannot tell from the current
+/// one: its score there is the current point's.
+const AT_BASE: usize = usize::MAX;
+
 impl Search<'_> {
     pub(super) fn key(point: &[Value]) -> String {
         point.iter().map(literal).collect::<Vec<_>>().join("\u{1f}")
@@ -266,12 +270,14 @@ impl Search<'_> {
             return todo.par_iter().map(|p| self.evaluate(p)).collect();
         }
         // the fits the points change, and the values each takes among them
+        // (and the current point's, last: a game that cannot tell a point
+        // from the current one gives there what it gives at the current one)
         let varying: Vec<(usize, Vec<&Value>)> = (0..cur.len())
             .filter_map(|f| {
                 let mut seen: Vec<&Value> = Vec::new();
-                for p in todo {
-                    if !seen.contains(&&p[f]) {
-                        seen.push(&p[f]);
+                for v in todo.iter().map(|p| &p[f]).chain([&cur[f]]) {
+                    if !seen.contains(&v) {
+                        seen.push(v);
                     }
                 }
                 (todo.iter().any(|p| p[f] != cur[f])).then_some((f, seen))
@@ -300,27 +306,32 @@ impl Search<'_> {
                 let at = At {
                     prog: &progs[0][self.variant_of[i]],
                     tl: &self.timelines[i],
+                    prepared: &self.prepared[i],
                     lets: lets.and_then(|l| l.get(i)).unwrap_or(&empty),
                     changed: &changed,
                 };
                 let classes: Vec<Option<Vec<u32>>> = (varying.iter())
-                    .map(|(f, seen)| {
-                        (todo.len() > 2)
-                            .then(|| self.classes.of_game(*f, seen, &at))
-                            .flatten()
-                    })
+                    .map(|(f, seen)| self.classes.of_game(*f, seen, &at))
                     .collect();
-                let mut first: HashMap<Vec<u32>, usize> = HashMap::new();
-                let mut of_point = Vec::with_capacity(todo.len());
-                for p in todo {
-                    let key: Vec<u32> = (varying.iter().zip(&classes))
+                let key = |p: &[Value]| -> Vec<u32> {
+                    (varying.iter().zip(&classes))
                         .map(|((f, seen), c)| {
                             let place = seen.iter().position(|v| **v == p[*f]).unwrap_or(0);
                             c.as_ref().map_or(place as u32, |c| c[place])
                         })
-                        .collect();
+                        .collect()
+                };
+                let at_cur = key(cur);
+                let mut first: HashMap<Vec<u32>, usize> = HashMap::new();
+                let mut of_point = Vec::with_capacity(todo.len());
+                for p in todo {
+                    let k = key(p);
+                    if k == at_cur {
+                        of_point.push(AT_BASE);
+                        continue;
+                    }
                     let next = first.len();
-                    of_point.push(*first.entry(key).or_insert(next));
+                    of_point.push(*first.entry(k).or_insert(next));
                 }
                 of_point
             })
@@ -332,6 +343,10 @@ impl Search<'_> {
         for (i, of_point) in jobs_slots.iter().enumerate() {
             let start = jobs.len();
             for (t, &c) in of_point.iter().enumerate() {
+                if c == AT_BASE {
+                    slot[t].push(AT_BASE);
+                    continue;
+                }
                 if c == jobs.len() - start {
                     jobs.push((t, i));
                 }
@@ -344,9 +359,20 @@ impl Search<'_> {
                 Ok(self.game_from(base, &progs[t], i, partial, given, false)?.0)
             })
             .collect::<Result<Vec<GameScore>, UnknownVariant>>()?;
+        let score = |i: usize, j: usize| match j {
+            AT_BASE => base.games[i].clone(),
+            j => scores[j].clone(),
+        };
         Ok(slot
             .into_iter()
-            .map(|jobs| self.aggregate(jobs.into_iter().map(|j| scores[j].clone()).collect()))
+            .map(|jobs| {
+                self.aggregate(
+                    jobs.into_iter()
+                        .enumerate()
+                        .map(|(i, j)| score(i, j))
+                        .collect(),
+                )
+            })
             .collect())
     }
 
