@@ -968,8 +968,8 @@ fn repeated_findings_of_a_game_are_one_line_under_the_fit() {
 /// with ARBITER_FIT_FULL set every point is evaluated whole. Both give the
 /// same report, byte for byte: on fixtures, and where the corpus is there
 /// on Season 11 (whose draw rule's start is fitted, its classes read from
-/// the draw streak's column) and Cup 5 (whose draw counter is not
-/// described, so that pairs of fits are scanned).
+/// the draw streak's column) and Cup 5 (whose depth-1 moves reset the
+/// counters: a flag told apart only in the games that have such a move).
 #[test]
 fn evaluating_only_what_a_value_changes_gives_the_whole_evaluations_report() {
     let mut files: Vec<String> = [
