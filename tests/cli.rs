@@ -86,37 +86,27 @@ pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
 /// The folder of other TCEC seasons' files (`tcec-other/`), or `None`
 /// (with the reason printed) when the corpus is not available.
 pub fn tcec_other() -> Option<PathBuf> {
+    corpus("tcec-other")
+}
+
+/// The TCEC S15 folder, or `None` (with the reason printed) when the
+/// corpus is not available.
+pub fn tcec_s15() -> Option<PathBuf> {
+    corpus("tcec-s15")
+}
+
+/// The folder `name` of the corpus `ARBITER_CORPUS` names, or `None` (with
+/// the reason printed) where the variable is not set.
+fn corpus(name: &str) -> Option<PathBuf> {
     let Some(dir) = std::env::var_os("ARBITER_CORPUS") else {
-        eprintln!("skipping: ARBITER_CORPUS is not set (set it to the folder holding tcec-other/)");
+        eprintln!("skipping: ARBITER_CORPUS is not set (set it to the folder holding {name}/)");
         return None;
     };
-    let p = Path::new(&dir).join("tcec-other");
+    let p = Path::new(&dir).join(name);
     assert!(
         p.is_dir(),
         "ARBITER_CORPUS is set but {} is not a folder",
         p.display()
     );
     Some(p)
-}
-
-/// The TCEC S15 folder, or `None` (with the reason printed) when the
-/// corpus is not available.
-pub fn tcec_s15() -> Option<PathBuf> {
-    match std::env::var_os("ARBITER_CORPUS") {
-        None => {
-            eprintln!(
-                "skipping: ARBITER_CORPUS is not set (set it to the folder holding tcec-s15/)"
-            );
-            None
-        }
-        Some(dir) => {
-            let p = Path::new(&dir).join("tcec-s15");
-            assert!(
-                p.is_dir(),
-                "ARBITER_CORPUS is set but {} is not a folder",
-                p.display()
-            );
-            Some(p)
-        }
-    }
 }
