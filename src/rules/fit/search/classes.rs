@@ -274,6 +274,15 @@ fn collect<'r>(
         return true;
     }
     match e {
+        // a stateful call keeps what its parts gave at one move for the
+        // moves after it (a detector, for the game): an `and` outside it
+        // false at one move does not make them matter less there
+        CExpr::Stateful(_) | CExpr::Detector(..) => {
+            let mut inside = Vec::new();
+            let mut ok = true;
+            e.each_child(&mut |x| ok = ok && collect(x, leaf, &mut inside, out));
+            ok
+        }
         CExpr::Binary(BinOp::And, a, b) | CExpr::Short(BinOp::And, a, b) => {
             joined.push(b);
             let left = collect(a, leaf, joined, out);
@@ -454,6 +463,22 @@ rule t.counter "Counter" {
         // pawns), and to one true at ply 3 (2.60)
         assert_eq!(of(4, &rs.fits[4].grid), Some(vec![0, 0]), "never read");
         assert_eq!(of(5, &rs.fits[5].grid), Some(vec![0, 1]), "read at ply 3");
+        // inside a stateful call, a reading is joined only to what is
+        // inside it: `move.ply >= 3` outside the streak leaves every move
+        // of its argument in play
+        let late = crate::rules::compile(
+            "late.rules",
+            &RULES.replace(
+                "forbid on move when loud and abs(move.score) > 5",
+                "forbid on move when move.ply >= 3 and streak(abs(move.score) <= band and move.ply >= 1) >= 2",
+            ),
+        )
+        .unwrap();
+        let inside = Classes::of(&late, &late);
+        let joined: Vec<usize> = (inside.fits[0].as_ref().unwrap().iter())
+            .map(|a| a.joined.len())
+            .collect();
+        assert_eq!(joined, vec![0, 1], "the streak's own and, not the rule's");
         // read in arithmetic, at every move: each value a class of its own
         assert_eq!(of(2, &rs.fits[2].grid), Some(vec![0, 1, 2]), "arithmetic");
         assert_eq!(
