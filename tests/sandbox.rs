@@ -495,4 +495,11 @@ fn a_ruleset_over_the_limit_is_refused_early() {
         "{}",
         stderr(&o)
     );
+    let o = arbiter_in(t.path(), &["rules", "check", "big.rules"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("big.rules: ruleset is 5242880 bytes; at most 4194304 are accepted"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -146,31 +146,36 @@ pub fn shipped_at(path: &str) -> Option<&'static str> {
     shipped(path.strip_prefix("rulesets/")?.strip_suffix(".rules")?)
 }
 
+/// The text of the ruleset file `path`: a regular file, read up to the
+/// rule language's size limit and refused beyond it (naming its size), in
+/// UTF-8.
+pub fn read_ruleset_text(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind};
+    let bytes = crate::base::files::read_capped(path, crate::rules::syntax::lexer::MAX_SOURCE)
+        .map_err(|e| match e.kind() {
+            ErrorKind::FileTooLarge => Error::new(e.kind(), format!("ruleset {e}")),
+            _ => e,
+        })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (from byte offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
 impl Config {
     /// Load a ruleset file (a regular file, read up to the rule language's
     /// size limit and refused beyond it); the error is rendered with file,
     /// line and caret.
     pub fn load_ruleset(path: &Path) -> Result<Ruleset, ConfigError> {
         let shown = path.display().to_string();
-        let io = |source| ConfigError::RulesetIo {
+        let src = read_ruleset_text(path).map_err(|source| ConfigError::RulesetIo {
             path: shown.clone(),
             source,
-        };
-        let bytes = crate::base::files::read_capped(path, crate::rules::syntax::lexer::MAX_SOURCE)
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::FileTooLarge => {
-                    io(std::io::Error::new(e.kind(), format!("ruleset {e}")))
-                }
-                _ => io(e),
-            })?;
-        let src = String::from_utf8(bytes).map_err(|e| {
-            io(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!(
-                    "not UTF-8 text (from byte offset {})",
-                    e.utf8_error().valid_up_to()
-                ),
-            ))
         })?;
         Self::compile_ruleset(&shown, &src)
     }
