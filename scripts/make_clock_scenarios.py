@@ -245,7 +245,7 @@ def tcec_manual_addition(corpora):
     os.makedirs(dst, exist_ok=True)
     open(os.path.join(dst, "game.pgn"), "w").write(game.rstrip("\n") + "\n")
     case = {
-        "ruleset": "../../../rulesets/tcec-s15.rules",
+        "ruleset": "tcec-s15",
         "description": (
             "Division 4b, round 7.2 (AllieStein v0.1-n4 v chess22k 1.12) from the official "
             "TCEC Season 15 archive, verbatim. After a network disconnection at ply 96 both "

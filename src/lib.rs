@@ -23,11 +23,17 @@
 
 /// A line on standard error that never panics: where `eprintln!` panics
 /// when standard error is a closed pipe (`arbiter … 2>&1 | head -c 100`),
-/// this drops the line; the exit status still says what happened.
+/// this drops the line; the exit status still says what happened. Its
+/// control characters but line breaks and tabs are replaced (a file name
+/// from a case folder may hold ESC or BEL).
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            $crate::base::diagnostic::for_terminal(&format!($($arg)*))
+        );
     }};
 }
 

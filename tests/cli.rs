@@ -28,6 +28,7 @@ mod properties;
 mod readme;
 mod rules_lang;
 mod run;
+mod sandbox;
 mod scenarios;
 mod similarity;
 mod switches;

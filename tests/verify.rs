@@ -213,9 +213,11 @@ fn a_batch_report_hashes_every_file_and_verify_reruns_the_batch() {
     for f in ["game.pgn", "debug.log"] {
         std::fs::copy(format!("samples/tcec-s15/clean/{f}"), case.join(f)).unwrap();
     }
+    // a case folder's files are inside it
+    std::fs::copy("rulesets/tcec-s15.rules", case.join("t.rules")).unwrap();
     std::fs::write(
         case.join("case.json"),
-        r#"{"ruleset": "../t.rules", "engine_logs": ["debug.log"]}"#,
+        r#"{"ruleset": "t.rules", "engine_logs": ["debug.log"]}"#,
     )
     .unwrap();
     let inputs = ["games.pgn", "case", "--rules", "t.rules"];

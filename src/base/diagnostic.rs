@@ -116,6 +116,20 @@ pub fn clean(s: &str) -> String {
         .collect()
 }
 
+/// Text for the terminal: its control characters replaced by U+FFFD,
+/// line breaks and tabs kept.
+pub fn for_terminal(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

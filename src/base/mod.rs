@@ -1,9 +1,11 @@
 //! Shared basics that every stage uses and that know nothing of chess
 //! records: source spans, the values a rule sees and their types, shared
-//! texts, SHA-256 digests, timestamps and "did you mean".
+//! texts, SHA-256 digests, timestamps, "did you mean", and files read
+//! only if regular and written whole or not at all.
 
 pub mod diagnostic;
 pub mod digest;
+pub mod files;
 pub mod interner;
 pub mod span;
 pub mod suggest;

@@ -47,12 +47,39 @@ pub struct RecordArgs {
     round: String,
     #[arg(long, default_value = "arbiter recording")]
     event: String,
-    /// Folder for engine.log (and opponent.log, game.pgn).
+    /// Folder for engine.log (and opponent.log, game.pgn); refused if one
+    /// of them exists, unless --force.
     #[arg(long)]
     out: PathBuf,
+    /// Replace the files of --out (never --pgn or --opening).
+    #[arg(long)]
+    force: bool,
+}
+
+/// Why `record` would not start: a file of `--out` exists (without
+/// `--force`), or is the game it reads.
+fn refused(a: &RecordArgs) -> Option<String> {
+    let read: Vec<PathBuf> = a.pgn.iter().chain(&a.opening).cloned().collect();
+    for name in ["engine.log", "opponent.log", "game.pgn"] {
+        let p = a.out.join(name);
+        if let Err(e) = crate::pipeline::refuse_overwrite(&p, &|_| false, &read) {
+            return Some(e.to_string());
+        }
+        if !a.force && std::fs::symlink_metadata(&p).is_ok() {
+            return Some(format!(
+                "{}: exists; refused (give --force to replace it)",
+                p.display()
+            ));
+        }
+    }
+    None
 }
 
 pub fn run(a: RecordArgs) -> i32 {
+    if let Some(why) = refused(&a) {
+        say!("arbiter record: {why}");
+        return crate::commands::FAILURE;
+    }
     record(Request {
         engine: a.engine,
         opponent: a.opponent,

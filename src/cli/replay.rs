@@ -30,9 +30,12 @@ pub struct ChartArgs {
     /// Which game of the file (1 = the first).
     #[arg(long, default_value_t = 1)]
     game: usize,
-    /// Where to write the SVG.
+    /// Where to write the SVG (refused if it exists, unless --force).
     #[arg(long)]
     out: PathBuf,
+    /// Replace --out if it exists (never an input of the chart).
+    #[arg(long)]
+    force: bool,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -49,7 +52,7 @@ pub fn run(a: ReplayArgs, out: &mut dyn Write) -> i32 {
 
 pub fn run_chart(a: ChartArgs) -> i32 {
     match Config::load(&a.rules.settings(), false, machine_threads()) {
-        Ok(cfg) => chart::run(&a.file, a.game, &cfg, &a.out),
+        Ok(cfg) => chart::run(&a.file, a.game, &cfg, &a.out, a.force),
         Err(e) => {
             say!("{e}");
             FAILURE

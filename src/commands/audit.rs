@@ -2,7 +2,7 @@
 //! handed to the report writers asked for; the summary last.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{CLEAN, ConfigureError, FAILURE, VIOLATIONS};
 use crate::pipeline::run::audit_paths;
@@ -46,6 +46,10 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
     let mut cfg = cfg.clone();
     cfg.clocks = req.charts.is_some() || req.out.is_some();
     cfg.progress = crate::pipeline::progress::on_terminal();
+    if let Err(e) = refuse_overwrites(req) {
+        say!("arbiter audit: {e}");
+        return FAILURE;
+    }
     for dir in [&req.charts, &req.out].into_iter().flatten() {
         if let Err(e) = std::fs::create_dir_all(dir) {
             say!("arbiter: {}: {e}", dir.display());
@@ -70,6 +74,33 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
     }
     writers.push(&mut stdout);
     write_all(&req.paths, &cfg, &mut writers)
+}
+
+/// Refuse an output folder where the audit would replace one of its
+/// inputs: `--out`'s reports and `--charts`'s SVG files.
+fn refuse_overwrites(req: &Request) -> Result<(), crate::pipeline::OverwriteError> {
+    if req.out.is_none() && req.charts.is_none() {
+        return Ok(());
+    }
+    let read = crate::pipeline::files_read(&req.paths, &req.settings);
+    if let Some(out) = &req.out {
+        crate::pipeline::refuse_overwrite(out, &writes_folder, &read)?;
+    }
+    if let Some(charts) = &req.charts {
+        let svg = |p: &Path| {
+            p.parent() == Some(Path::new("")) && p.extension().is_some_and(|e| e == "svg")
+        };
+        crate::pipeline::refuse_overwrite(charts, &svg, &read)?;
+    }
+    Ok(())
+}
+
+/// Whether `audit --out` writes `rel` (a path in its folder).
+fn writes_folder(rel: &Path) -> bool {
+    ["audit.jsonl", "dossier.html", "dossier.md"]
+        .iter()
+        .any(|n| rel == Path::new(n))
+        || rel.starts_with("dossier-files")
 }
 
 /// Audit `paths` under `cfg` into `writers`, in their order; the exit

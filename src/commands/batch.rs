@@ -47,6 +47,8 @@ pub fn configure(req: &Request) -> Result<Config, ConfigureError> {
 /// Run the batch under `cfg` and write its folder; the exit status.
 pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
     let dir = &req.out;
+    let read = crate::pipeline::files_read(&req.paths, &req.settings);
+    crate::pipeline::refuse_overwrite(dir, &writes, &read)?;
     std::fs::create_dir_all(dir).map_err(|source| BatchRunError::File {
         path: dir.display().to_string(),
         source,
@@ -68,7 +70,8 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
         path: shown.clone(),
         source,
     };
-    let mut lines = io::BufWriter::new(std::fs::File::create(&jsonl).map_err(in_lines)?);
+    // under a temporary name until complete
+    let mut lines = crate::base::files::Atomic::create(&jsonl).map_err(in_lines)?;
     // what the tables' writer makes once per run, made beside the audit
     // where it is sure to be needed
     #[cfg(feature = "tables")]
@@ -88,9 +91,8 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
     }
     lines
         .write_all(crate::report::json::jsonl_tail(&outcome, &cfg).as_bytes())
-        .and_then(|()| lines.flush())
+        .and_then(|()| lines.commit())
         .map_err(in_lines)?;
-    drop(lines);
     write_reports(dir, &outcome, req.shard, &cfg)?;
     let status = if !outcome.unreadable.is_empty() {
         FAILURE
@@ -124,6 +126,18 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
         );
     }
     Ok(status)
+}
+
+/// Whether the batch writes `rel`, a path in its folder: audit.jsonl, the
+/// summary, and the tables (CSV and Parquet).
+fn writes(rel: &std::path::Path) -> bool {
+    let top = rel.parent() == Some(std::path::Path::new(""));
+    top && (["audit.jsonl", "summary.md", "summary.html"]
+        .iter()
+        .any(|n| rel == std::path::Path::new(n))
+        || rel
+            .extension()
+            .is_some_and(|e| e == "csv" || e == "parquet"))
 }
 
 /// The batch's tables and summary (the `tables` feature).

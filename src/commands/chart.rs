@@ -1,7 +1,7 @@
 //! `arbiter chart`: one game's clock chart (SVG), both clocks as recorded
 //! and as the ruleset's time control reconstructs them.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{CLEAN, ChartRunError, FAILURE};
 use crate::pipeline::Config;
@@ -24,10 +24,27 @@ pub fn svg(file: &Path, game: usize, cfg: &Config) -> Result<String, ChartRunErr
     }
 }
 
-/// Draw the chart of game `game` of `file` into `svg_path`.
-pub fn run(file: &Path, game: usize, cfg: &Config, svg_path: &Path) -> i32 {
+/// Draw the chart of game `game` of `file` into `svg_path`: refused if
+/// `svg_path` is a file the chart is drawn from, or exists and `force` is
+/// not given.
+pub fn run(file: &Path, game: usize, cfg: &Config, svg_path: &Path, force: bool) -> i32 {
+    let mut read = vec![file.to_path_buf()];
+    read.extend(cfg.ruleset.iter().map(|r| PathBuf::from(&r.path)));
+    read.extend(cfg.operator_logs.iter().map(|l| PathBuf::from(&l.path)));
+    read.extend(cfg.engine_logs.iter().map(|l| PathBuf::from(&l.path)));
+    if let Err(e) = crate::pipeline::refuse_overwrite(svg_path, &|_| false, &read) {
+        say!("arbiter chart: {e}");
+        return FAILURE;
+    }
+    if !force && std::fs::symlink_metadata(svg_path).is_ok() {
+        say!(
+            "arbiter chart: {}: exists; refused (give --force to replace it)",
+            svg_path.display()
+        );
+        return FAILURE;
+    }
     match svg(file, game, cfg) {
-        Ok(text) => match std::fs::write(svg_path, text) {
+        Ok(text) => match crate::base::files::write_atomic(svg_path, text.as_bytes()) {
             Ok(()) => CLEAN,
             Err(e) => {
                 say!("arbiter: {}: {e}", svg_path.display());

@@ -57,6 +57,9 @@ pub enum BatchRunError {
     Tables(#[from] TablesError),
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// The output folder would replace an input.
+    #[error(transparent)]
+    Overwrite(#[from] crate::pipeline::OverwriteError),
 }
 
 /// Why `arbiter chart` drew no chart.

@@ -11,10 +11,12 @@ use crate::rules::compile;
 /// caret. Also returns its text.
 pub fn load(path: &Path) -> Result<(Ruleset, String), RulesFileError> {
     let shown = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|source| RulesFileError::Io {
-        path: shown.clone(),
-        source,
-    })?;
+    // a regular file, within the size limit
+    let src =
+        crate::pipeline::config::read_ruleset_text(path).map_err(|source| RulesFileError::Io {
+            path: shown.clone(),
+            source,
+        })?;
     match compile(&shown, &src) {
         Ok(rs) => Ok((rs, src)),
         Err(source) => Err(RulesFileError::Ruleset {

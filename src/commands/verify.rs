@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{BatchRunError, CLEAN, VIOLATIONS, VerifyError};
-use crate::base::digest::sha256_file;
+use crate::base::digest::HashingReader;
 use crate::pipeline::{Config, Invocation, Settings, machine_threads, syzygy_listing};
 
 /// A report as read back.
@@ -38,10 +38,15 @@ impl Report {
             (path.to_path_buf(), None)
         };
         let shown = jsonl.display().to_string();
-        let bytes = std::fs::read(&jsonl).map_err(|source| VerifyError::Io {
-            path: shown.clone(),
-            source,
-        })?;
+        let bytes = crate::base::files::open_regular(&jsonl)
+            .and_then(|mut f| {
+                let mut b = Vec::new();
+                std::io::Read::read_to_end(&mut f, &mut b).map(|_| b)
+            })
+            .map_err(|source| VerifyError::Io {
+                path: shown.clone(),
+                source,
+            })?;
         let text = std::str::from_utf8(&bytes).map_err(|e| VerifyError::NotUtf8 {
             path: shown.clone(),
             offset: e.valid_up_to(),
@@ -108,8 +113,14 @@ pub fn check_hashes(report: &Report) -> (Vec<String>, bool) {
     for (path, kind, want) in report.hashed() {
         let now = if kind == "syzygy-tables" {
             syzygy_listing(Path::new(&path)).map(|(_, h)| h)
+        } else if let Some(text) = (kind == "ruleset" && !Path::new(&path).exists())
+            .then(|| crate::pipeline::config::shipped_at(&path))
+            .flatten()
+        {
+            // a shipped ruleset a case folder named: the text built in
+            Ok(crate::base::digest::sha256_hex(text.as_bytes()))
         } else {
-            sha256_file(Path::new(&path))
+            sha256_regular(Path::new(&path))
         };
         match now {
             Ok(h) if h == want => lines.push(format!("  same     {kind} {path}")),
@@ -128,6 +139,14 @@ pub fn check_hashes(report: &Report) -> (Vec<String>, bool) {
         }
     }
     (lines, ok)
+}
+
+/// The SHA-256 of the regular file `path` (a FIFO or a device is refused
+/// unread).
+fn sha256_regular(path: &Path) -> std::io::Result<String> {
+    let mut input = HashingReader::new(crate::base::files::open_regular(path)?);
+    std::io::copy(&mut input, &mut std::io::sink())?;
+    Ok(input.finish().0)
 }
 
 fn short(h: &str) -> &str {
@@ -188,7 +207,8 @@ pub fn report_files(dir: &Path) -> Vec<PathBuf> {
         let Ok(rd) = std::fs::read_dir(d) else { return };
         for e in rd.flatten() {
             let p = e.path();
-            if p.is_dir() {
+            // the entry's own type: a link to a folder is not followed
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
                 walk(root, &p, out);
             } else if let Ok(rel) = p.strip_prefix(root) {
                 out.push(rel.to_path_buf());
@@ -266,6 +286,8 @@ pub fn run(report: &Path, base: Option<&Path>, out: &mut dyn Write) -> Result<i3
     } else {
         "verdict: NOT reproduced\n"
     });
+    // the report's paths may hold control characters: shown inert
+    let text = crate::base::diagnostic::for_terminal(&text);
     out.write_all(text.as_bytes())
         .map_err(VerifyError::Output)?;
     Ok(if reproduced { CLEAN } else { VIOLATIONS })
@@ -285,9 +307,16 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
     cfg.invocation = Some(inv.clone());
     let mut differences = Vec::new();
     let mut compared = Vec::new();
-    // a folder report, or a batch's, is written again into a scratch folder
-    let tmp = std::env::temp_dir().join(format!("arbiter-verify-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    // a folder report, or a batch's, is written again into a scratch
+    // folder of an unpredictable name, removed when this returns
+    let scratch = tempfile::Builder::new()
+        .prefix("arbiter-verify-")
+        .tempdir()
+        .map_err(|source| VerifyError::Io {
+            path: std::env::temp_dir().display().to_string(),
+            source,
+        })?;
+    let tmp = scratch.path().to_path_buf();
     let mut now = Vec::new();
     if let Some(b) = &inv.batch {
         let req = super::batch::Request {
@@ -306,10 +335,7 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
             .transpose()
             .map_err(BatchRunError::from)
             .and_then(|shard| super::batch::run(&super::batch::Request { shard, ..req }, cfg));
-        if let Err(e) = ran {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(e.into());
-        }
+        ran?;
     } else {
         let req = super::audit::Request {
             paths,
@@ -353,6 +379,6 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
             ));
         }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
+    drop(scratch);
     Ok((compared, differences))
 }

@@ -115,17 +115,85 @@ pub fn on_threads<T: Send>(
     Ok(pool.install(work))
 }
 
+/// The rulesets shipped in `rulesets/`, built into the binary: a case
+/// folder names one by its name (`"ruleset": "icga-2008"`), and its
+/// reports name it `rulesets/<name>.rules`, as when it is read from there.
+pub const SHIPPED: [(&str, &str); 5] = [
+    ("icga-2008", include_str!("../../rulesets/icga-2008.rules")),
+    (
+        "kasparov-deep-blue-1996",
+        include_str!("../../rulesets/kasparov-deep-blue-1996.rules"),
+    ),
+    (
+        "kasparov-deep-junior-2003",
+        include_str!("../../rulesets/kasparov-deep-junior-2003.rules"),
+    ),
+    ("tcec-s15", include_str!("../../rulesets/tcec-s15.rules")),
+    (
+        "wccc-1992-madrid",
+        include_str!("../../rulesets/wccc-1992-madrid.rules"),
+    ),
+];
+
+/// The text of the shipped ruleset `name`.
+pub fn shipped(name: &str) -> Option<&'static str> {
+    SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// The text of the shipped ruleset a report names by `path`
+/// (`rulesets/<name>.rules`), if it is one.
+pub fn shipped_at(path: &str) -> Option<&'static str> {
+    shipped(path.strip_prefix("rulesets/")?.strip_suffix(".rules")?)
+}
+
+/// The text of the ruleset file `path`: a regular file, read up to the
+/// rule language's size limit and refused beyond it (naming its size), in
+/// UTF-8.
+pub fn read_ruleset_text(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind};
+    let bytes = crate::base::files::read_capped(path, crate::rules::syntax::lexer::MAX_SOURCE)
+        .map_err(|e| match e.kind() {
+            ErrorKind::FileTooLarge => Error::new(e.kind(), format!("ruleset {e}")),
+            _ => e,
+        })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (from byte offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
 impl Config {
-    /// Load a ruleset file; the error is rendered with file, line and caret.
+    /// Load a ruleset file (a regular file, read up to the rule language's
+    /// size limit and refused beyond it); the error is rendered with file,
+    /// line and caret.
     pub fn load_ruleset(path: &Path) -> Result<Ruleset, ConfigError> {
         let shown = path.display().to_string();
-        let src = std::fs::read_to_string(path).map_err(|source| ConfigError::RulesetIo {
+        let src = read_ruleset_text(path).map_err(|source| ConfigError::RulesetIo {
             path: shown.clone(),
             source,
         })?;
-        crate::rules::compile(&shown, &src).map_err(|source| ConfigError::Ruleset {
-            rendered: source.render(&shown, &src),
-            path: shown.clone(),
+        Self::compile_ruleset(&shown, &src)
+    }
+
+    /// Load the shipped ruleset `name` ([`SHIPPED`]), named
+    /// `rulesets/<name>.rules`.
+    pub fn load_shipped(name: &str) -> Option<Result<Ruleset, ConfigError>> {
+        let src = shipped(name)?;
+        Some(Self::compile_ruleset(
+            &format!("rulesets/{name}.rules"),
+            src,
+        ))
+    }
+
+    fn compile_ruleset(shown: &str, src: &str) -> Result<Ruleset, ConfigError> {
+        crate::rules::compile(shown, src).map_err(|source| ConfigError::Ruleset {
+            rendered: source.render(shown, src),
+            path: shown.to_string(),
             source: Box::new(source),
         })
     }
@@ -142,6 +210,29 @@ mod tests {
         assert_eq!(on_threads(1, rayon::current_num_threads).ok(), Some(1));
         assert_eq!(on_threads(3, rayon::current_num_threads).ok(), Some(3));
         assert_eq!(on_threads(0, rayon::current_num_threads).ok(), Some(1));
+    }
+
+    /// The shipped rulesets built in are those of `rulesets/`, each the
+    /// file's very text.
+    #[test]
+    fn the_built_in_rulesets_are_the_folders() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| {
+                let name = e.unwrap().file_name().into_string().unwrap();
+                name.strip_suffix(".rules").map(str::to_string)
+            })
+            .collect();
+        on_disk.sort();
+        let built: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
+        assert_eq!(on_disk, built);
+        for (name, text) in SHIPPED {
+            let file = std::fs::read_to_string(dir.join(format!("{name}.rules"))).unwrap();
+            assert_eq!(file, text, "{name}");
+            assert_eq!(shipped_at(&format!("rulesets/{name}.rules")), Some(text));
+        }
+        assert!(shipped_at("rulesets/nope.rules").is_none());
     }
 }
 

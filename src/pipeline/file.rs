@@ -1,7 +1,6 @@
 //! The audit of one file: read, hashed and cut into games on a thread of
 //! its own, each game audited as it arrives.
 
-use std::fs::File;
 use std::io::{self, BufReader};
 use std::path::Path;
 
@@ -24,7 +23,7 @@ pub fn audit_file(
     mut on_game: impl FnMut(GameAudit) -> io::Result<()>,
 ) -> Result<InputSummary, io::Error> {
     let shown = path.display().to_string();
-    let file = File::open(path)?;
+    let file = crate::base::files::open_regular(path)?;
     let mut splitter =
         GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
     // at most two parcels wait: the memory stays that of a few games

@@ -19,7 +19,7 @@ use crate::rules::fit::{
 /// Every game of a PGN file, read and replayed (the games in parallel, in
 /// the file's order).
 pub fn read_games(path: &Path) -> io::Result<Vec<Game>> {
-    let file = std::fs::File::open(path)?;
+    let file = crate::base::files::open_regular(path)?;
     let mut splitter = GameSplitter::new(BufReader::new(file));
     let mut chunks = Vec::new();
     while let Some(chunk) = splitter.next_chunk()? {
@@ -106,7 +106,7 @@ pub fn read_and_fit(
     bar: &indicatif::ProgressBar,
 ) -> io::Result<ReadFile> {
     let shown = path.display().to_string();
-    let file = std::fs::File::open(path)?;
+    let file = crate::base::files::open_regular(path)?;
     let mut splitter =
         GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
     let mut chunks = Vec::new();

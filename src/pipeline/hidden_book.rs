@@ -36,7 +36,15 @@ pub fn screen(
     for input in expand_inputs(paths) {
         let path = match input {
             Ok(Input::Pgn(p)) => p,
-            Ok(Input::Case(dir)) => dir.join("game.pgn"),
+            // the case's game, inside its folder
+            Ok(Input::Case(dir)) => match super::inputs::Case::read(&dir) {
+                Ok(c) => c.game,
+                Err(e) => {
+                    say!("{}", e.said());
+                    s.failed = true;
+                    continue;
+                }
+            },
             Err((p, e)) => {
                 say!("arbiter: {}: {e}", p.display());
                 s.failed = true;

@@ -1,10 +1,18 @@
 //! What the command line names: PGN files, folders searched for them, and
 //! case folders (one game with its logs and ruleset, `case.json`).
+//!
+//! A folder is walked without following links to folders (a link back up
+//! would read every game again, or without end); a link to a PGN file is
+//! followed only if it leads to a file inside the folder walked, and not
+//! read already. Each link skipped is said on standard error. Only regular
+//! files are taken: a FIFO or a device named `*.pgn` is an input that
+//! cannot be read, said, and the other inputs are read.
 
+use std::collections::BTreeSet;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::config::{Config, ConfigError};
+use super::config::{Config, ConfigError, Settings};
 use crate::ingest::logs::{LoadedLog, read_engine_logs};
 
 /// One thing to audit: a PGN file, or a case folder (a game with its logs
@@ -15,40 +23,234 @@ pub enum Input {
     Case(PathBuf),
 }
 
+/// The command line's paths expanded ([`expand`]): the inputs (or why one
+/// cannot be read), and the links the walks skipped, each with why.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    pub inputs: Vec<Result<Input, (PathBuf, io::Error)>>,
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
 /// Expand the command line's paths: files as given, directories to their
 /// `.pgn` files and case folders (recursively, sorted by path so runs are
-/// reproducible).
+/// reproducible). The links skipped are said on standard error.
 pub fn expand_inputs(paths: &[PathBuf]) -> Vec<Result<Input, (PathBuf, io::Error)>> {
-    let mut out = Vec::new();
+    let e = expand(paths);
+    for (p, why) in &e.skipped {
+        say!("arbiter: warning: {}: {why}", p.display());
+    }
+    e.inputs
+}
+
+/// [`expand_inputs`], the skipped links returned rather than said.
+pub fn expand(paths: &[PathBuf]) -> Expanded {
+    let mut out = Expanded::default();
     for p in paths {
-        if p.is_dir() && p.join("case.json").is_file() {
-            out.push(Ok(Input::Case(p.clone())));
+        if p.is_dir() && has_case_file(p) {
+            out.inputs.push(Ok(Input::Case(p.clone())));
         } else if p.is_dir() {
-            let mut found = Vec::new();
-            if let Err(e) = walk(p, &mut found) {
-                out.push(Err((p.clone(), e)));
-            }
-            found.sort();
-            out.extend(found.into_iter().map(Ok));
+            let mut w = Walk {
+                root: std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()),
+                ..Walk::default()
+            };
+            w.dir(p);
+            out.inputs.extend(w.finish(&mut out.skipped));
         } else {
-            out.push(Ok(Input::Pgn(p.clone())));
+            out.inputs.push(Ok(Input::Pgn(p.clone())));
         }
     }
     out
 }
 
-fn walk(dir: &Path, out: &mut Vec<Input>) -> io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() && path.join("case.json").is_file() {
-            out.push(Input::Case(path));
-        } else if path.is_dir() {
-            walk(&path, out)?;
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+/// Whether folder `dir` has a `case.json` (of whatever kind: one that is
+/// not a regular file is refused when the case is read).
+fn has_case_file(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join("case.json")).is_ok()
+}
+
+fn is_pgn(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+}
+
+/// A file's identity: device and inode.
+type FileId = (u64, u64);
+
+fn id(m: &std::fs::Metadata) -> FileId {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
+}
+
+/// One folder walk under `root` (canonical).
+#[derive(Debug, Default)]
+struct Walk {
+    root: PathBuf,
+    found: Vec<Input>,
+    /// The regular PGN files found, by identity.
+    seen: BTreeSet<FileId>,
+    /// Links to PGN files inside the root, and what they lead to.
+    links: Vec<(PathBuf, FileId)>,
+    bad: Vec<(PathBuf, io::Error)>,
+    skipped: Vec<(PathBuf, String)>,
+}
+
+impl Walk {
+    fn dir(&mut self, dir: &Path) {
+        let entries = match std::fs::read_dir(dir) {
+            Ok(rd) => rd,
+            Err(e) => return self.bad.push((dir.to_path_buf(), e)),
+        };
+        for entry in entries {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => return self.bad.push((dir.to_path_buf(), e)),
+            };
+            let path = entry.path();
+            // the entry's own type: a link is not followed here
+            let kind = match entry.file_type() {
+                Ok(k) => k,
+                Err(e) => {
+                    self.bad.push((path, e));
+                    continue;
+                }
+            };
+            if kind.is_dir() && has_case_file(&path) {
+                self.found.push(Input::Case(path));
+            } else if kind.is_dir() {
+                self.dir(&path);
+            } else if kind.is_symlink() {
+                self.link(path);
+            } else if is_pgn(&path) && kind.is_file() {
+                if let Ok(m) = entry.metadata() {
+                    self.seen.insert(id(&m));
+                }
+                self.found.push(Input::Pgn(path));
+            } else if is_pgn(&path) {
+                let e = match entry.metadata() {
+                    Ok(m) => crate::base::files::not_regular(&m),
+                    Err(e) => e,
+                };
+                self.bad.push((path, e));
+            }
+        }
+    }
+
+    /// A link met in the walk: one to a folder is skipped; one to a PGN
+    /// file is kept if it leads inside the root.
+    fn link(&mut self, path: PathBuf) {
+        let why = match std::fs::metadata(&path) {
+            Ok(m) if m.is_dir() => "a link to a folder, not followed",
+            _ if !is_pgn(&path) => return,
+            Err(_) => "a link that leads nowhere, skipped",
+            Ok(m) if !m.is_file() => {
+                return self.bad.push((path, crate::base::files::not_regular(&m)));
+            }
+            Ok(m) => match std::fs::canonicalize(&path) {
+                Ok(to) if to.starts_with(&self.root) => {
+                    return self.links.push((path, id(&m)));
+                }
+                _ => "a link to a file outside the folder walked, not followed",
+            },
+        };
+        self.skipped.push((path, why.to_string()));
+    }
+
+    /// The inputs found, sorted (links to files read already dropped, and
+    /// said), then those that cannot be read; the skipped links added to
+    /// `skipped`, sorted.
+    fn finish(
+        mut self,
+        skipped: &mut Vec<(PathBuf, String)>,
+    ) -> impl Iterator<Item = Result<Input, (PathBuf, io::Error)>> {
+        self.links.sort();
+        for (path, to) in std::mem::take(&mut self.links) {
+            if self.seen.insert(to) {
+                self.found.push(Input::Pgn(path));
+            } else {
+                self.skipped
+                    .push((path, "a link to a file read already, skipped".into()));
+            }
+        }
+        self.found.sort();
+        self.bad.sort_by(|a, b| a.0.cmp(&b.0));
+        self.skipped.sort();
+        skipped.append(&mut self.skipped);
+        self.found
+            .into_iter()
+            .map(Ok)
+            .chain(self.bad.into_iter().map(Err))
+    }
+}
+
+/// Every file an audit of `paths` under `settings` would read, as named:
+/// the settings' files, the PGN files, and each case folder's `case.json`
+/// and the files it names (what [`expand`] and [`Case::read`] find).
+pub fn files_read(paths: &[PathBuf], settings: &Settings) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = settings
+        .rules
+        .iter()
+        .chain(&settings.similarity)
+        .chain(&settings.operator_logs)
+        .chain(&settings.engine_logs)
+        .cloned()
+        .collect();
+    for input in expand(paths).inputs.into_iter().flatten() {
+        match input {
+            Input::Pgn(p) => v.push(p),
+            Input::Case(d) => {
+                v.push(d.join("case.json"));
+                if let Ok(c) = Case::read(&d) {
+                    v.push(c.game);
+                    v.extend(c.engine_logs);
+                    v.extend(c.operator_logs);
+                    if let Some(CaseRuleset::File(r)) = c.ruleset {
+                        v.push(r);
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
+/// An output that would replace an input of the run.
+#[derive(Debug, thiserror::Error)]
+pub enum OverwriteError {
+    #[error("{out}: is an input of this run; refused (write the output elsewhere)")]
+    IsInput { out: String },
+    #[error(
+        "{out}: the run would replace {input}, one of its inputs; refused (write the output elsewhere)"
+    )]
+    Replaces { out: String, input: String },
+}
+
+/// Refuse the output `out` (a file, or a folder) if it is one of the files
+/// `read`, or if `writes` says the run writes the path (relative to `out`)
+/// of one of them.
+pub fn refuse_overwrite(
+    out: &Path,
+    writes: &dyn Fn(&Path) -> bool,
+    read: &[PathBuf],
+) -> Result<(), OverwriteError> {
+    // what does not exist holds no input
+    let Ok(at) = std::fs::canonicalize(out) else {
+        return Ok(());
+    };
+    for r in read {
+        let Ok(c) = std::fs::canonicalize(r) else {
+            continue;
+        };
+        if c == at {
+            return Err(OverwriteError::IsInput {
+                out: out.display().to_string(),
+            });
+        }
+        if let Ok(rel) = c.strip_prefix(&at)
+            && writes(rel)
         {
-            out.push(Input::Pgn(path));
+            return Err(OverwriteError::Replaces {
+                out: out.display().to_string(),
+                input: r.display().to_string(),
+            });
         }
     }
     Ok(())
@@ -57,22 +259,38 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> io::Result<()> {
 /// A case folder: `case.json` names the game, its logs and its ruleset.
 ///
 /// ```json
-/// {"ruleset": "../../../rulesets/kasparov-deep-junior-2003.rules",
+/// {"ruleset": "kasparov-deep-junior-2003",
 ///  "game": "game.pgn", "engine_logs": ["engine.log"], "operator_logs": ["operator.log"]}
 /// ```
 ///
-/// Paths are relative to the folder. `game` defaults to `game.pgn`; without
+/// Paths are relative to the folder and must stay inside it: an absolute
+/// path, a `..` that leaves it or a link that leads out of it is refused,
+/// and so is a file that is not a regular one. `ruleset` is a `.rules`
+/// file of the folder, or the name of a shipped ruleset (no `/`, no
+/// extension). `game` defaults to `game.pgn`; without
 /// `engine_logs`/`operator_logs`, the folder's `engine.log`,
 /// `opponent.log` and `operator.log` are used when present.
 #[derive(Debug, Clone)]
 pub struct Case {
     pub dir: PathBuf,
     pub game: PathBuf,
-    pub ruleset: Option<PathBuf>,
+    pub ruleset: Option<CaseRuleset>,
     pub variant: Option<String>,
     pub engine_logs: Vec<PathBuf>,
     pub operator_logs: Vec<PathBuf>,
 }
+
+/// The ruleset a case folder names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaseRuleset {
+    /// A file of the folder (its path as shown).
+    File(PathBuf),
+    /// A shipped ruleset, by name (`crate::pipeline::config::SHIPPED`).
+    Shipped(String),
+}
+
+/// The longest `case.json` read.
+pub const MAX_CASE_FILE: usize = 1 << 20;
 
 /// Why a case folder could not be read: its `case.json` (`path`, as
 /// shown), or the files it names.
@@ -102,6 +320,40 @@ pub enum CaseError {
     NotFileName { path: String, key: String },
     #[error("{path}: {key:?} must be a list of file names")]
     NotList { path: String, key: String },
+    /// A path the case names is absolute.
+    #[error(
+        "{path}: {key} {value:?} is an absolute path; refused: a case folder's files are inside it"
+    )]
+    Absolute {
+        path: String,
+        key: String,
+        value: String,
+    },
+    /// A path the case names leaves the folder by `..`.
+    #[error("{path}: {key} {value:?} leaves the case folder; refused: its files are inside it")]
+    Leaves {
+        path: String,
+        key: String,
+        value: String,
+    },
+    /// A path the case names leads out of the folder through a link.
+    #[error(
+        "{path}: {key} {value:?} is a link to a file outside the case folder; refused: its files are inside it"
+    )]
+    LinkOut {
+        path: String,
+        key: String,
+        value: String,
+    },
+    /// `ruleset` names no shipped ruleset.
+    #[error(
+        "{path}: ruleset {name:?} is not a shipped ruleset (shipped: {known}); or name a .rules file in the case folder"
+    )]
+    UnknownRuleset {
+        path: String,
+        name: String,
+        known: String,
+    },
     /// The ruleset or a log the case names.
     #[error(transparent)]
     Config(#[from] ConfigError),
@@ -122,13 +374,73 @@ impl CaseError {
     }
 }
 
+/// A case folder being read: where it is (`dir` as given, `root`
+/// canonical) and its `case.json` as shown.
+struct Folder<'a> {
+    dir: &'a Path,
+    root: PathBuf,
+    shown: String,
+}
+
+impl Folder<'_> {
+    /// The file `given` names in the folder (for `key` of `case.json`),
+    /// as shown: refused if it is absolute, leaves the folder, leads out
+    /// of it by a link, or exists and is not a regular file. One that does
+    /// not exist is said when it is read.
+    fn file(&self, key: &str, given: &str) -> Result<PathBuf, CaseError> {
+        let err = |make: fn(String, String, String) -> CaseError| {
+            Err(make(self.shown.clone(), key.to_string(), given.to_string()))
+        };
+        let rel = Path::new(given);
+        if rel.has_root() || rel.is_absolute() {
+            return err(|path, key, value| CaseError::Absolute { path, key, value });
+        }
+        if normalize(rel).starts_with("..") {
+            return err(|path, key, value| CaseError::Leaves { path, key, value });
+        }
+        let joined = self.dir.join(rel);
+        if std::fs::symlink_metadata(&joined).is_err() {
+            return Ok(joined);
+        }
+        match std::fs::canonicalize(&joined) {
+            Ok(c) if !c.starts_with(&self.root) => {
+                return err(|path, key, value| CaseError::LinkOut { path, key, value });
+            }
+            // a link that leads nowhere: said when it is read
+            Err(_) => return Ok(joined),
+            Ok(_) => {}
+        }
+        crate::base::files::regular(&joined).map_err(|source| CaseError::Io {
+            path: joined.display().to_string(),
+            source,
+        })?;
+        Ok(joined)
+    }
+}
+
 impl Case {
     pub fn read(dir: &Path) -> Result<Case, CaseError> {
         let path = dir.join("case.json");
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|source| CaseError::Io {
-            path: shown.clone(),
-            source,
+        let io = |p: &Path| {
+            let path = p.display().to_string();
+            move |source| CaseError::Io { path, source }
+        };
+        let folder = Folder {
+            dir,
+            root: std::fs::canonicalize(dir).map_err(io(dir))?,
+            shown: shown.clone(),
+        };
+        folder.file("case.json", "case.json")?;
+        let bytes = crate::base::files::read_capped(&path, MAX_CASE_FILE).map_err(io(&path))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            io(&path)(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "not UTF-8 text (from byte offset {})",
+                    e.utf8_error().valid_up_to()
+                ),
+            ))
         })?;
         let v: serde_json::Value =
             serde_json::from_str(&text).map_err(|source| CaseError::Json {
@@ -170,20 +482,19 @@ impl Case {
         };
         let list = |k: &str, defaults: &[&str]| -> Result<Vec<PathBuf>, CaseError> {
             match obj.get(k) {
-                None => Ok(defaults
+                None => defaults
                     .iter()
-                    .map(|d| dir.join(d))
-                    .filter(|p| p.is_file())
-                    .collect()),
+                    .filter(|d| std::fs::symlink_metadata(dir.join(d)).is_ok())
+                    .map(|d| folder.file(k, d))
+                    .collect(),
                 Some(serde_json::Value::Array(a)) => a
                     .iter()
-                    .map(|x| {
-                        x.as_str()
-                            .map(|x| dir.join(x))
-                            .ok_or_else(|| CaseError::NotFileName {
-                                path: shown.clone(),
-                                key: k.to_string(),
-                            })
+                    .map(|x| match x.as_str() {
+                        Some(x) => folder.file(k, x),
+                        None => Err(CaseError::NotFileName {
+                            path: shown.clone(),
+                            key: k.to_string(),
+                        }),
                     })
                     .collect(),
                 Some(_) => Err(CaseError::NotList {
@@ -192,10 +503,11 @@ impl Case {
                 }),
             }
         };
+        let game = s("game")?.unwrap_or_else(|| "game.pgn".into());
         Ok(Case {
             dir: dir.to_path_buf(),
-            game: dir.join(s("game")?.unwrap_or_else(|| "game.pgn".into())),
-            ruleset: s("ruleset")?.map(|r| normalize(&dir.join(r))),
+            game: folder.file("game", &game)?,
+            ruleset: s("ruleset")?.map(|r| ruleset(&folder, &r)).transpose()?,
             variant: s("variant")?,
             engine_logs: list("engine_logs", &["engine.log", "opponent.log"])?,
             operator_logs: list("operator_logs", &["operator.log"])?,
@@ -204,19 +516,49 @@ impl Case {
 
     /// The audit configuration for this case: the run's, with the case's
     /// ruleset and logs (read on at most `threads` threads).
-    pub fn config(&self, base: &Config, threads: usize) -> Result<Config, ConfigError> {
+    pub fn config(&self, base: &Config, threads: usize) -> Result<Config, CaseError> {
         let mut c = base.clone();
         if let Some(r) = &self.ruleset {
-            c.ruleset = Some(std::sync::Arc::new(Config::load_ruleset(r)?));
+            let rs = match r {
+                CaseRuleset::File(p) => Config::load_ruleset(p)?,
+                CaseRuleset::Shipped(name) => Config::load_shipped(name).ok_or_else(|| {
+                    unknown_ruleset(&self.dir.join("case.json").display().to_string(), name)
+                })??,
+            };
+            c.ruleset = Some(std::sync::Arc::new(rs));
             c.variant = self.variant.clone().or(c.variant);
         }
         c.operator_logs = self
             .operator_logs
             .iter()
             .map(|p| LoadedLog::read(p))
-            .collect::<Result<_, _>>()?;
-        c.engine_logs = read_engine_logs(&self.engine_logs, threads)?;
+            .collect::<Result<_, _>>()
+            .map_err(ConfigError::from)?;
+        c.engine_logs = read_engine_logs(&self.engine_logs, threads).map_err(ConfigError::from)?;
         Ok(c)
+    }
+}
+
+/// The ruleset `given` names in a case folder: a shipped ruleset's name
+/// (no `/` and no extension), else a file of the folder.
+fn ruleset(folder: &Folder<'_>, given: &str) -> Result<CaseRuleset, CaseError> {
+    if !given.contains('/') && Path::new(given).extension().is_none() {
+        return match super::config::shipped(given) {
+            Some(_) => Ok(CaseRuleset::Shipped(given.to_string())),
+            None => Err(unknown_ruleset(&folder.shown, given)),
+        };
+    }
+    Ok(CaseRuleset::File(normalize(
+        &folder.file("ruleset", given)?,
+    )))
+}
+
+fn unknown_ruleset(shown: &str, name: &str) -> CaseError {
+    let known: Vec<&str> = super::config::SHIPPED.iter().map(|(n, _)| *n).collect();
+    CaseError::UnknownRuleset {
+        path: shown.to_string(),
+        name: name.to_string(),
+        known: known.join(", "),
     }
 }
 

@@ -26,5 +26,8 @@ pub use config::{
 pub(crate) use file::Parcels;
 pub use file::audit_file;
 pub use game::{GameAudit, GameClocks, audit_game, audit_replayed, engine_logs_of};
-pub use inputs::{Case, CaseError, Input, expand_inputs, normalize};
+pub use inputs::{
+    Case, CaseError, CaseRuleset, Input, OverwriteError, expand, expand_inputs, files_read,
+    normalize, refuse_overwrite,
+};
 pub use record::{InputSummary, add_hashed, hashed_files, syzygy_entry, syzygy_listing};

@@ -72,7 +72,9 @@ pub fn audit_paths(
         let this = case_cfg.as_ref().unwrap_or(cfg);
         add_hashed(&mut run.hashed, hashed_files(this, syzygy.as_ref()));
         let totals = &mut run.totals;
-        bar.set_message(path.display().to_string());
+        bar.set_message(crate::base::diagnostic::for_terminal(
+            &path.display().to_string(),
+        ));
         let mut each = |g: GameAudit| {
             g.count_into(totals);
             // the bar is lifted while a game's lines are written

@@ -30,7 +30,15 @@ pub fn passive_choices(
     for input in expand_inputs(paths) {
         let path = match input {
             Ok(Input::Pgn(p)) => p,
-            Ok(Input::Case(d)) => d.join("game.pgn"),
+            // the case's game, inside its folder
+            Ok(Input::Case(d)) => {
+                super::inputs::Case::read(&d)
+                    .map(|c| c.game)
+                    .map_err(|e| InputError {
+                        path: d.display().to_string(),
+                        source: std::io::Error::other(e.to_string()),
+                    })?
+            }
             Err((p, source)) => {
                 return Err(InputError {
                     path: p.display().to_string(),

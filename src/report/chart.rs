@@ -217,7 +217,7 @@ impl super::Writer for Charts {
         let file = self.dir.join(format!("{stem}-{}.svg", g.game.index + 1));
         match for_game(g) {
             Some(Ok(svg)) => {
-                if let Err(e) = std::fs::write(&file, svg) {
+                if let Err(e) = crate::base::files::write_atomic(&file, svg.as_bytes()) {
                     say!("arbiter: {}: {e}", file.display());
                     self.failures += 1;
                 }

@@ -45,10 +45,12 @@ pub trait Writer {
     fn verdict(&mut self, _status: i32, _run: &AuditRun, _cfg: &Config) {}
 }
 
-/// Write `text` to `dir/name`, naming the file in the error.
+/// Write `text` to `dir/name` (through a temporary name, renamed when
+/// complete: `crate::base::files::write_atomic`), naming the file in the
+/// error.
 pub fn write_in(dir: &std::path::Path, name: &str, text: &str) -> Result<(), ReportError> {
     let p = dir.join(name);
-    std::fs::write(&p, text).map_err(|source| ReportError::File {
+    crate::base::files::write_atomic(&p, text.as_bytes()).map_err(|source| ReportError::File {
         path: p.display().to_string(),
         source,
     })

@@ -142,7 +142,8 @@ pub fn summary(
     if let Some(rs) = ruleset {
         s.push_str(&format!(
             " ({manual} clauses of {} only a human can judge: `arbiter rules list {}` marks them)",
-            rs.id, rs.path
+            rs.id,
+            clean(&rs.path)
         ));
         let events = rs.rules.iter().filter(|r| r.is_event_level()).count();
         if events > 0 {

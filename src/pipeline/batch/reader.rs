@@ -205,7 +205,7 @@ fn read_all(
         let (fi, path) = (next, &inputs[next]);
         next += 1;
         let shown = path.display().to_string();
-        let file = match std::fs::File::open(path) {
+        let file = match crate::base::files::open_regular(path) {
             Ok(f) => f,
             Err(e) => {
                 unreadable.push((shown, e.to_string()));

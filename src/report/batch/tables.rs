@@ -12,6 +12,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::{Shown, TableError};
+use crate::base::files::Atomic;
 use crate::findings::{Finding, Severity};
 use crate::pipeline::batch::{GameRecord, Outcome};
 
@@ -396,19 +397,18 @@ fn write_table(
         let path = p.display().to_string();
         move |source| TableError::Write { path, source }
     };
-    let mut csv =
-        std::io::BufWriter::new(std::fs::File::create(&csv_path).map_err(io_in(&csv_path))?);
+    // each file under a temporary name until complete
+    let mut csv = Atomic::create(&csv_path).map_err(io_in(&csv_path))?;
     let mut pieces = pieces;
     let Some(first) = pieces.next() else {
-        return csv.flush().map_err(io_in(&csv_path));
+        return csv.commit().map_err(io_in(&csv_path));
     };
     let first = first.map_err(pe)?;
     csv.write_all(csv_header(&first).as_bytes())
         .map_err(io_in(&csv_path))?;
     // the Parquet writer writes a few bytes at a time: buffered, a table
     // takes a handful of system calls instead of thousands
-    let mut pq_file =
-        std::io::BufWriter::new(std::fs::File::create(&pq_path).map_err(io_in(&pq_path))?);
+    let mut pq_file = Atomic::create(&pq_path).map_err(io_in(&pq_path))?;
     let mut pq = ParquetWriter::new(&mut pq_file)
         .set_parallel(false)
         .batched(first.schema())
@@ -422,10 +422,10 @@ fn write_table(
             .map_err(written_in(&csv_path))?;
         pq.write_batch(&df).map_err(written_in(&pq_path))?;
     }
-    csv.flush().map_err(io_in(&csv_path))?;
+    csv.commit().map_err(io_in(&csv_path))?;
     pq.finish().map_err(written_in(&pq_path))?;
     drop(pq);
-    pq_file.flush().map_err(io_in(&pq_path))
+    pq_file.commit().map_err(io_in(&pq_path))
 }
 
 #[cfg(test)]
