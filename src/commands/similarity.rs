@@ -10,6 +10,7 @@ use serde_json::json;
 use super::{CLEAN, SimilarityRunError};
 use crate::engines::SimilarityError;
 use crate::engines::engine::Limit;
+use crate::engines::reference::Reference;
 use crate::engines::similarity as active;
 use crate::facts::similarity as sim;
 
@@ -50,7 +51,7 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
     let settings = signature_settings(req)?;
     let specs = engine_specs(req)?;
     let reference = match &req.reference {
-        Some(r) => Some(active::Reference::read(r)?),
+        Some(r) => Some(Reference::read(r)?),
         None => None,
     };
     if let Some(r) = reference.as_ref().filter(|r| !r.checked) {
@@ -248,7 +249,7 @@ fn engine_specs(req: &Request) -> Result<Vec<active::EngineSpec>, SimilarityRunE
 fn check_related(
     settings: &sim::signature::Settings,
     specs: &[active::EngineSpec],
-    reference: Option<&active::Reference>,
+    reference: Option<&Reference>,
 ) -> Result<(), SimilarityRunError> {
     let field: Vec<&String> = specs
         .iter()

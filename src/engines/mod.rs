@@ -6,7 +6,7 @@ pub mod engine;
 mod error;
 pub mod process;
 pub mod record;
-mod reference;
+pub mod reference;
 pub mod similarity;
 pub mod transcript;
 

@@ -32,8 +32,6 @@ use super::error::SimilarityError;
 use super::transcript::Transcript;
 use crate::facts::similarity::Answer;
 
-pub use super::reference::Reference;
-
 /// An engine to test: its name in the report and its command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineSpec {
