@@ -22,6 +22,7 @@ mod injection;
 mod logs;
 mod malformed;
 mod outputs;
+mod process_groups;
 mod processes;
 mod progress;
 mod properties;

@@ -100,7 +100,7 @@ fn a_signal_stops_and_reaps_every_engine() {
         std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
         assert_eq!(status.code(), Some(130), "SIG{signal}: {err}");
         assert!(
-            err.contains("interrupted; 2 engine process(es) stopped and reaped"),
+            err.contains("interrupted; 2 engines stopped, 2 processes killed"),
             "{err}"
         );
         for p in engines {
@@ -136,7 +136,10 @@ fn an_engine_that_crashes_mid_search_is_reported() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("exited (status Some(3))"), "{err}");
+    assert!(
+        err.contains("ended while arbiter waited for `bestmove`: exit status 3"),
+        "{err}"
+    );
     for p in pids(dir.path()) {
         assert!(!alive(p));
     }

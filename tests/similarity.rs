@@ -183,7 +183,7 @@ fn bad_suites_and_engine_lists_are_refused_with_the_place() {
         ),
         ("--related", "a", "--related takes A,B"),
         ("--false-positive-rate", "2", "between 0 and 1, not 2"),
-        ("--bootstrap", "0", "--bootstrap takes at least 1"),
+        ("--bootstrap", "0", "0 is not in 1..=10000"),
     ] {
         let mut args = two.to_vec();
         args.extend([flag, value]);

@@ -1,7 +1,7 @@
 //! The command line: flags parsed with clap into each subcommand's
 //! configuration, and the library called (`crate::commands`). One file per
 //! subcommand; this one dispatches. Exit codes: 0 clean, 1 violations
-//! found, 2 arbiter could not run.
+//! found, 2 arbiter could not run, 130 interrupted.
 
 use std::io::{self, BufWriter, Write};
 
@@ -96,8 +96,11 @@ pub fn exit_on_panic() {
     }));
 }
 
-/// Run the parsed command line; the exit status.
+/// Run the parsed command line; the exit status. Every command first
+/// installs the one signal handler: on SIGINT, SIGTERM or SIGHUP it stops
+/// every engine arbiter started and exits 130, writing nothing more.
 pub fn run(cli: Cli) -> i32 {
+    crate::engines::process::stop_on_signal();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let code = match cli.command {

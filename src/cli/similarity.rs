@@ -30,9 +30,10 @@ pub struct SimilarityArgs {
     /// Runs per engine; the second is the self-similarity run.
     #[arg(long, default_value_t = 2)]
     runs: u32,
-    /// Worker threads (engines run in parallel, one process each).
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
+    /// Worker threads (engines run in parallel, one process each); at
+    /// most 64.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: u64,
     /// Output folder: answers.jsonl (resumable), similarity.json,
     /// heatmap.svg, dendrogram.svg, logs/.
     #[arg(long)]
@@ -55,9 +56,10 @@ pub struct SimilarityArgs {
     /// resampled, is at most this.
     #[arg(long, default_value_t = 0.001)]
     false_positive_rate: f64,
-    /// Bootstrap resamples of the positions.
-    #[arg(long, default_value_t = 1000)]
-    bootstrap: usize,
+    /// Bootstrap resamples of the positions; at most 10000 (each is kept
+    /// for every pair).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    bootstrap: u64,
 }
 
 pub fn run(a: SimilarityArgs, out: &mut dyn Write) -> i32 {
@@ -69,13 +71,13 @@ pub fn run(a: SimilarityArgs, out: &mut dyn Write) -> i32 {
         movetime: a.movetime,
         depth: a.depth,
         runs: a.runs,
-        threads: a.threads,
+        threads: usize::try_from(a.threads).unwrap_or(1),
         out: a.out,
         options: a.options,
         reference: a.reference,
         related: a.related,
         false_positive_rate: a.false_positive_rate,
-        bootstrap: a.bootstrap,
+        bootstrap: usize::try_from(a.bootstrap).unwrap_or(1),
         progress: io::IsTerminal::is_terminal(&io::stderr()),
     };
     match similarity::run(&req, out) {

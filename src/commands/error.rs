@@ -159,8 +159,15 @@ pub enum RecordRunError {
     OpeningSetUp { path: String },
     #[error(transparent)]
     Record(#[from] RecordError),
+    /// The recording failed; `logs` keep what was written up to the
+    /// failure.
+    #[error("{source}; the log up to the failure is in {logs}")]
+    Failed { source: RecordError, logs: String },
     #[error("{path}: {source}")]
     Dir { path: String, source: io::Error },
+    /// A transcript could not be created or written.
+    #[error("{path}: cannot write the log: {source}")]
+    Log { path: String, source: io::Error },
     #[error(transparent)]
     Report(#[from] ReportError),
 }

@@ -1,10 +1,13 @@
 //! `arbiter record`: drive a real UCI engine through a game and write its
 //! log with real timestamps (and the opponent's log and the game).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{CLEAN, FAILURE, RecordRunError};
-use crate::engines::record::{Limit, RecordConfig};
+use crate::engines::RecordError;
+use crate::engines::engine::Limit;
+use crate::engines::record::{Logs, RecordConfig, record};
+use crate::engines::transcript::Transcript;
 use crate::pipeline::Config;
 use crate::pipeline::run::nth_game;
 
@@ -32,33 +35,70 @@ pub struct Request {
 }
 
 /// Record as `req` asks and write engine.log (and opponent.log, game.pgn)
-/// into `req.out`.
+/// into `req.out`. The logs are written as the engines talk, so a failed
+/// recording keeps them up to the failure.
 pub fn run(req: Request) -> i32 {
-    crate::engines::record::reap_on_signal();
     let dir = req.out.clone();
-    let r = config(req)
-        .and_then(|cfg| Ok(crate::engines::record::record(&cfg)?))
-        .and_then(|rec| {
-            std::fs::create_dir_all(&dir).map_err(|source| RecordRunError::Dir {
-                path: dir.display().to_string(),
-                source,
-            })?;
-            let write = |name: &str, text: &str| crate::report::write_in(&dir, name, text);
-            write("engine.log", &rec.engine_log)?;
-            if let Some(o) = &rec.opponent_log {
-                write("opponent.log", o)?;
-            }
-            if let Some(p) = &rec.pgn {
-                write("game.pgn", p)?;
-            }
-            Ok(())
-        });
-    match r {
+    match config(req).and_then(|cfg| write(&cfg, &dir)) {
         Ok(()) => CLEAN,
         Err(e) => {
+            // an engine stopped by a signal is not a failure to report
+            crate::engines::process::hold_if_stopping();
             say!("arbiter record: {e}");
             FAILURE
         }
+    }
+}
+
+/// Record `cfg` into `dir`.
+fn write(cfg: &RecordConfig, dir: &Path) -> Result<(), RecordRunError> {
+    if cfg.replay.is_none() && cfg.opponent.is_none() {
+        return Err(RecordError::NoOpponent.into());
+    }
+    std::fs::create_dir_all(dir).map_err(|source| RecordRunError::Dir {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    let create = |name: &str| {
+        let path = dir.join(name);
+        Transcript::create(&path)
+            .map(|t| (t, path.display().to_string()))
+            .map_err(|source| RecordRunError::Log {
+                path: path.display().to_string(),
+                source,
+            })
+    };
+    let engine = create("engine.log")?;
+    let opponent = match (&cfg.replay, &cfg.opponent) {
+        (None, Some(_)) => Some(create("opponent.log")?),
+        _ => None,
+    };
+    let logs = Logs {
+        engine: engine.0.clone(),
+        opponent: opponent.as_ref().map(|o| o.0.clone()),
+    };
+    let r = record(cfg, &logs);
+    for (t, path) in std::iter::once(&engine).chain(&opponent) {
+        t.finish().map_err(|source| RecordRunError::Log {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    match r {
+        Ok(pgn) => {
+            if let Some(p) = pgn {
+                crate::report::write_in(dir, "game.pgn", &p)?;
+            }
+            Ok(())
+        }
+        Err(source) => Err(RecordRunError::Failed {
+            source,
+            logs: std::iter::once(&engine)
+                .chain(&opponent)
+                .map(|(_, p)| p.as_str())
+                .collect::<Vec<_>>()
+                .join(" and "),
+        }),
     }
 }
 

@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use super::{CLEAN, SimilarityRunError};
-use crate::engines::record::Limit;
+use crate::engines::SimilarityError;
+use crate::engines::engine::Limit;
+use crate::engines::reference::Reference;
 use crate::engines::similarity as active;
 use crate::facts::similarity as sim;
 
@@ -46,13 +48,18 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
     let Some(positions) = req.positions.as_deref() else {
         return Err(SimilarityRunError::NoPositions);
     };
-    crate::engines::record::reap_on_signal();
     let settings = signature_settings(req)?;
     let specs = engine_specs(req)?;
     let reference = match &req.reference {
-        Some(r) => Some(active::Reference::read(r)?),
+        Some(r) => Some(Reference::read(r)?),
         None => None,
     };
+    if let Some(r) = reference.as_ref().filter(|r| !r.checked) {
+        say!(
+            "arbiter similarity: warning: {}/similarity.json names no answers_sha256 (an older report): its answers.jsonl is used unchecked",
+            r.folder
+        );
+    }
     let fielded = specs.len() + reference.as_ref().map_or(0, |r| r.engines.len());
     if specs.is_empty() || fielded < 2 {
         return Err(SimilarityRunError::TooFewEngines);
@@ -83,8 +90,16 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
         out: req.out.clone(),
         threads: req.threads,
         progress: req.progress,
+        suite_sha256: suite_sha.clone(),
+        limit_text: limit_text.clone(),
     };
     let mut answers = active::run(&cfg)?;
+    let answers_path = req.out.join("answers.jsonl");
+    let answers_sha =
+        crate::base::digest::sha256_file(&answers_path).map_err(|source| SimilarityError::Io {
+            path: answers_path.display().to_string(),
+            source,
+        })?;
     let mut names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     if let Some(r) = &reference {
         names.extend(r.engines.iter().cloned());
@@ -103,6 +118,7 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
         "positions_file": positions.display().to_string(),
         "positions_sha256": suite_sha,
         "limit": limit_text,
+        "answers_sha256": answers_sha,
         "engines": specs.iter().map(engine_json).collect::<Vec<_>>(),
         "reference": reference.as_ref().map(|r| json!({
             "folder": r.folder,
@@ -233,7 +249,7 @@ fn engine_specs(req: &Request) -> Result<Vec<active::EngineSpec>, SimilarityRunE
 fn check_related(
     settings: &sim::signature::Settings,
     specs: &[active::EngineSpec],
-    reference: Option<&active::Reference>,
+    reference: Option<&Reference>,
 ) -> Result<(), SimilarityRunError> {
     let field: Vec<&String> = specs
         .iter()

@@ -25,13 +25,25 @@ pub enum EngineError {
         prefix: String,
         timeout: Duration,
     },
-    /// Its output closed while arbiter waited for `prefix`; `status` is its
-    /// exit status, when it had one.
-    #[error("engine {cmd:?} exited (status {status:?}) while arbiter waited for `{prefix}`")]
+    /// Its output closed while arbiter waited for `prefix`; `status` says
+    /// how it ended (`exit status 3`, `killed by signal 11`).
+    #[error("engine {cmd:?} ended while arbiter waited for `{prefix}`: {status}")]
     Exited {
         cmd: String,
-        status: Option<i32>,
+        status: String,
         prefix: String,
+    },
+    /// It wrote a line longer than `kib` KiB: it was stopped.
+    #[error("engine {cmd:?} wrote a line longer than {kib} KiB; it was stopped")]
+    LineTooLong { cmd: String, kib: usize },
+    /// It wrote more than `mib` MiB while arbiter waited for `prefix`.
+    #[error(
+        "engine {cmd:?} wrote more than {mib} MiB while arbiter waited for `{prefix}`; it was stopped"
+    )]
+    Flood {
+        cmd: String,
+        prefix: String,
+        mib: usize,
     },
 }
 
@@ -146,6 +158,27 @@ pub enum SimilarityError {
         reference: String,
         limit: String,
     },
+    /// The answers of a reference folder are not those its report was
+    /// made from.
+    #[error(
+        "{path}: sha256 {found}, not the {said} its similarity.json was made from: the reference's answers were changed"
+    )]
+    ReferenceChanged {
+        path: String,
+        found: String,
+        said: String,
+    },
+    /// An output folder's answers with no `provenance.json` beside them.
+    #[error(
+        "{path}: no provenance.json beside it says which suite, limit and engines its answers come from; use another --out, or delete the answers to start again"
+    )]
+    Unproven { path: String },
+    /// An output folder's answers were made from `what`, not from what
+    /// this run asks.
+    #[error(
+        "{path}: its answers were made from {what}; use another --out, or delete the answers to start again"
+    )]
+    OtherInputs { path: String, what: String },
     #[error("the engine name {name:?} is also in the reference field {folder}: rename it")]
     SameName { name: String, folder: String },
 }

@@ -6,300 +6,19 @@
 //! side (the board keeps the recorded moves); or play a game between the
 //! engine and an opponent engine, writing the game record too. A hanging
 //! engine is killed after a timeout and the log says so; nothing waits
-//! forever.
-
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+//! forever. The logs are written as they are made, so a recording that
+//! fails leaves them up to the failure, with a last line saying what
+//! failed.
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
-use super::error::{EngineError, RecordError};
+use super::engine::{Engine, Limit, now_ms};
+use super::error::RecordError;
+use super::transcript::Transcript;
 use crate::base::time::format_timestamp;
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// How long an engine may think.
-#[derive(Debug, Clone, Copy)]
-pub enum Limit {
-    MoveTime(u64),
-    Depth(u32),
-    /// Base and increment, ms: real clocks, sent with `go wtime … btime …`.
-    Clock(u64, u64),
-}
-
-/// The engine processes this process started and has not reaped yet, so
-/// that a signal can stop them all (see [`reap_on_signal`]).
-type Live = Mutex<Vec<(u64, Arc<Mutex<Child>>)>>;
-
-fn live() -> &'static Live {
-    static LIVE: OnceLock<Live> = OnceLock::new();
-    LIVE.get_or_init(|| Mutex::new(Vec::new()))
-}
-
-/// On Ctrl-C (SIGINT), SIGTERM or SIGHUP: kill and reap every engine still
-/// running, say how many, and exit with status 130. Engines that ignore
-/// the terminal's SIGINT (xboard engines are told to) are stopped too.
-pub fn reap_on_signal() {
-    static ONCE: OnceLock<()> = OnceLock::new();
-    ONCE.get_or_init(|| {
-        let _ = ctrlc::set_handler(|| {
-            let n = stop_all();
-            say!("arbiter: interrupted; {n} engine process(es) stopped and reaped");
-            std::process::exit(130);
-        });
-    });
-}
-
-/// Kill and reap every live engine; how many there were.
-pub fn stop_all() -> usize {
-    let list: Vec<Arc<Mutex<Child>>> = match live().lock() {
-        Ok(mut l) => l.drain(..).map(|(_, c)| c).collect(),
-        Err(p) => p.into_inner().drain(..).map(|(_, c)| c).collect(),
-    };
-    for c in &list {
-        let mut ch = match c.lock() {
-            Ok(ch) => ch,
-            Err(p) => p.into_inner(),
-        };
-        let _ = ch.kill();
-        let _ = ch.wait();
-    }
-    list.len()
-}
-
-/// A running engine and its transcript.
-#[derive(Debug)]
-pub struct Engine {
-    child: Arc<Mutex<Child>>,
-    id: u64,
-    stdin: ChildStdin,
-    lines: Receiver<(i64, String)>,
-    pub log: String,
-    pub name: String,
-    cmd: String,
-}
-
-impl Engine {
-    pub fn start(cmd: &str) -> Result<Engine, EngineError> {
-        let mut parts = cmd.split_whitespace();
-        let prog = parts.next().ok_or(EngineError::EmptyCommand)?;
-        let mut child = Command::new(prog)
-            .args(parts)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|source| EngineError::Start {
-                cmd: cmd.to_string(),
-                source,
-            })?;
-        let stdin = child.stdin.take().ok_or(EngineError::NoStdin)?;
-        let stdout = child.stdout.take().ok_or(EngineError::NoStdout)?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send((now_ms(), line)).is_err() {
-                    break;
-                }
-            }
-        });
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let child = Arc::new(Mutex::new(child));
-        if let Ok(mut l) = live().lock() {
-            l.push((id, child.clone()));
-        }
-        let mut e = Engine {
-            child,
-            id,
-            stdin,
-            lines: rx,
-            log: String::new(),
-            name: cmd.to_string(),
-            cmd: cmd.to_string(),
-        };
-        e.note(&format!("start {cmd}"));
-        Ok(e)
-    }
-
-    fn note(&mut self, what: &str) {
-        self.log
-            .push_str(&format!("{} ! {what}\n", format_timestamp(now_ms())));
-    }
-
-    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        self.log
-            .push_str(&format!("{} > {line}\n", format_timestamp(now_ms())));
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|source| EngineError::StoppedReading {
-                cmd: self.cmd.clone(),
-                source,
-            })
-    }
-
-    /// Read lines until one starts with `prefix`; every line is logged.
-    pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, EngineError> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok((t, line)) => {
-                    self.log
-                        .push_str(&format!("{} < {line}\n", format_timestamp(t)));
-                    if let Some(v) = line.strip_prefix("id name ") {
-                        self.name = v.trim().to_string();
-                    }
-                    if line.split_whitespace().next() == Some(prefix) {
-                        return Ok(line);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    self.kill();
-                    return Err(EngineError::Timeout {
-                        cmd: self.cmd.clone(),
-                        prefix: prefix.to_string(),
-                        timeout,
-                    });
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    // its output closed: it has ended, or is about to
-                    let status = self.reap(Duration::from_secs(5));
-                    self.note(&format!(
-                        "exit {}",
-                        status.map_or("unknown".into(), |c| c.to_string())
-                    ));
-                    return Err(EngineError::Exited {
-                        cmd: self.cmd.clone(),
-                        status,
-                        prefix: prefix.to_string(),
-                    });
-                }
-            }
-        }
-    }
-
-    /// Wait at most `grace` for the process to end, then kill it; reap it
-    /// and take it off the live list. Its exit status, when it had one.
-    fn reap(&mut self, grace: Duration) -> Option<i32> {
-        let deadline = Instant::now() + grace;
-        let status = loop {
-            let mut ch = match self.child.lock() {
-                Ok(c) => c,
-                Err(p) => p.into_inner(),
-            };
-            match ch.try_wait() {
-                Ok(Some(s)) => break s.code(),
-                Ok(None) if Instant::now() < deadline => {
-                    drop(ch);
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                _ => {
-                    let _ = ch.kill();
-                    break ch.wait().ok().and_then(|s| s.code());
-                }
-            }
-        };
-        if let Ok(mut l) = live().lock() {
-            l.retain(|(id, _)| *id != self.id);
-        }
-        status
-    }
-
-    fn kill(&mut self) {
-        let status = self.reap(Duration::ZERO);
-        self.note(&format!(
-            "exit {}",
-            status.map_or("killed".into(), |c| c.to_string())
-        ));
-    }
-
-    pub fn init(&mut self, options: &[(String, String)]) -> Result<(), EngineError> {
-        self.send("uci")?;
-        self.wait_for("uciok", Duration::from_secs(20))?;
-        for (k, v) in options {
-            self.send(&format!("setoption name {k} value {v}"))?;
-        }
-        self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(20))?;
-        self.send("ucinewgame")?;
-        self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(20))?;
-        Ok(())
-    }
-
-    /// Search a position; returns the bestmove (UCI) and the time it took.
-    pub fn search(
-        &mut self,
-        fen: Option<&str>,
-        moves: &[String],
-        limit: Limit,
-        clocks: (u64, u64),
-    ) -> Result<(String, u64), EngineError> {
-        let pos = match fen {
-            Some(f) => format!("position fen {f}"),
-            None => "position startpos".to_string(),
-        };
-        let pos = if moves.is_empty() {
-            pos
-        } else {
-            format!("{pos} moves {}", moves.join(" "))
-        };
-        self.send(&pos)?;
-        let (go, timeout) = match limit {
-            Limit::MoveTime(ms) => (
-                format!("go movetime {ms}"),
-                Duration::from_millis(ms * 5 + 10_000),
-            ),
-            Limit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(120)),
-            Limit::Clock(_, inc) => (
-                format!(
-                    "go wtime {} btime {} winc {inc} binc {inc}",
-                    clocks.0, clocks.1
-                ),
-                Duration::from_millis(clocks.0.max(clocks.1) + inc + 10_000),
-            ),
-        };
-        let started = Instant::now();
-        self.send(&go)?;
-        let line = self.wait_for("bestmove", timeout)?;
-        let mv = line.split_whitespace().nth(1).unwrap_or("").to_string();
-        Ok((mv, started.elapsed().as_millis() as u64))
-    }
-
-    pub fn quit(mut self) -> String {
-        let _ = self.send("quit");
-        let status = self.reap(Duration::from_secs(5));
-        // drain what the engine still wrote
-        while let Ok((t, line)) = self.lines.try_recv() {
-            self.log
-                .push_str(&format!("{} < {line}\n", format_timestamp(t)));
-        }
-        self.note(&format!(
-            "exit {}",
-            status.map_or("killed".into(), |c| c.to_string())
-        ));
-        std::mem::take(&mut self.log)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // never leave an engine process behind
-        self.reap(Duration::ZERO);
-    }
-}
 
 /// What to record.
 #[derive(Debug, Clone)]
@@ -318,25 +37,40 @@ pub struct RecordConfig {
     pub opening: Vec<String>,
 }
 
-/// The result: the engine's transcript, the opponent's, and (when a game
-/// was played) its PGN.
+/// Where a recording writes its transcripts, as they are made: the
+/// engine's, and the opponent's when a game is played.
 #[derive(Debug, Clone)]
-pub struct Recording {
-    pub engine_log: String,
-    pub opponent_log: Option<String>,
-    pub pgn: Option<String>,
+pub struct Logs {
+    pub engine: Transcript,
+    pub opponent: Option<Transcript>,
 }
 
-fn header(side: Color, name: &str, round: &str) -> String {
-    format!(
-        "# recorded-by: arbiter record {}\n# engine: {name}\n# side: {}\n# round: {round}\n",
-        crate::VERSION,
+/// The header of a transcript: who recorded it, the side and the round
+/// (the engine's name follows once it has said it, `# engine: NAME`).
+fn header(log: &Transcript, side: Color, round: &str) {
+    log.line(&format!("# recorded-by: arbiter record {}", crate::VERSION));
+    log.line(&format!(
+        "# side: {}",
         if side == Color::White {
             "white"
         } else {
             "black"
         }
-    )
+    ));
+    log.line(&format!("# round: {round}"));
+}
+
+/// Start the engine `cmd` writing to `log`, and say `uci`; its name goes
+/// into the log's header.
+fn started(
+    cmd: &str,
+    log: &Transcript,
+    options: &[(String, String)],
+) -> Result<Engine, RecordError> {
+    let mut e = Engine::start(cmd, log.clone())?;
+    e.init(options)?;
+    log.line(&format!("# engine: {}", e.name));
+    Ok(e)
 }
 
 fn fmt_clock(ms: u64) -> String {
@@ -350,41 +84,72 @@ fn fmt_clock(ms: u64) -> String {
     )
 }
 
-pub fn record(cfg: &RecordConfig) -> Result<Recording, RecordError> {
-    let mut engine = Engine::start(&cfg.engine)?;
-    engine.init(&cfg.options)?;
-    if let Some((fen, moves)) = &cfg.replay {
-        let mut pos: Chess = match fen {
-            Some(f) => Fen::from_ascii(f.as_bytes())?
-                .into_position(CastlingMode::Standard)
-                .map_err(|e| RecordError::Position(Box::new(e)))?,
-            None => Chess::default(),
-        };
-        let mut played: Vec<String> = Vec::new();
-        for mv in moves {
-            if pos.turn() == cfg.side {
-                engine.search(fen.as_deref(), &played, cfg.limit, (60_000, 60_000))?;
+/// Record as `cfg` asks, writing the transcripts to `logs` as they are
+/// made; the game record (PGN) of a played game. When the recording
+/// fails, each log ends with what was written up to the failure and a
+/// last line saying what failed (`# failed: …`).
+pub fn record(cfg: &RecordConfig, logs: &Logs) -> Result<Option<String>, RecordError> {
+    header(&logs.engine, cfg.side, &cfg.round);
+    let r = match &cfg.replay {
+        Some((fen, moves)) => replay(cfg, fen.as_deref(), moves, &logs.engine).map(|()| None),
+        None => match (&cfg.opponent, &logs.opponent) {
+            (Some(opp), Some(olog)) => {
+                header(olog, !cfg.side, &cfg.round);
+                play(cfg, opp, &logs.engine, olog).map(Some)
             }
-            let m = UciMove::from_ascii(mv.as_bytes())?
-                .to_move(&pos)
-                .map_err(|source| RecordError::ReplayIllegal {
-                    mv: mv.clone(),
-                    source,
-                })?;
-            pos.play_unchecked(m);
-            played.push(mv.clone());
+            _ => Err(RecordError::NoOpponent),
+        },
+    };
+    if let Err(e) = &r {
+        let line = format!("# failed: {e}");
+        for log in std::iter::once(&logs.engine).chain(&logs.opponent) {
+            log.line(&line);
         }
-        let name = engine.name.clone();
-        let log = engine.quit();
-        return Ok(Recording {
-            engine_log: header(cfg.side, &name, &cfg.round) + &log,
-            opponent_log: None,
-            pgn: None,
-        });
     }
-    let opp_cmd = cfg.opponent.as_deref().ok_or(RecordError::NoOpponent)?;
-    let mut opponent = Engine::start(opp_cmd)?;
-    opponent.init(&[])?;
+    r
+}
+
+/// Replay `moves` from `fen`, asking the engine at every move of its side.
+fn replay(
+    cfg: &RecordConfig,
+    fen: Option<&str>,
+    moves: &[String],
+    log: &Transcript,
+) -> Result<(), RecordError> {
+    let mut engine = started(&cfg.engine, log, &cfg.options)?;
+    let mut pos: Chess = match fen {
+        Some(f) => Fen::from_ascii(f.as_bytes())?
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| RecordError::Position(Box::new(e)))?,
+        None => Chess::default(),
+    };
+    let mut played: Vec<String> = Vec::new();
+    for mv in moves {
+        if pos.turn() == cfg.side {
+            engine.search(fen, &played, cfg.limit, (60_000, 60_000))?;
+        }
+        let m = UciMove::from_ascii(mv.as_bytes())?
+            .to_move(&pos)
+            .map_err(|source| RecordError::ReplayIllegal {
+                mv: mv.clone(),
+                source,
+            })?;
+        pos.play_unchecked(m);
+        played.push(mv.clone());
+    }
+    engine.quit();
+    Ok(())
+}
+
+/// Play a game between the engine and `opp_cmd`; its PGN.
+fn play(
+    cfg: &RecordConfig,
+    opp_cmd: &str,
+    elog: &Transcript,
+    olog: &Transcript,
+) -> Result<String, RecordError> {
+    let mut engine = started(&cfg.engine, elog, &cfg.options)?;
+    let mut opponent = started(opp_cmd, olog, &[])?;
     let (base, inc) = match cfg.limit {
         Limit::Clock(b, i) => (b, i),
         _ => (0, 0),
@@ -474,8 +239,8 @@ pub fn record(cfg: &RecordConfig) -> Result<Recording, RecordError> {
         }
     }
     let (ename, oname) = (engine.name.clone(), opponent.name.clone());
-    let elog = engine.quit();
-    let olog = opponent.quit();
+    engine.quit();
+    opponent.quit();
     let (white, black) = if cfg.side == Color::White {
         (&ename, &oname)
     } else {
@@ -495,11 +260,7 @@ pub fn record(cfg: &RecordConfig) -> Result<Recording, RecordError> {
         pgn.push_str(&format!("[TerminationDetails \"{termination}\"]\n"));
     }
     pgn.push_str(&format!("\n{}{result}\n", wrap(&movetext)));
-    Ok(Recording {
-        engine_log: header(cfg.side, &ename, &cfg.round) + &elog,
-        opponent_log: Some(header(!cfg.side, &oname, &cfg.round) + &olog),
-        pgn: Some(pgn),
-    })
+    Ok(pgn)
 }
 
 fn hash(pos: &Chess) -> u64 {

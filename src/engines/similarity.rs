@@ -13,16 +13,23 @@
 //!
 //! Runs are resumable: every answer is appended to `answers.jsonl` in the
 //! output folder as soon as it is known, and a later run skips what is
-//! there. An engine that cannot start, crashes or times out is reported,
-//! and the others go on.
+//! there, if `provenance.json` beside it says the answers were made from
+//! the same suite (its SHA-256), at the same limit, by the same engines.
+//! An engine that cannot start, crashes, times out, floods its output or
+//! answers an illegal move is reported, and the others go on. Each
+//! engine's transcript is written to `logs/` as it is made.
 
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use serde::{Deserialize, Serialize};
+use shakmaty::uci::UciMove;
+
+use super::engine::{Engine, Limit};
 use super::error::SimilarityError;
-use crate::engines::record::{Engine, Limit};
+use super::transcript::Transcript;
 use crate::facts::similarity::Answer;
 
 /// An engine to test: its name in the report and its command line.
@@ -102,29 +109,52 @@ type Info = (
     Vec<String>,
 );
 
-/// The last `info` line with a score, read from a transcript's lines (each
-/// parsed as the engine-log reader does).
-fn final_info(lines: &str) -> Info {
-    use crate::ingest::engine::{Dir, Msg, parse_msg};
-    let mut best: Info = (None, None, None, None, Vec::new());
-    for line in lines.lines() {
-        let Some((_, rest)) = line.split_once(" < ") else {
-            continue;
+/// The last `info` line with a score, folded from an engine's lines (each
+/// parsed as the engine-log reader does) as they come.
+#[derive(Debug, Default)]
+struct FinalInfo(Info);
+
+impl FinalInfo {
+    fn line(&mut self, text: &str) {
+        use crate::ingest::engine::{Dir, Msg, parse_msg};
+        let Msg::Info(i) = parse_msg(Dir::FromEngine, text) else {
+            return;
         };
-        let Msg::Info(i) = parse_msg(Dir::FromEngine, rest) else {
-            continue;
-        };
+        let best = &mut self.0;
         let nodes = i.nodes.and_then(|n| u64::try_from(n).ok());
         // a bound or a secondary line is not the engine's final score
         let partial = i.bound.is_some() || i.multipv.is_some_and(|m| m != 1);
         if (i.cp.is_some() || i.mate.is_some()) && !partial {
             let depth = i.depth.and_then(|d| u32::try_from(d).ok());
-            best = (i.cp, i.mate, depth, nodes.or(best.3), i.pv);
+            *best = (i.cp, i.mate, depth, nodes.or(best.3), i.pv);
         } else if nodes.is_some() {
             best.3 = nodes;
         }
     }
-    best
+}
+
+/// Why `mv` is no answer in `fen`, and whether that is the engine's fault
+/// (a position with no legal move has no answer either); `None` for a
+/// legal move.
+fn not_an_answer(fen: &str, id: &str, mv: &str) -> Option<(String, bool)> {
+    let pos: shakmaty::Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .ok()?
+        .into_position(shakmaty::CastlingMode::Standard)
+        .ok()?;
+    use shakmaty::Position as _;
+    if pos.legal_moves().is_empty() {
+        return Some((format!("position {id} has no legal move"), false));
+    }
+    match UciMove::from_ascii(mv.as_bytes()).map(|u| u.to_move(&pos)) {
+        Ok(Ok(_)) => None,
+        _ => Some((
+            format!(
+                "bestmove {mv:?} is not a legal move in position {id}; not counted as an answer"
+            ),
+            true,
+        )),
+    }
 }
 
 /// What to run.
@@ -138,6 +168,94 @@ pub struct Config {
     pub out: PathBuf,
     pub threads: usize,
     pub progress: bool,
+    /// The suite's SHA-256 and the limit in words, as the report says
+    /// them: what resumed answers must have been made from.
+    pub suite_sha256: String,
+    pub limit_text: String,
+}
+
+/// What the answers of an output folder were made from, kept beside them
+/// in `provenance.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Provenance {
+    positions_sha256: String,
+    limit: String,
+    engines: Vec<Made>,
+}
+
+/// An engine as it was run: its name, command line and options.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Made {
+    name: String,
+    command: String,
+    options: Vec<(String, String)>,
+}
+
+impl Made {
+    fn of(s: &EngineSpec) -> Made {
+        Made {
+            name: s.name.clone(),
+            command: s.cmd.clone(),
+            options: s.options.clone(),
+        }
+    }
+}
+
+/// Keep of `answers` only those `provenance.json` says were made from
+/// what `cfg` runs, or refuse them: answers made from another suite, at
+/// another limit, or by another engine under the same name, or answers
+/// no provenance speaks for. The provenance to write for this run.
+fn check_provenance(
+    cfg: &Config,
+    answers: &mut Vec<Answer>,
+) -> Result<Provenance, SimilarityError> {
+    let path = cfg.out.join("provenance.json");
+    let shown = cfg.out.join("answers.jsonl").display().to_string();
+    let mut now = Provenance {
+        positions_sha256: cfg.suite_sha256.clone(),
+        limit: cfg.limit_text.clone(),
+        engines: cfg.engines.iter().map(Made::of).collect(),
+    };
+    let old: Provenance = match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| SimilarityError::NotJson {
+            path: path.display().to_string(),
+            source,
+        })?,
+        Err(_) if answers.is_empty() => return Ok(now),
+        Err(_) => return Err(SimilarityError::Unproven { path: shown }),
+    };
+    if answers.is_empty() {
+        return Ok(now);
+    }
+    let other = |what: String| SimilarityError::OtherInputs {
+        path: shown.clone(),
+        what,
+    };
+    if old.positions_sha256 != now.positions_sha256 {
+        return Err(other(format!(
+            "another position suite (sha256 {}), not this one ({})",
+            old.positions_sha256, now.positions_sha256
+        )));
+    }
+    if old.limit != now.limit {
+        return Err(other(format!("{:?}, not {:?}", old.limit, now.limit)));
+    }
+    for m in &now.engines {
+        if let Some(o) = old.engines.iter().find(|o| o.name == m.name && *o != m) {
+            return Err(other(format!(
+                "engine {:?} run as {:?} with options {:?}, not {:?} with {:?}",
+                m.name, o.command, o.options, m.command, m.options
+            )));
+        }
+    }
+    // answers of an engine the provenance does not name are redone
+    answers.retain(|a| old.engines.iter().any(|o| o.name == a.engine));
+    for o in old.engines {
+        if !now.engines.iter().any(|m| m.name == o.name) {
+            now.engines.push(o);
+        }
+    }
+    Ok(now)
 }
 
 /// Read the answers already in the output folder (resume).
@@ -155,7 +273,7 @@ pub fn read_answers(out: &Path) -> Result<Vec<Answer>, SimilarityError> {
 
 /// The answers of an `answers.jsonl` text, one per line; `shown` names it
 /// in errors.
-fn parse_answers(shown: &str, text: &str) -> Result<Vec<Answer>, SimilarityError> {
+pub(super) fn parse_answers(shown: &str, text: &str) -> Result<Vec<Answer>, SimilarityError> {
     let mut v = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -188,6 +306,10 @@ pub fn run(cfg: &Config) -> Result<Vec<Answer>, SimilarityError> {
     let mut answers = read_answers(&cfg.out)?;
     // answers of a crashed engine are redone
     answers.retain(|a| a.error.is_none());
+    let provenance = check_provenance(cfg, &mut answers)?;
+    let prov_path = cfg.out.join("provenance.json");
+    let prov_text = serde_json::to_string_pretty(&provenance).unwrap_or_default() + "\n";
+    std::fs::write(&prov_path, prov_text).map_err(io_in(&prov_path))?;
     let done: BTreeSet<(String, u32, usize)> = answers
         .iter()
         .map(|a| (a.engine.clone(), a.run, a.position))
@@ -220,10 +342,11 @@ pub fn run(cfg: &Config) -> Result<Vec<Answer>, SimilarityError> {
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} answers, {eta} left {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
+    let jobs_len = jobs.len();
     let queue = Arc::new(Mutex::new(jobs));
     let sink = Arc::new(Mutex::new((file, answers)));
     let positions = Arc::new(cfg.positions.clone());
-    let workers = cfg.threads.max(1);
+    let workers = cfg.threads.clamp(1, jobs_len.max(1));
     std::thread::scope(|s| {
         for _ in 0..workers {
             let queue = Arc::clone(&queue);
@@ -236,10 +359,18 @@ pub fn run(cfg: &Config) -> Result<Vec<Answer>, SimilarityError> {
                 loop {
                     let job = queue.lock().ok().and_then(|mut q| q.pop());
                     let Some((spec, run, todo)) = job else { break };
-                    let log = run_job(&spec, run, &todo, &positions, limit, |a| {
+                    let path = out.join("logs").join(log_name(&spec.name, run));
+                    let log = Transcript::create(&path).unwrap_or_else(|e| {
+                        tell(
+                            &bar,
+                            format!("{}: cannot write the log: {e}", path.display()),
+                        );
+                        Transcript::discard()
+                    });
+                    run_job(&spec, run, &todo, &positions, limit, &log, |a| {
                         bar.inc(1);
                         if let Some(err) = &a.error {
-                            bar.println(format!("{} (run {run}): {err}", spec.name));
+                            tell(&bar, format!("{} (run {run}): {err}", spec.name));
                         }
                         if let Ok(mut s) = sink.lock() {
                             let line = serde_json::to_string(&a).unwrap_or_default();
@@ -248,19 +379,12 @@ pub fn run(cfg: &Config) -> Result<Vec<Answer>, SimilarityError> {
                             s.1.push(a);
                         }
                     });
-                    let name: String = spec
-                        .name
-                        .chars()
-                        .map(|c| {
-                            if c.is_alphanumeric() || c == '-' {
-                                c
-                            } else {
-                                '_'
-                            }
-                        })
-                        .collect();
-                    let _ =
-                        std::fs::write(out.join("logs").join(format!("{name}-run{run}.log")), log);
+                    if let Err(e) = log.finish() {
+                        tell(
+                            &bar,
+                            format!("{}: cannot write the log: {e}", path.display()),
+                        );
+                    }
                 }
             });
         }
@@ -274,18 +398,43 @@ pub fn run(cfg: &Config) -> Result<Vec<Answer>, SimilarityError> {
     Ok(answers)
 }
 
-/// One engine, one run, over its positions; returns the transcript. A
-/// failed engine is started once more; if it fails again, the remaining
-/// positions are answered with the error.
+/// Say `line` above the progress bar, or on standard error without one.
+fn tell(bar: &indicatif::ProgressBar, line: String) {
+    if bar.is_hidden() {
+        say!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
+/// The file name of an engine's transcript for one run.
+fn log_name(engine: &str, run: u32) -> String {
+    let name: String = engine
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{name}-run{run}.log")
+}
+
+/// One engine, one run, over its positions, its transcript written to
+/// `log`. A failed engine is started once more; if it fails again, the
+/// remaining positions are answered with the error. A bestmove that is not
+/// legal in its position is a failure, never an answer.
 fn run_job(
     spec: &EngineSpec,
     run: u32,
     todo: &[usize],
     positions: &[Position],
     limit: Limit,
+    log: &Transcript,
     mut emit: impl FnMut(Answer),
-) -> String {
-    let mut transcript = String::new();
+) {
     let mut engine: Option<Engine> = None;
     let mut failures = 0;
     for &i in todo {
@@ -297,7 +446,9 @@ fn run_job(
             continue;
         }
         if engine.is_none() {
-            match Engine::start(&spec.cmd).and_then(|mut e| e.init(&spec.options).map(|()| e)) {
+            match Engine::start(&spec.cmd, log.clone())
+                .and_then(|mut e| e.init(&spec.options).map(|()| e))
+            {
                 Ok(e) => engine = Some(e),
                 Err(err) => {
                     failures += 1;
@@ -307,8 +458,8 @@ fn run_job(
             }
         }
         let Some(e) = engine.as_mut() else { continue };
-        let from = e.log.len();
-        let fen = positions[i].fen.as_str();
+        let (fen, id) = (positions[i].fen.as_str(), positions[i].id.as_str());
+        let mut info = FinalInfo::default();
         let result = e
             .send("ucinewgame")
             .and_then(|()| e.send("isready"))
@@ -316,10 +467,22 @@ fn run_job(
                 e.wait_for("readyok", std::time::Duration::from_secs(30))
                     .map(|_| ())
             })
-            .and_then(|()| e.search(Some(fen), &[], limit, (60_000, 60_000)));
-        match result {
-            Ok((mv, took)) => {
-                let (cp, mate, depth, nodes, pv) = final_info(&e.log[from..]);
+            .and_then(|()| {
+                e.search_seen(Some(fen), &[], limit, (60_000, 60_000), &mut |l| {
+                    info.line(l);
+                })
+            });
+        let illegal = result
+            .as_ref()
+            .ok()
+            .and_then(|(mv, _)| not_an_answer(fen, id, mv));
+        match (result, illegal) {
+            (Ok(_), Some((why, fault))) => {
+                failures += usize::from(fault);
+                emit(blank(Some(why)));
+            }
+            (Ok((mv, took)), None) => {
+                let (cp, mate, depth, nodes, pv) = info.0;
                 emit(Answer {
                     engine: spec.name.clone(),
                     run,
@@ -334,146 +497,49 @@ fn run_job(
                     error: None,
                 });
             }
-            Err(err) => {
+            (Err(err), _) => {
                 failures += 1;
-                if let Some(e) = engine.take() {
-                    transcript.push_str(&e.quit());
-                }
+                // its whole group is stopped, and the log says how it ended
+                engine = None;
                 emit(blank(Some(err.to_string())));
             }
         }
-        // keep memory flat: move the transcript out of the engine
-        if let Some(e) = engine.as_mut() {
-            transcript.push_str(&std::mem::take(&mut e.log));
-        }
     }
     if let Some(e) = engine.take() {
-        transcript.push_str(&e.quit());
-    }
-    transcript
-}
-
-/// A reference field: the answers of an earlier run of `arbiter
-/// similarity` over the same suite at the same limit. Its engines join the
-/// consensus and the null of a new run.
-#[derive(Debug, Clone)]
-pub struct Reference {
-    pub folder: String,
-    pub engines: Vec<String>,
-    /// Run 1's answers.
-    pub answers: Vec<Answer>,
-    pub answers_sha256: String,
-    pub report_sha256: String,
-    pub positions_sha256: String,
-    pub limit: String,
-}
-
-impl Reference {
-    /// Read DIR/similarity.json and DIR/answers.jsonl.
-    pub fn read(dir: &Path) -> Result<Reference, SimilarityError> {
-        let folder = dir.display().to_string();
-        let report_path = dir.join("similarity.json");
-        let report_shown = report_path.display().to_string();
-        let bytes = std::fs::read(&report_path).map_err(|source| SimilarityError::NoReference {
-            path: report_shown.clone(),
-            source,
-        })?;
-        let v: serde_json::Value =
-            serde_json::from_slice(&bytes).map_err(|source| SimilarityError::NotJson {
-                path: report_shown.clone(),
-                source,
-            })?;
-        let field = |k: &str| -> Result<String, SimilarityError> {
-            v.get(k)
-                .and_then(|x| x.as_str())
-                .map(str::to_string)
-                .ok_or_else(|| SimilarityError::MissingField {
-                    path: report_shown.clone(),
-                    field: k.to_string(),
-                })
-        };
-        let positions_sha256 = field("positions_sha256")?;
-        let limit = field("limit")?;
-        let engines: Vec<String> = v
-            .get("engines")
-            .and_then(|e| e.as_array())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|e| e.get("name")?.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
-        if engines.is_empty() {
-            return Err(SimilarityError::NoEngines { path: report_shown });
-        }
-        let answers_path = dir.join("answers.jsonl");
-        let answers_shown = answers_path.display().to_string();
-        let answers_bytes = std::fs::read(&answers_path).map_err(|source| SimilarityError::Io {
-            path: answers_shown.clone(),
-            source,
-        })?;
-        let answers_text =
-            std::str::from_utf8(&answers_bytes).map_err(|_| SimilarityError::NotUtf8 {
-                path: answers_shown.clone(),
-            })?;
-        let answers: Vec<Answer> = parse_answers(&answers_shown, answers_text)?
-            .into_iter()
-            .filter(|a| a.run == 1 && a.error.is_none() && engines.contains(&a.engine))
-            .collect();
-        for e in &engines {
-            if !answers.iter().any(|a| &a.engine == e) {
-                return Err(SimilarityError::NoAnswers {
-                    path: answers_shown,
-                    engine: e.clone(),
-                });
-            }
-        }
-        Ok(Reference {
-            folder,
-            engines,
-            answers,
-            answers_sha256: crate::base::digest::sha256_hex(&answers_bytes),
-            report_sha256: crate::base::digest::sha256_hex(&bytes),
-            positions_sha256,
-            limit,
-        })
-    }
-
-    /// The reference must have answered the same suite at the same limit,
-    /// and its engines' names must differ from the new ones.
-    pub fn check(
-        &self,
-        suite_sha256: &str,
-        limit: &str,
-        specs: &[EngineSpec],
-    ) -> Result<(), SimilarityError> {
-        if self.positions_sha256 != suite_sha256 {
-            return Err(SimilarityError::OtherSuite {
-                folder: self.folder.clone(),
-                reference: self.positions_sha256.clone(),
-                suite: suite_sha256.to_string(),
-            });
-        }
-        if self.limit != limit {
-            return Err(SimilarityError::OtherLimit {
-                folder: self.folder.clone(),
-                reference: self.limit.clone(),
-                limit: limit.to_string(),
-            });
-        }
-        if let Some(s) = specs.iter().find(|s| self.engines.contains(&s.name)) {
-            return Err(SimilarityError::SameName {
-                name: s.name.clone(),
-                folder: self.folder.clone(),
-            });
-        }
-        Ok(())
+        e.quit();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn final_info(log: &str) -> Info {
+        let mut f = FinalInfo::default();
+        for line in log.lines() {
+            if let Some((_, rest)) = line.split_once(" < ") {
+                f.line(rest);
+            }
+        }
+        f.0
+    }
+
+    #[test]
+    fn an_illegal_bestmove_is_no_answer() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(not_an_answer(start, "a", "e2e4"), None);
+        let (why, fault) = not_an_answer(start, "a", "e2e5").unwrap();
+        assert!(
+            fault && why.contains("\"e2e5\" is not a legal move in position a"),
+            "{why}"
+        );
+        assert!(not_an_answer(start, "a", "(none)").unwrap().1);
+        let mated = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+        assert!(!not_an_answer(mated, "m", "(none)").unwrap().1);
+        // castling as a king's two-square move
+        let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        assert_eq!(not_an_answer(castle, "c", "e1g1"), None);
+    }
 
     #[test]
     fn the_final_scored_info_line_counts() {
