@@ -96,6 +96,11 @@ pub fn audit_paths(
         }
     }
     bar.finish_and_clear();
+    // tables that could not be read: the run did not check everything
+    for (p, e) in cfg.detectors.unreadable_tables() {
+        say!("arbiter: {p}: {e}");
+        run.unreadable.push((p, e));
+    }
     Ok(run)
 }
 

@@ -136,6 +136,8 @@ pub fn run(
     }
     let (inputs, mut unreadable, fitted) = reader.join().map_err(|_| BatchError::ReaderFailed)?;
     unreadable.splice(0..0, unreadable_inputs);
+    // tables that could not be read: the run did not check everything
+    unreadable.extend(cfg.audit.detectors.unreadable_tables());
     bar.finish_and_clear();
     let events = events(infos, cfg);
     Ok(Outcome {
