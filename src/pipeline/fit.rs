@@ -46,9 +46,29 @@ pub struct TooLarge {
     pub line: u64,
 }
 
+/// Whether the PGN file `path` is too large for `audit --fit` and `batch
+/// --fit` to fit (its size on disk over [`fit_cap`]): then it is said on
+/// standard error, and the file is audited under the text's values as it
+/// streams by.
+pub fn too_large_to_fit(path: &Path) -> bool {
+    let cap = fit_cap();
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > cap => {
+            say!(
+                "arbiter: --fit: {}: {} bytes, over the {} of games' text a fit holds at once (docs/fitting.md, \"Limits\"); audited under the text",
+                path.display(),
+                m.len(),
+                shown_bytes(cap)
+            );
+            true
+        }
+        _ => false,
+    }
+}
+
 /// `n` bytes in words: in MiB where whole.
 fn shown_bytes(n: u64) -> String {
-    if n >= 1 << 20 && n % (1 << 20) == 0 {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
     } else {
         format!("{n} bytes")
