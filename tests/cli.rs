@@ -6,6 +6,7 @@
 
 mod adversarial;
 mod batch;
+mod bounds;
 mod corpus;
 mod crash;
 mod crosscheck;

@@ -140,7 +140,9 @@ fn hostile_names_come_out_escaped_everywhere() {
         "summary.md",
         &std::fs::read_to_string(b.join("summary.md")).unwrap(),
     );
-    // the CSV keeps the names exactly (data, not a document), quoted
+    // the CSV keeps the names exactly (data, not a document), quoted; a
+    // name that would start a spreadsheet formula gets a leading `'`
+    // (tests/bounds.rs): none of these does
     let csv = std::fs::read_to_string(b.join("standings.csv")).unwrap();
     assert!(
         csv.contains(SCRIPT),

@@ -16,7 +16,10 @@ pub enum Per {
 
 /// `arbiter rules fit`: read and replay every game once, fit each group,
 /// print the report. A file that cannot be read is reported and the others
-/// are fitted; a group that cannot be fitted likewise.
+/// are fitted; a group that cannot be fitted likewise. Under `--per file`
+/// each file is read, fitted and let go before the next, so that one
+/// file's games are held at a time; under `--per event` every file's are.
+/// What is held is capped (`pipeline::fit::MAX_FIT_BYTES`).
 pub fn run(
     paths: &[PathBuf],
     rules: &Path,
@@ -26,8 +29,8 @@ pub fn run(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<i32, RulesFitError> {
-    use crate::pipeline::fit::read_games;
-    use crate::rules::fit::{Game, fit_group_with};
+    use crate::pipeline::fit::{fit_cap, read_games_within};
+    use crate::rules::fit::Game;
     let (rs, _) = load(rules)?;
     if rs.fits.is_empty() {
         return Err(RulesFitError::NothingToFit {
@@ -46,100 +49,70 @@ pub fn run(
         })?,
         None => crate::rules::eval::Detectors::default(),
     };
-    let mut failed = false;
-    let mut games: Vec<Game> = Vec::new();
-    for input in crate::pipeline::expand_inputs(paths) {
-        let path = match input {
-            Ok(crate::pipeline::Input::Pgn(p)) => p,
-            Ok(crate::pipeline::Input::Case(dir)) => {
-                say!(
-                    "arbiter rules fit: {}: a case folder is one game with its logs, not an archive; skipped",
-                    dir.display()
-                );
-                continue;
-            }
-            Err((p, e)) => {
-                say!("arbiter rules fit: {}: {e}", p.display());
-                failed = true;
-                continue;
-            }
-        };
-        match read_games(&path) {
-            Ok(g) => games.extend(g),
-            Err(e) => {
-                say!("arbiter rules fit: {}: {e}", path.display());
-                failed = true;
-            }
-        }
-    }
-    // the groups, in the order their first game was read
-    let mut groups: Vec<(String, Vec<&Game>)> = Vec::new();
-    for g in &games {
-        let key = match per {
-            Per::File => g.path.clone(),
-            Per::Event => g.pgn.tag("Event").unwrap_or("").trim().to_string(),
-        };
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, list)) => list.push(g),
-            None => groups.push((key, vec![g])),
-        }
-    }
-    if groups.is_empty() {
-        return Err(RulesFitError::NoGame);
-    }
-    let mut departs = false;
-    // the groups fitted in parallel, reported in their order
-    use rayon::prelude::*;
+    let mut tally = Tally::default();
+    let files = pgn_files(paths, &mut tally);
+    let cap = fit_cap();
+    let fitting = Fitting {
+        rs: &rs,
+        variant,
+        detectors: &detectors,
+        json,
+    };
     let bar = crate::pipeline::progress::bar(
-        groups.len() as u64,
-        "{bar:40} {pos}/{len} groups fitted, {msg} points evaluated",
+        files.len() as u64,
+        "{bar:40} {pos}/{len} files fitted, {msg} points evaluated",
         crate::pipeline::progress::on_terminal(),
     );
-    let points = std::sync::atomic::AtomicUsize::new(0);
-    let fits: Vec<(
-        Result<crate::rules::fit::GroupFit, crate::rules::fit::FitError>,
-        std::time::Duration,
-    )> = groups
-        .par_iter()
-        .map(|(key, list)| {
-            let started = std::time::Instant::now();
-            // each group's count of points added to the run's
-            let mine = std::sync::atomic::AtomicUsize::new(0);
-            let tick = |n: usize| {
-                use std::sync::atomic::Ordering::Relaxed;
-                let add = n.saturating_sub(mine.swap(n, Relaxed));
-                let all = points.fetch_add(add, Relaxed) + add;
-                bar.set_message(all.to_string());
-            };
-            let r = fit_group_with(&rs, key, list, variant, &detectors, &tick, true);
-            bar.inc(1);
-            (r, started.elapsed())
-        })
-        .collect();
-    bar.finish_and_clear();
-    let (mut fitted_groups, mut departing) = (0, 0);
-    for ((key, _), (fitted, took)) in groups.iter().zip(fits) {
-        match fitted {
-            Ok(f) => {
-                departs |= f.departs();
-                fitted_groups += 1;
-                departing += usize::from(f.departs());
-                let text = if json {
-                    serde_json::to_string(&f).map_err(RulesFitError::Json)?
-                } else {
-                    crate::report::fit::text(&f, took)
-                };
-                writeln!(out, "{text}").map_err(RulesFitError::Output)?;
-            }
-            Err(e) => {
-                say!("arbiter rules fit: {key}: {e}");
-                failed = true;
+    let unread = |path: &Path, e: std::io::Error, tally: &mut Tally| {
+        bar.suspend(|| say!("arbiter rules fit: {}: {e}", path.display()));
+        tally.failed = true;
+    };
+    match per {
+        Per::File => {
+            for path in &files {
+                match read_games_within(path, 0, cap) {
+                    Ok((games, _)) if games.is_empty() => {}
+                    Ok((games, _)) => {
+                        let group = vec![(path.display().to_string(), games.iter().collect())];
+                        fitting.fit(&group, &bar, &mut tally, out)?;
+                    }
+                    Err(e) => unread(path, e, &mut tally),
+                }
+                bar.inc(1);
             }
         }
+        Per::Event => {
+            let mut games: Vec<Game> = Vec::new();
+            let mut held = 0;
+            for path in &files {
+                match read_games_within(path, held, cap) {
+                    Ok((g, bytes)) => {
+                        held += bytes;
+                        games.extend(g);
+                    }
+                    Err(e) => unread(path, e, &mut tally),
+                }
+                bar.inc(1);
+            }
+            // the groups, in the order their first game was read
+            let mut groups: Vec<(String, Vec<&Game>)> = Vec::new();
+            for g in &games {
+                let key = g.pgn.tag("Event").unwrap_or("").trim().to_string();
+                match groups.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, list)) => list.push(g),
+                    None => groups.push((key, vec![g])),
+                }
+            }
+            fitting.fit(&groups, &bar, &mut tally, out)?;
+        }
     }
-    let status = if failed {
+    bar.finish_and_clear();
+    if tally.groups == 0 {
+        return Err(RulesFitError::NoGame);
+    }
+    let status = if tally.failed {
         FAILURE
-    } else if departs {
+    } else if tally.departing > 0 {
         VIOLATIONS
     } else {
         CLEAN
@@ -153,10 +126,109 @@ pub fn run(
         };
         writeln!(
             out,
-            "{fitted_groups} of {} groups fitted, {departing} departing from the text; {meaning}",
-            groups.len()
+            "{} of {} groups fitted, {} departing from the text; {meaning}",
+            tally.fitted, tally.groups, tally.departing
         )
         .map_err(RulesFitError::Output)?;
     }
     Ok(status)
+}
+
+/// What a run of `rules fit` has counted so far.
+#[derive(Debug, Default)]
+struct Tally {
+    /// An input could not be read, or a group fitted.
+    failed: bool,
+    groups: usize,
+    fitted: usize,
+    departing: usize,
+}
+
+/// The PGN files of `paths` (case folders skipped, unreadable paths said
+/// and counted as failures).
+fn pgn_files(paths: &[PathBuf], tally: &mut Tally) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for input in crate::pipeline::expand_inputs(paths) {
+        match input {
+            Ok(crate::pipeline::Input::Pgn(p)) => files.push(p),
+            Ok(crate::pipeline::Input::Case(dir)) => {
+                say!(
+                    "arbiter rules fit: {}: a case folder is one game with its logs, not an archive; skipped",
+                    dir.display()
+                );
+            }
+            Err((p, e)) => {
+                say!("arbiter rules fit: {}: {e}", p.display());
+                tally.failed = true;
+            }
+        }
+    }
+    files
+}
+
+/// What every group of a run is fitted with.
+struct Fitting<'a> {
+    rs: &'a crate::rules::analysis::Ruleset,
+    variant: Option<&'a str>,
+    detectors: &'a crate::rules::eval::Detectors,
+    json: bool,
+}
+
+impl Fitting<'_> {
+    /// Fit `groups` in parallel and report each in their order.
+    fn fit(
+        &self,
+        groups: &[(String, Vec<&crate::rules::fit::Game>)],
+        bar: &indicatif::ProgressBar,
+        tally: &mut Tally,
+        out: &mut dyn Write,
+    ) -> Result<(), RulesFitError> {
+        use rayon::prelude::*;
+        let points = std::sync::atomic::AtomicUsize::new(0);
+        let fits: Vec<_> = groups
+            .par_iter()
+            .map(|(key, list)| {
+                let started = std::time::Instant::now();
+                // each group's count of points added to the run's
+                let mine = std::sync::atomic::AtomicUsize::new(0);
+                let tick = |n: usize| {
+                    use std::sync::atomic::Ordering::Relaxed;
+                    let add = n.saturating_sub(mine.swap(n, Relaxed));
+                    let all = points.fetch_add(add, Relaxed) + add;
+                    bar.set_message(all.to_string());
+                };
+                let r = crate::rules::fit::fit_group_with(
+                    self.rs,
+                    key,
+                    list,
+                    self.variant,
+                    self.detectors,
+                    &tick,
+                    true,
+                );
+                (r, started.elapsed())
+            })
+            .collect();
+        for ((key, _), (fitted, took)) in groups.iter().zip(fits) {
+            tally.groups += 1;
+            match fitted {
+                Ok(f) => {
+                    tally.fitted += 1;
+                    tally.departing += usize::from(f.departs());
+                    let text = if self.json {
+                        serde_json::to_string(&f).map_err(RulesFitError::Json)?
+                    } else {
+                        crate::report::fit::text(&f, took)
+                    };
+                    bar.suspend(|| writeln!(out, "{text}"))
+                        .map_err(RulesFitError::Output)?;
+                }
+                Err(e) => {
+                    bar.suspend(|| say!("arbiter rules fit: {key}: {e}"));
+                    tally.failed = true;
+                }
+            }
+        }
+        Ok(())
+    }
 }

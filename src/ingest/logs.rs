@@ -1,6 +1,10 @@
 //! Log files read from disk: the operator logs whole (they are small and
-//! written by people), the engine logs as they stream by. Each keeps the
-//! SHA-256 of its bytes for the report.
+//! written by people; one over [`MAX_OPERATOR_LOG`] is refused), the engine
+//! logs as they stream by. Every line is read with a cap
+//! ([`MAX_LOG_LINE`]): a longer line is an error at its line, skipped to
+//! its end without being held. A log that is not a regular file (a FIFO, a
+//! device) is refused before it is opened. Each keeps the SHA-256 of its
+//! bytes for the report.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -10,11 +14,29 @@ use crate::base::diagnostic::Diagnostic;
 use crate::base::digest::{HashingReader, sha256_hex};
 use crate::ingest::engine::EngineLog;
 
+/// The longest line a log may have, in bytes, its line ending not
+/// counted. A longer line is reported at its line (an `engine-log-syntax`
+/// or `operator-log-syntax` finding) and skipped without being held.
+pub const MAX_LOG_LINE: usize = 64 * 1024;
+
+/// The largest operator log read, in bytes: it is written by people and
+/// read whole (a day of events is a few hundred lines).
+pub const MAX_OPERATOR_LOG: u64 = 4 * 1024 * 1024;
+
 /// Why a log file could not be read; `path` is the file as shown.
 #[derive(Debug, thiserror::Error)]
 pub enum LogFileError {
     #[error("arbiter: {path}: {source}")]
     Io { path: String, source: io::Error },
+    /// A FIFO, a device, a socket or a folder given as a log (`what` says
+    /// which); it is not opened (opening a FIFO waits for a writer).
+    #[error("arbiter: {path}: not a regular file ({what}); a log must be a regular file")]
+    NotRegular { path: String, what: &'static str },
+    /// An operator log over [`MAX_OPERATOR_LOG`] bytes.
+    #[error(
+        "arbiter: {path}: the operator log is over {} MiB; an operator log holds the people's events, one a line", MAX_OPERATOR_LOG >> 20
+    )]
+    TooLarge { path: String },
     /// A log in UTF-16 or UTF-32 (`encoding` names which).
     #[error(
         "arbiter: {path}: line 1: the file is {encoding}; logs are read as UTF-8: convert it, e.g. `iconv -f UTF-16 -t UTF-8`"
@@ -101,19 +123,25 @@ pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineL
         path: shown.clone(),
         source,
     };
-    let file = File::open(path).map_err(failed)?;
+    let file = open_regular(path, &shown)?;
     let mut input = BufReader::with_capacity(1 << 16, HashingReader::new(file));
     if let Some(w) = crate::ingest::text::wide_encoding(input.fill_buf().map_err(failed)?) {
         return Err(wide_error(&shown, w));
     }
     let mut reader = crate::ingest::engine::Reader::default();
     let mut buf = Vec::new();
-    let mut spans = crate::base::span::LineSpans::default();
+    let mut spans = Spans::default();
     let mut first = true;
     loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf).map_err(failed)? == 0 {
-            break;
+        let raw_len = match next_line(&mut input, &mut buf, MAX_LOG_LINE).map_err(failed)? {
+            Next::End => break,
+            Next::Line => None,
+            Next::Long { len, raw } => Some((len, raw)),
+        };
+        if let Some((len, raw)) = raw_len {
+            first = false;
+            reader.long_line(spans.skip(len, raw), len, MAX_LOG_LINE);
+            continue;
         }
         let bytes = if first {
             buf.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&buf)
@@ -137,6 +165,129 @@ pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineL
     })
 }
 
+/// A line read by [`next_line`].
+#[derive(Debug, PartialEq)]
+enum Next {
+    /// The end of the input.
+    End,
+    /// A line, in the buffer with its line ending.
+    Line,
+    /// A line longer than the cap, skipped: `len` bytes without its line
+    /// ending, `raw` with it. The buffer is left empty.
+    Long { len: u64, raw: u64 },
+}
+
+/// Read the next line of `input` into `buf` (its `\n` included), holding
+/// at most `cap` bytes of it: a longer line is read on to its `\n` (or the
+/// end of the input) without being kept, and its length returned.
+fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>, cap: usize) -> io::Result<Next> {
+    buf.clear();
+    // the bytes of an over-long line read so far, `\n` not counted
+    let mut long: Option<u64> = None;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(match long {
+                Some(len) => Next::Long { len, raw: len },
+                None if buf.is_empty() => Next::End,
+                None => Next::Line,
+            });
+        }
+        let newline = avail.iter().position(|&b| b == b'\n');
+        let text = newline.unwrap_or(avail.len());
+        match &mut long {
+            Some(len) => *len += text as u64,
+            None if buf.len() + text > cap => {
+                long = Some((buf.len() + text) as u64);
+                buf.clear();
+            }
+            None => buf.extend_from_slice(&avail[..newline.map_or(text, |n| n + 1)]),
+        }
+        let used = newline.map_or(text, |n| n + 1);
+        input.consume(used);
+        if newline.is_some() {
+            return Ok(match long {
+                Some(len) => Next::Long { len, raw: len + 1 },
+                None => Next::Line,
+            });
+        }
+    }
+}
+
+/// The spans of a log's lines as they are read (the same as
+/// `base::span::LineSpans`), with lines skipped by their length.
+#[derive(Default)]
+struct Spans {
+    offset: u64,
+    line: u64,
+}
+
+impl Spans {
+    /// The next line without its line ending, and its span.
+    fn next<'a>(&mut self, raw: &'a str) -> (crate::base::span::Span, &'a str) {
+        let text = raw.trim_end_matches(['\n', '\r']);
+        let span = self.skip(text.len() as u64, raw.len() as u64);
+        (span, text)
+    }
+
+    /// The span of a line of `len` bytes, `raw` with its line ending.
+    fn skip(&mut self, len: u64, raw: u64) -> crate::base::span::Span {
+        self.line += 1;
+        let span = crate::base::span::Span {
+            offset: self.offset,
+            len,
+            line: self.line,
+            column: 1,
+        };
+        self.offset += raw;
+        span
+    }
+}
+
+/// Open `path` if it is a regular file (its links followed); anything else
+/// is refused from its metadata, before it is opened.
+fn open_regular(path: &Path, shown: &str) -> Result<File, LogFileError> {
+    let failed = |source: io::Error| LogFileError::Io {
+        path: shown.to_string(),
+        source,
+    };
+    let not_regular = |t: std::fs::FileType| LogFileError::NotRegular {
+        path: shown.to_string(),
+        what: file_kind(t),
+    };
+    let meta = std::fs::metadata(path).map_err(failed)?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    let file = File::open(path).map_err(failed)?;
+    // the file may have been replaced between the two looks
+    let meta = file.metadata().map_err(failed)?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    Ok(file)
+}
+
+/// What a file that is not regular is, in words.
+fn file_kind(t: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }
+}
+
 /// The error for a log in UTF-16 or UTF-32.
 fn wide_error(shown: &str, encoding: &'static str) -> LogFileError {
     LogFileError::Wide {
@@ -156,14 +307,25 @@ pub struct LoadedLog {
 }
 
 impl LoadedLog {
+    /// Read the operator log `path`: at most [`MAX_OPERATOR_LOG`] bytes,
+    /// each line at most [`MAX_LOG_LINE`].
     pub fn read(path: &Path) -> Result<LoadedLog, LogFileError> {
+        use std::io::Read as _;
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| LogFileError::Io {
+        let failed = |source: io::Error| LogFileError::Io {
             path: shown.clone(),
             source,
-        })?;
+        };
+        let mut bytes = Vec::new();
+        open_regular(path, &shown)?
+            .take(MAX_OPERATOR_LOG + 1)
+            .read_to_end(&mut bytes)
+            .map_err(failed)?;
+        if bytes.len() as u64 > MAX_OPERATOR_LOG {
+            return Err(LogFileError::TooLarge { path: shown });
+        }
         let text = log_text(&shown, &bytes)?;
-        let mut log = crate::ingest::operator::parse(&text);
+        let mut log = crate::ingest::operator::parse_capped(&text, MAX_LOG_LINE);
         for e in &mut log.events {
             e.source = shown.clone();
         }

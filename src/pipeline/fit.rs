@@ -16,16 +16,95 @@ use crate::rules::fit::{
     FileFit, FitSummary, Game, departure_finding, fit_group_with, undescribed_finding,
 };
 
+/// The most games' text a fit holds at once, in bytes: `rules fit` holds
+/// one file's games (`--per file`) or every file's (`--per event`), `audit
+/// --fit` and `batch --fit` a file's. A fit searches its games again at
+/// every point, so they are held read and replayed, about fifteen times
+/// their text; past the cap a file is not fitted (said, with the game that
+/// passes it). The largest file of the real archives holds 4 MB.
+pub const MAX_FIT_BYTES: u64 = 64 << 20;
+
+/// The cap in force: [`MAX_FIT_BYTES`], or less where
+/// `ARBITER_FIT_MAX_BYTES` says (for tests).
+pub fn fit_cap() -> u64 {
+    std::env::var("ARBITER_FIT_MAX_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(MAX_FIT_BYTES, |v: u64| v.min(MAX_FIT_BYTES))
+}
+
+/// A file whose games would pass what a fit may hold.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "a fit holds at most {} of games' text at once (docs/fitting.md, \"Limits\"); game {game} (line {line}) passes it, so the file is not fitted: fit its games in smaller files",
+    shown_bytes(*cap)
+)]
+pub struct TooLarge {
+    pub cap: u64,
+    /// The game (1-based) and its line.
+    pub game: usize,
+    pub line: u64,
+}
+
+/// Whether the PGN file `path` is too large for `audit --fit` and `batch
+/// --fit` to fit (its size on disk over [`fit_cap`]): then it is said on
+/// standard error, and the file is audited under the text's values as it
+/// streams by.
+pub fn too_large_to_fit(path: &Path) -> bool {
+    let cap = fit_cap();
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > cap => {
+            say!(
+                "arbiter: --fit: {}: {} bytes, over the {} of games' text a fit holds at once (docs/fitting.md, \"Limits\"); audited under the text",
+                path.display(),
+                m.len(),
+                shown_bytes(cap)
+            );
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `n` bytes in words: in MiB where whole.
+fn shown_bytes(n: u64) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
 /// Every game of a PGN file, read and replayed (the games in parallel, in
 /// the file's order).
 pub fn read_games(path: &Path) -> io::Result<Vec<Game>> {
+    read_games_within(path, 0, u64::MAX).map(|(games, _)| games)
+}
+
+/// [`read_games`], where `held` bytes of games' text are held already and
+/// a fit may hold `cap`: a file whose games pass it is an error
+/// ([`TooLarge`], as an `io::Error` of kind `Other`), its games dropped as
+/// soon as they pass. The games, and the bytes of their text.
+pub fn read_games_within(path: &Path, held: u64, cap: u64) -> io::Result<(Vec<Game>, u64)> {
     let file = crate::base::files::open_regular(path)?;
     let mut splitter = GameSplitter::new(BufReader::new(file));
     let mut chunks = Vec::new();
+    let (before, mut held) = (held, held);
     while let Some(chunk) = splitter.next_chunk()? {
+        held += chunk.bytes.len() as u64;
+        if held > cap {
+            return Err(io::Error::other(TooLarge {
+                cap,
+                game: chunk.index + 1,
+                line: chunk.line,
+            }));
+        }
         chunks.push(chunk);
     }
-    Ok(replay_all(&path.display().to_string(), chunks))
+    Ok((
+        replay_all(&path.display().to_string(), chunks),
+        held - before,
+    ))
 }
 
 /// The games of `chunks`, parsed and replayed in parallel, in their order.

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::config::{Config, machine_threads};
 use super::file::audit_file;
-use super::fit::{ReadFile, read_and_fit};
+use super::fit::{ReadFile, read_and_fit, too_large_to_fit};
 use super::game::{GameAudit, audit_game, audit_replayed};
 use super::inputs::{Case, Input, expand_inputs};
 use super::record::{InputSummary, add_hashed, hashed_files, syzygy_entry};
@@ -82,7 +82,7 @@ pub fn audit_paths(
         };
         // under --fit a PGN file is read once, fitted, and its games
         // judged under the fit; a case folder is judged under its own
-        let result = if cfg.fit && case_cfg.is_none() {
+        let result = if cfg.fit && case_cfg.is_none() && !bar.suspend(|| too_large_to_fit(&path)) {
             audit_fitted(&path, this, &bar, &mut each)
         } else {
             audit_file(&path, this, each)
@@ -98,6 +98,11 @@ pub fn audit_paths(
         }
     }
     bar.finish_and_clear();
+    // tables that could not be read: the run did not check everything
+    for (p, e) in cfg.detectors.unreadable_tables() {
+        say!("arbiter: {p}: {e}");
+        run.unreadable.push((p, e));
+    }
     Ok(run)
 }
 

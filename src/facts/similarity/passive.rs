@@ -148,21 +148,28 @@ pub fn signature(
     }
     // only positions two engines or more played can be shared
     table.retain(|_, per| per.len() >= 2);
-    let mut said = vec![vec![Said::default(); table.len()]; engines.len()];
-    for (p, per) in table.values().enumerate() {
-        for (&e, (moves, scores, pv)) in per {
-            let mv = most_chosen(moves);
-            let score =
-                (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64);
-            said[e][p] = Said {
-                mv,
-                score,
-                pv: pv.to_vec(),
-            };
-        }
-    }
+    // position by position, only the engines that played there (a field
+    // of engines by positions would be mostly empty)
+    let field: Vec<Vec<(usize, Said)>> = table
+        .values()
+        .map(|per| {
+            per.iter()
+                .map(|(&e, (moves, scores, pv))| {
+                    let mv = most_chosen(moves);
+                    let score = (!scores.is_empty())
+                        .then(|| scores.iter().sum::<f64>() / scores.len() as f64);
+                    let said = Said {
+                        mv,
+                        score,
+                        pv: pv.to_vec(),
+                    };
+                    (e, said)
+                })
+                .collect()
+        })
+        .collect();
     let names: Vec<String> = engines.iter().map(|e| e.to_string()).collect();
-    let mut sig = super::signature::analyze(&names, &said, settings);
+    let mut sig = super::signature::analyze_field(&names, &field, settings);
     sig.notes.push(format!(
         "{} positions were played by two engines or more; {} by {} or more with an evaluation, which is what the residuals need",
         table.len(),

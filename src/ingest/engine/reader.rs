@@ -22,6 +22,24 @@ pub struct Reader {
     /// Every line is read whole, `info` lines too, as before their numbers
     /// were read in place (the tests compare the two ways).
     whole: bool,
+    /// The unreadable lines and backward timestamps past
+    /// [`MAX_LOG_ERRORS`] each, counted, with the first one's span.
+    more_errors: Option<(Span, u64)>,
+    more_backwards: Option<(Span, u64)>,
+}
+
+/// The unreadable lines of a log, and its timestamps going backwards,
+/// reported one by one (each kind); the rest are counted in one more error,
+/// so that a log of garbage is read in bounded memory. The notes (lines
+/// that are not traffic) are kept up to the same number.
+pub const MAX_LOG_ERRORS: usize = 1_000;
+
+/// Count one more past the cap: the first one's span and how many.
+fn count_more(more: &mut Option<(Span, u64)>, span: Span) {
+    match more {
+        Some((_, n)) => *n += 1,
+        None => *more = Some((span, 1)),
+    }
 }
 
 impl Reader {
@@ -64,10 +82,14 @@ impl Reader {
                 if let Some(prev) = track.last_time
                     && l.time < prev
                 {
-                    self.log.backwards.push(Backwards {
-                        span,
-                        earlier_ms: prev - l.time,
-                    });
+                    if self.log.backwards.len() < MAX_LOG_ERRORS {
+                        self.log.backwards.push(Backwards {
+                            span,
+                            earlier_ms: prev - l.time,
+                        });
+                    } else {
+                        count_more(&mut self.more_backwards, span);
+                    }
                 }
                 track.last_time = Some(l.time);
                 match numbers {
@@ -75,16 +97,54 @@ impl Reader {
                     None => track.take(l.into_line(span)),
                 }
             }
-            Ok(None) => self.log.notes.push((span, t.to_string())),
-            Err(e) => self.log.errors.push(LogError {
-                span,
-                message: e.to_string(),
-            }),
+            Ok(None) if self.log.notes.len() < MAX_LOG_ERRORS => {
+                self.log.notes.push((span, t.to_string()));
+            }
+            Ok(None) => {}
+            Err(e) => self.error(span, || e.to_string()),
         }
+    }
+
+    /// An unreadable line: an error, or counted past the cap.
+    fn error(&mut self, span: Span, message: impl FnOnce() -> String) {
+        if self.log.errors.len() < MAX_LOG_ERRORS {
+            self.log.errors.push(LogError {
+                span,
+                message: message(),
+            });
+        } else {
+            count_more(&mut self.more_errors, span);
+        }
+    }
+
+    /// A line of `len` bytes, over the `cap` a line may have: skipped
+    /// unread, an error at its span.
+    pub fn long_line(&mut self, span: Span, len: u64, cap: usize) {
+        self.error(span, || {
+            format!(
+                "a line of {len} bytes, over the {cap} a log line may have: expected a line of engine traffic (`<time> <direction> <line>`); the line was skipped"
+            )
+        });
     }
 
     /// The log read so far, each engine's last search closed.
     pub fn finish(mut self) -> EngineLog {
+        if let Some((span, n)) = self.more_errors {
+            self.log.errors.push(LogError {
+                span,
+                message: format!(
+                    "{n} more unreadable lines from this one on (the first {MAX_LOG_ERRORS} are reported one by one)"
+                ),
+            });
+        }
+        if let Some((span, n)) = self.more_backwards {
+            self.log.errors.push(LogError {
+                span,
+                message: format!(
+                    "{n} more timestamps going backwards from this line on (the first {MAX_LOG_ERRORS} are reported one by one)"
+                ),
+            });
+        }
         for mut track in self.tracks {
             track.settle();
             if let Some(s) = track.current.take() {

@@ -10,4 +10,4 @@ mod parse;
 
 pub use self::event::{FieldValue, OpError, OpEvent, OperatorLog};
 pub use self::kinds::{COMMON_FIELDS, FieldDoc, OP_KINDS, OpKind};
-pub use self::parse::{OpLineError, parse, type_value};
+pub use self::parse::{OpLineError, parse, parse_capped, type_value};

@@ -18,6 +18,11 @@ pub enum OpLineError {
     /// Fewer than a timestamp, an operator and an event.
     #[error("expected `<timestamp> <operator> <event> [key=value …]`")]
     Shape,
+    /// A line over the cap a log line may have.
+    #[error(
+        "a line of {len} bytes, over the {cap} a log line may have: expected `<timestamp> <operator> <event> [key=value …]`; the line was skipped"
+    )]
+    TooLong { len: usize, cap: usize },
     #[error("expected an event name after the operator")]
     NoEvent,
     #[error(transparent)]
@@ -79,13 +84,24 @@ pub fn type_value(s: &str) -> FieldValue {
 /// Parse an operator log, in the line form or (when every non-blank line
 /// starts with `{`) JSON Lines.
 pub fn parse(text: &str) -> OperatorLog {
+    parse_capped(text, usize::MAX)
+}
+
+/// [`parse`], a line longer than `cap` bytes (its line ending not counted)
+/// an error at its line, not read.
+pub fn parse_capped(text: &str, cap: usize) -> OperatorLog {
     let mut log = OperatorLog::default();
     for (span, line) in crate::base::span::lines_with_spans(text) {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let r = if t.starts_with('{') {
+        let r = if line.len() > cap {
+            Err(OpLineError::TooLong {
+                len: line.len(),
+                cap,
+            })
+        } else if t.starts_with('{') {
             parse_json(t, span)
         } else {
             parse_line(t, span)

@@ -122,7 +122,12 @@ pub fn run(
     // come read and replayed (a case folder's game is judged under its own)
     let fitting = cfg.audit.fit.then(|| reader::Fitting {
         cfg: cfg.audit.clone(),
-        fitted: configs.iter().map(Option::is_none).collect(),
+        // a file too large to fit is audited as it streams by (said)
+        fitted: configs
+            .iter()
+            .zip(&inputs)
+            .map(|(c, p)| c.is_none() && !crate::pipeline::fit::too_large_to_fit(p))
+            .collect(),
         threads: cfg.threads,
     });
     let reader = reader::spawn(inputs.clone(), cfg.shard, fitting, bar.clone(), tx)?;
@@ -136,6 +141,8 @@ pub fn run(
     }
     let (inputs, mut unreadable, fitted) = reader.join().map_err(|_| BatchError::ReaderFailed)?;
     unreadable.splice(0..0, unreadable_inputs);
+    // tables that could not be read: the run did not check everything
+    unreadable.extend(cfg.audit.detectors.unreadable_tables());
     bar.finish_and_clear();
     let events = events(infos, cfg);
     Ok(Outcome {

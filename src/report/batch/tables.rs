@@ -380,6 +380,47 @@ fn csv_header(df: &DataFrame) -> String {
     line
 }
 
+/// Whether a spreadsheet would read text cell `s` as a formula: it starts
+/// with `=`, `+`, `-`, `@`, a tab or a carriage return (OWASP's list), and
+/// is not a plain number (`-3` is read as the number it is).
+fn formula_like(s: &str) -> bool {
+    s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err()
+}
+
+/// `df` as the CSV file shows it: each text cell that a spreadsheet would
+/// read as a formula ([`formula_like`]) prefixed with a single quote, so
+/// that it opens as text. Numbers stay numbers; the Parquet file keeps the
+/// text as it is.
+fn defused(df: &DataFrame) -> PolarsResult<DataFrame> {
+    let columns = df
+        .columns()
+        .iter()
+        .map(|c| {
+            if c.dtype() != &DataType::String {
+                return Ok(c.clone());
+            }
+            let text = c.str()?;
+            if !text.iter().flatten().any(formula_like) {
+                return Ok(c.clone());
+            }
+            let quoted = StringChunked::from_iter_options(
+                c.name().clone(),
+                text.iter().map(|v| {
+                    v.map(|s| {
+                        if formula_like(s) {
+                            std::borrow::Cow::Owned(format!("'{s}"))
+                        } else {
+                            std::borrow::Cow::Borrowed(s)
+                        }
+                    })
+                }),
+            );
+            Ok(quoted.into_column())
+        })
+        .collect::<PolarsResult<Vec<_>>>()?;
+    DataFrame::new(df.height(), columns)
+}
+
 /// Write table `name` into `dir` as `name.csv` and `name.parquet`, from its
 /// pieces in order (at least one; each is a row group of the Parquet file).
 fn write_table(
@@ -414,11 +455,11 @@ fn write_table(
         .batched(first.schema())
         .map_err(written_in(&pq_path))?;
     for piece in std::iter::once(Ok(first)).chain(pieces) {
-        let mut df = piece.map_err(pe)?;
+        let df = piece.map_err(pe)?;
         CsvWriter::new(&mut csv)
             .include_header(false)
             .n_threads(1)
-            .finish(&mut df)
+            .finish(&mut defused(&df).map_err(pe)?)
             .map_err(written_in(&csv_path))?;
         pq.write_batch(&df).map_err(written_in(&pq_path))?;
     }

@@ -151,9 +151,10 @@ impl Ctx<'_, '_> {
                 )));
                 Value::Unknown
             }
-            Probe::Failed(e) => {
+            Probe::Unreadable { table, why } => {
                 self.notes.push(Note::Text(format!(
-                    "tablebase probe failed at ply {}: {e}",
+                    "the {}-piece position at ply {} could not be probed: the table {table} is {why}",
+                    pos.board().occupied().count(),
                     p.ply
                 )));
                 Value::Unknown

@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 
 use shakmaty::Position;
-use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase};
+use shakmaty_syzygy::{AmbiguousWdl, Metric, ProbeError, SyzygyError, Tablebase};
 
 use super::analysis::{
     Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, Stateful, StatefulFn,
@@ -131,6 +131,11 @@ pub struct Detectors {
     /// Each position's probe, by its FEN, once per run: a fit evaluates
     /// the same positions at every point of its search.
     pub(crate) probes: std::sync::Mutex<std::collections::HashMap<String, Probe>>,
+    /// The tables' folder as given (`--syzygy DIR`).
+    pub syzygy_dir: Option<String>,
+    /// The tables of the folder left out as they were listed (a size no
+    /// table has: truncated), by file name, and why.
+    pub skipped_tables: std::collections::BTreeMap<String, &'static str>,
 }
 
 /// What the tables say of one position (see [`Detectors::probe`]).
@@ -140,7 +145,35 @@ pub(crate) enum Probe {
     TooManyPieces,
     Castling,
     MissingTable(String),
-    Failed(String),
+    /// A table that could not be read: its file name and why, in plain
+    /// words (the same on every machine: no backtrace, no build path).
+    Unreadable {
+        table: String,
+        why: &'static str,
+    },
+}
+
+/// The file name of the table of `metric` for `material` (`KQvK.rtbw`).
+fn table_file(metric: Metric, material: &shakmaty_syzygy::Material) -> String {
+    let ext = match metric {
+        Metric::Wdl => "rtbw",
+        Metric::Dtz => "rtbz",
+    };
+    format!("{material}.{ext}")
+}
+
+/// Why a table could not be read, in plain words. A corrupted table's
+/// error carries a backtrace of the build; it is left out, so that a
+/// report is the same whatever `RUST_BACKTRACE` and the threads.
+fn probe_error_kind(e: &ProbeError) -> &'static str {
+    match e {
+        ProbeError::Read { error } if error.kind() == std::io::ErrorKind::UnexpectedEof => {
+            "truncated"
+        }
+        ProbeError::Read { .. } => "unreadable (a read error)",
+        ProbeError::Magic { .. } => "not a Syzygy table (its first bytes are wrong)",
+        ProbeError::CorruptedTable { .. } => "corrupted",
+    }
 }
 
 impl Detectors {
@@ -158,9 +191,20 @@ impl Detectors {
             Err(SyzygyError::TooManyPieces) => Probe::TooManyPieces,
             Err(SyzygyError::Castling) => Probe::Castling,
             Err(SyzygyError::MissingTable { metric, material }) => {
-                Probe::MissingTable(format!("no {metric:?} table for {material}"))
+                let table = table_file(metric, &material);
+                match self.skipped_tables.get(&table) {
+                    Some(why) => Probe::Unreadable { table, why },
+                    None => Probe::MissingTable(format!("no {metric:?} table for {material}")),
+                }
             }
-            Err(e) => Probe::Failed(e.to_string()),
+            Err(SyzygyError::ProbeFailed {
+                metric,
+                material,
+                error,
+            }) => Probe::Unreadable {
+                table: table_file(metric, &material),
+                why: probe_error_kind(&error),
+            },
         };
         if let Ok(mut memo) = self.probes.lock() {
             memo.insert(key, found.clone());
@@ -182,13 +226,75 @@ impl std::fmt::Debug for Detectors {
 
 impl Detectors {
     /// Load Syzygy tables from a directory.
+    /// Load Syzygy tables from a directory, in the order of their names. A
+    /// table whose size no table has (truncated) is left out and recorded
+    /// ([`Detectors::unreadable_tables`]); files that are not tables are
+    /// passed over.
     pub fn with_syzygy(dir: &std::path::Path) -> std::io::Result<Detectors> {
+        use std::io::ErrorKind;
         let mut tb = Tablebase::new();
-        tb.add_directory(dir)?;
+        let mut files = std::fs::read_dir(dir)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<std::io::Result<Vec<_>>>()?;
+        files.sort();
+        let mut skipped = std::collections::BTreeMap::new();
+        for f in files {
+            match tb.add_file(&f) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::InvalidInput => {} // not a table
+                Err(e) => {
+                    let why = if e.kind() == ErrorKind::InvalidData {
+                        "truncated (its size is not a table's)"
+                    } else {
+                        "unreadable (a read error)"
+                    };
+                    let name = f.file_name().unwrap_or_default().to_string_lossy();
+                    skipped.insert(name.into_owned(), why);
+                }
+            }
+        }
         Ok(Detectors {
             tablebase: Some(tb),
+            syzygy_dir: Some(dir.display().to_string()),
+            skipped_tables: skipped,
             ..Detectors::default()
         })
+    }
+
+    /// The tables that could not be read in this run, each once in the
+    /// order of its path: (its path, why, and how many positions it left
+    /// unprobed). A run-level error: the rules that needed these tables
+    /// were left undecided.
+    pub fn unreadable_tables(&self) -> Vec<(String, String)> {
+        let mut seen: std::collections::BTreeMap<(&str, &str), usize> = self
+            .skipped_tables
+            .iter()
+            .map(|(t, why)| ((t.as_str(), *why), 0))
+            .collect();
+        let Ok(memo) = self.probes.lock() else {
+            return Vec::new();
+        };
+        for p in memo.values() {
+            if let Probe::Unreadable { table, why } = p {
+                *seen.entry((table.as_str(), why)).or_default() += 1;
+            }
+        }
+        let dir = self.syzygy_dir.as_deref().unwrap_or(".");
+        seen.into_iter()
+            .map(|((table, why), n)| {
+                (
+                    std::path::Path::new(dir).join(table).display().to_string(),
+                    match n {
+                        0 => format!("the Syzygy table is {why}: it was not read"),
+                        n => format!(
+                            "the Syzygy table is {why}: {n} position{} could not be probed, and the rules that needed {} were left undecided",
+                            if n == 1 { "" } else { "s" },
+                            if n == 1 { "it" } else { "them" }
+                        ),
+                    },
+                )
+            })
+            .collect()
     }
 }
 

@@ -14,9 +14,29 @@ use super::{CLIP_CP, MIN_SCORERS, PV_PLIES, Pair, Said, Settings, Signature};
 
 /// Analyse a field: `said[e][p]` is what engine `e` said in position `p`.
 pub fn analyze(engines: &[String], said: &[Vec<Said>], settings: &Settings) -> Signature {
-    let n = engines.len();
     let positions = said.iter().map(Vec::len).max().unwrap_or(0);
-    let consensus = consensus(said, n, positions);
+    let field: Vec<Vec<(usize, Said)>> = (0..positions)
+        .map(|p| {
+            said.iter()
+                .enumerate()
+                .filter_map(|(e, v)| Some((e, v.get(p)?.clone())))
+                .collect()
+        })
+        .collect();
+    analyze_field(engines, &field, settings)
+}
+
+/// [`analyze`] of a field given position by position: `field[p]` lists
+/// each engine that said something in position `p` (in the engines'
+/// order) and what; an engine not listed said nothing there.
+pub fn analyze_field(
+    engines: &[String],
+    field: &[Vec<(usize, Said)>],
+    settings: &Settings,
+) -> Signature {
+    let n = engines.len();
+    let positions = field.len();
+    let consensus = consensus(field);
     let consensus_positions = consensus.iter().filter(|c| c.is_some()).count();
     let mut notes = Vec::new();
     if n < MIN_SCORERS {
@@ -28,7 +48,7 @@ pub fn analyze(engines: &[String], said: &[Vec<Said>], settings: &Settings) -> S
             "no position was scored by {MIN_SCORERS} engines or more: no residuals"
         ));
     }
-    let data = pair_data(said, n, positions, &consensus);
+    let data = pair_data(field, n, &consensus);
     // the sample and its bootstrap replicates
     let (sample, reps) = resample(&data, positions, settings);
     let counts: Vec<[usize; 3]> = data
@@ -86,8 +106,18 @@ fn resample(
 ) -> (Vec<[Option<f64>; 3]>, Vec<Vec<[Option<f64>; 3]>>) {
     let ones = vec![1u32; positions];
     let sample: Vec<[Option<f64>; 3]> = data.iter().map(|d| stats(d, &ones)).collect();
-    let mut reps: Vec<Vec<[Option<f64>; 3]>> =
-        vec![Vec::with_capacity(settings.bootstrap); data.len()];
+    // a pair that shares no position has no value in any resample: its
+    // replicates are not kept (a field of many engines has many such)
+    let mut reps: Vec<Vec<[Option<f64>; 3]>> = data
+        .iter()
+        .map(|d| {
+            Vec::with_capacity(if d.shared.is_empty() {
+                0
+            } else {
+                settings.bootstrap
+            })
+        })
+        .collect();
     let mut rng = Pcg64::seed_from_u64(settings.seed);
     let mut w = vec![0u32; positions];
     if positions > 0 {
@@ -98,7 +128,9 @@ fn resample(
                 w[k] += 1;
             }
             for (i, d) in data.iter().enumerate() {
-                reps[i].push(stats(d, &w));
+                if !d.shared.is_empty() {
+                    reps[i].push(stats(d, &w));
+                }
             }
         }
     }

@@ -65,7 +65,7 @@ mod shared;
 mod tests;
 mod text;
 
-pub use analyze::analyze;
+pub use analyze::{analyze, analyze_field};
 pub use robust::z_critical;
 pub use text::text;
 

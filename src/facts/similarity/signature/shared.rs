@@ -84,14 +84,19 @@ pub(super) fn pv_overlap(a: &[String], b: &[String]) -> Option<f64> {
     Some(common as f64 / len as f64)
 }
 
-/// The consensus of each of `positions`: the median score of the `n`
-/// engines that scored it, when at least [`MIN_SCORERS`] did.
-pub(super) fn consensus(said: &[Vec<Said>], n: usize, positions: usize) -> Vec<Option<f64>> {
-    let get = |e: usize, p: usize| said.get(e).and_then(|v| v.get(p));
-    // the consensus: the median score of the engines that scored a position
-    (0..positions)
-        .map(|p| {
-            let mut v: Vec<f64> = (0..n).filter_map(|e| get(e, p)?.score).collect();
+/// What the engines said in each position: for position `p`, each engine
+/// that said something there and what (by engine, in order). An engine
+/// that said nothing in a position is not listed: a passive field has
+/// many engines and positions, and few engines in each position.
+pub(super) type Field = [Vec<(usize, Said)>];
+
+/// The consensus of each position: the median score of the engines that
+/// scored it, when at least [`MIN_SCORERS`] did.
+pub(super) fn consensus(field: &Field) -> Vec<Option<f64>> {
+    field
+        .iter()
+        .map(|said| {
+            let mut v: Vec<f64> = said.iter().filter_map(|(_, s)| s.score).collect();
             if v.len() >= MIN_SCORERS {
                 median(&mut v)
             } else {
@@ -101,38 +106,35 @@ pub(super) fn consensus(said: &[Vec<Said>], n: usize, positions: usize) -> Vec<O
         .collect()
 }
 
-/// Each pair of the `n` engines (in order) with the positions it shares.
-pub(super) fn pair_data(
-    said: &[Vec<Said>],
-    n: usize,
-    positions: usize,
-    consensus: &[Option<f64>],
-) -> Vec<PairData> {
-    let get = |e: usize, p: usize| said.get(e).and_then(|v| v.get(p));
-    let resid = |e: usize, p: usize| -> Option<f64> { Some(get(e, p)?.score? - consensus[p]?) };
-    let mut data = Vec::new();
+/// Each pair of the `n` engines (in order) with the positions it shares,
+/// found position by position (the pairs of the engines in each).
+pub(super) fn pair_data(field: &Field, n: usize, consensus: &[Option<f64>]) -> Vec<PairData> {
+    let mut data = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     for a in 0..n {
         for b in a + 1..n {
-            let mut d = PairData {
+            data.push(PairData {
                 a,
                 b,
                 shared: Vec::new(),
-            };
-            for p in 0..positions {
-                let (Some(x), Some(y)) = (get(a, p), get(b, p)) else {
-                    continue;
-                };
+            });
+        }
+    }
+    // the place of pair (a, b), a < b, in that order
+    let at = |a: usize, b: usize| a * (2 * n - a - 1) / 2 + (b - a - 1);
+    for (p, said) in field.iter().enumerate() {
+        let resid = |s: &Said| -> Option<f64> { Some(s.score? - consensus[p]?) };
+        for (i, (a, x)) in said.iter().enumerate() {
+            for (b, y) in &said[i + 1..] {
                 let sh = Shared {
                     position: p,
                     same_move: x.mv.as_ref().zip(y.mv.as_ref()).map(|(ma, mb)| ma == mb),
-                    resid: resid(a, p).zip(resid(b, p)),
+                    resid: resid(x).zip(resid(y)),
                     pv: pv_overlap(&x.pv, &y.pv),
                 };
                 if sh.same_move.is_some() || sh.resid.is_some() || sh.pv.is_some() {
-                    d.shared.push(sh);
+                    data[at(*a, *b)].shared.push(sh);
                 }
             }
-            data.push(d);
         }
     }
     data
