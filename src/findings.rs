@@ -96,6 +96,21 @@ pub struct Finding {
     pub sanction: String,
     /// Where the evidence is.
     pub evidence: Vec<Evidence>,
+    /// How many more findings of this code the game had than it keeps
+    /// ([`MAX_FINDINGS_PER_CODE`]): not held, each counted in the totals.
+    /// Written only when there are some.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more: u64,
+}
+
+/// A game keeps at most this many findings of one code of the record's
+/// reading (its first ones); the rest are counted on the last one kept
+/// ([`Finding::more`]) and in every total, so that a game of a million
+/// stray tokens holds a hundred findings, not a million.
+pub const MAX_FINDINGS_PER_CODE: usize = 100;
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Finding {
@@ -110,6 +125,7 @@ impl Finding {
             clause: String::new(),
             sanction: String::new(),
             evidence: Vec::new(),
+            more: 0,
         }
     }
 
@@ -176,8 +192,10 @@ impl Totals {
     /// Findings not of one game (an event's).
     pub fn add_findings<'f>(&mut self, findings: impl IntoIterator<Item = &'f Finding>) {
         for f in findings {
-            self.by_severity[f.severity as usize] += 1;
-            *self.by_code.entry(f.code.clone()).or_default() += 1;
+            // the finding, and those of its code it stands for
+            let n = 1 + f.more;
+            self.by_severity[f.severity as usize] += n;
+            *self.by_code.entry(f.code.clone()).or_default() += n;
         }
     }
 

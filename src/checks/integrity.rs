@@ -20,25 +20,34 @@ use super::Context;
 use crate::findings::{Finding, Severity};
 use crate::ingest::pgn::ProblemKind;
 
+/// The finding code, severity and title of a reading problem.
+fn kind_finding(kind: ProblemKind) -> (&'static str, Severity, &'static str) {
+    match kind {
+        ProblemKind::Syntax => ("pgn-syntax", Severity::Error, "Broken PGN syntax"),
+        ProblemKind::UnparsableToken => (
+            "unparsable-token",
+            Severity::Error,
+            "Unparsable token in the movetext",
+        ),
+        ProblemKind::Encoding => ("encoding", Severity::Info, "Text is not UTF-8"),
+        ProblemKind::Annotation => (
+            "annotation-malformed",
+            Severity::Warning,
+            "Malformed value in a machine-written comment",
+        ),
+        ProblemKind::DuplicateTag => ("duplicate-tag", Severity::Warning, "Duplicate tag"),
+    }
+}
+
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let game = ctx.game;
+    let from = out.len();
     for p in &game.problems {
-        let (code, severity, title) = match p.kind {
-            ProblemKind::Syntax => ("pgn-syntax", Severity::Error, "Broken PGN syntax"),
-            ProblemKind::UnparsableToken => (
-                "unparsable-token",
-                Severity::Error,
-                "Unparsable token in the movetext",
-            ),
-            ProblemKind::Encoding => ("encoding", Severity::Info, "Text is not UTF-8"),
-            ProblemKind::Annotation => (
-                "annotation-malformed",
-                Severity::Warning,
-                "Malformed value in a machine-written comment",
-            ),
-            ProblemKind::DuplicateTag => ("duplicate-tag", Severity::Warning, "Duplicate tag"),
-        };
-        let ply = ctx.replay.first_ply + p.before_move as u32;
+        let (code, severity, title) = kind_finding(p.kind);
+        let ply = ctx
+            .replay
+            .first_ply
+            .saturating_add(u32::try_from(p.before_move).unwrap_or(u32::MAX));
         out.push(
             Finding::builtin(code, severity, title, p.message.clone()).with_evidence(ctx.evidence(
                 p.span,
@@ -46,6 +55,15 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 "here",
             )),
         );
+    }
+    // the problems a game held too many of to keep: counted on the last
+    // finding of their code
+    for kind in ProblemKind::ALL {
+        let more = game.omitted(kind);
+        let code = kind_finding(kind).0;
+        if let Some(last) = out[from..].iter_mut().rev().find(|f| f.code == code) {
+            last.more += more;
+        }
     }
     for n in &ctx.replay.setup_notes {
         let (severity, title, what) = match n.code {

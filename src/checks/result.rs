@@ -63,6 +63,9 @@ fn recorded(
 ) {
     let game = ctx.game;
     match result {
+        // the game was too large and its tag section was cut: the tag may
+        // be in the part not read (the `pgn-syntax` finding says so)
+        None if game.unread.tags_cut => {}
         None => out.push(
             Finding::builtin(
                 "result-tag-missing",

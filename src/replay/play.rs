@@ -11,9 +11,41 @@ use super::san::{canonical_san, resolve};
 use super::setup::{SetUp, set_up};
 use crate::ingest::pgn::{PgnGame, ProblemKind};
 
-fn ply_of(pos: &Chess) -> u32 {
-    let full = pos.fullmoves().get();
+/// The ply of the move to be played from `pos` (1 = White's first move):
+/// a `FEN` tag's move number may be up to 2^32 - 1, so its ply up to
+/// 2^33 - 2.
+fn ply_of(pos: &Chess) -> u64 {
+    let full = u64::from(pos.fullmoves().get());
     (full - 1) * 2 + if pos.turn() == Color::White { 1 } else { 2 }
+}
+
+/// The ply of the first move of `game` from `start`, or why it does not
+/// fit: ply numbers are 32-bit, so a `FEN` tag's move number above 2^31
+/// would make them wrap (ply 4294967295, then ply 0). The ply after the
+/// last move must fit too (a finding may be about it).
+fn first_ply_of(game: &PgnGame, start: &Chess) -> Result<u32, Stop> {
+    let first = ply_of(start);
+    let after = first + game.moves.len() as u64;
+    match (u32::try_from(first), u32::try_from(after)) {
+        (Ok(first), Ok(_)) => Ok(first),
+        _ => Err(Stop {
+            code: "invalid-setup",
+            message: format!(
+                "the FEN tag gives move number {}, {} to move: its {} moves would be plies {first} to {}, past the {} plies arbiter numbers; the game is not replayed",
+                start.fullmoves(),
+                if start.turn() == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                },
+                game.moves.len(),
+                after.saturating_sub(1).max(first),
+                u32::MAX,
+            ),
+            ply: 1,
+            span: game.tag_entry("FEN").map(|t| t.span),
+        }),
+    }
 }
 
 /// Replay a game. Never panics: every failure becomes a [`Stop`].
@@ -24,7 +56,10 @@ pub fn replay(game: &PgnGame) -> Replay {
         setup_notes,
         stop,
     } = set_up(game);
-    let first_ply = ply_of(&start);
+    let (first_ply, stop) = match first_ply_of(game, &start) {
+        Ok(first) => (first, stop),
+        Err(too_far) => (1, stop.or(Some(too_far))),
+    };
     let mut out = Replay {
         start: start.clone(),
         castling_mode: mode,
@@ -56,10 +91,8 @@ pub fn replay(game: &PgnGame) -> Replay {
     };
     let mut pos = start;
     let mut current = hash(&pos);
-    // room for every position of the game at once: the history never holds
-    // more (it is cleared at each irreversible move)
-    let mut history: Vec<u64> = Vec::with_capacity(game.moves.len() + 1);
-    history.push(current);
+    let mut seen = Repetitions::new(game.moves.len() + 1);
+    seen.count(current);
     // The SAN of the last ply played, without its suffix: whether it is
     // mate (and whether a position is stalemate) needs to know whether the
     // side to move has a legal move. When the next recorded move is legal,
@@ -109,10 +142,9 @@ pub fn replay(game: &PgnGame) -> Replay {
         debug_assert_eq!(h, hash(&pos), "the hash kept up to date at ply {ply}");
         current = h;
         if pos.halfmoves() == 0 {
-            history.clear();
+            seen.clear();
         }
-        history.push(h);
-        let repetition = history.iter().filter(|&&x| x == h).count() as u32;
+        let repetition = seen.count(h);
         in_check = pos.is_check();
         out.plies.push(Ply {
             ply,
@@ -218,6 +250,105 @@ pub(super) fn king_step_hash(
         h ^= Zobrist64::zobrist_for_piece(to, taken.of(!us));
     }
     Some(h)
+}
+
+/// How many times each position since the last capture or pawn move (the
+/// moves that reset the halfmove clock: no position before one can occur
+/// again after it) has occurred, by its Zobrist hash: each ply counted in
+/// constant time, where a scan of the positions since then made a long
+/// game's replay take time quadratic in its length (a million plies of
+/// knights' shuffles, 200 s).
+///
+/// An open-addressed table of the window's positions: a slot holds a hash,
+/// its count and the window it was counted in, so that a new window
+/// (`clear`) leaves the slots as they are and makes every one free at once.
+/// It has room for twice the positions of the window (growing by doubling),
+/// so that a probe ends soon.
+struct Repetitions {
+    slots: Vec<Slot>,
+    /// The window being counted; a slot of another window is free.
+    window: u32,
+    /// The positions of this window.
+    len: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    hash: u64,
+    count: u32,
+    window: u32,
+}
+
+impl Repetitions {
+    /// A table for a game of `positions` positions: room for the window of
+    /// most games at once (a capture or a pawn move comes every few dozen
+    /// plies), not for the whole game.
+    fn new(positions: usize) -> Repetitions {
+        Repetitions {
+            slots: vec![Slot::default(); (positions * 2).next_power_of_two().clamp(16, 256)],
+            window: 1,
+            len: 0,
+        }
+    }
+
+    /// A new window: no position counted.
+    fn clear(&mut self) {
+        self.len = 0;
+        self.window = self.window.wrapping_add(1);
+        if self.window == 0 {
+            // after 2^32 windows (never in a game of 8 MiB), the slots of
+            // the first would look counted again
+            self.slots.fill(Slot::default());
+            self.window = 1;
+        }
+    }
+
+    /// Count one more occurrence of `hash`: how many times it has
+    /// occurred in the window, this one included.
+    fn count(&mut self, hash: u64) -> u32 {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let slot = self.find(hash);
+        let s = &mut self.slots[slot];
+        if s.window == self.window {
+            s.count += 1;
+        } else {
+            *s = Slot {
+                hash,
+                count: 1,
+                window: self.window,
+            };
+            self.len += 1;
+        }
+        s.count
+    }
+
+    /// The slot of `hash` in this window, or the free slot it goes to.
+    fn find(&self, hash: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        // a Zobrist hash is uniform: its low bits are the place
+        let mut i = hash as usize & mask;
+        loop {
+            let s = &self.slots[i];
+            if s.window != self.window || s.hash == hash {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Twice the room, with this window's positions and counts moved over.
+    fn grow(&mut self) {
+        let room = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); room]);
+        let window = self.window;
+        self.window = 1;
+        for s in old.into_iter().filter(|s| s.window == window) {
+            let i = self.find(s.hash);
+            self.slots[i] = Slot { window: 1, ..s };
+        }
+    }
 }
 
 pub(super) fn hash(pos: &Chess) -> u64 {

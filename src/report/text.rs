@@ -36,6 +36,31 @@ pub fn finding(f: &Finding) -> String {
     s
 }
 
+/// `n` with its thousands set apart by commas: `999,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut s = String::with_capacity(digits.len() * 4 / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            s.push(',');
+        }
+        s.push(d);
+    }
+    s
+}
+
+/// The line that says how many findings of `f`'s code the game had past
+/// those it keeps ([`crate::findings::MAX_FINDINGS_PER_CODE`]), if any.
+fn more_line(f: &Finding) -> Option<String> {
+    (f.more > 0).then(|| {
+        format!(
+            "  … and {} more `{}` (not kept; counted in the totals)",
+            thousands(f.more),
+            f.code
+        )
+    })
+}
+
 /// One game and its findings, each on its lines.
 pub fn game(audit: &GameAudit) -> String {
     game_with(audit, false)
@@ -66,6 +91,10 @@ pub fn game_with(audit: &GameAudit, collapse: bool) -> String {
         for f in &audit.findings {
             s.push('\n');
             s.push_str(&finding(f));
+            if let Some(more) = more_line(f) {
+                s.push('\n');
+                s.push_str(&more);
+            }
         }
         return s;
     }
@@ -87,6 +116,10 @@ pub fn game_with(audit: &GameAudit, collapse: bool) -> String {
             for f in list {
                 s.push('\n');
                 s.push_str(&finding(f));
+                if let Some(more) = more_line(f) {
+                    s.push('\n');
+                    s.push_str(&more);
+                }
             }
             continue;
         }
@@ -103,11 +136,23 @@ pub fn game_with(audit: &GameAudit, collapse: bool) -> String {
                     _ => String::new(),
                 };
                 let mut one = (*first).clone();
+                let more: u64 = list.iter().map(|f| f.more).sum();
+                let (times, kept) = if more > 0 {
+                    (
+                        thousands(list.len() as u64 + more),
+                        format!(
+                            " (the JSON keeps the first {}, and counts every one)",
+                            list.len()
+                        ),
+                    )
+                } else {
+                    (list.len().to_string(), " (each in the JSON)".to_string())
+                };
                 one.message = format!(
-                    "{} times in this game{span} (each in the JSON); the first: {}",
-                    list.len(),
+                    "{times} times in this game{span}{kept}; the first: {}",
                     first.message
                 );
+                one.more = 0;
                 s.push_str(&finding(&one));
             }
             [] => {}

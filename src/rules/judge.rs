@@ -95,6 +95,7 @@ pub fn judge(
                     0,
                     format!("switch {} (variant {})", sw.name, tc_name(&prog)),
                 )],
+                more: 0,
             });
         }
     }

@@ -144,6 +144,7 @@ impl GameInfo {
             outcome: None,
             variations: 0,
             problems: Vec::new(),
+            unread: Default::default(),
         })
     }
 

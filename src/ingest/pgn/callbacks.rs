@@ -100,7 +100,10 @@ impl Visitor for GameVisitor<'_, '_> {
     }
 
     fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
-        let body = comment.0;
+        // a comment never closed, read on into the padding after the chunk
+        let Some(body) = self.clip(comment.0) else {
+            return ControlFlow::Continue(());
+        };
         // Where the reader's slice lies, confirmed byte for byte: the
         // reader ends a comment at its first `}`, so with a `{` right before
         // the slice and a `}` right after it, the comment's place is known
@@ -165,6 +168,7 @@ impl Visitor for GameVisitor<'_, '_> {
                 &mut game.preamble[..]
             }
         };
+        let mut problems = Vec::new();
         if let Some(stored) = list.last_mut() {
             // the body follows the `{` where the comment was found
             let src = match &decoded {
@@ -176,14 +180,15 @@ impl Visitor for GameVisitor<'_, '_> {
                 _ => None,
             };
             parse_comment_from(&decoded, &mut stored.annotations, src.as_ref());
-            for p in &stored.annotations.problems {
-                game.problems.push(PgnProblem {
-                    kind: ProblemKind::Annotation,
-                    message: p.clone(),
-                    span: Some(span),
-                    before_move,
-                });
-            }
+            problems.clone_from(&stored.annotations.problems);
+        }
+        for message in problems {
+            game.push_problem(PgnProblem {
+                kind: ProblemKind::Annotation,
+                message,
+                span: Some(span),
+                before_move,
+            });
         }
         ControlFlow::Continue(())
     }

@@ -1,8 +1,9 @@
 //! The lexical state of the game being cut, followed line by line: inside
-//! a `{…}` comment or not, whether movetext has begun, and so where the
-//! next game starts.
+//! a `{…}` comment or not, whether movetext has begun, whether it has
+//! ended with a result, and so where the next game starts.
 
 use super::token_reach::TokenReach;
+use super::visitor::OUTCOMES;
 
 /// The lexical state of the game being cut, followed line by line.
 #[derive(Debug, Default)]
@@ -14,14 +15,29 @@ pub(super) struct Cut {
     prev_blank: bool,
     /// A line of the game has been taken.
     started: bool,
+    /// The last word of the movetext outside comments is a result
+    /// (`1-0`, `0-1`, `1/2-1/2`, `*`): a blank line then ends the game.
+    ended: bool,
+    /// Where the blank lines since the last line of movetext (outside a
+    /// comment) start, if there are some: the escape (`%`) and `;` lines
+    /// among them do not end them.
+    blank_from: Option<usize>,
+    /// The blank lines inside the movetext that movetext follows, each
+    /// from the line end before them to the start of the line after them
+    /// (see [`super::splitter::GameChunk::gaps`]).
+    pub(super) gaps: Vec<(u32, u32)>,
 }
 
 impl Cut {
     /// Take `line`, which starts at `start` in the game's text, into the
-    /// game, or return `false` when it starts the next game (a tag line
-    /// after movetext, or a well-formed tag line after a blank line inside
-    /// a comment never closed). Where it is not `kept` (it would make the
-    /// game too large), only the lexical state follows it.
+    /// game, or return `false` when it starts the next game: a tag line
+    /// after movetext, a well-formed tag line after a blank line inside a
+    /// comment never closed, or movetext after a blank line that follows
+    /// the game's result (a game without tags, as python-chess reads it).
+    /// Movetext after a blank line that follows no result is the same
+    /// game's: the blank lines are noted as a gap. Where it is not `kept`
+    /// (it would make the game too large), only the lexical state follows
+    /// it.
     pub(super) fn take(
         &mut self,
         line: &[u8],
@@ -31,6 +47,7 @@ impl Cut {
     ) -> bool {
         let trimmed = trim_start(line);
         let is_tag = trimmed.first() == Some(&b'[');
+        let blank = trimmed.iter().all(|b| b.is_ascii_whitespace());
         if self.started
             && is_tag
             && ((!self.in_comment && self.movetext)
@@ -38,22 +55,57 @@ impl Cut {
         {
             return false;
         }
+        // movetext again after blank lines (outside a comment): the next
+        // game's, or this one's
+        let after_gap = match self.blank_from {
+            Some(from)
+                if !blank
+                    && !self.in_comment
+                    && line.first() != Some(&b'%')
+                    && trimmed.first() != Some(&b';') =>
+            {
+                Some(from)
+            }
+            _ => None,
+        };
+        if let Some(from) = after_gap {
+            if self.ended {
+                return false;
+            }
+            // from the line end before the blank lines (movetext began on
+            // an earlier line, so there is one)
+            self.gaps
+                .push((from.saturating_sub(1) as u32, start as u32));
+            self.blank_from = None;
+        }
         self.started = true;
-        self.prev_blank = trimmed.iter().all(|b| b.is_ascii_whitespace());
+        self.prev_blank = blank;
+        if blank && self.movetext && !self.in_comment {
+            self.blank_from.get_or_insert(start);
+        }
+        let comment_before = self.in_comment;
         if !self.in_comment && (is_tag && !self.movetext || line.first() == Some(&b'%')) {
             // a tag line (brackets and braces inside the value are text) or
             // an escape line
             if kept {
                 self.reach.follow(line, start);
             }
-        } else if self.movetext && kept {
-            // nearly every line: its braces found once for both
-            self.reach
-                .follow_movetext(line, start, &mut self.in_comment);
         } else {
-            scan_line(line, &mut self.in_comment, &mut self.movetext);
-            if kept {
-                self.reach.follow(line, start);
+            if self.movetext && kept {
+                // nearly every line: its braces found once for both
+                self.reach
+                    .follow_movetext(line, start, &mut self.in_comment);
+            } else {
+                scan_line(line, &mut self.in_comment, &mut self.movetext);
+                if kept {
+                    self.reach.follow(line, start);
+                }
+            }
+            if self.movetext
+                && !blank
+                && let Some(word) = last_word(line, comment_before)
+            {
+                self.ended = is_result(word);
             }
         }
         if kept && line.last() == Some(&b'\n') {
@@ -63,6 +115,63 @@ impl Cut {
         }
         true
     }
+}
+
+/// The blank lines inside the movetext of a game's whole text `bytes`,
+/// as [`Cut::take`] notes them (up to where the next game would start).
+pub(super) fn gaps(bytes: &[u8]) -> Vec<(u32, u32)> {
+    let mut cut = Cut::default();
+    let mut starts = Vec::new();
+    let mut at = 0;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        if !cut.take(line, at, false, &mut starts) {
+            break;
+        }
+        at += line.len();
+    }
+    cut.gaps
+}
+
+/// The last word of a movetext line outside its comments (`{…}`, and a
+/// `;` comment to the line's end), for a line that starts inside a comment
+/// or not; `None` when it has no word outside them.
+fn last_word(line: &[u8], mut in_comment: bool) -> Option<&[u8]> {
+    let mut word = None;
+    let mut from = 0;
+    for i in memchr::memchr3_iter(b'{', b'}', b';', line) {
+        match line[i] {
+            b'{' if !in_comment => {
+                word = tail_word(&line[from..i]).or(word);
+                in_comment = true;
+            }
+            b'}' if in_comment => {
+                in_comment = false;
+                from = i + 1;
+            }
+            b';' if !in_comment => return tail_word(&line[from..i]).or(word),
+            _ => {}
+        }
+    }
+    if in_comment {
+        word
+    } else {
+        tail_word(&line[from..]).or(word)
+    }
+}
+
+/// The last white-space separated word of `text`, if any.
+fn tail_word(text: &[u8]) -> Option<&[u8]> {
+    let end = text.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
+    let start = text[..end]
+        .iter()
+        .rposition(u8::is_ascii_whitespace)
+        .map_or(0, |i| i + 1);
+    Some(&text[start..end])
+}
+
+/// A game's termination marker, or a move with `*` written onto it.
+fn is_result(word: &[u8]) -> bool {
+    word.ends_with(b"*") || OUTCOMES.contains(&word)
 }
 
 /// Follow a movetext line's lexical state: inside a `{…}` comment or not,

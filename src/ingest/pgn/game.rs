@@ -51,6 +51,23 @@ pub enum ProblemKind {
     DuplicateTag,
 }
 
+impl ProblemKind {
+    /// Every kind, in the order of [`PgnGame::omitted`].
+    pub const ALL: [ProblemKind; 5] = [
+        ProblemKind::Syntax,
+        ProblemKind::UnparsableToken,
+        ProblemKind::Encoding,
+        ProblemKind::Annotation,
+        ProblemKind::DuplicateTag,
+    ];
+}
+
+/// At most this many problems of one kind are kept for a game (its first
+/// ones); the others are counted ([`PgnGame::omitted`]), so that a game of a
+/// million stray tokens holds a hundred of them, not a million messages. A
+/// kind is one finding code ([`crate::findings::MAX_FINDINGS_PER_CODE`]).
+pub const MAX_PROBLEMS_PER_KIND: usize = crate::findings::MAX_FINDINGS_PER_CODE;
+
 /// A problem found while reading a game.
 #[derive(Debug, Clone)]
 pub struct PgnProblem {
@@ -82,7 +99,26 @@ pub struct PgnGame {
     pub outcome: Option<(String, Option<Span>)>,
     /// Variations skipped (each `(` at any depth counts once).
     pub variations: u32,
+    /// The problems met, at most [`MAX_PROBLEMS_PER_KIND`] of a kind
+    /// (added with [`PgnGame::push_problem`]).
     pub problems: Vec<PgnProblem>,
+    /// What was read only in part: the problems not kept, and a tag
+    /// section too large to read whole.
+    pub unread: Unread,
+}
+
+/// What of a game was read only in part.
+#[derive(Debug, Clone, Default)]
+pub struct Unread {
+    /// The problems of each kind ([`ProblemKind::ALL`]'s order) past
+    /// [`MAX_PROBLEMS_PER_KIND`]: counted, not kept.
+    pub omitted: [u64; 5],
+    /// The problems of each kind kept.
+    kept: [usize; 5],
+    /// The game was larger than arbiter reads and its tag section was cut
+    /// with it: its tags were not all read (those read are kept), so that
+    /// a tag missing from them may be in the file.
+    pub tags_cut: bool,
 }
 
 thread_local! {
@@ -139,6 +175,38 @@ impl Drop for PgnGame {
 }
 
 impl PgnGame {
+    /// Whether a problem of `kind` is kept: it is while the game holds
+    /// fewer than [`MAX_PROBLEMS_PER_KIND`] of them; otherwise it is counted
+    /// in [`Unread::omitted`] (and `false` says not to make its message).
+    pub(super) fn keeps(&mut self, kind: ProblemKind) -> bool {
+        let k = kind as usize;
+        if self.unread.kept[k] < MAX_PROBLEMS_PER_KIND {
+            true
+        } else {
+            self.unread.omitted[k] += 1;
+            false
+        }
+    }
+
+    /// Add a problem, or count it where the game holds enough of its kind
+    /// ([`PgnGame::keeps`]).
+    pub fn push_problem(&mut self, p: PgnProblem) {
+        if self.keeps(p.kind) {
+            self.unread.kept[p.kind as usize] += 1;
+            self.problems.push(p);
+        }
+    }
+
+    /// Count `n` problems of `kind` not kept (found past those kept).
+    pub(super) fn omit(&mut self, kind: ProblemKind, n: u64) {
+        self.unread.omitted[kind as usize] += n;
+    }
+
+    /// The problems of `kind` not kept.
+    pub fn omitted(&self, kind: ProblemKind) -> u64 {
+        self.unread.omitted[kind as usize]
+    }
+
     /// The comments that follow `mv`, one of this game's moves.
     pub fn comments_of(&self, mv: &PgnMove) -> &[Comment] {
         let r = mv.comment_range.start as usize..mv.comment_range.end as usize;

@@ -53,48 +53,26 @@ pub(super) fn read_game(chunk: &GameChunk, part: Part) -> PgnGame {
         outcome: None,
         variations: 0,
         problems: Vec::new(),
+        unread: Default::default(),
     };
     if let Some(total) = chunk.oversize {
-        // the tags are still read (they head the text that was kept), so
-        // that the report names the game; its movetext is skipped
-        let head_end = chunk
-            .bytes
-            .windows(2)
-            .position(|w| w == b"\n\n")
-            .or_else(|| chunk.bytes.windows(4).position(|w| w == b"\r\n\r\n"));
-        if let Some(end) = head_end
-            && chunk.bytes.first() == Some(&b'[')
-        {
-            let mut bytes = chunk.bytes[..end].to_vec();
-            bytes.extend_from_slice(b"\n\n*\n");
-            let header = GameChunk::of_text(chunk.index, chunk.offset, chunk.line, bytes);
-            let mut h = parse_game(&header);
-            game.tags = std::mem::take(&mut h.tags);
-            game.problems.extend(
-                std::mem::take(&mut h.problems)
-                    .into_iter()
-                    .filter(|p| p.kind != ProblemKind::Syntax),
-            );
-        }
-        let mut idx = LineIndex::new(&chunk.bytes, &chunk.line_starts, chunk.offset, chunk.line);
-        game.problems.push(PgnProblem {
-            kind: ProblemKind::Syntax,
-            message: format!(
-                "game text is {total} bytes, more than the {MAX_GAME_BYTES} bytes arbiter reads for one game; its tags were read, its moves skipped"
-            ),
-            span: Some(idx.span(0, 0)),
-            before_move: 0,
-        });
+        read_oversize(chunk, total, &mut game);
         return game;
     }
     let bytes = &chunk.bytes;
     let map = Rc::new(PtrMap::default());
+    let limit = chunk.longest_token.max(255);
+    // the blank lines inside the movetext, which would end it for the
+    // reader, made spaces in a copy of the text it reads (the places it
+    // hands back are those of the text itself)
+    let patched = close_gaps(bytes, &chunk.gaps);
     let source = TrackedSlice {
-        data: bytes,
+        data: patched.as_deref().unwrap_or(bytes),
         pos: 0,
         map: Rc::clone(&map),
+        // at least what the reader asks for before a token
+        pad: limit + 4,
     };
-    let limit = chunk.longest_token.max(255);
     let mut reader = Reader::build(source)
         .set_supported_tag_line_length(limit)
         .set_supported_comment_length(limit)
@@ -115,7 +93,7 @@ pub(super) fn read_game(chunk: &GameChunk, part: Part) -> PgnGame {
             let at = visitor.cursor;
             let span = visitor.index.span(at, 0);
             let n = visitor.game.moves.len();
-            visitor.game.problems.push(PgnProblem {
+            visitor.game.push_problem(PgnProblem {
                 kind: ProblemKind::Syntax,
                 message: format!("{e} (reading stopped here; the rest of this game is ignored)"),
                 span: Some(span),
@@ -124,4 +102,77 @@ pub(super) fn read_game(chunk: &GameChunk, part: Part) -> PgnGame {
         }
     }
     game
+}
+
+/// A game larger than [`MAX_GAME_BYTES`]: the tags are still read, those
+/// of the tag lines that head the text kept, so that the report names the
+/// game; its movetext is skipped, and a problem says what was read.
+fn read_oversize(chunk: &GameChunk, total: u64, game: &mut PgnGame) {
+    let bytes = &chunk.bytes;
+    // the lines that open with a tag at the start of what was kept
+    let tag_end = chunk
+        .line_starts
+        .iter()
+        .map(|&s| s as usize)
+        .chain(std::iter::once(bytes.len()))
+        .find(|&s| bytes.get(s) != Some(&b'['))
+        .filter(|_| bytes.first() == Some(&b'['))
+        .unwrap_or(0);
+    if tag_end > 0 {
+        let mut head = bytes[..tag_end].to_vec();
+        head.extend_from_slice(b"\n\n*\n");
+        let header = GameChunk::of_text(chunk.index, chunk.offset, chunk.line, head);
+        let mut h = parse_game(&header);
+        game.tags = std::mem::take(&mut h.tags);
+        for p in std::mem::take(&mut h.problems) {
+            if p.kind != ProblemKind::Syntax {
+                game.push_problem(p);
+            }
+        }
+    }
+    // every line kept is a tag line: the tag section went on past what
+    // was kept (or its blank line was the one too many), so its tags may
+    // not all have been read
+    game.unread.tags_cut = tag_end == bytes.len();
+    let n = game.tags.len();
+    let what = match (game.unread.tags_cut, n) {
+        (false, _) if tag_end > 0 => "its tags were read, its moves skipped".to_string(),
+        (false, _) => "it has no tag section; its moves were skipped".to_string(),
+        (true, 0) => {
+            "its first line alone is larger than that: no tag was read, and its moves were skipped"
+                .to_string()
+        }
+        (true, n) => format!(
+            "its tag section is larger than that: its first {n} tag{} read, the rest of its tags and its moves skipped",
+            if n == 1 { " was" } else { "s were" }
+        ),
+    };
+    let mut idx = LineIndex::new(bytes, &chunk.line_starts, chunk.offset, chunk.line);
+    game.push_problem(PgnProblem {
+        kind: ProblemKind::Syntax,
+        message: format!(
+            "game text is {total} bytes, more than the {MAX_GAME_BYTES} bytes arbiter reads for one game; {what}"
+        ),
+        span: Some(idx.span(0, 0)),
+        before_move: 0,
+    });
+}
+
+/// `bytes` with the line ends of each gap that pgn-reader would end the
+/// movetext at (a `\n` before an empty line) made spaces: the same length,
+/// so every place is unchanged. `None` when there is no gap.
+fn close_gaps(bytes: &[u8], gaps: &[(u32, u32)]) -> Option<Vec<u8>> {
+    if gaps.is_empty() {
+        return None;
+    }
+    let mut copy = bytes.to_vec();
+    for &(from, to) in gaps {
+        for i in from as usize..(to as usize).min(bytes.len()) {
+            let next = &bytes[i + 1..];
+            if bytes[i] == b'\n' && (next.starts_with(b"\n") || next.starts_with(b"\r\n")) {
+                copy[i] = b' ';
+            }
+        }
+    }
+    Some(copy)
 }

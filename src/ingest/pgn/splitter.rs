@@ -35,6 +35,12 @@ pub struct GameChunk {
     /// lines, so that the spans of the game's tokens are numbered without
     /// a second search of its text.
     pub line_starts: Vec<u32>,
+    /// The blank lines inside the movetext that more of the game's
+    /// movetext follows, each from the line end before them to the start
+    /// of the line after them. pgn-reader ends a game's movetext at a blank
+    /// line: it is given the text with these line ends made spaces, so that
+    /// the moves and the result after them are read.
+    pub gaps: Vec<(u32, u32)>,
 }
 
 impl GameChunk {
@@ -46,6 +52,7 @@ impl GameChunk {
             line,
             longest_token: longest_token(&bytes),
             line_starts: crate::base::span::line_starts(&bytes),
+            gaps: super::cut::gaps(&bytes),
             bytes: std::sync::Arc::new(GameText::new(bytes)),
             oversize: None,
         }
@@ -284,6 +291,7 @@ impl<R: BufRead> GameSplitter<R> {
             oversize: None,
             longest_token: 0,
             line_starts: Vec::with_capacity(self.line_hint.next_power_of_two()),
+            gaps: Vec::new(),
         };
         let mut bytes: Vec<u8> =
             Vec::with_capacity(self.hint.next_power_of_two().min(MAX_GAME_BYTES));
@@ -369,6 +377,7 @@ impl<R: BufRead> GameSplitter<R> {
         self.hint = bytes.len();
         self.line_hint = chunk.line_starts.len();
         chunk.longest_token = cut.reach.finish(bytes.len());
+        chunk.gaps = std::mem::take(&mut cut.gaps);
         chunk.bytes = std::sync::Arc::new(GameText::new(bytes));
         self.next_index += 1;
         Ok(Some(chunk))

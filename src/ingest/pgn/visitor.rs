@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use pgn_reader::SanPlus;
 
-use super::game::{PgnGame, PgnProblem, ProblemKind};
+use super::game::{MAX_PROBLEMS_PER_KIND, PgnGame, PgnProblem, ProblemKind};
 use super::source::PtrMap;
 use crate::base::span::{LineIndex, Span};
 use crate::ingest::text::{GameText, decode_text};
@@ -74,6 +74,22 @@ impl GameVisitor<'_, '_> {
         memchr::memmem::find(&self.chunk[self.cursor..], s).map(|i| self.cursor + i)
     }
 
+    /// A slice the reader handed us without the part of it that lies in
+    /// the padding after the chunk ([`super::source::TrackedSlice`]):
+    /// `None` when all of it does.
+    pub(super) fn clip<'s>(&self, s: &'s [u8]) -> Option<&'s [u8]> {
+        let base = self.map.ptr.get();
+        let off = (self.map.offset.get() as i128) + (s.as_ptr() as usize as i128) - (base as i128);
+        let Ok(off) = usize::try_from(off) else {
+            return Some(s);
+        };
+        let len = self.chunk.len();
+        if off >= len && !s.is_empty() {
+            return None;
+        }
+        Some(&s[..s.len().min(len.saturating_sub(off))])
+    }
+
     /// Where a slice the reader handed us lies in the chunk, by where the
     /// reader's buffer was last filled from, confirmed byte for byte.
     pub(super) fn place(&self, s: &[u8]) -> Option<usize> {
@@ -89,7 +105,7 @@ impl GameVisitor<'_, '_> {
 
     pub(super) fn problem(&mut self, kind: ProblemKind, message: String, span: Option<Span>) {
         let n = self.game.moves.len();
-        self.game.problems.push(PgnProblem {
+        self.game.push_problem(PgnProblem {
             kind,
             message,
             span,
@@ -187,20 +203,28 @@ impl GameVisitor<'_, '_> {
         known: Option<(usize, usize)>,
     ) -> Option<(usize, usize)> {
         let mut pos = self.cursor;
+        // the junk on the way, reported once the token is found: the first
+        // that a game keeps, and a count of the others
         let mut junk = Vec::new();
+        let mut more = 0;
         loop {
             let (tok, start, end) = self.token(pos, known);
             if tok == want {
                 for (s, e) in junk {
                     self.report_junk(s, e);
                 }
+                self.game.omit(ProblemKind::UnparsableToken, more);
                 self.cursor = end;
                 return Some((start, end));
             }
             match tok {
                 Tok::Filler | Tok::VarClose => pos = end,
                 Tok::Junk => {
-                    junk.push((start, end));
+                    if junk.len() < MAX_PROBLEMS_PER_KIND {
+                        junk.push((start, end));
+                    } else {
+                        more += 1;
+                    }
                     pos = end;
                 }
                 _ => return None,
@@ -209,6 +233,10 @@ impl GameVisitor<'_, '_> {
     }
 
     pub(super) fn report_junk(&mut self, start: usize, end: usize) {
+        if !self.game.keeps(ProblemKind::UnparsableToken) {
+            // counted: its message is not made
+            return;
+        }
         let shown = String::from_utf8_lossy(&self.chunk[start..end.min(start + 40)]).into_owned();
         let span = self.index.span(start, end - start);
         self.problem(
@@ -256,7 +284,10 @@ impl GameVisitor<'_, '_> {
                     pos = memchr::memchr(b'\n', &c[pos..]).map_or(c.len(), |i| pos + i);
                     continue;
                 }
-                b'\n' if matches!(c.get(pos + 1), Some(b'[' | b'\n')) => {
+                // a blank line does not end it: the reader is given the
+                // blank lines inside the movetext as spaces (GameChunk::gaps),
+                // and the movetext ends at the chunk's end
+                b'\n' if c.get(pos + 1) == Some(&b'[') => {
                     self.unclosed_variation(start, depth + 1);
                     return pos;
                 }

@@ -101,6 +101,7 @@ pub fn rule_finding(
         clause: rule.clause_text(),
         sanction: rule.sanction.clone(),
         evidence: vec![evidence, rule_evidence(rule, ruleset_path)],
+        more: 0,
     }
 }
 
