@@ -131,7 +131,8 @@ fn record(dir: &Path, engine: &Path, movetime: &str) -> Command {
         .arg("--pgn")
         .arg(game(dir))
         .args(["--side", "white", "--movetime", movetime, "--out"])
-        .arg(dir.join("rec"));
+        .arg(dir.join("rec"))
+        .arg("--force");
     c
 }
 

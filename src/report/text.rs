@@ -41,7 +41,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut s = String::with_capacity(digits.len() * 4 / 3);
     for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             s.push(',');
         }
         s.push(d);

@@ -106,6 +106,7 @@ pub fn lex(src: &str) -> Result<Vec<Token>, RuleError> {
         i: 0,
         line: 1,
         line_start: 0,
+        counted: (0, 0, 1),
         out: Vec::new(),
     };
     lx.run()?;
@@ -118,6 +119,10 @@ struct Lexer<'a> {
     i: usize,
     line: usize,
     line_start: usize,
+    /// The last column counted: its line's start, its offset and its
+    /// column. The next token's column is counted on from there, so a long
+    /// line is gone through once, not once per token.
+    counted: (usize, usize, usize),
     out: Vec<Token>,
 }
 
@@ -131,8 +136,19 @@ impl Lexer<'_> {
         }
     }
 
+    /// The column of byte `start`, on the line that starts at `line_start`.
+    fn column(&mut self, line_start: usize, start: usize) -> usize {
+        let (from, column) = match self.counted {
+            (l, off, col) if l == line_start && off <= start => (off, col),
+            _ => (line_start, 1),
+        };
+        let column = column + self.src[from..start].chars().count();
+        self.counted = (line_start, start, column);
+        column
+    }
+
     fn push(&mut self, tok: Tok, start: usize, line: usize, line_start: usize) {
-        let column = self.src[line_start..start].chars().count() + 1;
+        let column = self.column(line_start, start);
         self.out.push(Token {
             tok,
             pos: Pos {

@@ -1,15 +1,47 @@
 //! Expressions, lowest precedence first: `if`, `or`, `and`, `not`,
 //! comparisons, `+ -`, `* /`, unary `-`, then literals, names, fields,
 //! calls, lists and parentheses.
+//!
+//! Each expression is parsed with its height (a name or a literal is 1, an
+//! operator, a call, a list or an `if` one more than its highest part): a
+//! tree higher than [`HEIGHT_LIMIT`] is refused where it passes the limit,
+//! so that every pass over the tree after the parser (analysis, folding,
+//! compiling, evaluating, dropping) recurses a bounded number of levels.
 
 use super::positions::span;
-use super::{Parser, RECURSION_LIMIT};
+use super::{HEIGHT_LIMIT, Parser, RECURSION_LIMIT};
 use crate::rules::syntax::ast::*;
-use crate::rules::syntax::error::RuleError;
+use crate::rules::syntax::error::{Pos, RuleError};
 use crate::rules::syntax::lexer::Tok;
+
+/// An expression and its height.
+type Tall = (Expr, usize);
+
+/// A name or a field, of height 1.
+fn simple_at(kind: ExprKind, pos: Pos) -> Result<Tall, RuleError> {
+    Ok((Expr { kind, pos }, 1))
+}
+
+/// `kind` at `pos`, of height `height`: refused at `at` (the operator, the
+/// bracket or the word that makes it) past [`HEIGHT_LIMIT`].
+fn node(kind: ExprKind, pos: Pos, height: usize, at: Pos) -> Result<Tall, RuleError> {
+    if height > HEIGHT_LIMIT {
+        return Err(RuleError::new(
+            at,
+            format!("expression more than {HEIGHT_LIMIT} operators deep"),
+        )
+        .help("each operator, call, list and `if` counts; split it into `let` definitions"));
+    }
+    Ok((Expr { kind, pos }, height))
+}
 
 impl Parser<'_> {
     pub fn expr(&mut self) -> Result<Expr, RuleError> {
+        self.tall().map(|(e, _)| e)
+    }
+
+    /// An expression and its height.
+    fn tall(&mut self) -> Result<Tall, RuleError> {
         self.depth += 1;
         if self.depth > RECURSION_LIMIT {
             let pos = self.peek().pos;
@@ -24,19 +56,17 @@ impl Parser<'_> {
         r
     }
 
-    fn if_expr(&mut self) -> Result<Expr, RuleError> {
+    fn if_expr(&mut self) -> Result<Tall, RuleError> {
         if self.is_ident("if") {
             let start = self.bump();
-            let c = self.expr()?;
+            let (c, hc) = self.tall()?;
             self.expect_word("then")?;
-            let a = self.expr()?;
+            let (a, ha) = self.tall()?;
             self.expect_word("else")?;
-            let b = self.expr()?;
+            let (b, hb) = self.tall()?;
             let pos = span(start, b.pos);
-            return Ok(Expr {
-                kind: ExprKind::If(Box::new(c), Box::new(a), Box::new(b)),
-                pos,
-            });
+            let kind = ExprKind::If(Box::new(c), Box::new(a), Box::new(b));
+            return node(kind, pos, 1 + hc.max(ha).max(hb), start);
         }
         self.or_expr()
     }
@@ -45,37 +75,35 @@ impl Parser<'_> {
     /// reads from a token (without a copy of the token).
     fn binary_chain(
         &mut self,
-        next: fn(&mut Self) -> Result<Expr, RuleError>,
+        next: fn(&mut Self) -> Result<Tall, RuleError>,
         op: fn(&Tok) -> Option<BinOp>,
-    ) -> Result<Expr, RuleError> {
-        let mut lhs = next(self)?;
+    ) -> Result<Tall, RuleError> {
+        let (mut lhs, mut height) = next(self)?;
         loop {
             let Some(op) = op(&self.peek().tok) else {
-                return Ok(lhs);
+                return Ok((lhs, height));
             };
-            self.bump();
-            let rhs = next(self)?;
+            let at = self.bump();
+            let (rhs, h) = next(self)?;
             let pos = span(lhs.pos, rhs.pos);
-            lhs = Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-                pos,
-            };
+            let kind = ExprKind::Binary(op, Box::new(lhs), Box::new(rhs));
+            (lhs, height) = node(kind, pos, 1 + height.max(h), at)?;
         }
     }
 
-    fn or_expr(&mut self) -> Result<Expr, RuleError> {
+    fn or_expr(&mut self) -> Result<Tall, RuleError> {
         self.binary_chain(Self::and_expr, |t| {
             matches!(t, Tok::Ident(w) if w == "or").then_some(BinOp::Or)
         })
     }
 
-    fn and_expr(&mut self) -> Result<Expr, RuleError> {
+    fn and_expr(&mut self) -> Result<Tall, RuleError> {
         self.binary_chain(Self::not_expr, |t| {
             matches!(t, Tok::Ident(w) if w == "and").then_some(BinOp::And)
         })
     }
 
-    fn not_expr(&mut self) -> Result<Expr, RuleError> {
+    fn not_expr(&mut self) -> Result<Tall, RuleError> {
         if self.is_ident("not") {
             return self.prefix(UnOp::Not, Self::not_expr);
         }
@@ -87,8 +115,8 @@ impl Parser<'_> {
     fn prefix(
         &mut self,
         op: UnOp,
-        operand: fn(&mut Self) -> Result<Expr, RuleError>,
-    ) -> Result<Expr, RuleError> {
+        operand: fn(&mut Self) -> Result<Tall, RuleError>,
+    ) -> Result<Tall, RuleError> {
         let start = self.bump();
         self.depth += 1;
         if self.depth > RECURSION_LIMIT {
@@ -99,16 +127,13 @@ impl Parser<'_> {
         }
         let e = operand(self);
         self.depth -= 1;
-        let e = e?;
+        let (e, h) = e?;
         let pos = span(start, e.pos);
-        Ok(Expr {
-            kind: ExprKind::Unary(op, Box::new(e)),
-            pos,
-        })
+        node(ExprKind::Unary(op, Box::new(e)), pos, 1 + h, start)
     }
 
-    fn cmp_expr(&mut self) -> Result<Expr, RuleError> {
-        let lhs = self.add_expr()?;
+    fn cmp_expr(&mut self) -> Result<Tall, RuleError> {
+        let (lhs, hl) = self.add_expr()?;
         let op = match &self.peek().tok {
             Tok::Eq => BinOp::Eq,
             Tok::Ne => BinOp::Ne,
@@ -117,10 +142,10 @@ impl Parser<'_> {
             Tok::Gt => BinOp::Gt,
             Tok::Ge => BinOp::Ge,
             Tok::Ident(s) if s == "in" => BinOp::In,
-            _ => return Ok(lhs),
+            _ => return Ok((lhs, hl)),
         };
-        self.bump();
-        let rhs = self.add_expr()?;
+        let at = self.bump();
+        let (rhs, hr) = self.add_expr()?;
         let pos = span(lhs.pos, rhs.pos);
         if matches!(
             self.peek().tok,
@@ -131,13 +156,11 @@ impl Parser<'_> {
                     .help("join two comparisons with `and`"),
             );
         }
-        Ok(Expr {
-            kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-            pos,
-        })
+        let kind = ExprKind::Binary(op, Box::new(lhs), Box::new(rhs));
+        node(kind, pos, 1 + hl.max(hr), at)
     }
 
-    fn add_expr(&mut self) -> Result<Expr, RuleError> {
+    fn add_expr(&mut self) -> Result<Tall, RuleError> {
         self.binary_chain(Self::mul_expr, |t| match t {
             Tok::Plus => Some(BinOp::Add),
             Tok::Minus => Some(BinOp::Sub),
@@ -145,7 +168,7 @@ impl Parser<'_> {
         })
     }
 
-    fn mul_expr(&mut self) -> Result<Expr, RuleError> {
+    fn mul_expr(&mut self) -> Result<Tall, RuleError> {
         self.binary_chain(Self::unary_expr, |t| match t {
             Tok::Star => Some(BinOp::Mul),
             Tok::Slash => Some(BinOp::Div),
@@ -153,17 +176,17 @@ impl Parser<'_> {
         })
     }
 
-    fn unary_expr(&mut self) -> Result<Expr, RuleError> {
+    fn unary_expr(&mut self) -> Result<Tall, RuleError> {
         if self.peek().tok == Tok::Minus {
             return self.prefix(UnOp::Neg, Self::unary_expr);
         }
         self.primary()
     }
 
-    fn primary(&mut self) -> Result<Expr, RuleError> {
+    fn primary(&mut self) -> Result<Tall, RuleError> {
         // the token is read where it lies: only a text it holds is copied
         let pos = self.peek().pos;
-        let simple = |kind| Ok(Expr { kind, pos });
+        let simple = |kind| Ok((Expr { kind, pos }, 1));
         match &self.peek().tok {
             Tok::Num(n) => {
                 let n = *n;
@@ -182,24 +205,24 @@ impl Parser<'_> {
             }
             Tok::LParen => {
                 self.bump();
-                let e = self.expr()?;
+                let e = self.tall()?;
                 self.expect(Tok::RParen)?;
                 Ok(e)
             }
             Tok::LBracket => {
                 self.bump();
                 let mut items = Vec::new();
+                let mut height = 0;
                 while self.peek().tok != Tok::RBracket {
-                    items.push(self.expr()?);
+                    let (e, h) = self.tall()?;
+                    items.push(e);
+                    height = height.max(h);
                     if !self.eat(&Tok::Comma) {
                         break;
                     }
                 }
                 let end = self.expect(Tok::RBracket)?;
-                Ok(Expr {
-                    kind: ExprKind::List(items),
-                    pos: span(pos, end),
-                })
+                node(ExprKind::List(items), span(pos, end), 1 + height, pos)
             }
             Tok::Ident(word) => {
                 let literal = match word.as_str() {
@@ -220,22 +243,22 @@ impl Parser<'_> {
                     self.bump();
                     let field = self.expect_ident("a field name")?;
                     let pos = span(name.pos, field.pos);
-                    return Ok(Expr {
-                        kind: ExprKind::Field(name, field),
-                        pos,
-                    });
+                    return simple_at(ExprKind::Field(name, field), pos);
                 }
                 if self.peek().tok == Tok::LParen {
                     self.bump();
                     let mut args = Vec::new();
                     let mut named = Vec::new();
+                    let mut height = 0;
                     while self.peek().tok != Tok::RParen {
                         let is_named = matches!(self.peek().tok, Tok::Ident(_))
                             && self.t.get(self.i + 1).is_some_and(|n| n.tok == Tok::Colon);
                         if is_named {
                             let k = self.expect_ident("an argument name")?;
                             self.bump();
-                            named.push((k, self.expr()?));
+                            let (e, h) = self.tall()?;
+                            named.push((k, e));
+                            height = height.max(h);
                         } else {
                             if !named.is_empty() {
                                 return Err(RuleError::new(
@@ -243,23 +266,19 @@ impl Parser<'_> {
                                     "a positional argument cannot follow a named one",
                                 ));
                             }
-                            args.push(self.expr()?);
+                            let (e, h) = self.tall()?;
+                            args.push(e);
+                            height = height.max(h);
                         }
                         if !self.eat(&Tok::Comma) {
                             break;
                         }
                     }
                     let end = self.expect(Tok::RParen)?;
-                    let pos = span(name.pos, end);
-                    return Ok(Expr {
-                        kind: ExprKind::Call(name, args, named),
-                        pos,
-                    });
+                    let (at, pos) = (name.pos, span(name.pos, end));
+                    return node(ExprKind::Call(name, args, named), pos, 1 + height, at);
                 }
-                Ok(Expr {
-                    pos: name.pos,
-                    kind: ExprKind::Name(name.text),
-                })
+                simple_at(ExprKind::Name(name.text), name.pos)
             }
             _ => Err(self.unexpected("an expression")),
         }

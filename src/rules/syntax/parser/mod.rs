@@ -1,7 +1,8 @@
 //! The parser: tokens → syntax tree. Recursive descent; `expect_*` methods
 //! report "expected X, found Y" at the offending token. Expression nesting is
-//! bounded by [`RECURSION_LIMIT`] so a hostile ruleset cannot overflow the
-//! stack. The grammar is in `docs/rules-language.md`.
+//! bounded by [`RECURSION_LIMIT`], and the height of an expression's tree
+//! (operator chains included) by [`HEIGHT_LIMIT`], so that a hostile
+//! ruleset cannot overflow the stack, in the parser or after it. The grammar is in `docs/rules-language.md`.
 //!
 //! This file holds the parser's state and the token helpers; `items` parses
 //! the top-level declarations, `rules` a rule and its message, `exprs` the
@@ -19,6 +20,11 @@ mod rules;
 pub use positions::pos_of;
 
 pub const RECURSION_LIMIT: usize = 32;
+
+/// The highest expression tree accepted: an operator, a call, a list or an
+/// `if` is one level above its highest part, so a chain `1 - 1 - … - 1`
+/// of n operators is n + 1 levels high (see `exprs`).
+pub const HEIGHT_LIMIT: usize = 128;
 
 pub fn parse(src: &str) -> Result<Vec<Item>, RuleError> {
     let tokens = lex(src)?;

@@ -2,7 +2,7 @@
 //! it checks, and its message template with `{expr}` holes.
 
 use super::Parser;
-use super::positions::{hole_end, lex_from};
+use super::positions::{hole_end, lex_from, pos_after};
 use crate::rules::syntax::ast::*;
 use crate::rules::syntax::error::{Pos, RuleError};
 use crate::rules::syntax::lexer::Tok;
@@ -127,6 +127,8 @@ impl Parser<'_> {
         let mut lit = String::new();
         let mut i = 0;
         let b = inner.as_bytes();
+        // the place of the last hole, from which the next is counted on
+        let mut known = pos;
         while i < b.len() {
             match b[i] {
                 b'{' => {
@@ -138,9 +140,10 @@ impl Parser<'_> {
                         parts.push(TemplatePart::Text(std::mem::take(&mut lit)));
                     }
                     let sub_src = &self.src[..base + close];
+                    known = pos_after(self.src, known, base + i + 1, 0);
                     let mut sub = Parser {
                         src: sub_src,
-                        t: lex_from(self.src, pos, base + i + 1, base + close)?,
+                        t: lex_from(self.src, known, base + i + 1, base + close)?,
                         i: 0,
                         depth: 0,
                     };
