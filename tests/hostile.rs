@@ -61,7 +61,10 @@ fn stray_tokens_are_kept_to_a_cap_and_all_counted() {
         out.contains("… and 200 more `unparsable-token` (not kept; counted in the totals)"),
         "{out}"
     );
-    assert!(out.contains(" errors,") && !out.contains(": 100 errors,"), "{out}");
+    assert!(
+        out.contains(" errors,") && !out.contains(": 100 errors,"),
+        "{out}"
+    );
 }
 
 /// A flat chain of binary operators, of every kind, is refused at the

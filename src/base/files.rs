@@ -9,7 +9,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// What a file that is not a regular one is, in words.
-fn kind(m: &Metadata) -> &'static str {
+pub fn kind(m: &Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = m.file_type();
     if t.is_dir() {
@@ -44,18 +44,40 @@ pub fn regular(path: &Path) -> io::Result<Metadata> {
     }
 }
 
+/// Why [`open_checked`] opened nothing: the file system's error, or the
+/// path is not a regular file (what it is, in words: see [`kind`]).
+#[derive(Debug)]
+pub enum OpenError {
+    Io(io::Error),
+    NotRegular(&'static str),
+}
+
 /// Open `path` for reading if it is a regular file; a FIFO, a device, a
-/// socket or a folder is refused without being opened.
-pub fn open_regular(path: &Path) -> io::Result<File> {
-    regular(path)?;
-    let file = File::open(path)?;
-    // the path may have been replaced between the two calls
-    let m = file.metadata()?;
+/// socket or a folder is refused from its metadata, without being opened.
+pub fn open_checked(path: &Path) -> Result<File, OpenError> {
+    let m = std::fs::metadata(path).map_err(OpenError::Io)?;
+    if !m.is_file() {
+        return Err(OpenError::NotRegular(kind(&m)));
+    }
+    let file = File::open(path).map_err(OpenError::Io)?;
+    // the path may have been replaced between the two looks
+    let m = file.metadata().map_err(OpenError::Io)?;
     if m.is_file() {
         Ok(file)
     } else {
-        Err(not_regular(&m))
+        Err(OpenError::NotRegular(kind(&m)))
     }
+}
+
+/// [`open_checked`], its refusal as an `io::Error`.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    open_checked(path).map_err(|e| match e {
+        OpenError::Io(e) => e,
+        OpenError::NotRegular(what) => io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("not a regular file ({what}); refused"),
+        ),
+    })
 }
 
 /// The whole of the regular file `path`, refused without reading more than

@@ -251,41 +251,17 @@ impl Spans {
 /// Open `path` if it is a regular file (its links followed); anything else
 /// is refused from its metadata, before it is opened.
 fn open_regular(path: &Path, shown: &str) -> Result<File, LogFileError> {
-    let failed = |source: io::Error| LogFileError::Io {
-        path: shown.to_string(),
-        source,
-    };
-    let not_regular = |t: std::fs::FileType| LogFileError::NotRegular {
-        path: shown.to_string(),
-        what: file_kind(t),
-    };
-    let meta = std::fs::metadata(path).map_err(failed)?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
-    }
-    let file = File::open(path).map_err(failed)?;
-    // the file may have been replaced between the two looks
-    let meta = file.metadata().map_err(failed)?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
-    }
-    Ok(file)
-}
-
-/// What a file that is not regular is, in words.
-fn file_kind(t: std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if t.is_dir() {
-        "a folder"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_char_device() || t.is_block_device() {
-        "a device"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a file"
-    }
+    use crate::base::files::{OpenError, open_checked};
+    open_checked(path).map_err(|e| match e {
+        OpenError::Io(source) => LogFileError::Io {
+            path: shown.to_string(),
+            source,
+        },
+        OpenError::NotRegular(what) => LogFileError::NotRegular {
+            path: shown.to_string(),
+            what,
+        },
+    })
 }
 
 /// The error for a log in UTF-16 or UTF-32.
