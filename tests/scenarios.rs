@@ -169,6 +169,7 @@ fn record_drives_a_real_engine() {
         "4",
         "--out",
         out,
+        "--force",
     ]);
     assert_eq!(
         o.status.code(),

@@ -56,11 +56,19 @@ pub struct RecordArgs {
     force: bool,
 }
 
-/// Why `record` would not start: a file of `--out` exists (without
-/// `--force`), or is the game it reads.
+/// Why `record` would not start: a file it would write in `--out` exists
+/// (without `--force`), or is the game it reads.
 fn refused(a: &RecordArgs) -> Option<String> {
     let read: Vec<PathBuf> = a.pgn.iter().chain(&a.opening).cloned().collect();
-    for name in ["engine.log", "opponent.log", "game.pgn"] {
+    // what this run writes: a played game (no --pgn, an opponent) also
+    // writes the opponent's log and the game
+    let played = a.pgn.is_none() && a.opponent.is_some();
+    let written: &[&str] = if played {
+        &["engine.log", "opponent.log", "game.pgn"]
+    } else {
+        &["engine.log"]
+    };
+    for name in written {
         let p = a.out.join(name);
         if let Err(e) = crate::pipeline::refuse_overwrite(&p, &|_| false, &read) {
             return Some(e.to_string());

@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use super::{CLEAN, SimilarityRunError};
-use crate::engines::SimilarityError;
 use crate::engines::engine::Limit;
 use crate::engines::reference::Reference;
 use crate::engines::similarity as active;
@@ -94,12 +93,7 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
         limit_text: limit_text.clone(),
     };
     let mut answers = active::run(&cfg)?;
-    let answers_path = req.out.join("answers.jsonl");
-    let answers_sha =
-        crate::base::digest::sha256_file(&answers_path).map_err(|source| SimilarityError::Io {
-            path: answers_path.display().to_string(),
-            source,
-        })?;
+    let answers_sha = sim::answers_digest(&answers);
     let mut names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     if let Some(r) = &reference {
         names.extend(r.engines.iter().cloned());

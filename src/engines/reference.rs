@@ -75,7 +75,8 @@ impl Reference {
             std::str::from_utf8(&answers_bytes).map_err(|_| SimilarityError::NotUtf8 {
                 path: answers_shown.clone(),
             })?;
-        let answers_sha256 = crate::base::digest::sha256_hex(&answers_bytes);
+        let all = parse_answers(&answers_shown, answers_text)?;
+        let answers_sha256 = crate::facts::similarity::answers_digest(&all);
         let said = v.get("answers_sha256").and_then(|x| x.as_str());
         if let Some(said) = said
             && said != answers_sha256
@@ -86,7 +87,7 @@ impl Reference {
                 said: said.to_string(),
             });
         }
-        let answers: Vec<Answer> = parse_answers(&answers_shown, answers_text)?
+        let answers: Vec<Answer> = all
             .into_iter()
             .filter(|a| a.run == 1 && a.error.is_none() && engines.contains(&a.engine))
             .collect();

@@ -70,6 +70,21 @@ pub struct Report {
     pub signature: Option<signature::Signature>,
 }
 
+/// The SHA-256 of the searched answers (those without an error), one JSON
+/// line each, ordered by engine, run and position: what a report was made
+/// from, the same however often a failed search was tried again.
+pub fn answers_digest(answers: &[Answer]) -> String {
+    let mut kept: Vec<&Answer> = answers.iter().filter(|a| a.error.is_none()).collect();
+    kept.sort_by(|a, b| (&a.engine, a.run, a.position).cmp(&(&b.engine, b.run, b.position)));
+    let mut text = String::new();
+    for a in kept {
+        // an Answer is plain data: serde_json cannot fail on it
+        text.push_str(&serde_json::to_string(a).unwrap_or_default());
+        text.push('\n');
+    }
+    crate::base::digest::sha256_hex(text.as_bytes())
+}
+
 fn mean_sd(v: &[f64]) -> Option<(f64, f64)> {
     if v.len() < 2 {
         return None;
