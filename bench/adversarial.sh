@@ -149,7 +149,7 @@ hostile "similarity --threads 10000" "$A" similarity --engine "a=$h/engine.py no
   --engine "b=$h/engine.py normal" --positions "$repo/bench/similarity/positions.epd" \
   --movetime 10 --threads 10000 --out "$tmp/sim-t"
 # a signal in the middle of an audit: exit 130, no partial report
-(cd "$h" && "$A" audit million-plies.pgn --out "$tmp/sig" > /dev/null 2> "$tmp/sigerr") &
+(cd "$h" && exec "$A" audit million-plies.pgn --out "$tmp/sig" > /dev/null 2> "$tmp/sigerr") &
 sleep 0.3
 kill -TERM $! 2>/dev/null || true
 code=0

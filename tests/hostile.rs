@@ -99,3 +99,142 @@ fn long_operator_chains_are_refused_at_their_place() {
         assert!(err.contains("t.rules:4:"), "{op}: {err}");
     }
 }
+
+/// A folder of `n` copies of a sample game, for a run long enough to be
+/// stopped in the middle.
+fn many_games(dir: &Path, n: usize) -> std::path::PathBuf {
+    let game = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/kasparov-deep-junior-2003.pgn"),
+    )
+    .unwrap();
+    let games = dir.join("games");
+    std::fs::create_dir(&games).unwrap();
+    std::fs::write(games.join("many.pgn"), format!("{game}\n").repeat(n)).unwrap();
+    games
+}
+
+/// Wait until `found` holds (at most 60 s), then send SIGTERM to `child`;
+/// its exit status and standard error.
+fn terminate_when(
+    child: &mut std::process::Child,
+    found: impl Fn() -> bool,
+) -> (Option<i32>, String) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !found() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never reached the point to stop it at"
+        );
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+            panic!("the run ended ({status}) before it could be stopped: {err}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    (status.code(), err)
+}
+
+/// The names in `dir` that start with `prefix` or end with `suffix`.
+fn names(dir: &Path, prefix: &str, suffix: &str) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|r| {
+            r.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|n| n.starts_with(prefix) && n.ends_with(suffix))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// SIGTERM while a report is being written (`batch` writes its
+/// `audit.jsonl` as the games are audited): exit 130, and neither the report
+/// nor its temporary file is left in `--out`.
+#[test]
+fn a_signal_during_a_batch_leaves_no_partial_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = many_games(dir.path(), 3000);
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args([
+            "batch",
+            games.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (code, err) = terminate_when(&mut child, || !names(&out, ".", ".part").is_empty());
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains("arbiter: interrupted"), "{err}");
+    let left: Vec<String> = names(&out, "", "");
+    assert!(left.is_empty(), "left in --out: {left:?}");
+}
+
+/// SIGTERM while `verify` re-runs a folder's audit: exit 130, and its
+/// scratch folder is removed.
+#[test]
+fn a_signal_during_verify_removes_its_scratch_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = many_games(dir.path(), 300);
+    let out = dir.path().join("out");
+    let o = arbiter(&[
+        "audit",
+        games.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(out.join("audit.jsonl").is_file(), "{}", stdout(&o));
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["verify", out.to_str().unwrap()])
+        .env("TMPDIR", &tmp)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (code, err) = terminate_when(&mut child, || {
+        !names(&tmp, "arbiter-verify-", "").is_empty()
+    });
+    assert_eq!(code, Some(130), "{err}");
+    let left = names(&tmp, "", "");
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+}
+
+/// Past the first tags a duplicate is found by name, not along the list
+/// (a tag section of a hundred thousand tags is read in linear time): a
+/// duplicate of an early tag and one of a late tag are both still said.
+#[test]
+fn duplicate_tags_are_found_in_a_long_tag_section() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from(TAGS);
+    for i in 0..40 {
+        text.push_str(&format!("[X{i} \"v\"]\n"));
+    }
+    text.push_str(
+        "[X3 \"again\"]\n[White \"again\"]\n[X39 \"again\"]\n[Result \"*\"]\n\n1. e4 *\n",
+    );
+    let p = write(dir.path(), "g.pgn", &text);
+    let o = arbiter(&["audit", "--format", "json", &p]);
+    let out = stdout(&o);
+    let dups: Vec<&str> = out
+        .lines()
+        .flat_map(|l| l.split("\"code\":\"duplicate-tag\"").skip(1))
+        .collect();
+    assert_eq!(dups.len(), 3, "{out}");
+    for name in ["X3", "White", "X39"] {
+        assert!(
+            out.contains(&format!("tag {name} appears more than once")),
+            "{out}"
+        );
+    }
+}

@@ -105,13 +105,16 @@ pub fn read_capped(path: &Path, cap: usize) -> io::Result<Vec<u8>> {
 
 /// A file written under a temporary name beside `dest` (`.NAME.PID-N.part`)
 /// and renamed to `dest` by [`Atomic::commit`]. Dropped without a commit,
-/// the temporary file is removed. A link at `dest` is replaced, not
+/// or stopped by a signal ([`super::cleanup`]), the temporary file is
+/// removed. A link at `dest` is replaced, not
 /// written through.
 #[derive(Debug)]
 pub struct Atomic {
     file: Option<io::BufWriter<File>>,
     tmp: PathBuf,
     dest: PathBuf,
+    /// The temporary file, listed for removal on a signal.
+    _listed: super::cleanup::Leftover,
 }
 
 impl Atomic {
@@ -134,6 +137,7 @@ impl Atomic {
             .open(&tmp)?;
         Ok(Atomic {
             file: Some(io::BufWriter::with_capacity(1 << 16, file)),
+            _listed: super::cleanup::Leftover::list(&tmp),
             tmp,
             dest: dest.to_path_buf(),
         })

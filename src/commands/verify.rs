@@ -317,6 +317,7 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
             source,
         })?;
     let tmp = scratch.path().to_path_buf();
+    let _listed = crate::base::cleanup::Leftover::list(&tmp);
     let mut now = Vec::new();
     if let Some(b) = &inv.batch {
         let req = super::batch::Request {

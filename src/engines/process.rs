@@ -48,7 +48,8 @@ pub fn hold_if_stopping() {
 }
 
 /// On SIGINT, SIGTERM or SIGHUP: kill every live engine group, reap the
-/// engines, say one line and exit with [`INTERRUPTED`]. Installed once,
+/// engines, remove the temporary files and folders still listed
+/// ([`crate::base::cleanup`]), say one line and exit with [`INTERRUPTED`]. Installed once,
 /// for every command (`cli::run`). The live list stays locked until the
 /// exit, so no engine can start, and no engine's end be reported, after
 /// the signal.
@@ -60,6 +61,7 @@ pub fn stop_on_signal() {
             STOPPING.store(true, Ordering::SeqCst);
             let engines = list.len();
             let (killed, left) = kill_groups(&mut list);
+            crate::base::cleanup::remove_all();
             let mut line = match engines {
                 0 => "arbiter: interrupted; no engine was running".to_string(),
                 n => format!(

@@ -32,7 +32,7 @@ impl Visitor for GameVisitor<'_, '_> {
         };
         // the reader keeps the white space between a name and its value
         // beyond the first space (Banksia writes a tab there)
-        let (name, _) = decode_text(name.trim_ascii());
+        let (name, _): (compact_str::CompactString, _) = decode_text(name.trim_ascii());
         // what the value is, made into a text only for a problem
         let raw = value.decode();
         // without escapes, the value is where it was found in the game's text
@@ -44,7 +44,7 @@ impl Visitor for GameVisitor<'_, '_> {
             Some(text) => compact_str::CompactString::new(text),
             None => self.decode(&raw, format_args!("tag {name}"), span),
         };
-        if self.game.tags.iter().any(|t| t.name == name) {
+        if self.seen_tag(&name) {
             self.problem(
                 ProblemKind::DuplicateTag,
                 format!("tag {name} appears more than once; the first value is used"),

@@ -84,6 +84,7 @@ pub(super) fn read_game(chunk: &GameChunk, part: Part) -> PgnGame {
         index: LineIndex::new(bytes, &chunk.line_starts, chunk.offset, chunk.line),
         cursor: 0,
         game: &mut game,
+        tag_names: None,
     };
     let result = reader.read_game(&mut visitor);
     match result {

@@ -59,6 +59,27 @@ pub(super) struct GameVisitor<'c, 'g> {
     /// Scanner position in the chunk.
     pub(super) cursor: usize,
     pub(super) game: &'g mut PgnGame,
+    /// The names of the game's tags, once it has more than
+    /// [`FEW_TAGS`]: a duplicate is then found in constant time, so that
+    /// a tag section of a hundred thousand tags is read in linear time.
+    pub(super) tag_names: Option<std::collections::HashSet<compact_str::CompactString>>,
+}
+
+/// Up to this many tags, a duplicate is looked for along the list.
+pub(super) const FEW_TAGS: usize = 32;
+
+impl GameVisitor<'_, '_> {
+    /// Whether the game already has a tag named `name`; remembered.
+    pub(super) fn seen_tag(&mut self, name: &str) -> bool {
+        let tags = &self.game.tags;
+        if tags.len() < FEW_TAGS {
+            return tags.iter().any(|t| t.name == name);
+        }
+        let names = self
+            .tag_names
+            .get_or_insert_with(|| tags.iter().map(|t| t.name.clone()).collect());
+        !names.insert(name.into())
+    }
 }
 
 impl GameVisitor<'_, '_> {
