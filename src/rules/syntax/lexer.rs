@@ -90,6 +90,12 @@ pub struct Token {
 /// Longest ruleset accepted, so that positions fit and work stays bounded.
 pub const MAX_SOURCE: usize = 4 << 20;
 
+/// Most tokens (names, numbers, texts and signs; not comments) a ruleset
+/// may hold: more than twenty times the largest shipped ruleset's (4,401),
+/// and few enough that checking any ruleset stays within arbiter's memory
+/// bound (a token and the tree made of it take a few hundred bytes).
+pub const MAX_TOKENS: usize = 100_000;
+
 pub fn lex(src: &str) -> Result<Vec<Token>, RuleError> {
     if src.len() > MAX_SOURCE {
         return Err(RuleError::new(
@@ -162,6 +168,7 @@ impl Lexer<'_> {
 
     fn run(&mut self) -> Result<(), RuleError> {
         while self.i < self.bytes.len() {
+            self.within_limit()?;
             let start = self.i;
             let c = self.bytes[self.i];
             match c {
@@ -228,9 +235,24 @@ impl Lexer<'_> {
                 }
             }
         }
+        self.within_limit()?;
         let (line, ls) = (self.line, self.line_start);
         self.push(Tok::Eof, self.i, line, ls);
         Ok(())
+    }
+
+    /// Refuse the first token past [`MAX_TOKENS`], where it stands.
+    fn within_limit(&self) -> Result<(), RuleError> {
+        match self.out.get(MAX_TOKENS) {
+            Some(past) => Err(RuleError::new(
+                past.pos,
+                format!(
+                    "ruleset has more than {MAX_TOKENS} tokens (names, numbers, texts and signs); \
+                     this is the first one past that limit"
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// A string in double or single quotes (single quotes let a message's
@@ -380,5 +402,22 @@ mod tests {
         assert_eq!((e.pos.line, e.pos.column), (2, 2));
         let e = lex("t = 5parsecs").unwrap_err();
         assert_eq!((e.pos.column, e.pos.len), (6, 7));
+    }
+
+    /// [`MAX_TOKENS`] tokens are read (comments not counted); the next is
+    /// refused where it stands.
+    #[test]
+    fn tokens_past_the_limit_are_refused_at_the_first_one_past() {
+        // "1," is two tokens: MAX_TOKENS of them, the Eof after
+        let at_limit = "# a comment\n".to_string() + &"1,".repeat(MAX_TOKENS / 2);
+        assert_eq!(lex(&at_limit).unwrap().len(), MAX_TOKENS + 1);
+        let past = format!("{at_limit}\n 7");
+        let e = lex(&past).unwrap_err();
+        assert_eq!((e.pos.line, e.pos.column, e.pos.len), (3, 2, 1));
+        assert!(
+            e.message.contains("more than 100000 tokens"),
+            "{}",
+            e.message
+        );
     }
 }
