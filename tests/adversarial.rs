@@ -331,18 +331,10 @@ fn rulesets_with_huge_numbers_deep_nesting_and_cycles() {
         "{err}"
     );
     for deep in [
-        format!(
-            "const a = {}1{}\n",
-            "(".repeat(40_000),
-            ")".repeat(40_000)
-        ),
+        format!("const a = {}1{}\n", "(".repeat(40_000), ")".repeat(40_000)),
         format!("const a = {}1\n", "-".repeat(40_000)),
         format!("const a = {}true\n", "not ".repeat(40_000)),
-        format!(
-            "const a = {}1{}\n",
-            "[".repeat(40_000),
-            "]".repeat(40_000)
-        ),
+        format!("const a = {}1{}\n", "[".repeat(40_000), "]".repeat(40_000)),
     ] {
         let (code, err) = check(dir.path(), &deep);
         assert_eq!(code, 2);

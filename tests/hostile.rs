@@ -238,3 +238,57 @@ fn duplicate_tags_are_found_in_a_long_tag_section() {
         );
     }
 }
+
+/// `record --pgn` names the replayed game's round in its log, so the log
+/// joins that game: an engine's illegal `bestmove` there is then a finding
+/// of the audit (it was a log that joined no game, and no finding).
+#[test]
+fn a_replayed_games_log_joins_it_and_an_illegal_bestmove_is_found() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let engine = dir.path().join("illegal.sh");
+    std::fs::write(
+        &engine,
+        "#!/bin/bash\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name Illegal'; echo uciok ;;\n    isready) echo readyok ;;\n    go*) echo 'bestmove e2e5' ;;\n    quit) exit 0 ;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/kasparov-deep-junior-2003.pgn");
+    let out = dir.path().join("rec");
+    let o = arbiter(&[
+        "record",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--pgn",
+        game.to_str().unwrap(),
+        "--side",
+        "white",
+        "--movetime",
+        "10",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let log = out.join("engine.log");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("# round: 5\n"), "{text}");
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        game.to_str().unwrap(),
+        "--engine-log",
+        log.to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("\"code\":\"engine-log-inconsistent\""),
+        "{out}"
+    );
+    assert!(out.contains("e2e5"), "{out}");
+}

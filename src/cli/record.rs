@@ -43,8 +43,10 @@ pub struct RecordArgs {
     /// Take only this many plies of --opening.
     #[arg(long, requires = "opening")]
     opening_plies: Option<usize>,
-    #[arg(long, default_value = "1")]
-    round: String,
+    /// The round the logs name (`# round:`); with --pgn, the replayed
+    /// game's Round tag, else 1.
+    #[arg(long)]
+    round: Option<String>,
     #[arg(long, default_value = "arbiter recording")]
     event: String,
     /// Folder for engine.log (and opponent.log, game.pgn); refused if one

@@ -29,7 +29,8 @@ pub struct Request {
     pub max_plies: usize,
     pub opening: Option<PathBuf>,
     pub opening_plies: Option<usize>,
-    pub round: String,
+    /// The round the logs name; `None`: the replayed game's, else 1.
+    pub round: Option<String>,
     pub event: String,
     pub out: PathBuf,
 }
@@ -134,9 +135,9 @@ fn config(a: Request) -> Result<RecordConfig, RecordRunError> {
                 .ok_or_else(|| RecordRunError::EngineOption { found: o.clone() })
         })
         .collect::<Result<Vec<_>, RecordRunError>>()?;
-    let game_moves = |p: &std::path::Path,
-                      which: usize|
-     -> Result<(Option<String>, Vec<String>), RecordRunError> {
+    // a game's FEN, moves and Round tag
+    type Moves = (Option<String>, Vec<String>, Option<String>);
+    let game_moves = |p: &std::path::Path, which: usize| -> Result<Moves, RecordRunError> {
         let g = nth_game(p, which, &Config::default())?;
         if let Some(stop) = &g.replay.stop {
             return Err(RecordRunError::Unreplayable {
@@ -148,12 +149,13 @@ fn config(a: Request) -> Result<RecordConfig, RecordRunError> {
         Ok((
             g.game.tag("FEN").map(str::to_string),
             g.replay.plies.iter().map(|p| p.uci.to_string()).collect(),
+            g.game.tag("Round").map(|r| r.trim().to_string()),
         ))
     };
     let opening = match &a.opening {
         None => Vec::new(),
         Some(p) => {
-            let (fen, mut moves) = game_moves(p, 1)?;
+            let (fen, mut moves, _) = game_moves(p, 1)?;
             if fen.is_some() {
                 return Err(RecordRunError::OpeningSetUp {
                     path: p.display().to_string(),
@@ -165,11 +167,17 @@ fn config(a: Request) -> Result<RecordConfig, RecordRunError> {
             moves
         }
     };
-    let replay = a
+    let replayed = a
         .pgn
         .as_deref()
         .map(|p| game_moves(p, a.game))
         .transpose()?;
+    // the logs join the replayed game by its round (`# round:`)
+    let round = a
+        .round
+        .or_else(|| replayed.as_ref().and_then(|r| r.2.clone()))
+        .unwrap_or_else(|| "1".to_string());
+    let replay = replayed.map(|(fen, moves, _)| (fen, moves));
     Ok(RecordConfig {
         engine: a.engine,
         opponent: a.opponent,
@@ -178,7 +186,7 @@ fn config(a: Request) -> Result<RecordConfig, RecordRunError> {
         limit,
         options,
         max_plies: a.max_plies,
-        round: a.round,
+        round,
         event: a.event,
         opening,
     })
