@@ -138,16 +138,19 @@ hostile "record: engine floods its output" "$A" record --engine "$h/engine.py fl
   --pgn "$game" --movetime 50 --out "$tmp/rec-flood"
 hostile "record: wrapper engine that forks" "$A" record --engine "$h/wrapper.sh" \
   --pgn "$game" --movetime 50 --out "$tmp/rec-wrap"
-left=$(pgrep -f "sleep 1000|engine.py" | wc -l || true)
-echo "| processes left after the engine cases | $left | | | $([ "$left" = 0 ] && echo ok || echo FAIL) | pgrep |"
 for b in 18446744073709551615 100000000; do
   hostile "similarity --bootstrap $b" "$A" similarity --engine "a=$h/engine.py normal" \
     --engine "b=$h/engine.py normal" --positions "$repo/bench/similarity/positions.epd" \
     --movetime 10 --bootstrap "$b" --out "$tmp/sim-$b"
 done
+hostile "similarity: an engine floods its output" "$A" similarity --engine "a=$h/engine.py flood" \
+  --engine "b=$h/engine.py normal" --positions "$repo/bench/similarity/positions.epd" \
+  --movetime 10 --out "$tmp/sim-flood"
 hostile "similarity --threads 10000" "$A" similarity --engine "a=$h/engine.py normal" \
   --engine "b=$h/engine.py normal" --positions "$repo/bench/similarity/positions.epd" \
   --movetime 10 --threads 10000 --out "$tmp/sim-t"
+left=$(pgrep -f "sleep 1000|engine.py" | wc -l || true)
+echo "| processes left after the engine cases | $left | | | $([ "$left" = 0 ] && echo ok || echo FAIL) | pgrep |"
 # a signal in the middle of an audit: exit 130, no partial report
 (cd "$h" && exec "$A" audit million-plies.pgn --out "$tmp/sig" > /dev/null 2> "$tmp/sigerr") &
 sleep 0.3

@@ -268,11 +268,16 @@ fn a_replayed_games_log_joins_it_and_an_illegal_bestmove_is_found() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    // the sample game has 38 plies, 19 of White's
+    assert!(
+        err.contains("arbiter record: 19 searches of the replayed game"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: the engine's bestmove e2e5 at ply 1 is not legal in its position (19 such answers)"),
+        "{err}"
     );
     let log = out.join("engine.log");
     let text = std::fs::read_to_string(&log).unwrap();

@@ -25,9 +25,22 @@ pub struct Leftover(u64);
 impl Leftover {
     /// List `path` (a file or a folder) for removal on a signal.
     pub fn list(path: &Path) -> Leftover {
+        Leftover::listed_in(&mut listed(), path)
+    }
+
+    /// Make a file or a folder with `make` (which gives back what it made
+    /// and its path) and list it, with the list held: a signal cannot come
+    /// between the two and leave it behind.
+    pub fn make<T, E>(make: impl FnOnce() -> Result<(T, PathBuf), E>) -> Result<(T, Leftover), E> {
+        let mut list = listed();
+        let (made, path) = make()?;
+        Ok((made, Leftover::listed_in(&mut list, &path)))
+    }
+
+    fn listed_in(list: &mut BTreeMap<u64, PathBuf>, path: &Path) -> Leftover {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        listed().insert(id, path.to_path_buf());
+        list.insert(id, path.to_path_buf());
         Leftover(id)
     }
 }

@@ -131,13 +131,16 @@ impl Atomic {
             name.to_string_lossy(),
             std::process::id()
         ));
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
+        let (file, listed) = super::cleanup::Leftover::make(|| {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)?;
+            Ok::<_, io::Error>((file, tmp.clone()))
+        })?;
         Ok(Atomic {
             file: Some(io::BufWriter::with_capacity(1 << 16, file)),
-            _listed: super::cleanup::Leftover::list(&tmp),
+            _listed: listed,
             tmp,
             dest: dest.to_path_buf(),
         })

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::{CLEAN, FAILURE, RecordRunError};
 use crate::engines::RecordError;
 use crate::engines::engine::Limit;
-use crate::engines::record::{Logs, RecordConfig, record};
+use crate::engines::record::{Logs, RecordConfig, Recorded, record};
 use crate::engines::transcript::Transcript;
 use crate::pipeline::Config;
 use crate::pipeline::run::nth_game;
@@ -86,9 +86,38 @@ fn write(cfg: &RecordConfig, dir: &Path) -> Result<(), RecordRunError> {
         })?;
     }
     match r {
-        Ok(pgn) => {
-            if let Some(p) = pgn {
-                crate::report::write_in(dir, "game.pgn", &p)?;
+        Ok(Recorded::Played(pgn)) => {
+            crate::report::write_in(dir, "game.pgn", &pgn)?;
+            say!(
+                "arbiter record: a game played; {} in {}",
+                if opponent.is_some() {
+                    "engine.log, opponent.log and game.pgn"
+                } else {
+                    "engine.log and game.pgn"
+                },
+                dir.display()
+            );
+            Ok(())
+        }
+        Ok(Recorded::Replayed {
+            searches,
+            illegal,
+            illegal_count,
+        }) => {
+            say!(
+                "arbiter record: {searches} search{} of the replayed game; {}",
+                if searches == 1 { "" } else { "es" },
+                engine.1
+            );
+            if let Some((ply, mv)) = illegal {
+                say!(
+                    "arbiter record: warning: the engine's bestmove {mv} at ply {ply} is not legal in its position{}; the log keeps {}",
+                    match illegal_count {
+                        1 => String::new(),
+                        n => format!(" ({n} such answers)"),
+                    },
+                    if illegal_count == 1 { "it" } else { "them" }
+                );
             }
             Ok(())
         }

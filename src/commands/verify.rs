@@ -309,15 +309,18 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
     let mut compared = Vec::new();
     // a folder report, or a batch's, is written again into a scratch
     // folder of an unpredictable name, removed when this returns
-    let scratch = tempfile::Builder::new()
-        .prefix("arbiter-verify-")
-        .tempdir()
-        .map_err(|source| VerifyError::Io {
-            path: std::env::temp_dir().display().to_string(),
-            source,
-        })?;
+    let (scratch, _listed) = crate::base::cleanup::Leftover::make(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("arbiter-verify-")
+            .tempdir()?;
+        let path = dir.path().to_path_buf();
+        Ok((dir, path))
+    })
+    .map_err(|source| VerifyError::Io {
+        path: std::env::temp_dir().display().to_string(),
+        source,
+    })?;
     let tmp = scratch.path().to_path_buf();
-    let _listed = crate::base::cleanup::Leftover::list(&tmp);
     let mut now = Vec::new();
     if let Some(b) = &inv.batch {
         let req = super::batch::Request {

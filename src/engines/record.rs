@@ -88,14 +88,14 @@ fn fmt_clock(ms: u64) -> String {
 /// made; the game record (PGN) of a played game. When the recording
 /// fails, each log ends with what was written up to the failure and a
 /// last line saying what failed (`# failed: …`).
-pub fn record(cfg: &RecordConfig, logs: &Logs) -> Result<Option<String>, RecordError> {
+pub fn record(cfg: &RecordConfig, logs: &Logs) -> Result<Recorded, RecordError> {
     header(&logs.engine, cfg.side, &cfg.round);
     let r = match &cfg.replay {
-        Some((fen, moves)) => replay(cfg, fen.as_deref(), moves, &logs.engine).map(|()| None),
+        Some((fen, moves)) => replay(cfg, fen.as_deref(), moves, &logs.engine),
         None => match (&cfg.opponent, &logs.opponent) {
             (Some(opp), Some(olog)) => {
                 header(olog, !cfg.side, &cfg.round);
-                play(cfg, opp, &logs.engine, olog).map(Some)
+                play(cfg, opp, &logs.engine, olog).map(Recorded::Played)
             }
             _ => Err(RecordError::NoOpponent),
         },
@@ -109,13 +109,28 @@ pub fn record(cfg: &RecordConfig, logs: &Logs) -> Result<Option<String>, RecordE
     r
 }
 
+/// What a recording made.
+#[derive(Debug)]
+pub enum Recorded {
+    /// A played game: its record (PGN).
+    Played(String),
+    /// A replayed game: how many searches the engine made, and the first
+    /// of its answers that were not legal in their position (the ply and
+    /// the move) with their count. The log keeps every answer.
+    Replayed {
+        searches: usize,
+        illegal: Option<(usize, String)>,
+        illegal_count: usize,
+    },
+}
+
 /// Replay `moves` from `fen`, asking the engine at every move of its side.
 fn replay(
     cfg: &RecordConfig,
     fen: Option<&str>,
     moves: &[String],
     log: &Transcript,
-) -> Result<(), RecordError> {
+) -> Result<Recorded, RecordError> {
     let mut engine = started(&cfg.engine, log, &cfg.options)?;
     let mut pos: Chess = match fen {
         Some(f) => Fen::from_ascii(f.as_bytes())?
@@ -124,9 +139,19 @@ fn replay(
         None => Chess::default(),
     };
     let mut played: Vec<String> = Vec::new();
+    let (mut searches, mut illegal, mut illegal_count) = (0, None, 0);
     for mv in moves {
         if pos.turn() == cfg.side {
-            engine.search(fen, &played, cfg.limit, (60_000, 60_000))?;
+            let (answer, _) = engine.search(fen, &played, cfg.limit, (60_000, 60_000))?;
+            searches += 1;
+            let legal = UciMove::from_ascii(answer.as_bytes())
+                .ok()
+                .and_then(|u| u.to_move(&pos).ok())
+                .is_some();
+            if !legal {
+                illegal_count += 1;
+                illegal.get_or_insert((played.len() + 1, answer));
+            }
         }
         let m = UciMove::from_ascii(mv.as_bytes())?
             .to_move(&pos)
@@ -138,7 +163,11 @@ fn replay(
         played.push(mv.clone());
     }
     engine.quit();
-    Ok(())
+    Ok(Recorded::Replayed {
+        searches,
+        illegal,
+        illegal_count,
+    })
 }
 
 /// Play a game between the engine and `opp_cmd`; its PGN.
