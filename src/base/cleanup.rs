@@ -66,11 +66,25 @@ pub fn remove_all() -> usize {
 fn remove(paths: impl IntoIterator<Item = PathBuf>) -> usize {
     let mut removed = 0;
     for path in paths {
-        let gone = match std::fs::symlink_metadata(&path) {
-            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path).is_ok(),
-            Ok(_) => std::fs::remove_file(&path).is_ok(),
-            Err(_) => false,
-        };
+        // another thread may still make a folder inside a folder being
+        // removed (files wait for the list, which the handler holds): a
+        // few more tries then find it empty
+        let mut gone = false;
+        for _ in 0..10 {
+            match std::fs::symlink_metadata(&path) {
+                Ok(m) if m.is_dir() => {
+                    let _ = std::fs::remove_dir_all(&path);
+                }
+                Ok(_) => {
+                    let _ = std::fs::remove_file(&path);
+                }
+                Err(_) => break,
+            }
+            gone = std::fs::symlink_metadata(&path).is_err();
+            if gone {
+                break;
+            }
+        }
         removed += usize::from(gone);
     }
     removed

@@ -90,16 +90,19 @@ impl Cut {
             if kept {
                 self.reach.follow(line, start);
             }
+        } else if self.movetext && kept {
+            // nearly every line: its braces found once for the token reach,
+            // the comment state and the last word
+            let word = self
+                .reach
+                .follow_movetext(line, start, &mut self.in_comment);
+            if !blank && let Some(word) = word {
+                self.ended = is_result(word);
+            }
         } else {
-            if self.movetext && kept {
-                // nearly every line: its braces found once for both
-                self.reach
-                    .follow_movetext(line, start, &mut self.in_comment);
-            } else {
-                scan_line(line, &mut self.in_comment, &mut self.movetext);
-                if kept {
-                    self.reach.follow(line, start);
-                }
+            scan_line(line, &mut self.in_comment, &mut self.movetext);
+            if kept {
+                self.reach.follow(line, start);
             }
             if self.movetext
                 && !blank
@@ -135,7 +138,7 @@ pub(super) fn gaps(bytes: &[u8]) -> Vec<(u32, u32)> {
 /// The last word of a movetext line outside its comments (`{…}`, and a
 /// `;` comment to the line's end), for a line that starts inside a comment
 /// or not; `None` when it has no word outside them.
-fn last_word(line: &[u8], mut in_comment: bool) -> Option<&[u8]> {
+pub(super) fn last_word(line: &[u8], mut in_comment: bool) -> Option<&[u8]> {
     let mut word = None;
     let mut from = 0;
     for i in memchr::memchr3_iter(b'{', b'}', b';', line) {
@@ -160,7 +163,7 @@ fn last_word(line: &[u8], mut in_comment: bool) -> Option<&[u8]> {
 }
 
 /// The last white-space separated word of `text`, if any.
-fn tail_word(text: &[u8]) -> Option<&[u8]> {
+pub(super) fn tail_word(text: &[u8]) -> Option<&[u8]> {
     let end = text.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
     let start = text[..end]
         .iter()

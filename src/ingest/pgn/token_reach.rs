@@ -2,6 +2,8 @@
 //! line or `{…}` comment, found over a whole chunk or a line at a time as
 //! the splitter reads them.
 
+use super::cut::tail_word;
+
 /// An upper bound on what the reader must hold at once to read the chunk
 /// as if it held all of it: the longest line (a tag line, or any token but
 /// a comment, lies within one) and the longest `{…}` from a brace to the
@@ -85,11 +87,24 @@ impl TokenReach {
     /// once and told to both. `in_comment` is [`super::cut::scan_line`]'s state, which
     /// a `;` outside a comment stops for the rest of the line (braces after
     /// it are text to the game but still count here, as in `follow`).
+    ///
+    /// Gives back the line's last word outside its comments (a `{…}`, and a
+    /// `;` comment to the line's end), as [`super::cut::last_word`] finds
+    /// it, from the same pass over the line.
     #[inline]
-    pub(super) fn follow_movetext(&mut self, line: &[u8], at: usize, in_comment: &mut bool) {
+    pub(super) fn follow_movetext<'l>(
+        &mut self,
+        line: &'l [u8],
+        at: usize,
+        in_comment: &mut bool,
+    ) -> Option<&'l [u8]> {
         self.count_line(line);
         // scan_line's state still follows this line (no `;` yet)
         let mut scanning = true;
+        // the last word outside comments so far, and where the text outside
+        // comments now being read starts
+        let mut word = None;
+        let mut from = 0;
         for i in memchr::memchr3_iter(b'{', b'}', b';', line) {
             match line[i] {
                 b'{' => {
@@ -97,6 +112,9 @@ impl TokenReach {
                         self.open = Some(at + i);
                     }
                     if scanning {
+                        if !*in_comment {
+                            word = tail_word(&line[from..i]).or(word);
+                        }
                         *in_comment = true;
                     }
                 }
@@ -105,16 +123,24 @@ impl TokenReach {
                         self.longest = self.longest.max(at + i + 1 - open);
                     }
                     if scanning {
+                        if *in_comment {
+                            from = i + 1;
+                        }
                         *in_comment = false;
                     }
                 }
                 _ => {
                     if scanning && !*in_comment {
+                        word = tail_word(&line[from..i]).or(word);
                         scanning = false;
                     }
                 }
             }
         }
+        if scanning && !*in_comment {
+            word = tail_word(&line[from..]).or(word);
+        }
+        word
     }
 
     /// The bound for a chunk of `len` bytes.
@@ -124,5 +150,50 @@ impl TokenReach {
             longest = longest.max(len - open);
         }
         (longest + 2).min(len.max(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The last word that [`TokenReach::follow_movetext`] finds in its pass
+    /// is the one [`super::super::cut::last_word`] finds in its own, and the
+    /// comment state after the line is the same, for lines that start inside
+    /// a comment or not.
+    #[test]
+    fn the_last_word_is_found_in_the_same_pass() {
+        let lines: [&[u8]; 16] = [
+            b"9. gxh5 {+1.04/16 0.230s} Rxh5 {-0.37/10}\n",
+            b"41. Kf2 1-0\n",
+            b"41. Kf2 {mate} 1-0 {adjudicated}\n",
+            b"1-0\n",
+            b"   \n",
+            b"{a whole comment}\n",
+            b"e4 ; a rest-of-line comment 1-0\n",
+            b"e4 {open ; not a comment here} e5 ; {not a comment} 0-1\n",
+            b"} e5 1/2-1/2\n",
+            b"text inside} 0-1 {x\n",
+            b"{ a { b } c *\n",
+            b"Nf3*\n",
+            b"}}}\n",
+            b"{{{\n",
+            b";\n",
+            b"12. Qxf7# {White mates} 1-0",
+        ];
+        for line in lines {
+            for start_inside in [false, true] {
+                let mut reach = TokenReach::default();
+                let mut in_comment = start_inside;
+                let word = reach.follow_movetext(line, 0, &mut in_comment);
+                let expected = super::super::cut::last_word(line, start_inside);
+                assert_eq!(
+                    word,
+                    expected,
+                    "{:?}, starting in a comment: {start_inside}",
+                    String::from_utf8_lossy(line)
+                );
+            }
+        }
     }
 }
