@@ -849,3 +849,89 @@ fn every_key_of_every_peers_comment_is_typed() {
     }
     assert_eq!(named, bodies, "one finding for each, naming it");
 }
+
+/// Days from 1970-01-01 to a date of the Gregorian calendar, counted here.
+fn days_from_epoch(y: i64, m: i64, d: i64) -> i64 {
+    let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let years: i64 = (1970..y).map(|y| if leap(y) { 366 } else { 365 }).sum();
+    let months = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let before: i64 = months[..(m - 1) as usize].iter().sum();
+    years + before + i64::from(m > 2 && leap(y)) + d - 1
+}
+
+/// A manager's time tag as this test reads it: `2026-12-02T05:09:04 +0000`
+/// or `…05:16:04.626 UTC` → ms since the epoch; `None` for a zone by name.
+fn tag_time_ms(text: &str) -> Option<i64> {
+    let c = re(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{3}))? (UTC|[+-]\d{4})$")
+        .captures(text)?;
+    let n = |i: usize| c.get(i).map_or(0, |m| m.as_str().parse::<i64>().unwrap());
+    let mut ms =
+        (days_from_epoch(n(1), n(2), n(3)) * 86_400 + n(4) * 3600 + n(5) * 60 + n(6)) * 1000 + n(7);
+    if let Some(off) = c[8].strip_prefix(['+', '-']) {
+        let mins = off[..2].parse::<i64>().unwrap() * 60 + off[2..].parse::<i64>().unwrap();
+        ms -= if c[8].starts_with('-') { -mins } else { mins } * 60_000;
+    }
+    Some(ms)
+}
+
+/// The games' time tags as the rules read them: `game.start_time`,
+/// `game.end_time` (ms since the epoch) and `game.duration` (ms), with
+/// `game.round` and `game.termination`; on the fastchess fixture, and on
+/// every peers file where the corpus is given (cutechess's `UTC`,
+/// fishtest's `CST`: a zone by name is none).
+#[test]
+fn the_managers_time_tags_are_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("times.rules");
+    std::fs::write(
+        &rules,
+        "ruleset seen \"seen\" { regulation \"none\" }\n\
+         rule seen.times \"Times\" {\n  cite \"none\" \"the time tags\"\n\
+           message \"{game.start_time}|{game.end_time}|{game.duration}|{game.round}|{game.termination}\"\n\
+           forbid on move when move.ply >= 1\n}\n",
+    )
+    .unwrap();
+    let mut files = vec![forms_dir().join("fastchess.pgn")];
+    let tmp = tempfile::tempdir().unwrap();
+    if let Some(peers) = peers() {
+        files.extend(peers_records(&peers, tmp.path()));
+    }
+    let (mut timed, mut named_zone) = (0, 0);
+    for path in &files {
+        let games = audit_games(&["--rules", rules.to_str().unwrap(), path.to_str().unwrap()]);
+        for g in &games {
+            let Some(f) = g["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["code"] == "seen.times")
+            else {
+                // a game of no move: no move to fire on
+                assert_eq!(g["plies"], 0, "{g}");
+                continue;
+            };
+            let tag = |name: &str| g["tags"][name].as_str().map(str::to_string);
+            let or_none = |v: Option<i64>| v.map_or("none".to_string(), |v| v.to_string());
+            let start = tag("GameStartTime").and_then(|t| tag_time_ms(&t));
+            let end = tag("GameEndTime").and_then(|t| tag_time_ms(&t));
+            let duration = tag("GameDuration").map(|d| hms_ms(&d));
+            let want = format!(
+                "{}|{}|{}|{}|{}",
+                or_none(start),
+                or_none(end),
+                or_none(duration),
+                tag("Round").unwrap_or("none".into()),
+                tag("Termination").unwrap_or("none".into()),
+            );
+            assert_eq!(f["message"], want, "{}", path.display());
+            timed += usize::from(start.is_some() && end.is_some());
+            named_zone += usize::from(tag("GameStartTime").is_some() && start.is_none());
+        }
+    }
+    assert!(timed >= 1, "{timed}");
+    if files.len() > 1 {
+        // fastchess's and cutechess's games; fishtest's and OpenBench's
+        // write their zone by name
+        assert!(timed > 50 && named_zone >= 12, "{timed} {named_zone}");
+    }
+}

@@ -23,6 +23,24 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
     (Kind::Game, "plies", Type::Num, "moves in the record"),
     (
         Kind::Game,
+        "start_time",
+        Type::Num,
+        "tag GameStartTime (fastchess, cutechess-cli), ms since the Unix epoch; none where its zone is a name such as CST",
+    ),
+    (
+        Kind::Game,
+        "end_time",
+        Type::Num,
+        "tag GameEndTime, ms since the Unix epoch; none where its zone is a name",
+    ),
+    (
+        Kind::Game,
+        "duration",
+        Type::Num,
+        "tag GameDuration (00:00:08), ms",
+    ),
+    (
+        Kind::Game,
         "rules_time_control",
         Type::Str,
         "the time control the rules run the clocks under (the ruleset's, or the one `rules fit` found in the record), in the TimeControl tag's form: 1800+5; none without one",
