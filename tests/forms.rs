@@ -935,3 +935,59 @@ fn the_managers_time_tags_are_typed() {
         assert!(timed > 50 && named_zone >= 12, "{timed} {named_zone}");
     }
 }
+
+/// Every key of fastchess's comment as the rules read it (`move.tl`,
+/// `move.latency`, `move.nodes`, `move.seldepth`, `move.nps`,
+/// `move.hashfull` in percent, `move.tbhits`, `move.pv_uci`, and
+/// `move.recorded_left`, the clock the record gives), checked against the
+/// fixture's text, an excerpt of a real fastchess match.
+#[test]
+fn the_rules_read_every_key_of_fastchess() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("keys.rules");
+    std::fs::write(
+        &rules,
+        "ruleset seen \"seen\" { regulation \"none\" }\n\
+         rule seen.keys \"Keys\" {\n  cite \"none\" \"every key\"\n\
+           message \"{move.tl}|{move.latency}|{move.nodes}|{move.seldepth}|{move.nps}|{move.hashfull}|{move.tbhits}|{move.recorded_left}|{move.pv_uci}\"\n\
+           forbid on move when move.commented\n}\n",
+    )
+    .unwrap();
+    let path = forms_dir().join("fastchess.pgn");
+    let games = audit_games(&["--rules", rules.to_str().unwrap(), path.to_str().unwrap()]);
+    let got: Vec<String> = games[0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "seen.keys")
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect();
+    let key = |c: &str, k: &str| {
+        re(&format!(r#"[{{ ]{k}=("[^"]*"|[^,}}]*)"#))
+            .captures(c)
+            .map(|m| m[1].to_string())
+            .unwrap()
+    };
+    let want: Vec<String> = source_games(&path)[0]
+        .iter()
+        .map(|(_, comments)| {
+            let c = &comments[0];
+            let ms = |k: &str| signed_seconds_ms(key(c, k).strip_suffix('s').unwrap()).to_string();
+            let hashfull = key(c, "hashfull").parse::<f64>().unwrap() / 10.0;
+            format!(
+                "{}|{}|{}|{}|{}|{}|{}|{}|{}",
+                ms("tl"),
+                ms("latency"),
+                key(c, "n"),
+                key(c, "sd"),
+                key(c, "nps"),
+                shown(hashfull),
+                key(c, "tbhits"),
+                ms("tl"),
+                key(c, "pv").trim_matches('"'),
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), 52, "every move of the game");
+    assert_eq!(got, want);
+}

@@ -190,9 +190,26 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
     (Kind::Move, "clk", Type::Num, "[%clk] after the move, ms"),
     (Kind::Move, "emt", Type::Num, "[%emt], ms"),
     (Kind::Move, "pv", Type::Str, "principal variation (SAN)"),
+    (
+        Kind::Move,
+        "pv_uci",
+        Type::Str,
+        "principal variation in UCI coordinates (fastchess pv=\"…\")",
+    ),
+    (
+        Kind::Move,
+        "latency",
+        Type::Num,
+        "fastchess latency=: ms between the engine's bestmove and fastchess's reading of it",
+    ),
     (Kind::Move, "ponder", Type::Str, "expected reply (pd)"),
     (Kind::Move, "tbhits", Type::Num, "tablebase hits (tb)"),
-    (Kind::Move, "hashfull", Type::Num, "hash use, percent (h)"),
+    (
+        Kind::Move,
+        "hashfull",
+        Type::Num,
+        "hash use, percent (TCEC h; fastchess hashfull, per mille, divided by ten)",
+    ),
     (
         Kind::Move,
         "ponderhit",
