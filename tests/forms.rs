@@ -35,7 +35,7 @@ fn centipawns(s: &str) -> i64 {
 /// A score as written (`+0.35`, `-M5`, `+M1`, `M+5`, `#-3`), as the JSON
 /// arbiter writes for it: `{"cp":N}` or `{"mate":N}`.
 fn score(s: &str) -> Value {
-    let mate = Regex::new(r"^([+-]?)(?:M|#)([+-]?)(\d+)$").unwrap();
+    let mate = re(r"^([+-]?)(?:M|#)([+-]?)(\d+)$");
     match mate.captures(s) {
         Some(c) => {
             let n: i64 = c[3].parse().unwrap();
@@ -68,6 +68,21 @@ fn hms_ms(s: &str) -> i64 {
         * 1000
 }
 
+/// The regular expression of `pattern`, compiled once (the tests read
+/// tens of thousands of comments).
+fn re(pattern: &str) -> Regex {
+    static CACHE: std::sync::Mutex<Vec<(String, Regex)>> = std::sync::Mutex::new(Vec::new());
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, r)) = cache.iter().find(|(p, _)| p == pattern) {
+        return r.clone();
+    }
+    let r = Regex::new(pattern).unwrap();
+    cache.push((pattern.to_string(), r.clone()));
+    r
+}
+
 /// What one move's comment says, worked out from its text.
 #[derive(Debug, Default, PartialEq)]
 struct Said {
@@ -82,8 +97,8 @@ fn said(comment: &str, white: bool) -> Said {
     let body = comment.trim_start_matches('{').trim_end_matches('}').trim();
     let mut out = Said::default();
     // lichess export: [%eval] from White's view, [%clk H:MM:SS]
-    let eval = Regex::new(r"\[%eval ([^\],]+)(?:,(\d+))?\]").unwrap();
-    let clk = Regex::new(r"\[%clk ([0-9:]+)\]").unwrap();
+    let eval = re(r"\[%eval ([^\],]+)(?:,(\d+))?\]");
+    let clk = re(r"\[%clk ([0-9:]+)\]");
     if let Some(c) = eval.captures(body) {
         out.eval = Some(score(&c[1]));
         out.depth = c.get(2).map(|d| d.as_str().parse().unwrap());
@@ -95,10 +110,9 @@ fn said(comment: &str, white: bool) -> Said {
         return out;
     }
     // TCEC: key=value items; wv from White's view, mt/tl in ms or H:MM:SS
-    if Regex::new(r"^(book|d=)").unwrap().is_match(body) {
+    if re(r"^(book|d=)").is_match(body) {
         let key = |k: &str| {
-            Regex::new(&format!(r"(?:^|, ){k}=([^,]+)"))
-                .unwrap()
+            re(&format!(r"(?:^|, ){k}=([^,]+)"))
                 .captures(body)
                 .map(|c| c[1].to_string())
         };
@@ -117,7 +131,7 @@ fn said(comment: &str, white: bool) -> Said {
     }
     // c-chess-cli: score/depth timems, the score in centipawns (or `M5`,
     // `-M3`: a mate in moves) from the mover's view, the time in ms
-    let c_chess_cli = Regex::new(r"^(-?M?\d+)/(\d+) (\d+)ms$").unwrap();
+    let c_chess_cli = re(r"^(-?M?\d+)/(\d+) (\d+)ms$");
     if let Some(c) = c_chess_cli.captures(body) {
         let s = if c[1].contains('M') {
             score(&c[1])
@@ -129,15 +143,30 @@ fn said(comment: &str, white: bool) -> Said {
         out.move_time_ms = Some(c[3].parse().unwrap());
         return out;
     }
+    // OpenBench's cutechess-ob: score depth/seldepth ms nodes, the score
+    // from the mover's view
+    let ob = re(r"^([+-]?M?\d+(?:\.\d+)?) (\d+)/\d+ (\d+) \d+(?:,|$)");
+    if let Some(c) = ob.captures(body) {
+        let s = score(&c[1]);
+        out.eval = Some(if white { s } else { negate(&s) });
+        out.depth = Some(c[2].parse().unwrap());
+        out.move_time_ms = Some(c[3].parse().unwrap());
+        return out;
+    }
     // cutechess, CCRL, fastchess, Arena, Banksia: [(move)] score/depth[,] time[s]
     // with the score from the mover's view
-    let gui =
-        Regex::new(r"^(?:\([^)]*\)\s*)?([+-]?(?:M[+-]?)?[0-9.]+)/(\d+),?\s+([0-9.]+)s?\b").unwrap();
+    let gui = re(r"^(?:\([^)]*\)\s*)?([+-]?(?:M[+-]?)?[0-9.]+)/(\d+),?\s+([0-9.]+)s?\b");
     if let Some(c) = gui.captures(body) {
         let s = score(&c[1]);
         out.eval = Some(if white { s } else { negate(&s) });
         out.depth = Some(c[2].parse().unwrap());
         out.move_time_ms = Some(seconds_ms(&c[3]));
+        // fastchess: the mover's time left after the move
+        let tl = re(r", tl=(-?)([0-9.]+)s(?:,|$)");
+        if let Some(t) = tl.captures(body) {
+            let ms = seconds_ms(&t[2]);
+            out.clock_ms = Some(if &t[1] == "-" { -ms } else { ms });
+        }
     }
     out
 }
@@ -403,8 +432,9 @@ fn an_unreplayable_game_mid_batch_is_reported_and_the_batch_goes_on() {
     let pgns = files_with(dir.path(), "pgn");
     assert_eq!(pgns.len(), 14);
     let total: usize = pgns.iter().map(|p| source_games(p).len()).sum();
-    // one game a fixture, two in cutechess.pgn and c-chess-cli.pgn, three here
-    assert_eq!(total, files_with(&forms_dir(), "pgn").len() + 2 + 3);
+    // one game a fixture, two in cutechess.pgn, c-chess-cli.pgn and
+    // fastchess.pgn, three here
+    assert_eq!(total, files_with(&forms_dir(), "pgn").len() + 3 + 3);
     assert_eq!(games.len(), total, "every game of every file is reported");
     let broken = games
         .iter()
@@ -575,4 +605,389 @@ fn replay_text_shows_the_typed_values() {
         s.clock_ms.unwrap() / 1000 % 60
     );
     assert!(text.contains(&want), "{want}\n{text}");
+}
+
+/// The folder `peers/` of the corpus `ARBITER_CORPUS` names (the matches
+/// fastchess and cutechess-cli played, and fishtest's and OpenBench's
+/// samples), or `None`, with the reason printed, when it is not set.
+fn peers() -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("ARBITER_CORPUS") else {
+        eprintln!("skipping: ARBITER_CORPUS is not set (set it to the folder holding peers/)");
+        return None;
+    };
+    let p = Path::new(&dir).join("peers");
+    assert!(
+        p.is_dir(),
+        "ARBITER_CORPUS is set but {} is not a folder",
+        p.display()
+    );
+    Some(p)
+}
+
+/// Every record of `peers/`: each `.pgn`, and each `.pgn.gz` (fishtest's
+/// task PGN) decompressed by `zcat` into `tmp`.
+fn peers_records(dir: &Path, tmp: &Path) -> Vec<PathBuf> {
+    let mut files = files_with(dir, "pgn");
+    for gz in files_with(dir, "gz") {
+        let out = std::process::Command::new("zcat")
+            .arg(&gz)
+            .output()
+            .expect("zcat runs");
+        assert!(out.status.success(), "zcat {}", gz.display());
+        let p = tmp.join(gz.file_stem().unwrap());
+        std::fs::write(&p, out.stdout).unwrap();
+        files.push(p);
+    }
+    assert!(files.len() >= 12, "{files:?}");
+    files
+}
+
+/// `3.850`, `-0.001` seconds → ms, the sign kept.
+fn signed_seconds_ms(s: &str) -> i64 {
+    match s.strip_prefix('-') {
+        Some(abs) => -seconds_ms(abs),
+        None => seconds_ms(s),
+    }
+}
+
+/// The `recorded` object arbiter must give for one comment of the peers'
+/// forms, worked out from its text with this file's own patterns; `None`
+/// for a comment of none of them.
+fn peers_recorded(comment: &str) -> Option<Value> {
+    let body = comment.trim_start_matches('{').trim_end_matches('}').trim();
+    let score_re = r"[+-]?M?\d+(?:\.\d+)?";
+    if body == "book" {
+        return Some(json!({ "cutechess": { "book": true } }));
+    }
+    // fastchess: score/depth time, then key=value items (the PV quoted),
+    // then the termination
+    let fastchess = re(&format!(r"^({score_re})/(\d+) ([0-9.]+)s, (.*)$"));
+    if let Some(c) = fastchess.captures(body)
+        && c[4].contains('=')
+    {
+        let mut gui = json!({
+            "form": "fastchess",
+            "score": score(&c[1]),
+            "depth": c[2].parse::<i64>().unwrap(),
+            "time_ms": seconds_ms(&c[3]),
+        });
+        let item = re(r#"^(\w+)=("[^"]*"|[^,]*)$"#);
+        let mut notes = Vec::new();
+        for it in c[4].split(", ") {
+            let Some(kv) = item.captures(it) else {
+                notes.push(it.to_string());
+                continue;
+            };
+            let v = &kv[2];
+            let int = || json!(v.parse::<i64>().unwrap());
+            let secs = || json!(signed_seconds_ms(v.strip_suffix('s').unwrap()));
+            let (name, value) = match &kv[1] {
+                "tl" => ("time_left_ms", secs()),
+                "latency" => ("latency_ms", secs()),
+                "n" => ("nodes", int()),
+                "sd" => ("seldepth", int()),
+                "nps" => ("nps", int()),
+                "hashfull" => ("hashfull", int()),
+                "tbhits" => ("tbhits", int()),
+                "pv" => {
+                    let moves = v.strip_prefix('"').and_then(|v| v.strip_suffix('"'));
+                    let moves = moves.expect("fastchess quotes its PV");
+                    let uci = re(r"^[a-h][1-8][a-h][1-8][qrbn]?$");
+                    assert!(moves.split(' ').all(|m| uci.is_match(m)), "{moves}");
+                    ("pv_uci", json!(moves))
+                }
+                other => panic!("a key this test does not know: {other} in {comment}"),
+            };
+            gui[name] = value;
+        }
+        if !notes.is_empty() {
+            gui["note"] = json!(notes.join(", "));
+        }
+        return Some(json!({ "gui": gui }));
+    }
+    // cutechess-cli (1.4, fishtest's): score/depth time[, termination]
+    let cutechess = re(&format!(r"^({score_re})/(\d+) ([0-9.]+)s(?:, (.+))?$"));
+    if let Some(c) = cutechess.captures(body) {
+        let mut cc = json!({
+            "book": false,
+            "score": score(&c[1]),
+            "depth": c[2].parse::<i64>().unwrap(),
+            "time_ms": seconds_ms(&c[3]),
+        });
+        if let Some(n) = c.get(4) {
+            cc["note"] = json!(n.as_str());
+        }
+        return Some(json!({ "cutechess": cc }));
+    }
+    // OpenBench's cutechess-ob: score depth/seldepth ms nodes[, termination]
+    let ob = re(&format!(
+        r"^({score_re}) (\d+)/(\d+) (\d+) (\d+)(?:, (.+))?$"
+    ));
+    if let Some(c) = ob.captures(body) {
+        let num = |i: usize| json!(c[i].parse::<i64>().unwrap());
+        let mut gui = json!({
+            "form": "cutechess-ob",
+            "score": score(&c[1]),
+            "depth": num(2),
+            "seldepth": num(3),
+            "time_ms": num(4),
+            "nodes": num(5),
+        });
+        if let Some(n) = c.get(6) {
+            gui["note"] = json!(n.as_str());
+        }
+        return Some(json!({ "gui": gui }));
+    }
+    None
+}
+
+/// Every comment of every record of `peers/` (fastchess's, cutechess-cli
+/// 1.4's, fishtest's task PGN, OpenBench's cutechess-ob form), read here
+/// with this file's own patterns: each key is typed as the value arbiter
+/// reports (`recorded`, `typed`), nothing is left as untyped text, except
+/// OpenBench's comments that lack one of their numbers, which are each one
+/// finding naming the comment. The audit of every file finds nothing
+/// else: fishtest's games without a `Termination` tag, and fastchess's
+/// 0-ply games adjudicated at their start, included.
+#[test]
+fn every_key_of_every_peers_comment_is_typed() {
+    let Some(dir) = peers() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let files = peers_records(&dir, tmp.path());
+    let (mut typed, mut keys, mut zero_ply) = (0usize, 0usize, 0usize);
+    let mut garbage: Vec<(String, String)> = Vec::new();
+    let mut uncommented = Vec::new();
+    let mut forms = std::collections::BTreeMap::new();
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        for (i, source) in source_games(path).iter().enumerate() {
+            let plies = replay_game(path, i + 1);
+            assert_eq!(plies.len(), source.len(), "{name}, game {}", i + 1);
+            zero_ply += usize::from(source.is_empty());
+            for (p, (written, comments)) in plies.iter().zip(source) {
+                let at = format!("{name}, game {}, ply {} ({written})", i + 1, p["ply"]);
+                assert_eq!(&p["written"], written.as_str(), "{at}");
+                // OpenBench's first example holds a move without one
+                let Some(c) = comments.first() else {
+                    assert_eq!(p["recorded"], json!({}), "{at}");
+                    uncommented.push(at);
+                    continue;
+                };
+                assert_eq!(comments.len(), 1, "{at}: at most one comment a move here");
+                let Some(want) = peers_recorded(c) else {
+                    let body = c.trim_start_matches('{').trim_end_matches('}').trim();
+                    assert_eq!(p["recorded"], json!({ "text": [body] }), "{at}");
+                    garbage.push((name.clone(), body.to_string()));
+                    continue;
+                };
+                assert_eq!(p["recorded"], want, "{at}: {c}");
+                let form = want
+                    .get("gui")
+                    .map_or("cutechess", |g| g["form"].as_str().unwrap());
+                *forms.entry(form.to_string()).or_insert(0usize) += 1;
+                keys += want
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .next()
+                    .unwrap()
+                    .as_object()
+                    .unwrap()
+                    .len();
+                // and the values every form is typed into
+                let s = said(c, p["side"] == "white");
+                let t = &p["typed"];
+                assert_eq!(t["eval"], s.eval.unwrap_or(Value::Null), "{at}");
+                assert_eq!(t["depth"], json!(s.depth), "{at}");
+                assert_eq!(t["move_time_ms"], json!(s.move_time_ms), "{at}");
+                assert_eq!(t["clock_ms"], json!(s.clock_ms), "{at}");
+                typed += 1;
+            }
+        }
+    }
+    assert!(typed > 9000 && keys > 50_000, "{typed} moves, {keys} keys");
+    for form in ["cutechess", "fastchess", "cutechess-ob"] {
+        assert!(forms.get(form).is_some_and(|&n| n > 500), "{forms:?}");
+    }
+    assert!(zero_ply >= 4, "{zero_ply} games of no move");
+    // and the moves without a comment: in OpenBench's examples only
+    assert!(
+        uncommented.len() == 6
+            && uncommented
+                .iter()
+                .all(|at| at.starts_with("openbench-example")),
+        "{uncommented:?}"
+    );
+    // the comments OpenBench's own tests hold that lack a number: all in
+    // its first example
+    let bodies: Vec<&str> = garbage.iter().map(|(_, b)| b.as_str()).collect();
+    assert!(
+        garbage.iter().all(|(f, _)| f == "openbench-example1.pgn"),
+        "{garbage:?}"
+    );
+    assert_eq!(bodies.len(), 7, "{bodies:?}");
+    let mut args = vec!["audit", "--format", "json"];
+    args.extend(files.iter().map(|p| p.to_str().unwrap()));
+    let games = audit_games(&args[3..]);
+    assert_eq!(
+        games.len(),
+        files.iter().map(|p| source_games(p).len()).sum::<usize>()
+    );
+    let mut named = Vec::new();
+    for g in &games {
+        let at = format!("{} game {}", g["file"], g["game"]);
+        assert_eq!(g["complete"], true, "{at}");
+        for f in g["findings"].as_array().unwrap() {
+            assert_eq!(f["code"], "annotation-malformed", "{at}: {f}");
+            let msg = f["message"].as_str().unwrap();
+            let body = bodies
+                .iter()
+                .find(|b| msg.contains(&format!("{{{b}}}")))
+                .unwrap_or_else(|| panic!("{at}: {msg}"));
+            named.push(*body);
+        }
+    }
+    assert_eq!(named, bodies, "one finding for each, naming it");
+}
+
+/// Days from 1970-01-01 to a date of the Gregorian calendar, counted here.
+fn days_from_epoch(y: i64, m: i64, d: i64) -> i64 {
+    let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let years: i64 = (1970..y).map(|y| if leap(y) { 366 } else { 365 }).sum();
+    let months = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let before: i64 = months[..(m - 1) as usize].iter().sum();
+    years + before + i64::from(m > 2 && leap(y)) + d - 1
+}
+
+/// A manager's time tag as this test reads it: `2026-12-02T05:09:04 +0000`
+/// or `…05:16:04.626 UTC` → ms since the epoch; `None` for a zone by name.
+fn tag_time_ms(text: &str) -> Option<i64> {
+    let c = re(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{3}))? (UTC|[+-]\d{4})$")
+        .captures(text)?;
+    let n = |i: usize| c.get(i).map_or(0, |m| m.as_str().parse::<i64>().unwrap());
+    let mut ms =
+        (days_from_epoch(n(1), n(2), n(3)) * 86_400 + n(4) * 3600 + n(5) * 60 + n(6)) * 1000 + n(7);
+    if let Some(off) = c[8].strip_prefix(['+', '-']) {
+        let mins = off[..2].parse::<i64>().unwrap() * 60 + off[2..].parse::<i64>().unwrap();
+        ms -= if c[8].starts_with('-') { -mins } else { mins } * 60_000;
+    }
+    Some(ms)
+}
+
+/// The games' time tags as the rules read them: `game.start_time`,
+/// `game.end_time` (ms since the epoch) and `game.duration` (ms), with
+/// `game.round` and `game.termination`; on the fastchess fixture, and on
+/// every peers file where the corpus is given (cutechess's `UTC`,
+/// fishtest's `CST`: a zone by name is none).
+#[test]
+fn the_managers_time_tags_are_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("times.rules");
+    std::fs::write(
+        &rules,
+        "ruleset seen \"seen\" { regulation \"none\" }\n\
+         rule seen.times \"Times\" {\n  cite \"none\" \"the time tags\"\n\
+           message \"{game.start_time}|{game.end_time}|{game.duration}|{game.round}|{game.termination}\"\n\
+           forbid on move when move.ply >= 1\n}\n",
+    )
+    .unwrap();
+    let mut files = vec![forms_dir().join("fastchess.pgn")];
+    let tmp = tempfile::tempdir().unwrap();
+    if let Some(peers) = peers() {
+        files.extend(peers_records(&peers, tmp.path()));
+    }
+    let (mut timed, mut named_zone) = (0, 0);
+    for path in &files {
+        let games = audit_games(&["--rules", rules.to_str().unwrap(), path.to_str().unwrap()]);
+        for g in &games {
+            let Some(f) = g["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["code"] == "seen.times")
+            else {
+                // a game of no move: no move to fire on
+                assert_eq!(g["plies"], 0, "{g}");
+                continue;
+            };
+            let tag = |name: &str| g["tags"][name].as_str().map(str::to_string);
+            let or_none = |v: Option<i64>| v.map_or("none".to_string(), |v| v.to_string());
+            let start = tag("GameStartTime").and_then(|t| tag_time_ms(&t));
+            let end = tag("GameEndTime").and_then(|t| tag_time_ms(&t));
+            let duration = tag("GameDuration").map(|d| hms_ms(&d));
+            let want = format!(
+                "{}|{}|{}|{}|{}",
+                or_none(start),
+                or_none(end),
+                or_none(duration),
+                tag("Round").unwrap_or("none".into()),
+                tag("Termination").unwrap_or("none".into()),
+            );
+            assert_eq!(f["message"], want, "{}", path.display());
+            timed += usize::from(start.is_some() && end.is_some());
+            named_zone += usize::from(tag("GameStartTime").is_some() && start.is_none());
+        }
+    }
+    assert!(timed >= 1, "{timed}");
+    if files.len() > 1 {
+        // fastchess's and cutechess's games; fishtest's and OpenBench's
+        // write their zone by name
+        assert!(timed > 50 && named_zone >= 12, "{timed} {named_zone}");
+    }
+}
+
+/// Every key of fastchess's comment as the rules read it (`move.tl`,
+/// `move.latency`, `move.nodes`, `move.seldepth`, `move.nps`,
+/// `move.hashfull` in percent, `move.tbhits`, `move.pv_uci`, and
+/// `move.recorded_left`, the clock the record gives), checked against the
+/// fixture's text, an excerpt of a real fastchess match.
+#[test]
+fn the_rules_read_every_key_of_fastchess() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("keys.rules");
+    std::fs::write(
+        &rules,
+        "ruleset seen \"seen\" { regulation \"none\" }\n\
+         rule seen.keys \"Keys\" {\n  cite \"none\" \"every key\"\n\
+           message \"{move.tl}|{move.latency}|{move.nodes}|{move.seldepth}|{move.nps}|{move.hashfull}|{move.tbhits}|{move.recorded_left}|{move.pv_uci}\"\n\
+           forbid on move when move.commented\n}\n",
+    )
+    .unwrap();
+    let path = forms_dir().join("fastchess.pgn");
+    let games = audit_games(&["--rules", rules.to_str().unwrap(), path.to_str().unwrap()]);
+    let got: Vec<String> = games[0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "seen.keys")
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect();
+    let key = |c: &str, k: &str| {
+        re(&format!(r#"[{{ ]{k}=("[^"]*"|[^,}}]*)"#))
+            .captures(c)
+            .map(|m| m[1].to_string())
+            .unwrap()
+    };
+    let want: Vec<String> = source_games(&path)[0]
+        .iter()
+        .map(|(_, comments)| {
+            let c = &comments[0];
+            let ms = |k: &str| signed_seconds_ms(key(c, k).strip_suffix('s').unwrap()).to_string();
+            let hashfull = key(c, "hashfull").parse::<f64>().unwrap() / 10.0;
+            format!(
+                "{}|{}|{}|{}|{}|{}|{}|{}|{}",
+                ms("tl"),
+                ms("latency"),
+                key(c, "n"),
+                key(c, "sd"),
+                key(c, "nps"),
+                shown(hashfull),
+                key(c, "tbhits"),
+                ms("tl"),
+                key(c, "pv").trim_matches('"'),
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), 52, "every move of the game");
+    assert_eq!(got, want);
 }

@@ -199,6 +199,9 @@ impl<'a> Timeline<'a> {
                 "details" => self.tag("TerminationDetails"),
                 "time_control" => self.tag("TimeControl"),
                 "plies" => Value::Num(self.game.moves.len() as f64),
+                "start_time" => opt_ms(self.game.start_time_ms()),
+                "end_time" => opt_ms(self.game.end_time_ms()),
+                "duration" => opt_ms(self.game.duration_ms()),
                 _ => Value::None,
             };
         }
@@ -299,4 +302,9 @@ fn engine_event(e: &EngEvent) -> Event<'_> {
         span: Some(e.span),
         data: Data::Engine(e),
     }
+}
+
+/// A time in ms as a rule's number, `none` where the record gives none.
+fn opt_ms(ms: Option<i64>) -> Value {
+    ms.map_or(Value::None, |ms| Value::Num(ms as f64))
 }

@@ -93,6 +93,7 @@ impl MoveFacts<'_> {
             MoveField::Nps => c.nodes_per_second().map(|x| x as f64),
             MoveField::Mt => c.reported_search_time_ms().map(ms),
             MoveField::Tl => c.reported_time_left_ms().map(ms),
+            MoveField::Latency => c.latency_ms().map(ms),
             MoveField::Tbhits => c.tablebase_hits().map(|x| x as f64),
             MoveField::Hashfull => c.hash_full_percent(),
             MoveField::Ponderhit => c.ponder_hit_percent(),
@@ -154,6 +155,10 @@ impl MoveFacts<'_> {
             MoveField::Pv => self
                 .comments
                 .pv()
+                .map_or(Value::None, |s| Value::Str(s.into())),
+            MoveField::PvUci => self
+                .comments
+                .pv_uci()
                 .map_or(Value::None, |s| Value::Str(s.into())),
             MoveField::Ponder => self
                 .comments

@@ -23,6 +23,24 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
     (Kind::Game, "plies", Type::Num, "moves in the record"),
     (
         Kind::Game,
+        "start_time",
+        Type::Num,
+        "tag GameStartTime (fastchess, cutechess-cli), ms since the Unix epoch; none where its zone is a name such as CST",
+    ),
+    (
+        Kind::Game,
+        "end_time",
+        Type::Num,
+        "tag GameEndTime, ms since the Unix epoch; none where its zone is a name",
+    ),
+    (
+        Kind::Game,
+        "duration",
+        Type::Num,
+        "tag GameDuration (00:00:08), ms",
+    ),
+    (
+        Kind::Game,
         "rules_time_control",
         Type::Str,
         "the time control the rules run the clocks under (the ruleset's, or the one `rules fit` found in the record), in the TimeControl tag's form: 1800+5; none without one",
@@ -172,9 +190,26 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
     (Kind::Move, "clk", Type::Num, "[%clk] after the move, ms"),
     (Kind::Move, "emt", Type::Num, "[%emt], ms"),
     (Kind::Move, "pv", Type::Str, "principal variation (SAN)"),
+    (
+        Kind::Move,
+        "pv_uci",
+        Type::Str,
+        "principal variation in UCI coordinates (fastchess pv=\"…\")",
+    ),
+    (
+        Kind::Move,
+        "latency",
+        Type::Num,
+        "fastchess latency=: ms between the engine's bestmove and fastchess's reading of it",
+    ),
     (Kind::Move, "ponder", Type::Str, "expected reply (pd)"),
     (Kind::Move, "tbhits", Type::Num, "tablebase hits (tb)"),
-    (Kind::Move, "hashfull", Type::Num, "hash use, percent (h)"),
+    (
+        Kind::Move,
+        "hashfull",
+        Type::Num,
+        "hash use, percent (TCEC h; fastchess hashfull, per mille, divided by ten)",
+    ),
     (
         Kind::Move,
         "ponderhit",

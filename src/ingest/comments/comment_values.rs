@@ -4,8 +4,9 @@
 //!
 //! A *book-aware* form is one that can mark a book move: TCEC's (`book,
 //! mb=…,`; a bare `book`, how cutechess-cli and fastchess write a book
-//! move, is read as one) and cutechess-cli's. The other GUIs' forms cannot,
-//! so that a move in one of them may be a book move or an engine's: the
+//! move, is read as one), cutechess-cli's and fastchess's. The other GUIs'
+//! forms cannot, so that a move in one of them may be a book move or an
+//! engine's: the
 //! readers that must tell the two apart (the hidden-book check, the passive
 //! similarity test, the dossier's chart) read the book-aware forms only.
 
@@ -37,14 +38,22 @@ impl Annotations {
     }
 
     /// The score a book-aware form writes from the mover's point of view
-    /// (cutechess-cli's `+0.35/24`); another GUI's score is not read.
+    /// (cutechess-cli's `+0.35/24`, fastchess's); another GUI's score is
+    /// not read.
     pub fn book_aware_score_from_mover(&self) -> Option<Score> {
-        self.cutechess().and_then(|cc| cc.reported.score)
+        self.cutechess()
+            .map(|cc| cc.reported.score)
+            .or_else(|| {
+                self.gui()
+                    .filter(|g| g.form == "fastchess")
+                    .map(|g| g.reported.score)
+            })
+            .flatten()
     }
 
     /// The search a book-aware comment reports for an engine move: TCEC's
-    /// `d`, `n` and `mt`, or cutechess-cli's depth and time where it gives
-    /// either. `None` for a book move, for a comment of another form, and
+    /// `d`, `n` and `mt`, cutechess-cli's depth and time where it gives
+    /// either, or fastchess's depth, nodes and time. `None` for a book move, for a comment of another form, and
     /// for one that reports no search.
     pub fn book_aware_search(&self) -> Option<ReportedSearch> {
         match &self.form {
@@ -62,6 +71,11 @@ impl Annotations {
                     time_ms: cc.reported.time_ms,
                 })
             }
+            Some(MoveForm::Gui(g)) if g.form == "fastchess" => Some(ReportedSearch {
+                depth: g.reported.depth,
+                nodes: g.nodes,
+                time_ms: g.reported.time_ms,
+            }),
             _ => None,
         }
     }

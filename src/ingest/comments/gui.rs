@@ -5,9 +5,12 @@
 //! know which program wrote the record. What each GUI writes is listed in
 //! `docs/findings-schema.md`.
 //!
-//! * fastchess: `+0.35/24, 1.234s, n=123456, sd=30, nps=…, hashfull=…,
-//!   tbhits=…, <termination>` (the items after the time only when asked
-//!   for): [`fastchess_into`];
+//! * fastchess: `+1.04/16 0.230s, tl=3.850s, latency=-0.001s, n=…,
+//!   sd=…, nps=…, hashfull=…, tbhits=…, pv="g4h5 e6e5 …"[, <termination>]`
+//!   (each item after the time only when asked for), and the older layout
+//!   `+0.35/24, 1.234s, n=…`: in [`super::fastchess`];
+//! * OpenBench's cutechess-ob: `+1.31 14/40 159 377044` (score,
+//!   depth/seldepth, ms, nodes): in [`super::openbench`];
 //! * Arena and Banksia: `+0.35/24 1` or `+0.4/18 2.3` (the time in seconds
 //!   without a unit), Arena also with the expected move first, `(e4)
 //!   +0.35/24 1`, Banksia with its own text after a `;`:
@@ -25,23 +28,30 @@
 use serde::Serialize;
 
 use super::clock::parse_clock;
-use super::lex::{items, key_value};
-use super::number::int;
+use super::pv::PvText;
 use super::score::{Reported, score_depth};
 
 /// A `score/depth time` move comment of a GUI other than cutechess-cli.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GuiMove {
     /// Which form: `fastchess` (comma-separated), `plain-seconds`
-    /// (Arena, Banksia: the time without a unit) or `c-chess-cli`
-    /// (centipawns, the time in ms).
+    /// (Arena, Banksia: the time without a unit), `c-chess-cli`
+    /// (centipawns, the time in ms) or `cutechess-ob` (OpenBench's).
     pub form: &'static str,
     #[serde(flatten)]
     pub reported: Reported,
-    /// fastchess `n=`.
+    /// fastchess `tl=`: the mover's time left after the move, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_left_ms: Option<i64>,
+    /// fastchess `latency=`: the time between the engine's `bestmove` and
+    /// the manager's reading of it, as fastchess measures it, ms (it may be
+    /// negative).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<i64>,
+    /// fastchess `n=`, cutechess-ob's node count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
-    /// fastchess `sd=`.
+    /// fastchess `sd=`, cutechess-ob's `depth/seldepth`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seldepth: Option<u32>,
     /// fastchess `nps=`.
@@ -53,6 +63,11 @@ pub struct GuiMove {
     /// fastchess `tbhits=`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tbhits: Option<u64>,
+    /// fastchess `pv="…"`: the principal variation in UCI coordinates
+    /// (`g4h5 e6e5`), space separated, without its quotes; each move's
+    /// form is checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pv_uci: Option<PvText>,
     /// Arena's `(e4)` before the score: the move written in parentheses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
@@ -71,90 +86,6 @@ fn unitless_seconds(s: &str) -> Option<i64> {
         return None;
     }
     parse_clock(s)
-}
-
-/// fastchess: `+0.35/24, 1.234s[, n=…][, sd=…][, nps=…][, hashfull=…][,
-/// tbhits=…][, termination]`, typed where it is stored: into `form`, which
-/// must be empty, so the move is not copied on its way. `false` (`form`
-/// left empty) when the text is not of that form; a value of a known key
-/// that does not parse is reported in `problems`.
-pub fn fastchess_into(
-    s: &str,
-    problems: &mut Vec<String>,
-    form: &mut Option<super::MoveForm>,
-) -> bool {
-    // `str::split(',')` with each item trimmed, a `memchr` for each comma
-    let mut items = items(s);
-    let Some((score, depth)) = items.next().and_then(score_depth) else {
-        return false;
-    };
-    let Some(time_ms) = items
-        .next()
-        .and_then(|t| t.strip_suffix('s'))
-        .and_then(parse_clock)
-    else {
-        return false;
-    };
-    if let super::MoveForm::Gui(m) = form.insert(super::MoveForm::Gui(GuiMove {
-        form: "fastchess",
-        reported: Reported::of(score, depth, time_ms),
-        ..GuiMove::default()
-    })) {
-        fastchess_items(items, m, problems);
-    }
-    true
-}
-
-/// The items after fastchess's time, into `m`.
-fn fastchess_items<'a>(
-    items: impl Iterator<Item = &'a str>,
-    m: &mut GuiMove,
-    problems: &mut Vec<String>,
-) {
-    let mut notes: Vec<&str> = Vec::new();
-    for item in items {
-        let Some((key, value)) = key_value(item) else {
-            if !item.is_empty() {
-                notes.push(item);
-            }
-            continue;
-        };
-        let integer = |what: &str, problems: &mut Vec<String>| -> Option<u64> {
-            let v = int(value).ok();
-            if v.is_none() {
-                problems.push(format!("{key}={value}: expected {what}"));
-            }
-            v
-        };
-        match key {
-            "n" => m.nodes = integer("a node count (integer)", problems),
-            "sd" => {
-                m.seldepth = integer("a selective depth (integer)", problems)
-                    .and_then(|v| u32::try_from(v).ok())
-            }
-            "nps" => m.nps = integer("nodes per second (integer)", problems),
-            "hashfull" => m.hashfull = integer("a hash use (integer)", problems),
-            "tbhits" => m.tbhits = integer("a tablebase hit count (integer)", problems),
-            _ => m.extra.push((key.to_string(), value.to_string())),
-        }
-    }
-    if !notes.is_empty() {
-        m.note = Some(notes.join(", "));
-    }
-}
-
-/// [`fastchess_into`]'s move on its own, for the tests.
-#[cfg(test)]
-fn parse_fastchess(s: &str, problems: &mut Vec<String>) -> Option<GuiMove> {
-    let mut form = None;
-    if !fastchess_into(s, problems, &mut form) {
-        assert!(form.is_none(), "a text not of the form stores nothing");
-        return None;
-    }
-    match form {
-        Some(super::MoveForm::Gui(m)) => Some(m),
-        _ => None,
-    }
 }
 
 /// Arena and Banksia: `[(move)] +0.35/24 SECONDS[s][; text]`, the time in
@@ -240,31 +171,6 @@ mod tests {
     use crate::ingest::comments::score::Score;
 
     #[test]
-    fn fastchess_every_item() {
-        let mut p = Vec::new();
-        let m = parse_fastchess(
-            "-1.05/21, 0.812s, n=1234567, sd=33, nps=1520000, hashfull=88, tbhits=4, White mates",
-            &mut p,
-        )
-        .unwrap();
-        assert!(p.is_empty(), "{p:?}");
-        assert_eq!(m.reported.score, Some(Score::Cp(-105)));
-        assert_eq!(m.reported.depth, Some(21));
-        assert_eq!(m.reported.time_ms, Some(812));
-        assert_eq!(m.nodes, Some(1_234_567));
-        assert_eq!(m.seldepth, Some(33));
-        assert_eq!(m.nps, Some(1_520_000));
-        assert_eq!(m.hashfull, Some(88));
-        assert_eq!(m.tbhits, Some(4));
-        assert_eq!(m.note.as_deref(), Some("White mates"));
-        let m = parse_fastchess("+M3/12, 0.020s", &mut p).unwrap();
-        assert_eq!(m.reported.score, Some(Score::Mate(3)));
-        assert!(parse_fastchess("+0.35/24 1.2s", &mut p).is_none());
-        let _ = parse_fastchess("+0.1/2, 1.000s, n=x", &mut p).unwrap();
-        assert_eq!(p.len(), 1);
-    }
-
-    #[test]
     fn plain_seconds_forms() {
         let m = parse_plain_seconds("+0.35/24 1").unwrap();
         assert_eq!(
@@ -301,8 +207,6 @@ mod tests {
             let text: String = (0..len)
                 .map(|_| chars[(next() % chars.len() as u64) as usize])
                 .collect();
-            let mut problems = Vec::new();
-            let _ = parse_fastchess(&text, &mut problems);
             let _ = parse_plain_seconds(&text);
             let _ = parse_speed(&text);
             let _ = parse_tcec_time(&text);
@@ -313,8 +217,6 @@ mod tests {
             "1 kN/s",
             "99999999999999999999 MN/s",
         ] {
-            let mut problems = Vec::new();
-            let _ = parse_fastchess(text, &mut problems);
             let _ = parse_plain_seconds(text);
             let _ = parse_speed(text);
         }

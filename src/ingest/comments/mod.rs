@@ -10,7 +10,11 @@
 //!   view, depth, time), `book`, optionally followed by `, <termination>`;
 //! * the PGN command forms `[%clk 1:59:58]`, `[%emt 0:00:05]`, `[%eval 0.35]`
 //!   (also `[%eval #-5]` and `[%eval 0.35,20]`), as lichess exports them;
-//! * the forms of other GUIs (fastchess, Arena, Banksia) and of early TCEC
+//! * fastchess's `+1.04/16 0.230s, tl=3.850s, latency=…, n=…, sd=…,
+//!   nps=…, hashfull=…, tbhits=…, pv="g4h5 …"`, in [`fastchess`];
+//! * OpenBench's cutechess-ob `+1.31 14/40 159 377044` (score,
+//!   depth/seldepth, ms, nodes), in [`openbench`];
+//! * the forms of other GUIs (Arena, Banksia) and of early TCEC
 //!   seasons, in [`gui`], and c-chess-cli's `35/24 1234ms` (centipawns,
 //!   depth, ms), in [`c_chess_cli`].
 //!
@@ -35,11 +39,13 @@ mod clock;
 mod commands;
 mod comment_values;
 mod cutechess;
+mod fastchess;
 mod gui;
 mod lex;
 mod material;
 mod move_comments;
 mod number;
+mod openbench;
 mod options;
 mod pv;
 mod recorded;
@@ -56,7 +62,8 @@ pub use self::clock::{MAX_TIME_MS, parse_clock};
 pub use self::commands::EvalCommand;
 pub use self::comment_values::ReportedSearch;
 pub use self::cutechess::CutechessMove;
-pub use self::gui::{GuiMove, fastchess_into, parse_plain_seconds, parse_speed, parse_tcec_time};
+pub use self::fastchess::fastchess_into;
+pub use self::gui::{GuiMove, parse_plain_seconds, parse_speed, parse_tcec_time};
 pub(super) use self::lex::ascii_white;
 pub use self::material::{Material, MaterialError};
 pub use self::move_comments::MoveComments;
@@ -97,7 +104,8 @@ pub enum MoveForm {
     #[serde(rename = "cutechess")]
     Cutechess(CutechessMove),
     /// Another GUI's `score/depth time` comment (fastchess, Arena,
-    /// Banksia, c-chess-cli): see [`gui`] and [`c_chess_cli`].
+    /// Banksia, c-chess-cli, cutechess-ob): see [`gui`], [`fastchess`],
+    /// [`c_chess_cli`] and [`openbench`].
     #[serde(rename = "gui")]
     Gui(GuiMove),
 }
@@ -191,11 +199,17 @@ pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&Comment
         }
         return;
     }
+    // fastchess's comment with a `key=value` item after the time; without
+    // one it is cutechess-cli's form, and read as that
+    let keyed = memchr::memchr(b'=', rest.as_bytes()).is_some();
+    if keyed && fastchess_into(rest, &mut ann.problems, &mut ann.form, src) {
+        return;
+    }
     if let Some(cc) = parse_cutechess(rest) {
         ann.form = Some(MoveForm::Cutechess(cc));
         return;
     }
-    if gui::fastchess_into(rest, &mut ann.problems, &mut ann.form) {
+    if !keyed && fastchess_into(rest, &mut ann.problems, &mut ann.form, src) {
         return;
     }
     if let Some(m) = gui::parse_plain_seconds(rest) {
@@ -205,6 +219,13 @@ pub fn parse_comment_from(raw: &str, ann: &mut Annotations, src: Option<&Comment
     if let Some(m) = c_chess_cli::parse_c_chess_cli(rest) {
         ann.form = Some(MoveForm::Gui(m));
         return;
+    }
+    if let Some(m) = openbench::parse_cutechess_ob(rest) {
+        ann.form = Some(MoveForm::Gui(m));
+        return;
+    }
+    if let Some(problem) = openbench::engine_numbers_malformed(rest) {
+        ann.problems.push(problem);
     }
     ann.text = rest.to_string();
 }

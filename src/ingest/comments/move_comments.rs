@@ -112,18 +112,29 @@ impl<'a> MoveComments<'a> {
     }
 
     /// The mover's time left after the move as its move comment reports
-    /// it, ms: only TCEC's comments do (`tl`). A `[%clk]` command is not
+    /// it, ms: TCEC `tl`, else fastchess `tl`. A `[%clk]` command is not
     /// read (the typed clock is).
     #[inline]
     pub fn reported_time_left_ms(&self) -> Option<i64> {
-        self.tcec.and_then(|t| t.tl)
+        self.tcec
+            .and_then(|t| t.tl)
+            .or_else(|| self.gui.and_then(|g| g.time_left_ms))
     }
 
-    /// How full the engine's hash was, percent, as TCEC writes it (`h`).
-    /// fastchess's `hashfull` (per mille) is not read.
+    /// fastchess's `latency`: ms between the engine's `bestmove` and the
+    /// manager's reading of it, as fastchess measures it.
+    #[inline]
+    pub fn latency_ms(&self) -> Option<i64> {
+        self.gui.and_then(|g| g.latency_ms)
+    }
+
+    /// How full the engine's hash was, percent: TCEC `h`, else fastchess
+    /// `hashfull` (per mille, as UCI's `info hashfull`) divided by ten.
     #[inline]
     pub fn hash_full_percent(&self) -> Option<f64> {
-        self.tcec.and_then(|t| t.h)
+        self.tcec
+            .and_then(|t| t.h)
+            .or_else(|| self.gui.and_then(|g| g.hashfull).map(|h| h as f64 / 10.0))
     }
 
     /// The engine's ponder hit rate, percent (TCEC `ph`).
@@ -164,7 +175,14 @@ impl<'a> MoveComments<'a> {
     /// Some comment is a book-aware form's move comment, book or not.
     #[inline]
     pub fn has_book_aware_comment(&self) -> bool {
-        self.tcec.is_some() || self.cutechess.is_some()
+        self.tcec.is_some() || self.cutechess.is_some() || self.fastchess().is_some()
+    }
+
+    /// The first other-GUI comment, where it is fastchess's (a book-aware
+    /// form: fastchess writes a book move `book`).
+    #[inline]
+    fn fastchess(&self) -> Option<&'a GuiMove> {
+        self.gui.filter(|g| g.form == "fastchess")
     }
 
     /// Some comment is a program's move comment (any form), book or not.
@@ -180,6 +198,14 @@ impl<'a> MoveComments<'a> {
         self.tcec.and_then(|t| t.pv.as_deref())
     }
 
+    /// The engine's principal variation in UCI coordinates, moves
+    /// separated by spaces, as written (fastchess `pv="…"`, its quotes
+    /// taken off).
+    #[inline]
+    pub fn pv_uci(&self) -> Option<&'a str> {
+        self.gui.and_then(|g| g.pv_uci.as_deref())
+    }
+
     /// The reply the engine expected, SAN, as written (TCEC `pd`).
     #[inline]
     pub fn ponder_move(&self) -> Option<&'a str> {
@@ -193,9 +219,11 @@ impl<'a> MoveComments<'a> {
     }
 
     /// The score a book-aware form writes from the mover's point of view
-    /// (cutechess-cli's); another GUI's score is not read.
+    /// (cutechess-cli's, fastchess's); another GUI's score is not read.
     pub fn book_aware_score_from_mover(&self) -> Option<super::Score> {
-        self.cutechess.and_then(|c| c.reported.score)
+        self.cutechess
+            .and_then(|c| c.reported.score)
+            .or_else(|| self.fastchess().and_then(|g| g.reported.score))
     }
 
     /// The move was played off the clock, as its first comment in TCEC's
@@ -271,7 +299,20 @@ mod tests {
             MoveComments::of(&fastchess).time_used().unwrap().source,
             Source::Gui
         );
-        assert!(!MoveComments::of(&fastchess).has_book_aware_comment());
+        // fastchess writes a book move `book`: its form is book-aware
+        assert!(MoveComments::of(&fastchess).has_book_aware_comment());
+        let arena = comments(&["+0.27/30 90.906"]);
+        assert!(!MoveComments::of(&arena).has_book_aware_comment());
+        let real = comments(&["+0.27/30 90.906s, tl=1.5s, latency=-0.001s, hashfull=90"]);
+        let m = MoveComments::of(&real);
+        assert_eq!(
+            (m.clock_left_ms(), m.reported_time_left_ms()),
+            (Some(1500), Some(1500))
+        );
+        assert_eq!(
+            (m.latency_ms(), m.hash_full_percent()),
+            (Some(-1), Some(9.0))
+        );
     }
 
     #[test]
@@ -309,6 +350,7 @@ mod tests {
             "d=12, n=300, mt=40, wv=0.1,",
             "+0.10/9 0.5s",
             "+0.1/9, 0.5s",
+            "+0.1/9 0.5s 40000",
         ]);
         let searches: Vec<_> = engine
             .iter()
@@ -327,6 +369,13 @@ mod tests {
                     nodes: None,
                     time_ms: Some(500)
                 }),
+                // fastchess's older layout: book-aware
+                Some(ReportedSearch {
+                    depth: Some(9),
+                    nodes: None,
+                    time_ms: Some(500)
+                }),
+                // not a book-aware form
                 None
             ]
         );
@@ -338,6 +387,10 @@ mod tests {
             engine[1].annotations.book_aware_score_from_mover(),
             Some(Score::Cp(10))
         );
-        assert_eq!(engine[2].annotations.book_aware_score_from_mover(), None);
+        assert_eq!(
+            engine[2].annotations.book_aware_score_from_mover(),
+            Some(Score::Cp(10))
+        );
+        assert_eq!(engine[3].annotations.book_aware_score_from_mover(), None);
     }
 }

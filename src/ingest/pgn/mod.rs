@@ -20,11 +20,13 @@ mod source;
 mod splitter;
 #[cfg(test)]
 mod tests;
+mod times;
 mod token_reach;
 mod visitor;
 
 pub use self::game::{PgnGame, PgnMove, PgnProblem, ProblemKind, Tag};
 pub use self::reader::{parse_game, read_tags_at};
 pub use self::splitter::{GameChunk, GameSplitter, MAX_GAME_BYTES};
+pub use self::times::{duration_ms, manager_time_ms};
 pub use crate::ingest::comments::Comment;
 pub use crate::ingest::text::{GameText, decode_text, wide_encoding};
