@@ -2,7 +2,7 @@
 //! a `{…}` comment or not, whether movetext has begun, whether it has
 //! ended with a result, and so where the next game starts.
 
-use super::token_reach::TokenReach;
+use super::token_reach::{TokenReach, tail_word};
 use super::visitor::OUTCOMES;
 
 /// The lexical state of the game being cut, followed line by line.
@@ -162,16 +162,6 @@ pub(super) fn last_word(line: &[u8], mut in_comment: bool) -> Option<&[u8]> {
     }
 }
 
-/// The last white-space separated word of `text`, if any.
-pub(super) fn tail_word(text: &[u8]) -> Option<&[u8]> {
-    let end = text.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
-    let start = text[..end]
-        .iter()
-        .rposition(u8::is_ascii_whitespace)
-        .map_or(0, |i| i + 1);
-    Some(&text[start..end])
-}
-
 /// A game's termination marker, or a move with `*` written onto it.
 fn is_result(word: &[u8]) -> bool {
     word.ends_with(b"*") || OUTCOMES.contains(&word)
@@ -238,4 +228,50 @@ fn is_well_formed_tag(line: &[u8]) -> bool {
     }
     let rest = trim_start(&body[name_len..]);
     rest.first() == Some(&b'"')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::token_reach::TokenReach;
+    use super::*;
+
+    /// The last word that [`TokenReach::follow_movetext`] finds in its pass
+    /// is the one [`last_word`] finds in its own, and the
+    /// comment state after the line is the same, for lines that start inside
+    /// a comment or not.
+    #[test]
+    fn the_last_word_is_found_in_the_same_pass() {
+        let lines: [&[u8]; 16] = [
+            b"9. gxh5 {+1.04/16 0.230s} Rxh5 {-0.37/10}\n",
+            b"41. Kf2 1-0\n",
+            b"41. Kf2 {mate} 1-0 {adjudicated}\n",
+            b"1-0\n",
+            b"   \n",
+            b"{a whole comment}\n",
+            b"e4 ; a rest-of-line comment 1-0\n",
+            b"e4 {open ; not a comment here} e5 ; {not a comment} 0-1\n",
+            b"} e5 1/2-1/2\n",
+            b"text inside} 0-1 {x\n",
+            b"{ a { b } c *\n",
+            b"Nf3*\n",
+            b"}}}\n",
+            b"{{{\n",
+            b";\n",
+            b"12. Qxf7# {White mates} 1-0",
+        ];
+        for line in lines {
+            for start_inside in [false, true] {
+                let mut reach = TokenReach::default();
+                let mut in_comment = start_inside;
+                let word = reach.follow_movetext(line, 0, &mut in_comment);
+                let expected = last_word(line, start_inside);
+                assert_eq!(
+                    word,
+                    expected,
+                    "{:?}, starting in a comment: {start_inside}",
+                    String::from_utf8_lossy(line)
+                );
+            }
+        }
+    }
 }

@@ -2,8 +2,6 @@
 //! line or `{…}` comment, found over a whole chunk or a line at a time as
 //! the splitter reads them.
 
-use super::cut::tail_word;
-
 /// An upper bound on what the reader must hold at once to read the chunk
 /// as if it held all of it: the longest line (a tag line, or any token but
 /// a comment, lies within one) and the longest `{…}` from a brace to the
@@ -153,47 +151,12 @@ impl TokenReach {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The last word that [`TokenReach::follow_movetext`] finds in its pass
-    /// is the one [`super::super::cut::last_word`] finds in its own, and the
-    /// comment state after the line is the same, for lines that start inside
-    /// a comment or not.
-    #[test]
-    fn the_last_word_is_found_in_the_same_pass() {
-        let lines: [&[u8]; 16] = [
-            b"9. gxh5 {+1.04/16 0.230s} Rxh5 {-0.37/10}\n",
-            b"41. Kf2 1-0\n",
-            b"41. Kf2 {mate} 1-0 {adjudicated}\n",
-            b"1-0\n",
-            b"   \n",
-            b"{a whole comment}\n",
-            b"e4 ; a rest-of-line comment 1-0\n",
-            b"e4 {open ; not a comment here} e5 ; {not a comment} 0-1\n",
-            b"} e5 1/2-1/2\n",
-            b"text inside} 0-1 {x\n",
-            b"{ a { b } c *\n",
-            b"Nf3*\n",
-            b"}}}\n",
-            b"{{{\n",
-            b";\n",
-            b"12. Qxf7# {White mates} 1-0",
-        ];
-        for line in lines {
-            for start_inside in [false, true] {
-                let mut reach = TokenReach::default();
-                let mut in_comment = start_inside;
-                let word = reach.follow_movetext(line, 0, &mut in_comment);
-                let expected = super::super::cut::last_word(line, start_inside);
-                assert_eq!(
-                    word,
-                    expected,
-                    "{:?}, starting in a comment: {start_inside}",
-                    String::from_utf8_lossy(line)
-                );
-            }
-        }
-    }
+/// The last white-space separated word of `text`, if any.
+pub(super) fn tail_word(text: &[u8]) -> Option<&[u8]> {
+    let end = text.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
+    let start = text[..end]
+        .iter()
+        .rposition(u8::is_ascii_whitespace)
+        .map_or(0, |i| i + 1);
+    Some(&text[start..end])
 }
