@@ -103,7 +103,8 @@ echo
 echo "| case | exit | seconds | peak RSS MiB | verdict | message |"
 echo "|---|---:|---:|---:|---|---|"
 game="$repo/samples/kasparov-deep-junior-2003.pgn"
-for r in chain-minus chain-plus chain-times chain-and chain-or list-1m if-100k; do
+for r in chain-minus chain-plus chain-times chain-and chain-or list-1m if-100k \
+  let-chain const-chain variant-chain; do
   hostile "ruleset: $r" "$A" audit --rules "$r.rules" "$game"
 done
 hostile "case folders, one ruleset a chain: audit --out" "$A" audit cases --out "$tmp/o1"

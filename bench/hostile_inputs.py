@@ -40,6 +40,17 @@ for op in ('and', 'or'):
     write(f'chain-{op}.rules', rule(f' {op} '.join(['move.ply > 1'] * 10000)))
 write('list-1m.rules', rule('move.ply in [' + ', '.join(['1'] * 1_000_000) + ']'))
 write('if-100k.rules', rule('move.ply in [' + ', '.join(['if 1 > 0 then 1 else 0'] * 100_000) + ']'))
+# chains of 2,000 `let`s and constants, each naming the one before
+# (retyped at each use, these took 2^n steps), and of 5,000 variants
+lets = ['let a0 on move = move.ply'] + [
+    f'let a{i} on move = if a{i - 1} > 1 then a{i - 1} else a{i - 1}' for i in range(1, 2000)]
+write('let-chain.rules', HEAD + '\n'.join(lets) + '\n' + rule('a1999 > 0')[len(HEAD):])
+consts = ['const c0 = 1'] + [
+    f'const c{i} = if c{i - 1} > 1 then c{i - 1} else c{i - 1}' for i in range(1, 2000)]
+write('const-chain.rules', HEAD + '\n'.join(consts) + '\n' + rule('c1999 > move.ply')[len(HEAD):])
+variants = ['const k = 1', 'variant v0 { const k = 0 }'] + [
+    f'variant v{i} extends v{i - 1} {{ const k = {i} }}' for i in range(1, 5000)]
+write('variant-chain.rules', HEAD + '\n'.join(variants) + '\n' + rule('move.ply > k')[len(HEAD):])
 
 # a case folder among clean ones whose ruleset is a chain
 clean = os.path.join(repo, 'samples/icga-2008/clean')

@@ -17,7 +17,7 @@ cd "$(dirname "$0")"
 secs="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(pgn engine_log operator_log rules)
+[ ${#targets[@]} -eq 0 ] && targets=(pgn engine_log operator_log rules rules_shapes)
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
   log="run-$t.log"

@@ -29,6 +29,7 @@ mod processes;
 mod progress;
 mod properties;
 mod readme;
+mod rules_bounds;
 mod rules_lang;
 mod run;
 mod sandbox;

@@ -11,7 +11,11 @@
 //! - the lexer's tokens and the gaps between them (blanks and comments)
 //!   cover the source, in order;
 //! - a PGN move's span holds the move as written, and a legal game written
-//!   in SAN reads back as the same moves.
+//!   in SAN reads back as the same moves;
+//! - a ruleset of a hostile shape (`fuzz_targets/shapes.rs`: chains of
+//!   every binary operator up to 20,000 long, nesting of every kind past
+//!   its limit) is compiled and evaluated within the test thread's 2 MiB
+//!   stack, or refused at a place inside it.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -21,6 +25,9 @@ use proptest::prelude::*;
 #[path = "../fuzz/fuzz_targets/common.rs"]
 #[allow(dead_code)]
 mod common;
+#[path = "../fuzz/fuzz_targets/shapes.rs"]
+#[allow(dead_code)]
+mod shapes;
 
 /// The seeds of one fuzz target, sorted by name.
 fn seeds(target: &str) -> &'static [Vec<u8>] {
@@ -336,5 +343,47 @@ proptest! {
         let read: Vec<String> = games[0].moves.iter().map(|m| m.san.to_string()).collect();
         prop_assert_eq!(&read, &written);
         prop_assert!(games[0].problems.is_empty(), "{:?}", games[0].problems);
+    }
+}
+
+/// A layer's count: short, about the nesting limit (32), about the height
+/// limit (128), or long (up to 20,000).
+fn count() -> impl Strategy<Value = usize> {
+    prop_oneof![0usize..8, 28usize..36, 120usize..136, 1usize..20_000]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Up to 5 layers of chains and nesting, each of any kind.
+    #[test]
+    fn rules_of_hostile_shapes(
+        layers in prop::collection::vec((0..shapes::KINDS, count()), 1..6)
+    ) {
+        check_rules(&shapes::ruleset(&layers))?;
+    }
+}
+
+/// Each kind of layer alone, at the counts about each limit and at 20,000:
+/// once, it compiles (and is evaluated); 20,000 times, it is refused
+/// (past a limit), but for `in`'s list of 20,000 items.
+#[test]
+fn every_shape_at_its_limits() {
+    for kind in 0..shapes::KINDS {
+        for n in [1, 31, 32, 33, 126, 127, 128, 129, 20_000] {
+            let text = shapes::ruleset(&[(kind, n)]);
+            if let Err(e) = check_rules(&text) {
+                panic!("kind {kind}, {n} times: {e}\n{text}");
+            }
+            let compiled = arbiter::rules::compile("p.rules", &text);
+            match n {
+                1 => assert!(compiled.is_ok(), "kind {kind}: {:?}", compiled.err()),
+                // but a list of 20,000 items (`in`, kind 12) is no deeper
+                20_000 if kind != 12 => {
+                    assert!(compiled.is_err(), "kind {kind}, {n} times");
+                }
+                _ => {}
+            }
+        }
     }
 }

@@ -2,13 +2,13 @@
 //! declarations in the file's order, which the other parts of the analysis
 //! (expressions, calls, rules, time controls, variants, fits) serve.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::cexpr::CExpr;
 use super::constants::{Fold, is_constant};
 use super::ruleset::{FitDef, FitSource, FitTarget, Let, RuleDef, Ruleset, Switch};
 use crate::base::suggest::suggest;
-use crate::base::value::Value;
+use crate::base::value::{Type, Value};
 use crate::facts::clock::TimeControlDef;
 use crate::rules::syntax::ast::{self, Item};
 use crate::rules::syntax::error::{Pos, RuleError};
@@ -44,10 +44,16 @@ pub(super) struct Analyzer<'a> {
     pub(super) src: &'a str,
     pub(super) fold: Fold,
     pub(super) consts: Vec<(String, CExpr)>,
+    /// Each constant's value and type, found once when it is declared:
+    /// a chain of constants that name the one before is then linear.
+    pub(super) const_values: Vec<Value>,
+    pub(super) const_types: Vec<Type>,
     pub(super) const_index: HashMap<String, usize>,
     pub(super) switches: Vec<Switch>,
     pub(super) switch_index: HashMap<String, usize>,
     pub(super) lets: Vec<Let>,
+    /// Each `let`'s type, found once when it is declared.
+    pub(super) let_types: Vec<Type>,
     pub(super) let_index: HashMap<String, usize>,
     pub(super) slots: usize,
     /// The event kind in scope while compiling an expression (None: constant).
@@ -66,6 +72,9 @@ struct Declared {
     variants: Vec<ast::Variant>,
     rules: Vec<RuleDef>,
     rule_ids: HashMap<String, Pos>,
+    /// The names of `tcs` and `variants`, to find a duplicate in one look.
+    tc_names: HashSet<String>,
+    variant_names: HashSet<String>,
 }
 
 pub(super) fn names(map: &HashMap<String, usize>) -> Vec<&str> {
@@ -81,10 +90,13 @@ impl<'a> Analyzer<'a> {
             src,
             fold,
             consts: Vec::new(),
+            const_values: Vec::new(),
+            const_types: Vec::new(),
             const_index: HashMap::new(),
             switches: Vec::new(),
             switch_index: HashMap::new(),
             lets: Vec::new(),
+            let_types: Vec::new(),
             let_index: HashMap::new(),
             slots: 0,
             scope: None,
@@ -143,7 +155,7 @@ impl<'a> Analyzer<'a> {
             );
         };
         if let Some(tc) = &meta.time_control {
-            Self::known_time_control(&tcs, tc)?;
+            Self::known_time_control(&tcs, &Self::time_control_names(&tcs), tc)?;
         }
         let scoring = self.scoring(&meta)?;
         Self::check_tiebreaks(&meta)?;
@@ -197,6 +209,8 @@ impl<'a> Analyzer<'a> {
                 let c = self.constant(&e)?;
                 let index = self.consts.len();
                 self.const_index.insert(name.text.clone(), index);
+                self.const_types.push(self.type_of(&c));
+                self.const_values.push((self.fold)(&c, &self.const_values));
                 self.consts.push((name.text, c));
                 if let Some((pos, grid)) = fit {
                     let (grid, source) = self.fit_grid(index, &e, pos, &grid)?;
@@ -243,6 +257,7 @@ impl<'a> Analyzer<'a> {
                 self.stateful_ok = false;
                 self.scope = None;
                 self.let_index.insert(name.text.clone(), self.lets.len());
+                self.let_types.push(self.type_of(&c));
                 self.lets.push(Let {
                     name: name.text,
                     on: kind,
@@ -250,7 +265,7 @@ impl<'a> Analyzer<'a> {
                 });
             }
             Item::TimeControl(tc) => {
-                if found.tcs.iter().any(|t| t.name == tc.name.text) {
+                if !found.tc_names.insert(tc.name.text.clone()) {
                     return Err(RuleError::new(
                         tc.name.pos,
                         format!("time control `{}` is already defined", tc.name.text),
@@ -259,7 +274,7 @@ impl<'a> Analyzer<'a> {
                 found.tcs.push(self.time_control(&tc)?);
             }
             Item::Variant(v) => {
-                if found.variants.iter().any(|x| x.name.text == v.name.text) {
+                if !found.variant_names.insert(v.name.text.clone()) {
                     return Err(RuleError::new(
                         v.name.pos,
                         format!("variant `{}` is already defined", v.name.text),

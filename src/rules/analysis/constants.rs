@@ -41,10 +41,10 @@ pub(super) fn is_constant(c: &CExpr) -> bool {
     }
 }
 
-/// Evaluate a constant number (no variants applied).
-pub(super) fn const_value(c: &CExpr, consts: &[(String, CExpr)], fold: Fold) -> Option<f64> {
-    let vals: Vec<Value> = const_values(consts, &[], fold);
-    match fold(c, &vals) {
+/// Evaluate a constant number (no variants applied), given the values of
+/// the constants declared so far (`values`, each folded once).
+pub(super) fn const_value(c: &CExpr, values: &[Value], fold: Fold) -> Option<f64> {
+    match fold(c, values) {
         Value::Num(n) => Some(n),
         _ => None,
     }

@@ -2,7 +2,6 @@
 //! constant of the constant's own type.
 
 use super::analyzer::Analyzer;
-use super::constants::const_values;
 use super::ruleset::{FIT_MAX_VALUES, FitSource};
 use crate::base::value::Value;
 use crate::rules::syntax::ast;
@@ -19,11 +18,11 @@ impl Analyzer<'_> {
         at: Pos,
         grid: &ast::FitGrid,
     ) -> Result<(Vec<Value>, Option<FitSource>), RuleError> {
-        let values = const_values(&self.consts, &[], self.fold);
-        let own = values.get(index).cloned().unwrap_or_default();
+        // the constants' values, each folded once when it was declared
+        let own = self.const_values.get(index).cloned().unwrap_or_default();
         let eval = |this: &mut Self, e: &ast::Expr| -> Result<Value, RuleError> {
             let c = this.constant(e)?;
-            Ok((this.fold)(&c, &values))
+            Ok((this.fold)(&c, &this.const_values))
         };
         let out: Vec<Value> = match grid {
             ast::FitGrid::List(items) => {

@@ -20,7 +20,7 @@ impl Analyzer<'_> {
                 );
             }
             let c = self.constant(e)?;
-            let v = const_value(&c, &self.consts, self.fold)
+            let v = const_value(&c, &self.const_values, self.fold)
                 .ok_or_else(|| RuleError::new(e.pos, "expected a number of points"))?;
             scoring.push((k.text.clone(), v));
         }

@@ -1,6 +1,8 @@
 //! A `time-control` declaration: its periods, each a duration, a move
 //! count and an increment; and the check that a name is one declared.
 
+use std::collections::HashSet;
+
 use super::analyzer::Analyzer;
 use super::constants::const_value;
 use crate::base::suggest::suggest;
@@ -23,7 +25,7 @@ impl Analyzer<'_> {
         for (i, p) in tc.periods.iter().enumerate() {
             let dur = |this: &mut Self, e: &ast::Expr| -> Result<f64, RuleError> {
                 let c = this.constant(e)?;
-                match const_value(&c, &this.consts, this.fold) {
+                match const_value(&c, &this.const_values, this.fold) {
                     Some(v) if v >= 0.0 => Ok(v),
                     _ => Err(RuleError::new(
                         e.pos,
@@ -66,7 +68,7 @@ impl Analyzer<'_> {
         let start_credit_ms = match &tc.start_credit {
             Some(e) => {
                 let c = self.constant(e)?;
-                match const_value(&c, &self.consts, self.fold) {
+                match const_value(&c, &self.const_values, self.fold) {
                     Some(v) if v.is_finite() => v,
                     _ => {
                         return Err(RuleError::new(
@@ -88,18 +90,24 @@ impl Analyzer<'_> {
         })
     }
 
-    /// Whether `n` names one of the time controls declared (`tcs`).
+    /// Whether `n` names one of the time controls declared (`tcs`, whose
+    /// names are `known`: one look, however many there are).
     pub(super) fn known_time_control(
         tcs: &[TimeControlDef],
+        known: &HashSet<&str>,
         n: &ast::Name,
     ) -> Result<(), RuleError> {
-        let tc_names: Vec<&str> = tcs.iter().map(|t| t.name.as_str()).collect();
-        if tc_names.contains(&n.text.as_str()) {
+        if known.contains(n.text.as_str()) {
             Ok(())
         } else {
-            let help = suggest(&n.text, tc_names.iter().copied())
+            let help = suggest(&n.text, tcs.iter().map(|t| t.name.as_str()))
                 .unwrap_or_else(|| "declare it with `time-control NAME { … }`".into());
             Err(RuleError::new(n.pos, format!("unknown time control `{}`", n.text)).help(help))
         }
+    }
+
+    /// The names of the time controls declared, for [`Self::known_time_control`].
+    pub(super) fn time_control_names(tcs: &[TimeControlDef]) -> HashSet<&str> {
+        tcs.iter().map(|t| t.name.as_str()).collect()
     }
 }

@@ -24,14 +24,17 @@ impl Analyzer<'_> {
         }
     }
 
+    /// The type of `c`: a constant's or a `let`'s is looked up, not
+    /// found again (a chain of names would be retyped at every use).
     pub(super) fn type_of(&self, c: &CExpr) -> Type {
         match c {
             CExpr::Lit(Value::Num(_)) => Type::Num,
             CExpr::Lit(Value::Bool(_)) => Type::Bool,
             CExpr::Lit(Value::Str(_)) => Type::Str,
             CExpr::Lit(_) => Type::Any,
-            CExpr::Const(i) => self.type_of(&self.consts[*i].1),
-            CExpr::Let(i) => self.type_of(&self.lets[*i].expr),
+            // found once, when the constant or `let` was declared
+            CExpr::Const(i) => self.const_types.get(*i).copied().unwrap_or(Type::Any),
+            CExpr::Let(i) => self.let_types.get(*i).copied().unwrap_or(Type::Any),
             CExpr::Switch(_) => Type::Bool,
             CExpr::Field(k, f) => timeline::field_type(*k, f).unwrap_or(Type::Any),
             CExpr::Move(_, f) => timeline::field_type(Kind::Move, f).unwrap_or(Type::Any),

@@ -2,6 +2,8 @@
 //! its `applies when` condition, and the constants, switches and time
 //! control it sets.
 
+use std::collections::{HashMap, HashSet};
+
 use super::analyzer::{Analyzer, names};
 use super::ruleset::VariantDef;
 use crate::base::suggest::suggest;
@@ -19,11 +21,16 @@ impl Analyzer<'_> {
         tcs: &[TimeControlDef],
     ) -> Result<Vec<VariantDef>, RuleError> {
         // variants: resolve parents and reject cycles
-        let vnames: Vec<String> = variants_ast.iter().map(|v| v.name.text.clone()).collect();
+        let index: HashMap<&str, usize> = variants_ast
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.name.text.as_str(), i))
+            .collect();
+        let known = Self::time_control_names(tcs);
         let mut variants = Vec::new();
         for v in variants_ast {
-            let ancestors = ancestors(v, variants_ast, &vnames)?;
-            variants.push(self.variant(v, ancestors, tcs)?);
+            let ancestors = ancestors(v, variants_ast, &index)?;
+            variants.push(self.variant(v, ancestors, tcs, &known)?);
         }
         Ok(variants)
     }
@@ -34,6 +41,7 @@ impl Analyzer<'_> {
         v: &ast::Variant,
         ancestors: Vec<usize>,
         tcs: &[TimeControlDef],
+        known: &HashSet<&str>,
     ) -> Result<VariantDef, RuleError> {
         let mut def = VariantDef {
             name: v.name.text.clone(),
@@ -79,7 +87,7 @@ impl Analyzer<'_> {
                     def.switches.push((idx, *b));
                 }
                 ast::VariantItem::TimeControl(n) => {
-                    Self::known_time_control(tcs, n)?;
+                    Self::known_time_control(tcs, known, n)?;
                     def.time_control = Some(n.text.clone());
                 }
             }
@@ -88,19 +96,25 @@ impl Analyzer<'_> {
     }
 }
 
-/// The chain of `v`'s ancestors among `all` (named `vnames`), nearest
-/// last: an unknown parent or a cycle is an error.
+/// The longest `extends` chain a variant may have: its ancestors, at most
+/// this many. Each variant keeps its whole chain, so a longer one would
+/// cost the square of its length.
+pub const EXTENDS_LIMIT: usize = 32;
+
+/// The chain of `v`'s ancestors among `all` (whose index by name is
+/// `index`), nearest last: an unknown parent, a cycle or a chain of more
+/// than [`EXTENDS_LIMIT`] ancestors is an error.
 fn ancestors(
     v: &ast::Variant,
     all: &[ast::Variant],
-    vnames: &[String],
+    index: &HashMap<&str, usize>,
 ) -> Result<Vec<usize>, RuleError> {
     let mut ancestors = Vec::new();
     let mut cur = v;
     let mut seen = vec![v.name.text.as_str()];
     while let Some(parent) = &cur.extends {
-        let Some(pi) = vnames.iter().position(|n| *n == parent.text) else {
-            let help = suggest(&parent.text, vnames.iter().map(String::as_str))
+        let Some(&pi) = index.get(parent.text.as_str()) else {
+            let help = suggest(&parent.text, all.iter().map(|x| x.name.text.as_str()))
                 .unwrap_or_else(|| "declare the parent variant too".into());
             return Err(
                 RuleError::new(parent.pos, format!("unknown variant `{}`", parent.text)).help(help),
@@ -115,6 +129,17 @@ fn ancestors(
                     parent.text
                 ),
             ));
+        }
+        if ancestors.len() == EXTENDS_LIMIT {
+            let at = v.extends.as_ref().map_or(v.name.pos, |p| p.pos);
+            return Err(RuleError::new(
+                at,
+                format!(
+                    "variant `{}` extends a chain of more than {EXTENDS_LIMIT} variants",
+                    v.name.text
+                ),
+            )
+            .help("let it extend a variant nearer the base"));
         }
         seen.push(&all[pi].name.text);
         ancestors.push(pi);
