@@ -1,0 +1,283 @@
+//! An input opened as people pass it around: a file as it is, gzipped or
+//! zstd-compressed, or standard input (`-`). The compression is told by
+//! the file's first bytes, not by its name. The text is decoded as it is
+//! read, never held whole; the SHA-256 and the size recorded are those of
+//! the bytes read from the disk (or the pipe), before decoding.
+
+use std::fs::File;
+use std::io::{self, BufReader, Cursor, Read};
+use std::path::Path;
+
+use super::digest::HashingReader;
+
+/// The path that names standard input on the command line.
+pub const STDIN: &str = "-";
+
+/// How a report names standard input.
+pub const STDIN_SHOWN: &str = "<stdin>";
+
+/// How much decoded text is read ahead, to be looked at before the rest
+/// ([`Decoded::head`]).
+pub const HEAD_BYTES: usize = 64 << 10;
+
+/// Whether `path` names standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN
+}
+
+/// `path` as a report names it: `<stdin>` for `-`.
+pub fn shown(path: &Path) -> String {
+    if is_stdin(path) {
+        STDIN_SHOWN.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Where the bytes come from.
+#[derive(Debug)]
+enum Source {
+    File(File),
+    Stdin(io::Stdin),
+}
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::File(f) => f.read(buf),
+            Source::Stdin(s) => s.read(buf),
+        }
+    }
+}
+
+/// The raw bytes: the first few, read to tell the compression, then the
+/// rest; all of them hashed as they are read.
+type Raw = io::Chain<Cursor<Vec<u8>>, HashingReader<Source>>;
+
+/// The decoder in use.
+enum Stream {
+    Plain(Raw),
+    Gzip(Box<flate2::bufread::MultiGzDecoder<BufReader<Raw>>>),
+    Zstd(Box<zstd::stream::read::Decoder<'static, BufReader<Raw>>>),
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stream::Plain(_) => "Plain",
+            Stream::Gzip(_) => "Gzip",
+            Stream::Zstd(_) => "Zstd",
+        })
+    }
+}
+
+/// An input being read: its text, decoded, the first [`HEAD_BYTES`] read
+/// already ([`Decoded::head`]).
+#[derive(Debug)]
+pub struct Decoded {
+    head: Cursor<Vec<u8>>,
+    stream: Stream,
+}
+
+/// A compression arbiter does not read, told by its first bytes: its name.
+fn unsupported(magic: &[u8]) -> Option<&'static str> {
+    match magic {
+        [0xFD, b'7', b'z', b'X', b'Z', 0, ..] => Some("xz"),
+        [b'B', b'Z', b'h', b'1'..=b'9', 0x31, 0x41, 0x59, 0x26, ..] => Some("bzip2"),
+        [b'P', b'K', 3, 4, ..] => Some("zip"),
+        [b'7', b'z', 0xBC, 0xAF, 0x27, 0x1C, ..] => Some("7z"),
+        _ => None,
+    }
+}
+
+/// Read into `buf` until it is full or the input ends; the bytes read.
+fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Open `path` (`-`: standard input), a regular file only, and start
+/// decoding it: plain text, gzip (`1f 8b`: every member, as `cat a.gz
+/// b.gz` makes) or zstd (`28 b5 2f fd`: every frame). xz, bzip2, zip and 7z
+/// are refused by their first bytes, said by name.
+pub fn open(path: &Path) -> io::Result<Decoded> {
+    let source = if is_stdin(path) {
+        Source::Stdin(io::stdin())
+    } else {
+        Source::File(super::files::open_regular(path)?)
+    };
+    let mut hashed = HashingReader::new(source);
+    let mut magic = vec![0u8; 10];
+    let n = fill(&mut hashed, &mut magic)?;
+    magic.truncate(n);
+    if let Some(name) = unsupported(&magic) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{name} is not supported (arbiter reads PGN text, gzip and zstd); refused: decompress it first"
+            ),
+        ));
+    }
+    let kind = match magic.as_slice() {
+        [0x1F, 0x8B, ..] => 1,
+        [0x28, 0xB5, 0x2F, 0xFD, ..] => 2,
+        _ => 0,
+    };
+    let raw: Raw = Cursor::new(magic).chain(hashed);
+    let stream = match kind {
+        1 => Stream::Gzip(Box::new(flate2::bufread::MultiGzDecoder::new(
+            BufReader::with_capacity(1 << 16, raw),
+        ))),
+        2 => Stream::Zstd(Box::new(zstd::stream::read::Decoder::with_buffer(
+            BufReader::with_capacity(1 << 16, raw),
+        )?)),
+        _ => Stream::Plain(raw),
+    };
+    let mut d = Decoded {
+        head: Cursor::new(Vec::new()),
+        stream,
+    };
+    let mut head = vec![0u8; HEAD_BYTES];
+    let n = fill(&mut d.stream, &mut head)?;
+    head.truncate(n);
+    d.head = Cursor::new(head);
+    Ok(d)
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let said = |what: &str, e: io::Error| io::Error::new(e.kind(), format!("{what}: {e}"));
+        match self {
+            Stream::Plain(r) => r.read(buf),
+            Stream::Gzip(r) => r.read(buf).map_err(|e| said("gzip", e)),
+            Stream::Zstd(r) => r.read(buf).map_err(|e| said("zstd", e)),
+        }
+    }
+}
+
+impl Decoded {
+    /// The first [`HEAD_BYTES`] of the decoded text (all of it when
+    /// shorter), as read ahead.
+    pub fn head(&self) -> &[u8] {
+        self.head.get_ref()
+    }
+
+    /// The compression, by name, if any.
+    pub fn compression(&self) -> Option<&'static str> {
+        match self.stream {
+            Stream::Plain(_) => None,
+            Stream::Gzip(_) => Some("gzip"),
+            Stream::Zstd(_) => Some("zstd"),
+        }
+    }
+
+    /// Hex SHA-256 and byte count of the raw bytes read so far (all of
+    /// them once the text has been read to its end).
+    pub fn finish(self) -> (String, u64) {
+        let raw = match self.stream {
+            Stream::Plain(r) => r,
+            Stream::Gzip(r) => r.into_inner().into_inner(),
+            Stream::Zstd(r) => r.finish().into_inner(),
+        };
+        raw.into_inner().1.finish()
+    }
+}
+
+impl Read for Decoded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if (self.head.position() as usize) < self.head.get_ref().len() {
+            return self.head.read(buf);
+        }
+        self.stream.read(buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::digest::sha256_hex;
+    use std::io::Write;
+
+    fn read_all(path: &Path) -> (Vec<u8>, Option<&'static str>, (String, u64)) {
+        let mut d = open(path).unwrap();
+        let how = d.compression();
+        let mut text = Vec::new();
+        d.read_to_end(&mut text).unwrap();
+        (text, how, d.finish())
+    }
+
+    /// Plain, gzip (two members) and zstd (two frames) give the same text,
+    /// told by their bytes whatever their names; the hash and size are the
+    /// file's on disk.
+    #[test]
+    fn compressed_files_are_told_by_their_bytes_and_hashed_as_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let text: Vec<u8> = (0..20_000)
+            .flat_map(|i| format!("[Round \"{i}\"]\n\n1. e4 *\n\n").into_bytes())
+            .collect();
+        let half = text.len() / 2;
+        let mut gz = Vec::new();
+        for part in [&text[..half], &text[half..]] {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(part).unwrap();
+            gz.extend(e.finish().unwrap());
+        }
+        let mut zst = Vec::new();
+        for part in [&text[..half], &text[half..]] {
+            zst.extend(zstd::stream::encode_all(part, 3).unwrap());
+        }
+        for (name, bytes, how) in [
+            ("a.pgn", &text, None),
+            ("b.pgn", &gz, Some("gzip")),
+            ("c.txt", &zst, Some("zstd")),
+        ] {
+            let p = dir.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            let (got, h, (sha, n)) = read_all(&p);
+            assert!(got == text, "{name}");
+            assert_eq!(h, how);
+            assert_eq!(sha, sha256_hex(bytes));
+            assert_eq!(n, bytes.len() as u64);
+        }
+    }
+
+    /// xz and bzip2 are refused by name; a short file and an empty one are
+    /// read as they are; a corrupt gzip stream is an error that says gzip.
+    #[test]
+    fn what_is_not_read_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let xz = dir.path().join("a.pgn.xz");
+        std::fs::write(&xz, b"\xFD7zXZ\0\0\x04rest").unwrap();
+        let e = open(&xz).unwrap_err().to_string();
+        assert!(e.starts_with("xz is not supported"), "{e}");
+        let bz = dir.path().join("a.pgn.bz2");
+        std::fs::write(&bz, b"BZh91AY&SYrest").unwrap();
+        let e = open(&bz).unwrap_err().to_string();
+        assert!(e.starts_with("bzip2 is not supported"), "{e}");
+        for short in [&b""[..], b"*", b"1. e4"] {
+            let p = dir.path().join("s.pgn");
+            std::fs::write(&p, short).unwrap();
+            assert_eq!(read_all(&p).0, short);
+        }
+        let bad = dir.path().join("bad.pgn.gz");
+        std::fs::write(
+            &bad,
+            b"\x1F\x8B\x08\0\0\0\0\0\0\x03garbage that is no deflate",
+        )
+        .unwrap();
+        let mut text = Vec::new();
+        let e = match open(&bad) {
+            Ok(mut d) => d.read_to_end(&mut text).unwrap_err(),
+            Err(e) => e,
+        };
+        assert!(e.to_string().starts_with("gzip: "), "{e}");
+    }
+}
