@@ -190,6 +190,28 @@ fn a_folder_of_compressed_files_is_read() {
     );
 }
 
+/// `batch` of a gzipped archive under a ruleset with variants and event
+/// rules (which read an event's first header again, decoded again) writes
+/// the plain archive's audit.jsonl, but for the input's name and hash.
+#[test]
+fn a_batch_of_a_gzipped_file_matches_the_plain_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = text();
+    std::fs::write(dir.path().join("g.pgn"), &text).unwrap();
+    std::fs::write(dir.path().join("g.pgn.gz"), gzip(&text)).unwrap();
+    let rules = root().join("rulesets/tcec-s15.rules");
+    let rules = rules.to_str().unwrap();
+    let mut reports = Vec::new();
+    for (name, out) in [("g.pgn", "a"), ("g.pgn.gz", "b")] {
+        let o = arbiter_in(dir.path(), &["batch", name, "--rules", rules, "--out", out]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+        let jsonl = std::fs::read_to_string(dir.path().join(out).join("audit.jsonl")).unwrap();
+        reports.push(as_plain(&jsonl, name).0);
+    }
+    assert!(reports[0].contains("\"type\":\"event\""), "{}", reports[0]);
+    assert_eq!(reports[0], reports[1]);
+}
+
 /// Reading no game is never "no violations": an empty folder, an empty
 /// file and a folder with no PGN file exit 2, saying "nothing to audit"; so
 /// does `batch`.

@@ -152,6 +152,30 @@ pub fn open(path: &Path) -> io::Result<Decoded> {
     Ok(d)
 }
 
+/// The decoded text of `path` from byte `offset` of it on (to read a
+/// game again where it was found): a plain file is sought, a compressed
+/// one decoded up to there. Standard input (`-`, or `<stdin>` as a report
+/// names it) cannot be read again: an error.
+pub fn open_at(path: &Path, offset: u64) -> io::Result<Box<dyn Read + Send>> {
+    use std::io::{Seek, SeekFrom};
+    if is_stdin(path) || path.as_os_str() == STDIN_SHOWN {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "standard input cannot be read again",
+        ));
+    }
+    let mut file = super::files::open_regular(path)?;
+    let mut magic = [0u8; 4];
+    let n = fill(&mut file, &mut magic)?;
+    if !matches!(&magic[..n], [0x1F, 0x8B, ..] | [0x28, 0xB5, 0x2F, 0xFD]) {
+        file.seek(SeekFrom::Start(offset))?;
+        return Ok(Box::new(file));
+    }
+    let mut d = open(path)?;
+    io::copy(&mut (&mut d).take(offset), &mut io::sink())?;
+    Ok(Box::new(d))
+}
+
 impl Read for Stream {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let said = |what: &str, e: io::Error| io::Error::new(e.kind(), format!("{what}: {e}"));
@@ -246,6 +270,28 @@ mod tests {
             assert_eq!(h, how);
             assert_eq!(sha, sha256_hex(bytes));
             assert_eq!(n, bytes.len() as u64);
+        }
+    }
+
+    /// A text read again from an offset: a plain file sought, a gzipped one
+    /// decoded up to there, the same bytes; standard input refused.
+    #[test]
+    fn a_text_is_read_again_from_an_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(text).unwrap();
+        let (plain, gz) = (dir.path().join("a.pgn"), dir.path().join("a.pgn.gz"));
+        std::fs::write(&plain, text).unwrap();
+        std::fs::write(&gz, e.finish().unwrap()).unwrap();
+        for p in [&plain, &gz] {
+            let mut got = Vec::new();
+            open_at(p, 21).unwrap().read_to_end(&mut got).unwrap();
+            assert_eq!(got, &text[21..], "{}", p.display());
+        }
+        for stdin in ["-", "<stdin>"] {
+            let e = open_at(Path::new(stdin), 0).err().unwrap().to_string();
+            assert_eq!(e, "standard input cannot be read again");
         }
     }
 
