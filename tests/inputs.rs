@@ -317,3 +317,26 @@ fn verify_refuses_a_report_of_standard_input() {
         "{e}"
     );
 }
+
+/// A small gzipped file whose one game decodes to 10 MiB is streamed under
+/// the plain file's cap: that game is cut at 8 MiB and said, the next game
+/// is read.
+#[test]
+fn a_gzip_bomb_keeps_the_game_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    e.write_all(b"[Event \"bomb\"]\n[Result \"*\"]\n\n").unwrap();
+    let line = [b"{".as_slice(), &[b'x'; 1022], b"}\n"].concat();
+    for _ in 0..10 << 10 {
+        e.write_all(&line).unwrap();
+    }
+    e.write_all(b"*\n\n[Event \"next\"]\n[Result \"*\"]\n\n1. e4 *\n")
+        .unwrap();
+    let gz = e.finish().unwrap();
+    assert!(gz.len() < 200_000, "{}", gz.len());
+    std::fs::write(dir.path().join("b.pgn.gz"), &gz).unwrap();
+    let o = arbiter_in(dir.path(), &["audit", "b.pgn.gz"]);
+    let out = stdout(&o);
+    assert!(out.contains("more than the 8388608 bytes arbiter reads for one game"), "{out}");
+    assert!(out.contains("2 games in 1 files"), "{out}");
+}
