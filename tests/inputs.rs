@@ -325,7 +325,8 @@ fn verify_refuses_a_report_of_standard_input() {
 fn a_gzip_bomb_keeps_the_game_cap() {
     let dir = tempfile::tempdir().unwrap();
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    e.write_all(b"[Event \"bomb\"]\n[Result \"*\"]\n\n").unwrap();
+    e.write_all(b"[Event \"bomb\"]\n[Result \"*\"]\n\n")
+        .unwrap();
     let line = [b"{".as_slice(), &[b'x'; 1022], b"}\n"].concat();
     for _ in 0..10 << 10 {
         e.write_all(&line).unwrap();
@@ -337,6 +338,9 @@ fn a_gzip_bomb_keeps_the_game_cap() {
     std::fs::write(dir.path().join("b.pgn.gz"), &gz).unwrap();
     let o = arbiter_in(dir.path(), &["audit", "b.pgn.gz"]);
     let out = stdout(&o);
-    assert!(out.contains("more than the 8388608 bytes arbiter reads for one game"), "{out}");
+    assert!(
+        out.contains("more than the 8388608 bytes arbiter reads for one game"),
+        "{out}"
+    );
     assert!(out.contains("2 games in 1 files"), "{out}");
 }

@@ -54,20 +54,145 @@ impl Read for Source {
 /// rest; all of them hashed as they are read.
 type Raw = io::Chain<Cursor<Vec<u8>>, HashingReader<Source>>;
 
-/// The decoder in use.
-enum Stream {
-    Plain(Raw),
+/// A decoder of compressed bytes.
+enum Decoder {
     Gzip(Box<flate2::bufread::MultiGzDecoder<BufReader<Raw>>>),
     Zstd(Box<zstd::stream::read::Decoder<'static, BufReader<Raw>>>),
+}
+
+impl Decoder {
+    fn name(&self) -> &'static str {
+        match self {
+            Decoder::Gzip(_) => "gzip",
+            Decoder::Zstd(_) => "zstd",
+        }
+    }
+
+    fn into_raw(self) -> Raw {
+        match self {
+            Decoder::Gzip(r) => r.into_inner().into_inner(),
+            Decoder::Zstd(r) => r.finish().into_inner(),
+        }
+    }
+}
+
+impl Read for Decoder {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let said = |what: &str, e: io::Error| io::Error::new(e.kind(), format!("{what}: {e}"));
+        match self {
+            Decoder::Gzip(r) => r.read(buf).map_err(|e| said("gzip", e)),
+            Decoder::Zstd(r) => r.read(buf).map_err(|e| said("zstd", e)),
+        }
+    }
+}
+
+/// How much decoded text the decoding thread hands over at once.
+const BLOCK_BYTES: usize = 256 << 10;
+
+/// A compressed input decoded on a thread of its own, a few blocks ahead
+/// of its reader (at most [`BLOCKS`] wait: the memory stays bounded), so
+/// that the decoding runs beside the cutting into games rather than
+/// before it.
+struct Threaded {
+    how: &'static str,
+    blocks: Option<std::sync::mpsc::Receiver<io::Result<Vec<u8>>>>,
+    block: Cursor<Vec<u8>>,
+    /// Gives the raw bytes back, to be hashed to their end.
+    thread: std::thread::JoinHandle<Raw>,
+}
+
+/// Blocks of decoded text that may wait.
+const BLOCKS: usize = 4;
+
+impl Threaded {
+    fn start(mut decoder: Decoder) -> io::Result<Threaded> {
+        let how = decoder.name();
+        let (tx, blocks) = std::sync::mpsc::sync_channel(BLOCKS);
+        let thread = std::thread::Builder::new()
+            .name(format!("arbiter-{how}"))
+            .spawn(move || {
+                loop {
+                    let mut block = vec![0u8; BLOCK_BYTES];
+                    match fill(&mut decoder, &mut block) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            block.truncate(n);
+                            // the reader gone: nothing more is decoded
+                            if tx.send(Ok(block)).is_err() {
+                                break;
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            break;
+                        }
+                    }
+                }
+                decoder.into_raw()
+            })?;
+        Ok(Threaded {
+            how,
+            blocks: Some(blocks),
+            block: Cursor::new(Vec::new()),
+            thread,
+        })
+    }
+
+    /// The raw bytes, once the decoding thread has stopped (told to stop
+    /// if it has not).
+    fn into_raw(mut self) -> Raw {
+        drop(self.blocks.take());
+        match self.thread.join() {
+            Ok(raw) => raw,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
+}
+
+impl Read for Threaded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.block.position() as usize >= self.block.get_ref().len() {
+            let Some(blocks) = &self.blocks else {
+                return Ok(0);
+            };
+            match blocks.recv() {
+                Ok(Ok(block)) => self.block = Cursor::new(block),
+                Ok(Err(e)) => {
+                    self.blocks = None;
+                    return Err(e);
+                }
+                // the end of the text
+                Err(_) => {
+                    self.blocks = None;
+                    return Ok(0);
+                }
+            }
+        }
+        self.block.read(buf)
+    }
+}
+
+/// The text as it is read: as stored, or decoded on a thread.
+enum Stream {
+    Plain(Raw),
+    Decoded(Box<Threaded>),
 }
 
 impl std::fmt::Debug for Stream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Stream::Plain(_) => "Plain",
-            Stream::Gzip(_) => "Gzip",
-            Stream::Zstd(_) => "Zstd",
+            Stream::Decoded(t) => t.how,
         })
+    }
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Plain(r) => r.read(buf),
+            Stream::Decoded(t) => t.read(buf),
+        }
     }
 }
 
@@ -133,12 +258,12 @@ pub fn open(path: &Path) -> io::Result<Decoded> {
     };
     let raw: Raw = Cursor::new(magic).chain(hashed);
     let stream = match kind {
-        1 => Stream::Gzip(Box::new(flate2::bufread::MultiGzDecoder::new(
-            BufReader::with_capacity(1 << 16, raw),
-        ))),
-        2 => Stream::Zstd(Box::new(zstd::stream::read::Decoder::with_buffer(
-            BufReader::with_capacity(1 << 16, raw),
-        )?)),
+        1 => Stream::Decoded(Box::new(Threaded::start(Decoder::Gzip(Box::new(
+            flate2::bufread::MultiGzDecoder::new(BufReader::with_capacity(1 << 16, raw)),
+        )))?)),
+        2 => Stream::Decoded(Box::new(Threaded::start(Decoder::Zstd(Box::new(
+            zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(1 << 16, raw))?,
+        )))?)),
         _ => Stream::Plain(raw),
     };
     let mut d = Decoded {
@@ -176,17 +301,6 @@ pub fn open_at(path: &Path, offset: u64) -> io::Result<Box<dyn Read + Send>> {
     Ok(Box::new(d))
 }
 
-impl Read for Stream {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let said = |what: &str, e: io::Error| io::Error::new(e.kind(), format!("{what}: {e}"));
-        match self {
-            Stream::Plain(r) => r.read(buf),
-            Stream::Gzip(r) => r.read(buf).map_err(|e| said("gzip", e)),
-            Stream::Zstd(r) => r.read(buf).map_err(|e| said("zstd", e)),
-        }
-    }
-}
-
 impl Decoded {
     /// The first [`HEAD_BYTES`] of the decoded text (all of it when
     /// shorter), as read ahead.
@@ -196,10 +310,9 @@ impl Decoded {
 
     /// The compression, by name, if any.
     pub fn compression(&self) -> Option<&'static str> {
-        match self.stream {
+        match &self.stream {
             Stream::Plain(_) => None,
-            Stream::Gzip(_) => Some("gzip"),
-            Stream::Zstd(_) => Some("zstd"),
+            Stream::Decoded(t) => Some(t.how),
         }
     }
 
@@ -208,8 +321,7 @@ impl Decoded {
     pub fn finish(self) -> (String, u64) {
         let raw = match self.stream {
             Stream::Plain(r) => r,
-            Stream::Gzip(r) => r.into_inner().into_inner(),
-            Stream::Zstd(r) => r.finish().into_inner(),
+            Stream::Decoded(t) => t.into_raw(),
         };
         raw.into_inner().1.finish()
     }
@@ -271,6 +383,25 @@ mod tests {
             assert_eq!(sha, sha256_hex(bytes));
             assert_eq!(n, bytes.len() as u64);
         }
+    }
+
+    /// A compressed input left before its end stops its decoding thread:
+    /// finished early it gives the hash of what was read so far, dropped
+    /// it leaves nothing waiting.
+    #[test]
+    fn a_decoding_left_early_stops() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = vec![b'x'; 8 << 20];
+        let p = dir.path().join("x.gz");
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&text).unwrap();
+        std::fs::write(&p, e.finish().unwrap()).unwrap();
+        let mut d = open(&p).unwrap();
+        let mut some = vec![0u8; 1000];
+        d.read_exact(&mut some).unwrap();
+        let (_, bytes) = d.finish();
+        assert!(bytes > 0);
+        drop(open(&p).unwrap());
     }
 
     /// A text read again from an offset: a plain file sought, a gzipped one
