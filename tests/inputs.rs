@@ -299,12 +299,21 @@ fn what_is_not_pgn_is_refused() {
     }
 }
 
-/// A report of standard input cannot be rerun: `verify` refuses it, saying
-/// why, and exits 2.
+/// A report of a gzipped file is verified against the file as stored and
+/// rerun byte for byte. A report of standard input cannot be rerun:
+/// `verify` refuses it, saying why, and exits 2.
 #[test]
-fn verify_refuses_a_report_of_standard_input() {
+fn verify_reruns_a_gzipped_report_and_refuses_standard_input() {
     let dir = tempfile::tempdir().unwrap();
     let games = std::fs::read(root().join("samples/tcec-style.pgn")).unwrap();
+    std::fs::write(dir.path().join("g.pgn.gz"), gzip(&games)).unwrap();
+    let o = arbiter_in(dir.path(), &["audit", "g.pgn.gz", "--out", "z"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = arbiter_in(dir.path(), &["verify", "z"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("  same     input g.pgn.gz\n"), "{out}");
+    assert!(out.contains("verdict: reproduced"), "{out}");
     let o = with_stdin(dir.path(), &["audit", "-", "--out", "r"], &games);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = arbiter_in(dir.path(), &["verify", "r"]);
