@@ -21,6 +21,7 @@ mod layers;
 mod gui_forms;
 mod identical;
 mod injection;
+mod inputs;
 mod logs;
 mod malformed;
 mod outputs;

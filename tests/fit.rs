@@ -1056,7 +1056,9 @@ fn a_fit_without_ties_fits_the_same_values() {
 }
 
 /// A file with no game cannot be fitted: `--fit` says so once, naming the
-/// file once, and the file is audited under the text.
+/// file once, and the file is audited under the text; with no game read
+/// at all, the run has nothing to audit and exits 2 (README, "Exit
+/// codes"), naming the file once more.
 #[test]
 fn a_file_with_no_game_is_named_once_and_audited_under_the_text() {
     let dir = tempfile::tempdir().unwrap();
@@ -1079,6 +1081,13 @@ fn a_file_with_no_game_is_named_once_and_audited_under_the_text() {
         )),
         "{err}"
     );
-    assert_eq!(err.matches(shown).count(), 1, "{err}");
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("no game to fit").count(), 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "arbiter batch: nothing to audit: no game in {shown}\n"
+        )),
+        "{err}"
+    );
+    assert_eq!(err.matches(shown).count(), 2, "{err}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
 }

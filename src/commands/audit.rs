@@ -120,13 +120,23 @@ pub fn write_all(paths: &[PathBuf], cfg: &Config, writers: &mut [&mut dyn Writer
             return FAILURE;
         }
     }
-    let status = if !run.unreadable.is_empty() || writers.iter().any(|w| w.failed()) {
-        FAILURE
-    } else if run.totals.violations() > 0 {
-        VIOLATIONS
-    } else {
-        CLEAN
-    };
+    // an input that could not be read says why already
+    let nothing = run
+        .unreadable
+        .is_empty()
+        .then(|| super::nothing_to_audit(paths, &run.inputs))
+        .flatten();
+    if let Some(why) = &nothing {
+        say!("arbiter: {why}");
+    }
+    let status =
+        if !run.unreadable.is_empty() || nothing.is_some() || writers.iter().any(|w| w.failed()) {
+            FAILURE
+        } else if run.totals.violations() > 0 {
+            VIOLATIONS
+        } else {
+            CLEAN
+        };
     for w in writers.iter_mut() {
         w.verdict(status, &run, cfg);
     }

@@ -94,7 +94,16 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
         .and_then(|()| lines.commit())
         .map_err(in_lines)?;
     write_reports(dir, &outcome, req.shard, &cfg)?;
-    let status = if !outcome.unreadable.is_empty() {
+    // a shard may hold no game; the run must have read one
+    let nothing = outcome
+        .unreadable
+        .is_empty()
+        .then(|| super::nothing_to_audit(&req.paths, &outcome.inputs))
+        .flatten();
+    if let Some(why) = nothing.as_ref().filter(|_| !req.quiet) {
+        say!("arbiter batch: {why}");
+    }
+    let status = if !outcome.unreadable.is_empty() || nothing.is_some() {
         FAILURE
     } else if outcome.violations() > 0 {
         VIOLATIONS
@@ -122,7 +131,11 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
             by[2],
             by[3],
             dir.display(),
-            crate::report::text::status_meaning(status, outcome.unreadable.len())
+            crate::report::text::status_meaning(
+                status,
+                outcome.unreadable.len(),
+                nothing.is_some()
+            )
         );
     }
     Ok(status)

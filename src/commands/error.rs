@@ -233,6 +233,11 @@ pub enum VerifyError {
         "{path}: the summary records no invocation (a report of arbiter {version} or older cannot be rerun)"
     )]
     NoInvocation { path: String, version: String },
+    /// The report's input was standard input, which is gone.
+    #[error(
+        "{path}: the report's input was standard input (<stdin>), which cannot be read again; refused: audit the file itself to have a report that can be verified"
+    )]
+    Stdin { path: String },
     #[error("--base {path}: {source}")]
     Base { path: String, source: io::Error },
     #[error(transparent)]

@@ -74,6 +74,13 @@ impl Report {
                     .unwrap_or("?")
                     .to_string(),
             })?;
+        if invocation
+            .paths
+            .iter()
+            .any(|p| crate::base::decode::is_stdin(Path::new(p)))
+        {
+            return Err(VerifyError::Stdin { path: shown });
+        }
         Ok(Report {
             jsonl,
             dir,

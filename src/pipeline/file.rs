@@ -7,8 +7,40 @@ use std::path::Path;
 use super::config::Config;
 use super::game::{GameAudit, audit_game};
 use super::record::InputSummary;
-use crate::base::digest::HashingReader;
+use crate::base::decode::{self, Decoded};
 use crate::ingest::pgn::{GameChunk, GameSplitter, parse_game};
+
+/// A PGN input being cut into games: its text decoded as it is read, the
+/// raw bytes hashed ([`Decoded::finish`]).
+pub type Splitter = GameSplitter<BufReader<Decoded>>;
+
+/// Open the PGN input `path` (`-`: standard input; gzip and zstd decoded,
+/// told by their bytes: [`decode::open`]) and start cutting it into games:
+/// what `audit`, `batch` and `--fit` read every PGN input with. A text that
+/// does not look like PGN in its first 64 KiB (a `Cargo.toml`, a binary) is
+/// refused, with what was expected, before any game is read.
+pub fn open_pgn(path: &Path) -> io::Result<Splitter> {
+    let d = decode::open(path)?;
+    if !crate::ingest::pgn::sniff::looks_like_pgn(d.head()) {
+        let decoded = d
+            .compression()
+            .map(|how| format!(" (decoded from {how})"))
+            .unwrap_or_default();
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "not a PGN file{decoded}: {}; refused",
+                crate::ingest::pgn::sniff::EXPECTED
+            ),
+        ));
+    }
+    Ok(GameSplitter::new(BufReader::with_capacity(1 << 16, d)))
+}
+
+/// The SHA-256 and size of the raw bytes `splitter` read.
+pub fn finish(splitter: Splitter) -> (String, u64) {
+    splitter.into_inner().into_inner().finish()
+}
 
 /// Stream every game of a PGN file through the pipeline, calling `on_game`
 /// for each. Returns the input's summary, or the I/O error that stopped the
@@ -22,10 +54,8 @@ pub fn audit_file(
     config: &Config,
     mut on_game: impl FnMut(GameAudit) -> io::Result<()>,
 ) -> Result<InputSummary, io::Error> {
-    let shown = path.display().to_string();
-    let file = crate::base::files::open_regular(path)?;
-    let mut splitter =
-        GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
+    let shown = decode::shown(path);
+    let mut splitter = open_pgn(path)?;
     // at most two parcels wait: the memory stays that of a few games
     let (parcels, arrived) = std::sync::mpsc::sync_channel::<io::Result<Vec<GameChunk>>>(2);
     std::thread::scope(|scope| {
@@ -57,7 +87,7 @@ pub fn audit_file(
             {
                 return None;
             }
-            Some(splitter.into_inner().into_inner().finish())
+            Some(finish(splitter))
         });
         let mut games = 0u64;
         for parcel in arrived {

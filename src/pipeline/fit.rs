@@ -5,11 +5,10 @@
 //! values. `audit --fit` and `batch --fit` go through [`read_and_fit`], one
 //! file at a time, so that only one file's games are held at once.
 
-use std::io::{self, BufReader};
+use std::io;
 use std::path::Path;
 
-use crate::base::digest::HashingReader;
-use crate::ingest::pgn::{GameChunk, GameSplitter, parse_game};
+use crate::ingest::pgn::{GameChunk, parse_game};
 use crate::pipeline::InputSummary;
 use crate::rules::analysis::Ruleset;
 use crate::rules::fit::{
@@ -86,8 +85,7 @@ pub fn read_games(path: &Path) -> io::Result<Vec<Game>> {
 /// ([`TooLarge`], as an `io::Error` of kind `Other`), its games dropped as
 /// soon as they pass. The games, and the bytes of their text.
 pub fn read_games_within(path: &Path, held: u64, cap: u64) -> io::Result<(Vec<Game>, u64)> {
-    let file = crate::base::files::open_regular(path)?;
-    let mut splitter = GameSplitter::new(BufReader::new(file));
+    let mut splitter = crate::pipeline::file::open_pgn(path)?;
     let mut chunks = Vec::new();
     let (before, mut held) = (held, held);
     while let Some(chunk) = splitter.next_chunk()? {
@@ -102,7 +100,7 @@ pub fn read_games_within(path: &Path, held: u64, cap: u64) -> io::Result<(Vec<Ga
         chunks.push(chunk);
     }
     Ok((
-        replay_all(&path.display().to_string(), chunks),
+        replay_all(&crate::base::decode::shown(path), chunks),
         held - before,
     ))
 }
@@ -184,22 +182,30 @@ pub fn read_and_fit(
     on_chunk: &mut dyn FnMut(&GameChunk),
     bar: &indicatif::ProgressBar,
 ) -> io::Result<ReadFile> {
-    let shown = path.display().to_string();
-    let file = crate::base::files::open_regular(path)?;
-    let mut splitter =
-        GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
+    let shown = crate::base::decode::shown(path);
+    let mut splitter = crate::pipeline::file::open_pgn(path)?;
     let mut chunks = Vec::new();
+    // a compressed file's text may pass what its size on disk says
+    let (cap, mut held) = (fit_cap(), 0u64);
     let stopped = loop {
         match splitter.next_chunk() {
             Ok(Some(chunk)) => {
                 on_chunk(&chunk);
+                held += chunk.bytes.len() as u64;
+                if held > cap {
+                    break Some(io::Error::other(TooLarge {
+                        cap,
+                        game: chunk.index + 1,
+                        line: chunk.line,
+                    }));
+                }
                 chunks.push(chunk);
             }
             Ok(None) => break None,
             Err(e) => break Some(e),
         }
     };
-    let (sha256, bytes) = splitter.into_inner().into_inner().finish();
+    let (sha256, bytes) = crate::pipeline::file::finish(splitter);
     let summary = InputSummary {
         path: shown.clone(),
         sha256,

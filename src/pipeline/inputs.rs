@@ -31,8 +31,9 @@ pub struct Expanded {
     pub skipped: Vec<(PathBuf, String)>,
 }
 
-/// Expand the command line's paths: files as given, directories to their
-/// `.pgn` files and case folders (recursively, sorted by path so runs are
+/// Expand the command line's paths: files as given (`-` is standard
+/// input), directories to their `.pgn` files (`.pgn.gz` and `.pgn.zst`
+/// too) and case folders (recursively, sorted by path so runs are
 /// reproducible). The links skipped are said on standard error.
 pub fn expand_inputs(paths: &[PathBuf]) -> Vec<Result<Input, (PathBuf, io::Error)>> {
     let e = expand(paths);
@@ -68,8 +69,19 @@ fn has_case_file(dir: &Path) -> bool {
     std::fs::symlink_metadata(dir.join("case.json")).is_ok()
 }
 
+/// Whether a folder walk takes `p`: a `.pgn` file, or one compressed as
+/// `.pgn.gz` or `.pgn.zst` (and `.pgn.xz`, `.pgn.bz2`, taken to be refused
+/// by name rather than passed over). The name only chooses the files: how
+/// one is read is told by its bytes ([`crate::base::decode::open`]).
 fn is_pgn(p: &Path) -> bool {
-    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase());
+    name.is_some_and(|n| {
+        [".pgn", ".pgn.gz", ".pgn.zst", ".pgn.xz", ".pgn.bz2"]
+            .iter()
+            .any(|end| n.len() > end.len() && n.ends_with(end))
+    })
 }
 
 /// A file's identity: device and inode.

@@ -72,9 +72,8 @@ pub fn audit_paths(
         let this = case_cfg.as_ref().unwrap_or(cfg);
         add_hashed(&mut run.hashed, hashed_files(this, syzygy.as_ref()));
         let totals = &mut run.totals;
-        bar.set_message(crate::base::diagnostic::for_terminal(
-            &path.display().to_string(),
-        ));
+        let shown = crate::base::decode::shown(&path);
+        bar.set_message(crate::base::diagnostic::for_terminal(&shown));
         let mut each = |g: GameAudit| {
             g.count_into(totals);
             // the bar is lifted while a game's lines are written
@@ -91,9 +90,8 @@ pub fn audit_paths(
             Ok(summary) => run.inputs.push(summary),
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
             Err(e) => {
-                bar.suspend(|| say!("arbiter: {}: {e}", path.display()));
-                run.unreadable
-                    .push((path.display().to_string(), e.to_string()));
+                bar.suspend(|| say!("arbiter: {shown}: {e}"));
+                run.unreadable.push((shown, e.to_string()));
             }
         }
     }
@@ -118,7 +116,7 @@ fn audit_fitted(
     on_game: &mut dyn FnMut(GameAudit) -> io::Result<()>,
 ) -> Result<InputSummary, io::Error> {
     use rayon::prelude::*;
-    let shown = path.display().to_string();
+    let shown = crate::base::decode::shown(path);
     match read_and_fit(path, cfg, &mut |_| {}, bar)? {
         ReadFile::Fitted {
             games,

@@ -102,7 +102,11 @@ impl Writer for Lines<'_> {
         let _ = writeln!(
             self.out,
             "{summary}; {}",
-            text::status_meaning(status, run.unreadable.len())
+            text::status_meaning(
+                status,
+                run.unreadable.len(),
+                run.inputs.iter().all(|i| i.games == 0)
+            )
         );
     }
 }

@@ -201,11 +201,14 @@ pub fn summary(
 }
 
 /// What an exit status says, for the summary's end: `unreadable` inputs
-/// could not be read.
-pub fn status_meaning(status: i32, unreadable: usize) -> String {
+/// could not be read; `nothing`: no game was read at all.
+pub fn status_meaning(status: i32, unreadable: usize, nothing: bool) -> String {
     match status {
         0 => "exit status 0: no violations".into(),
         1 => "exit status 1: violations found".into(),
+        _ if unreadable == 0 && nothing => {
+            "exit status 2: nothing to audit (no game read; said above)".into()
+        }
         _ if unreadable == 1 => "exit status 2: 1 input could not be read (said above)".into(),
         _ if unreadable > 1 => {
             format!("exit status 2: {unreadable} inputs could not be read (said above)")

@@ -16,6 +16,7 @@ mod callbacks;
 mod cut;
 mod game;
 mod reader;
+pub mod sniff;
 mod source;
 mod splitter;
 #[cfg(test)]

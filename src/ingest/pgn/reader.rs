@@ -13,12 +13,12 @@ use super::visitor::{GameVisitor, Part};
 use crate::base::span::LineIndex;
 
 /// The tags of the game whose chunk starts at byte `offset`, line `line`
-/// of a file (as [`GameChunk`] gave them), read again from the file.
+/// of a file's text (as [`GameChunk`] gave them), read again from the file
+/// (decoded again where it is compressed).
 pub fn read_tags_at(path: &std::path::Path, offset: u64, line: u64) -> io::Result<Vec<Tag>> {
-    use std::io::{Seek, SeekFrom};
-    let mut file = std::fs::File::open(path)?;
-    file.seek(SeekFrom::Start(offset))?;
-    let mut splitter = GameSplitter::new(io::BufReader::new(file));
+    // a compressed file is decoded up to there
+    let text = crate::base::decode::open_at(path, offset)?;
+    let mut splitter = GameSplitter::new(io::BufReader::new(text));
     let Some(mut chunk) = splitter.next_chunk()? else {
         return Err(io::Error::new(
             io::ErrorKind::UnexpectedEof,

@@ -2,15 +2,13 @@
 //! games, the games handed to the workers in parcels, in input order.
 
 use std::collections::BTreeMap;
-use std::io::BufReader;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::SyncSender;
 
 use rayon::prelude::*;
 
-use crate::base::digest::HashingReader;
-use crate::ingest::pgn::{GameChunk, GameSplitter};
+use crate::ingest::pgn::GameChunk;
 use crate::pipeline::fit::{ReadFile, read_and_fit};
 use crate::pipeline::{self, Config, InputSummary};
 use crate::rules::fit::{FileFit, Game};
@@ -157,7 +155,7 @@ fn read_all(
                     .collect()
             });
             for (fi, read) in window.into_iter().zip(reads) {
-                let shown = inputs[fi].display().to_string();
+                let shown = crate::base::decode::shown(&inputs[fi]);
                 let going = match read {
                     Ok(ReadFile::Fitted {
                         games,
@@ -204,16 +202,14 @@ fn read_all(
         }
         let (fi, path) = (next, &inputs[next]);
         next += 1;
-        let shown = path.display().to_string();
-        let file = match crate::base::files::open_regular(path) {
-            Ok(f) => f,
+        let shown = crate::base::decode::shown(path);
+        let mut splitter = match pipeline::file::open_pgn(path) {
+            Ok(s) => s,
             Err(e) => {
                 unreadable.push((shown, e.to_string()));
                 continue;
             }
         };
-        let mut splitter =
-            GameSplitter::new(BufReader::with_capacity(1 << 16, HashingReader::new(file)));
         let mut games = 0u64;
         loop {
             match splitter.next_chunk() {
@@ -232,7 +228,7 @@ fn read_all(
                 }
             }
         }
-        let (sha256, bytes) = splitter.into_inner().into_inner().finish();
+        let (sha256, bytes) = pipeline::file::finish(splitter);
         summaries.push(InputSummary {
             path: shown,
             sha256,
