@@ -131,7 +131,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                     ),
                 )
                 .with_evidence(ctx.evidence(
-                    p.span,
+                    ctx.game.moves[p.move_index].span,
                     Some(p.ply),
                     "the move as written",
                 )),

@@ -141,6 +141,8 @@ impl GameInfo {
             preamble: Vec::new(),
             moves: Vec::new(),
             comments: Vec::new(),
+            nags: Vec::new(),
+            nag_moves: Vec::new(),
             outcome: None,
             variations: 0,
             problems: Vec::new(),

@@ -53,11 +53,7 @@ pub fn choices(game: &crate::ingest::pgn::PgnGame, replay: &crate::replay::Repla
         if comments.book() || !comments.has_book_aware_comment() {
             continue;
         }
-        let before = if i == 0 {
-            &replay.start
-        } else {
-            &replay.plies[i - 1].position
-        };
+        let before = &replay.position_before(i);
         let engine = name(p.side.is_white());
         let key = |pos: &shakmaty::Chess| Epd::from_position(pos, EnPassantMode::Legal).to_string();
         // clipped in the view it is written from, then turned to the mover's

@@ -87,14 +87,17 @@ impl Visitor for GameVisitor<'_, '_> {
             written,
             span,
             comment_range: at..at,
-            nags: Vec::new(),
         });
         ControlFlow::Continue(())
     }
 
     fn nag(&mut self, _: &mut (), nag: Nag) -> ControlFlow<()> {
-        if let Some(m) = self.game.moves.last_mut() {
-            m.nags.push(nag.0);
+        if let Some(last) = self.game.moves.len().checked_sub(1) {
+            let (at, start) = (last as u32, self.game.nags.len() as u32);
+            if self.game.nag_moves.last().is_none_or(|&(m, _)| m != at) {
+                self.game.nag_moves.push((at, start));
+            }
+            self.game.nags.push(nag.0);
         }
         ControlFlow::Continue(())
     }

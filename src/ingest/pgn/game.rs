@@ -28,10 +28,11 @@ pub struct PgnMove {
     pub span: Option<Span>,
     /// Where the comments that follow the move (before the next move) lie
     /// in the game's `comments`: read them with [`PgnGame::comments_of`].
-    /// A move holds none inline (a move is about 100 bytes, a comment
+    /// A move holds none inline (a move is about 80 bytes, a comment
     /// about 460), so a record without comments writes no room for them.
+    /// Its annotation glyphs are in the game's `nags`, not here (a list in
+    /// each move took 24 bytes a move, most of them empty).
     pub comment_range: std::ops::Range<u32>,
-    pub nags: Vec<u8>,
 }
 
 /// What kind of problem the reader met.
@@ -94,6 +95,12 @@ pub struct PgnGame {
     /// The comments after the first move, in order: each move's are a run
     /// of them (`PgnMove::comment_range`).
     pub comments: Vec<Comment>,
+    /// The annotation glyphs (`$1`, `!`) in order, one byte each
+    /// ([`PgnGame::nags_of`]).
+    pub nags: Vec<u8>,
+    /// For each move with glyphs, its index and where its glyphs start in
+    /// `nags` (they run to the next entry's start).
+    pub nag_moves: Vec<(u32, u32)>,
     /// The termination marker in the movetext (`1-0`, `0-1`, `1/2-1/2`,
     /// `*`), if any, and its span.
     pub outcome: Option<(String, Option<Span>)>,
@@ -211,6 +218,22 @@ impl PgnGame {
     pub fn comments_of(&self, mv: &PgnMove) -> &[Comment] {
         let r = mv.comment_range.start as usize..mv.comment_range.end as usize;
         self.comments.get(r).unwrap_or(&[])
+    }
+
+    /// The annotation glyphs after move `index` (0-based).
+    pub fn nags_of(&self, index: usize) -> &[u8] {
+        let i = u32::try_from(index).unwrap_or(u32::MAX);
+        let k = self.nag_moves.partition_point(|&(m, _)| m < i);
+        match self.nag_moves.get(k) {
+            Some(&(m, from)) if m == i => {
+                let to = self
+                    .nag_moves
+                    .get(k + 1)
+                    .map_or(self.nags.len(), |&(_, s)| s as usize);
+                self.nags.get(from as usize..to).unwrap_or(&[])
+            }
+            _ => &[],
+        }
     }
 
     /// The first value of a tag.

@@ -50,6 +50,8 @@ pub(super) fn read_game(chunk: &GameChunk, part: Part) -> PgnGame {
         preamble: Vec::new(),
         moves: spare_moves(),
         comments: spare_comments(),
+        nags: Vec::new(),
+        nag_moves: Vec::new(),
         outcome: None,
         variations: 0,
         problems: Vec::new(),
