@@ -31,7 +31,7 @@ const POLL: Duration = Duration::from_millis(100);
 /// How long the whole handshake (`uci` to the last `readyok`) may take:
 /// an engine that loads a large network or tablebases answers within a
 /// few seconds; one that hangs is stopped well under 10 s.
-pub const HANDSHAKE: Duration = Duration::from_secs(6);
+pub const HANDSHAKE: Duration = Duration::from_secs(8);
 
 /// How long a search of `movetime` ms may take before the engine is
 /// stopped: three times the time plus 3 s (50 ms: 3.15 s), so that an
@@ -385,6 +385,17 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hanging_engine_is_stopped_well_under_10_s() {
+        // `record --movetime 50` with an engine that never answers `go`
+        assert_eq!(movetime_timeout(50), Duration::from_millis(3150));
+        assert!(movetime_timeout(2000) < Duration::from_secs(10));
+        // one that never answers `uci`
+        assert!(HANDSHAKE < Duration::from_secs(10));
+        // a long search still has room to overrun
+        assert_eq!(movetime_timeout(60_000), Duration::from_secs(183));
+    }
 
     #[test]
     fn lines_are_read_up_to_the_cap() {
