@@ -121,7 +121,7 @@ pub fn replay(game: &PgnGame) -> Replay {
             Ok(m) => m,
             Err(e) => {
                 settle(&mut out, game, last_san.take(), false, &pos);
-                out.stop = Some(illegal_move(&pos, mv, ply, e));
+                out.stop = Some(illegal_move(&pos, (mv, &game.written_of(i)), ply, e));
                 out.end = pos;
                 return out;
             }

@@ -334,5 +334,17 @@ fn the_glyphs_are_kept_by_move() {
         (vec![1], vec![5, 14], vec![], vec![2])
     );
     assert_eq!(of(4), Vec::<u8>::new());
-    assert_eq!(std::mem::size_of::<crate::ingest::pgn::PgnMove>(), 80);
+    assert_eq!(std::mem::size_of::<crate::ingest::pgn::PgnMove>(), 56);
+}
+
+#[test]
+fn a_move_written_as_its_san_keeps_no_text() {
+    let (game, r) = replayed("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Qe2 *\n");
+    assert!(game.written.is_empty(), "{:?}", game.written);
+    assert_eq!(r.plies[6].san_text(), "O-O");
+    let texts: Vec<_> = (0..9).map(|i| game.written_of(i)).collect();
+    assert_eq!(
+        texts,
+        ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Nf6", "Qe2"]
+    );
 }

@@ -18,7 +18,7 @@ pub fn ply_json(g: &GameAudit, game: usize, p: &Ply, cfg: &Config) -> serde_json
         "move_number": p.move_number,
         "side": if p.side == Color::White { "white" } else { "black" },
         "san": p.san_text(),
-        "written": g.game.moves[p.move_index].written,
+        "written": g.game.written_of(p.move_index),
         "uci": p.uci_text(),
         "fen": g.replay.fen_after(p),
         "halfmove_clock": p.halfmove_clock,

@@ -69,22 +69,26 @@ impl Visitor for GameVisitor<'_, '_> {
     }
 
     fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
-        let (written, span) = match self.seek(Tok::San) {
+        let span = match self.seek(Tok::San) {
             Some((s, e)) => {
                 let w = match self.chunk.text(s, e) {
                     Some(text) => compact_str::CompactString::new(text),
                     None => compact_str::CompactString::from_utf8_lossy(&self.chunk[s..e]),
                 };
-                (w, Some(self.index.span(s, e - s)))
+                // kept only where the SAN prints otherwise
+                if w != compact_str::format_compact!("{san}") {
+                    let at = self.game.moves.len() as u32;
+                    self.game.written.push((at, w));
+                }
+                Some(self.index.span(s, e - s))
             }
-            None => (compact_str::format_compact!("{san}"), None),
+            None => None,
         };
         // its comments, none yet, start where the game's list ends (a game
         // is at most MAX_GAME_BYTES, so the places fit)
         let at = self.game.comments.len() as u32;
         self.game.moves.push(PgnMove {
             san,
-            written,
             span,
             comment_range: at..at,
         });

@@ -50,6 +50,7 @@ pub(super) fn read_game(chunk: &GameChunk, part: Part) -> PgnGame {
         preamble: Vec::new(),
         moves: spare_moves(),
         comments: spare_comments(),
+        written: Vec::new(),
         nags: Vec::new(),
         nag_moves: Vec::new(),
         outcome: None,
