@@ -15,6 +15,9 @@
 #   bench/adversarial.sh            # both tables, three sizes each
 #   PART=cases bench/adversarial.sh # only the case table
 #   MAX=6 bench/adversarial.sh      # stop the line counts at 10^6
+#   SIM_GAMES=../shared/corpora/tcec-other bench/adversarial.sh
+#                                   # adds `similarity --games` on that
+#                                   # folder (skipped without it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q
@@ -77,14 +80,14 @@ h="$tmp/hostile"
 python3 bench/hostile_inputs.py "$PWD" "$h"
 repo="$PWD"
 
-# hostile NAME CMD…: one run of CMD in $h under a 20 s limit; a row of the
-# case table. The message is the first line of standard error, else the
+# hostile NAME CMD…: one run of CMD in $h under a 20 s limit (LIMIT
+# seconds when set); a row of the case table. The message is the first line of standard error, else the
 # last line of standard output (the verdict).
 hostile() {
   local name="$1"
   shift
   local code=0
-  (cd "$h" && /usr/bin/time -f "%e %M" -o "$tmp/t" timeout -k 1 20 "$@" \
+  (cd "$h" && /usr/bin/time -f "%e %M" -o "$tmp/t" timeout -k 1 "${LIMIT:-20}" "$@" \
     > "$tmp/out" 2> "$tmp/err" < /dev/null) || code=$?
   [ -s "$tmp/t" ] || echo "0 0" > "$tmp/t"
   read -r secs kb < <(grep -E '^[0-9.]+ [0-9]+$' "$tmp/t" | tail -1 || echo "20 0")
@@ -150,13 +153,29 @@ hostile "similarity: an engine floods its output" "$A" similarity --engine "a=$h
 hostile "similarity --threads 10000" "$A" similarity --engine "a=$h/engine.py normal" \
   --engine "b=$h/engine.py normal" --positions "$repo/bench/similarity/positions.epd" \
   --movetime 10 --threads 10000 --out "$tmp/sim-t"
+# the passive similarity test on a whole folder of games: its memory grows
+# with the choices (16 bytes each) and the shared positions, not the games
+if [ -n "${SIM_GAMES:-}" ] && [ -d "$SIM_GAMES" ]; then
+  sim_games=$(cd "$SIM_GAMES" && pwd)
+  LIMIT=600 hostile "similarity --games on $(basename "$sim_games") ($(du -sm "$sim_games" | cut -f1) MB)" \
+    "$A" similarity --games "$sim_games" --out "$tmp/sim-games"
+else
+  echo "| similarity --games on a folder | | | | skipped | set SIM_GAMES to a folder of PGN files (e.g. ../shared/corpora/tcec-other) |"
+fi
 left=$(pgrep -f "sleep 1000|engine.py" | wc -l || true)
 echo "| processes left after the engine cases | $left | | | $([ "$left" = 0 ] && echo ok || echo FAIL) | pgrep |"
-# a signal in the middle of an audit: exit 130, no partial report
-(cd "$h" && exec "$A" audit million-plies.pgn --out "$tmp/sig" > /dev/null 2> "$tmp/sigerr") &
-sleep 0.3
-kill -TERM $! 2>/dev/null || true
+# a signal while a report is being written (a batch writes its audit.jsonl
+# as it goes): exit 130, no report and no temporary file left
+mkdir -p "$h/many"
+for _ in $(seq 1 3000); do cat "$game"; echo; done > "$h/many/many.pgn"
+(cd "$h" && exec "$A" batch many --out "$tmp/sig" > /dev/null 2> "$tmp/sigerr") &
+pid=$!
+for _ in $(seq 1 1000); do
+  ls -a "$tmp/sig" 2>/dev/null | grep -q '\.part$' && break
+  sleep 0.01
+done
+kill -TERM "$pid" 2>/dev/null || true
 code=0
-wait $! || code=$?
+wait "$pid" || code=$?
 partial=$(find "$tmp/sig" -type f 2>/dev/null | wc -l)
-echo "| SIGTERM during audit --out | $code | | | $([ "$code" = 130 ] && [ "$partial" = 0 ] && echo ok || echo FAIL) | $(head -1 "$tmp/sigerr" | cut -c1-80); $partial report files left |"
+echo "| SIGTERM while batch --out writes | $code | | | $([ "$code" = 130 ] && [ "$partial" = 0 ] && echo ok || echo FAIL) | $(head -1 "$tmp/sigerr" | cut -c1-80); $partial report files left |"

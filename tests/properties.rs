@@ -236,10 +236,11 @@ fn check_pgn(bytes: &[u8]) -> Result<(), TestCaseError> {
     let games = common::games(bytes);
     for g in &games {
         prop_assert!(g.offset as usize <= bytes.len());
-        for m in &g.moves {
+        for (i, m) in g.moves.iter().enumerate() {
             if let Some(s) = m.span {
                 let at = bytes.get(s.offset as usize..(s.offset + s.len) as usize);
-                prop_assert_eq!(at, Some(m.written.as_bytes()), "{:?}", s);
+                let written = g.written_of(i);
+                prop_assert_eq!(at, Some(written.as_bytes()), "{:?}", s);
             }
         }
         for p in &g.problems {

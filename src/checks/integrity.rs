@@ -112,7 +112,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     }
     for p in &ctx.replay.plies {
         if p.suffix_wrong {
-            let written = &game.moves[p.move_index].written;
+            let written = &game.written_of(p.move_index);
             out.push(
                 Finding::builtin(
                     "wrong-check-mark",
@@ -131,7 +131,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                     ),
                 )
                 .with_evidence(ctx.evidence(
-                    p.span,
+                    ctx.game.moves[p.move_index].span,
                     Some(p.ply),
                     "the move as written",
                 )),

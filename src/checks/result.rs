@@ -135,7 +135,7 @@ impl<'a> End<'a> {
         let pos = ctx.replay.final_position();
         let last = ctx.replay.plies.last();
         let last_ply = last.map(|p| p.ply);
-        let last_span = last.and_then(|p| p.span);
+        let last_span = last.and_then(|p| ctx.game.moves[p.move_index].span);
         let checkmate = pos.is_checkmate();
         let stalemate = pos.is_stalemate();
         let dead = pos.is_insufficient_material();

@@ -142,8 +142,10 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
 /// `--games`: the passive test over an event's games.
 fn passive(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError> {
     let (min_positions, dir) = (req.min_positions, req.out.as_path());
-    let (choices, inputs) = crate::pipeline::similarity::passive_choices(&req.games)?;
-    let report = sim::passive::analyze(&choices, min_positions, &signature_settings(req)?);
+    let settings = signature_settings(req)?;
+    let (tally, inputs) = crate::pipeline::similarity::passive_tally(&req.games)?;
+    let choices = tally.choices();
+    let report = tally.analyze(min_positions, &settings);
     std::fs::create_dir_all(dir).map_err(|source| SimilarityRunError::Dir {
         path: dir.display().to_string(),
         source,
@@ -153,7 +155,7 @@ fn passive(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
         "mode": "passive",
         "inputs": inputs,
         "min_positions": min_positions,
-        "choices": choices.len(),
+        "choices": choices,
         "report": report,
     });
     crate::report::similarity::write_files(dir, &json, &report)?;
@@ -162,7 +164,7 @@ fn passive(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
         "passive test: {} engines, {} positions ({} choices), pairs sharing at least {min_positions}\n\n{}",
         report.engines.len(),
         report.positions,
-        choices.len(),
+        choices,
         sim::text(&report)
     )
     .map_err(SimilarityRunError::Output)?;

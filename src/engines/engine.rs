@@ -28,6 +28,19 @@ const AHEAD: usize = 1024;
 /// How often a waiting arbiter looks whether the engine has ended.
 const POLL: Duration = Duration::from_millis(100);
 
+/// How long the whole handshake (`uci` to the last `readyok`) may take:
+/// an engine that loads a large network or tablebases answers within a
+/// few seconds; one that hangs is stopped well under 10 s.
+pub const HANDSHAKE: Duration = Duration::from_secs(8);
+
+/// How long a search of `movetime` ms may take before the engine is
+/// stopped: three times the time plus 3 s (50 ms: 3.15 s), so that an
+/// engine that overruns a little is not stopped, and one that hangs is
+/// stopped soon after.
+pub fn movetime_timeout(ms: u64) -> Duration {
+    Duration::from_millis(ms.saturating_mul(3).saturating_add(3_000))
+}
+
 pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -258,17 +271,33 @@ impl Engine {
     }
 
     pub fn init(&mut self, options: &[(String, String)]) -> Result<(), EngineError> {
+        // one deadline for the whole handshake
+        let until = Instant::now() + HANDSHAKE;
         self.send("uci")?;
-        self.wait_for("uciok", Duration::from_secs(20))?;
+        self.handshake("uciok", until)?;
         for (k, v) in options {
             self.send(&format!("setoption name {k} value {v}"))?;
         }
         self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(20))?;
+        self.handshake("readyok", until)?;
         self.send("ucinewgame")?;
         self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(20))?;
+        self.handshake("readyok", until)?;
         Ok(())
+    }
+
+    /// Wait for `prefix` until `until`, the end of the handshake; a
+    /// timeout names the handshake's whole time.
+    fn handshake(&mut self, prefix: &str, until: Instant) -> Result<String, EngineError> {
+        let left = until.saturating_duration_since(Instant::now());
+        self.wait_for(prefix, left).map_err(|e| match e {
+            EngineError::Timeout { cmd, prefix, .. } => EngineError::Timeout {
+                cmd,
+                prefix,
+                timeout: HANDSHAKE,
+            },
+            e => e,
+        })
     }
 
     /// Search a position; returns the bestmove (UCI) and the time it took.
@@ -303,10 +332,7 @@ impl Engine {
         };
         self.send(&pos)?;
         let (go, timeout) = match limit {
-            Limit::MoveTime(ms) => (
-                format!("go movetime {ms}"),
-                Duration::from_millis(ms.saturating_mul(5).saturating_add(10_000)),
-            ),
+            Limit::MoveTime(ms) => (format!("go movetime {ms}"), movetime_timeout(ms)),
             Limit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(120)),
             Limit::Clock(_, inc) => (
                 format!(
@@ -359,6 +385,17 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hanging_engine_is_stopped_well_under_10_s() {
+        // `record --movetime 50` with an engine that never answers `go`
+        assert_eq!(movetime_timeout(50), Duration::from_millis(3150));
+        assert!(movetime_timeout(2000) < Duration::from_secs(10));
+        // one that never answers `uci`
+        assert!(HANDSHAKE < Duration::from_secs(10));
+        // a long search still has room to overrun
+        assert_eq!(movetime_timeout(60_000), Duration::from_secs(183));
+    }
 
     #[test]
     fn lines_are_read_up_to_the_cap() {

@@ -254,11 +254,7 @@ fn explanation(
     p: &Params,
 ) -> Option<&'static str> {
     let ply = &tl.replay.plies[i];
-    let before = if i == 0 {
-        &tl.replay.start
-    } else {
-        &tl.replay.plies[i - 1].position
-    };
+    let before = &tl.replay.position_before(i);
     if before.legal_moves().len() == 1 {
         return Some("the only legal move");
     }
@@ -494,7 +490,11 @@ pub fn tally(
                     None => {
                         t.unexplained += 1;
                         // the position after the move, with the move, names the pair
-                        let key = (name.to_string(), ply.fen(), ply.uci.to_string());
+                        let key = (
+                            name.to_string(),
+                            tl.replay.fen_after(ply),
+                            ply.uci.to_string(),
+                        );
                         let n = seen.entry(key).or_default();
                         *n += 1;
                         if *n == 2 {

@@ -8,9 +8,15 @@ use shakmaty::{Chess, Color, EnPassantMode, Position, Role};
 use super::record::Stop;
 use crate::ingest::pgn::PgnMove;
 
-/// The stop at `mv`, recorded at `ply`, that `pos` cannot play: what
-/// shakmaty said of it (`e`), why in words, and the position.
-pub(super) fn illegal_move(pos: &Chess, mv: &PgnMove, ply: u32, e: SanError) -> Stop {
+/// The stop at `mv` (written `written`), recorded at `ply`, that `pos`
+/// cannot play: what shakmaty said of it (`e`), why in words, and the
+/// position.
+pub(super) fn illegal_move(
+    pos: &Chess,
+    (mv, written): (&PgnMove, &str),
+    ply: u32,
+    e: SanError,
+) -> Stop {
     let side = if pos.turn() == Color::White {
         "White"
     } else {
@@ -25,7 +31,7 @@ pub(super) fn illegal_move(pos: &Chess, mv: &PgnMove, ply: u32, e: SanError) -> 
             } else {
                 "move"
             },
-            mv.written,
+            written,
             why_illegal(pos, &mv.san.san),
             Fen::from_position(pos, EnPassantMode::Legal)
         ),

@@ -65,10 +65,13 @@ pub fn replay(game: &PgnGame) -> Replay {
         castling_mode: mode,
         first_ply,
         plies: Vec::with_capacity(game.moves.len()),
+        checkpoints: Vec::with_capacity(game.moves.len() / super::record::CHECKPOINT + 1),
+        end: start.clone(),
         stop: None,
         setup_notes,
     };
     if stop.is_some() {
+        out.checkpoints.push(start);
         out.stop = stop;
         return out;
     }
@@ -103,9 +106,13 @@ pub fn replay(game: &PgnGame) -> Replay {
     let mut in_check = pos.is_check();
     for (i, mv) in game.moves.iter().enumerate() {
         let ply = first_ply + i as u32;
+        if i % super::record::CHECKPOINT == 0 {
+            out.checkpoints.push(pos.clone());
+        }
         if let Some(p) = cut.filter(|p| p.before_move == i) {
-            settle(&mut out, game, last_san.take(), false);
+            settle(&mut out, game, last_san.take(), false, &pos);
             out.stop = Some(cut_stop(p));
+            out.end = pos;
             return out;
         }
         let m = match resolve(&pos, in_check, &mv.san.san)
@@ -113,13 +120,14 @@ pub fn replay(game: &PgnGame) -> Replay {
         {
             Ok(m) => m,
             Err(e) => {
-                settle(&mut out, game, last_san.take(), false);
-                out.stop = Some(illegal_move(&pos, mv, ply, e));
+                settle(&mut out, game, last_san.take(), false, &pos);
+                out.stop = Some(illegal_move(&pos, (mv, &game.written_of(i)), ply, e));
+                out.end = pos;
                 return out;
             }
         };
         // m is legal here: the position before it has a legal move
-        settle(&mut out, game, last_san.take(), true);
+        settle(&mut out, game, last_san.take(), true, &pos);
         let before_rights = pos.castles().castling_rights();
         let pieces_before = pos.board().occupied().count();
         let side = pos.turn();
@@ -153,6 +161,7 @@ pub fn replay(game: &PgnGame) -> Replay {
             // its suffix is known once the next move is (settle)
             san: SanPlus { san, suffix: None },
             uci: m.to_uci(mode),
+            mv: m,
             move_index: i,
             halfmove_clock: pos.halfmoves(),
             repetition,
@@ -168,16 +177,19 @@ pub fn replay(game: &PgnGame) -> Replay {
             suffix_wrong: false,
             stalemate: false,
             insufficient_material: pos.is_insufficient_material(),
-            span: mv.span,
-            position: pos.clone(),
         });
         last_san = Some(san);
     }
-    settle(&mut out, game, last_san.take(), false);
+    settle(&mut out, game, last_san.take(), false, &pos);
+    if out.checkpoints.is_empty() {
+        // a game of no moves
+        out.checkpoints.push(pos.clone());
+    }
     if let Some(p) = cut {
         // the problem lies after the last move
         out.stop = Some(cut_stop(p));
     }
+    out.end = pos;
     out
 }
 
@@ -185,12 +197,19 @@ pub fn replay(game: &PgnGame) -> Replay {
 /// stalemate, the SAN with the suffix shakmaty writes (mate: in check with
 /// no legal move), and whether the recorded suffix says otherwise.
 /// `a_move_followed` when a legal move was played from the position after
-/// it (then it has one); otherwise its legal moves are generated.
-fn settle(out: &mut Replay, game: &PgnGame, san: Option<San>, a_move_followed: bool) {
+/// it (then it has one); otherwise its legal moves are generated. `after`
+/// is the position after the ply.
+fn settle(
+    out: &mut Replay,
+    game: &PgnGame,
+    san: Option<San>,
+    a_move_followed: bool,
+    after: &Chess,
+) {
     let (Some(san), Some(p)) = (san, out.plies.last_mut()) else {
         return;
     };
-    let legal_empty = !a_move_followed && p.position.legal_moves().is_empty();
+    let legal_empty = !a_move_followed && after.legal_moves().is_empty();
     let check = p.check;
     p.checkmate = check && legal_empty;
     p.stalemate = !check && legal_empty;

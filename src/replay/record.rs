@@ -4,11 +4,14 @@
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Square};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Square};
 
 use crate::base::span::Span;
 
-/// The facts of one ply.
+/// The facts of one ply. No position is kept per ply (a position is over
+/// 100 bytes, a game may have a million plies): [`Replay::position_before`]
+/// and [`Replay::position_after`] make it again from the nearest
+/// checkpoint.
 #[derive(Debug, Clone)]
 pub struct Ply {
     /// 1 = White's first move from the standard start.
@@ -23,10 +26,10 @@ pub struct Ply {
     /// The move in UCI, castling as the replay's `castling_mode` writes
     /// it; its text is its `Display` ([`Ply::uci_text`]).
     pub uci: UciMove,
+    /// The move as shakmaty plays it (to make positions again).
+    pub mv: Move,
     /// Index into `PgnGame::moves`.
     pub move_index: usize,
-    /// Position after the move.
-    pub position: Chess,
     pub halfmove_clock: u32,
     /// How many times the position after the move has occurred so far
     /// (same placement, side to move, castling rights and legal en passant).
@@ -48,7 +51,6 @@ pub struct Ply {
     /// The move as written claims check (`+`) or mate (`#`) that the
     /// position does not have.
     pub suffix_wrong: bool,
-    pub span: Option<Span>,
 }
 
 impl Ply {
@@ -71,10 +73,6 @@ impl Ply {
             UciMove::Put { to, .. } => (None, Some(to)),
             UciMove::Null => (None, None),
         }
-    }
-
-    pub fn fen(&self) -> String {
-        Fen::from_position(&self.position, EnPassantMode::Legal).to_string()
     }
 
     /// Threefold repetition has occurred (a draw may be claimed).
@@ -107,10 +105,19 @@ pub struct Replay {
     /// Black to move or later in the game).
     pub first_ply: u32,
     pub plies: Vec<Ply>,
+    /// The position before every [`CHECKPOINT`]-th ply (the first is
+    /// `start`): a position is made again from the one before it.
+    pub checkpoints: Vec<Chess>,
+    /// The position after the last ply played.
+    pub end: Chess,
     pub stop: Option<Stop>,
     /// How the set-up tags were read where they do not say it plainly.
     pub setup_notes: Vec<SetupNote>,
 }
+
+/// A position is kept before every this many plies: one of 32 plies is
+/// kept (4 bytes a ply), and a position is made again in at most 31 moves.
+pub const CHECKPOINT: usize = 32;
 
 /// A reading of the set-up tags arbiter had to decide, said as a finding.
 #[derive(Debug, Clone)]
@@ -133,6 +140,8 @@ impl Replay {
             castling_mode: CastlingMode::Standard,
             first_ply: 1,
             plies: Vec::new(),
+            checkpoints: vec![Chess::default()],
+            end: Chess::default(),
             stop: None,
             setup_notes: Vec::new(),
         }
@@ -145,7 +154,32 @@ impl Replay {
     }
 
     pub fn final_position(&self) -> &Chess {
-        self.plies.last().map_or(&self.start, |p| &p.position)
+        &self.end
+    }
+
+    /// The position before `plies[i]` (`i` up to the number of plies: the
+    /// last is the final position), made from the checkpoint before it.
+    pub fn position_before(&self, i: usize) -> Chess {
+        if i >= self.plies.len() {
+            return self.end.clone();
+        }
+        let k = i / CHECKPOINT;
+        let mut pos = self.checkpoints[k].clone();
+        for p in &self.plies[k * CHECKPOINT..i] {
+            pos.play_unchecked(p.mv);
+        }
+        pos
+    }
+
+    /// The position after `plies[i]`.
+    pub fn position_after(&self, i: usize) -> Chess {
+        self.position_before(i + 1)
+    }
+
+    /// The FEN of the position after ply `p` (one of this replay's).
+    pub fn fen_after(&self, p: &Ply) -> String {
+        let i = p.ply.saturating_sub(self.first_ply) as usize;
+        Fen::from_position(&self.position_after(i), EnPassantMode::Legal).to_string()
     }
 
     pub fn final_fen(&self) -> String {

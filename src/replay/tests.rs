@@ -27,12 +27,17 @@ pub(crate) fn replayed(pgn: &str) -> (PgnGame, Replay) {
 fn settled_as_shakmaty_says(pgn: &str) -> Replay {
     let (game, r) = replayed(pgn);
     let mut before = r.start.clone();
-    for p in &r.plies {
-        let pos = &p.position;
+    for (i, p) in r.plies.iter().enumerate() {
+        let m = game.moves[p.move_index].san.san.to_move(&before).unwrap();
+        let mut after = before.clone();
+        after.play_unchecked(m);
+        // the position made again from its checkpoint is the one played
+        let pos = &r.position_after(i);
+        assert_eq!(hash(pos), hash(&after), "ply {}", p.ply);
+        assert_eq!(hash(&r.position_before(i)), hash(&before), "ply {}", p.ply);
         assert_eq!(p.checkmate, pos.is_checkmate(), "ply {}", p.ply);
         assert_eq!(p.stalemate, pos.is_stalemate(), "ply {}", p.ply);
         assert_eq!(p.check, pos.is_check(), "ply {}", p.ply);
-        let m = game.moves[p.move_index].san.san.to_move(&before).unwrap();
         let written = SanPlus::from_move(before.clone(), m).to_string();
         assert_eq!(p.san_text(), written, "ply {}", p.ply);
         assert_eq!(p.uci_text(), m.to_uci(r.castling_mode).to_string());
@@ -48,7 +53,7 @@ fn settled_as_shakmaty_says(pgn: &str) -> Replay {
             None => false,
         };
         assert_eq!(p.suffix_wrong, wrong, "ply {}", p.ply);
-        before = pos.clone();
+        before = after;
     }
     r
 }
@@ -283,4 +288,63 @@ fn a_kings_step_keeps_the_hash() {
         }
     }
     assert!(stepped * 2 > kings, "{stepped} of {kings} king's moves");
+}
+
+#[test]
+fn a_ply_holds_no_position() {
+    // a game of a million plies holds a million of them: a position (over
+    // 100 bytes) in each took 355 MB
+    let size = std::mem::size_of::<super::Ply>();
+    assert!(size <= 64, "a ply is {size} bytes");
+    assert!(std::mem::size_of::<Chess>() > 100);
+}
+
+#[test]
+fn positions_are_made_again_from_the_checkpoints() {
+    // 132 plies of knights' moves: past four checkpoints
+    let mut pgn = String::new();
+    for n in 0..66 {
+        let (w, b) = if n % 2 == 0 {
+            ("Nf3", "Nf6")
+        } else {
+            ("Ng1", "Ng8")
+        };
+        pgn.push_str(&format!("{}. {w} {b} ", n + 1));
+    }
+    pgn.push_str("*\n");
+    let r = settled_as_shakmaty_says(&pgn);
+    assert_eq!(r.plies.len(), 132);
+    assert_eq!(
+        r.checkpoints.len(),
+        132usize.div_ceil(super::record::CHECKPOINT)
+    );
+    assert_eq!(hash(&r.position_before(132)), hash(r.final_position()));
+    // the knights are home again: the start's placement, 67 moves later
+    assert_eq!(hash(&r.position_after(131)), hash(&Chess::default()));
+    assert_eq!(r.fen_after(&r.plies[131]), fen_of(r.final_position()));
+    assert!(r.fen_after(&r.plies[131]).ends_with(" 132 67"));
+}
+
+#[test]
+fn the_glyphs_are_kept_by_move() {
+    let (game, _) = replayed("1. e4 $1 e5 !? $14 2. Nf3 Nc6 $2 *\n");
+    let of = |i| game.nags_of(i).to_vec();
+    assert_eq!(
+        (of(0), of(1), of(2), of(3)),
+        (vec![1], vec![5, 14], vec![], vec![2])
+    );
+    assert_eq!(of(4), Vec::<u8>::new());
+    assert_eq!(std::mem::size_of::<crate::ingest::pgn::PgnMove>(), 56);
+}
+
+#[test]
+fn a_move_written_as_its_san_keeps_no_text() {
+    let (game, r) = replayed("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Qe2 *\n");
+    assert!(game.written.is_empty(), "{:?}", game.written);
+    assert_eq!(r.plies[6].san_text(), "O-O");
+    let texts: Vec<_> = (0..9).map(|i| game.written_of(i)).collect();
+    assert_eq!(
+        texts,
+        ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Nf6", "Qe2"]
+    );
 }

@@ -18,9 +18,9 @@ pub fn ply_json(g: &GameAudit, game: usize, p: &Ply, cfg: &Config) -> serde_json
         "move_number": p.move_number,
         "side": if p.side == Color::White { "white" } else { "black" },
         "san": p.san_text(),
-        "written": g.game.moves[p.move_index].written,
+        "written": g.game.written_of(p.move_index),
         "uci": p.uci_text(),
-        "fen": p.fen(),
+        "fen": g.replay.fen_after(p),
         "halfmove_clock": p.halfmove_clock,
         "repetition": p.repetition,
         "capture": p.capture,
@@ -33,7 +33,7 @@ pub fn ply_json(g: &GameAudit, game: usize, p: &Ply, cfg: &Config) -> serde_json
         "insufficient_material": p.insufficient_material,
         "threefold": p.threefold(),
         "fifty_moves": p.fifty_moves(),
-        "span": p.span,
+        "span": g.game.moves[p.move_index].span,
         "recorded": recorded(g, p),
         "typed": typed(g, p),
         "rules": live(g, cfg, p.ply),
@@ -45,11 +45,17 @@ pub fn ply_json(g: &GameAudit, game: usize, p: &Ply, cfg: &Config) -> serde_json
 /// a blank line after.
 pub fn ply_text(g: &GameAudit, p: &Ply, cfg: &Config) -> String {
     let dots = if p.side == Color::White { "." } else { "..." };
-    let at = p.span.map_or(String::new(), |s| {
+    let at = g.game.moves[p.move_index].span.map_or(String::new(), |s| {
         format!("  [line {}:{}]", s.line, s.column)
     });
     let mut s = format!("ply {}: {}{dots} {}{at}\n", p.ply, p.move_number, p.san);
-    s.push_str(&format!("{}\n", board(&p.position)));
+    s.push_str(&format!(
+        "{}\n",
+        board(
+            &g.replay
+                .position_after((p.ply - g.replay.first_ply) as usize)
+        )
+    ));
     let mut facts = vec![format!("halfmove clock {}", p.halfmove_clock)];
     if p.repetition > 1 {
         facts.push(format!("position seen {} times", p.repetition));

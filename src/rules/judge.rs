@@ -133,7 +133,7 @@ fn compare(
         return; // the record is broken; integrity findings say so
     }
     let last_ply = tl.replay.plies.last().map(|p| p.ply).unwrap_or(0);
-    let last_span = tl.replay.plies.last().and_then(|p| p.span);
+    let last_span = (tl.replay.plies.last()).and_then(|p| tl.game.moves[p.move_index].span);
     let details = tl
         .game
         .tag("TerminationDetails")
@@ -159,7 +159,7 @@ fn compare(
             let at = tl.replay.ply(c.ply);
             let fires = || {
                 ev(
-                    at.and_then(|p| p.span),
+                    at.and_then(|p| tl.game.moves[p.move_index].span),
                     c.ply,
                     "where the rule fires".into(),
                 )

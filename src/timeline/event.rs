@@ -161,7 +161,7 @@ impl<'a> Timeline<'a> {
             events.push(Event {
                 kind: Kind::Move,
                 ply: Some(p.ply),
-                span: p.span,
+                span: game.moves[p.move_index].span,
                 data: Data::Move(p),
             });
             flush(&mut events, &mut next_op, p.ply);

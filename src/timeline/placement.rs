@@ -211,7 +211,7 @@ fn kind_fields(
                 replay
                     .plies
                     .get((about - replay.first_ply) as usize)
-                    .map(|p| p.fen())
+                    .map(|p| replay.fen_after(p))
             };
             let given = str_field(e, "fen").unwrap_or("");
             d.insert(
@@ -231,14 +231,13 @@ fn same_move(replay: &Replay, p: &Ply, written: &str) -> bool {
         return true;
     }
     let before = match p.ply.checked_sub(replay.first_ply) {
-        Some(0) => &replay.start,
-        Some(i) => &replay.plies[i as usize - 1].position,
+        Some(i) => replay.position_before(i as usize),
         None => return false,
     };
     match shakmaty::san::SanPlus::from_ascii(w.as_bytes()) {
         Ok(sp) => sp
             .san
-            .to_move(before)
+            .to_move(&before)
             .is_ok_and(|m| m.to_uci(replay.castling_mode) == p.uci),
         Err(_) => false,
     }

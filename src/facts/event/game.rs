@@ -56,12 +56,12 @@ pub struct HeaderError {
 impl GameInfo {
     pub fn from_game(file: &str, order: usize, g: &PgnGame) -> GameInfo {
         let mut book: Vec<String> = Vec::new();
-        for m in &g.moves {
+        for (i, m) in g.moves.iter().enumerate() {
             let is_book = g.comments_of(m).iter().any(|c| c.annotations.is_book());
             if !is_book {
                 break;
             }
-            book.push(m.written.to_string());
+            book.push(g.written_of(i).to_string());
         }
         let fen = g.tag("FEN").map(str::trim).filter(|f| !f.is_empty());
         let opening = match (fen, book.is_empty()) {
@@ -141,6 +141,9 @@ impl GameInfo {
             preamble: Vec::new(),
             moves: Vec::new(),
             comments: Vec::new(),
+            written: Vec::new(),
+            nags: Vec::new(),
+            nag_moves: Vec::new(),
             outcome: None,
             variations: 0,
             problems: Vec::new(),

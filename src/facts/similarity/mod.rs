@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub mod passive;
+pub mod tally;
 pub mod signature;
 
 /// One engine's answer in one position.

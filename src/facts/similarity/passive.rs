@@ -2,8 +2,6 @@
 //! event's own games, from the moves they played and the moves their PVs
 //! said they would play, weighted by how open each position was.
 
-use std::collections::BTreeMap;
-
 use shakmaty::{EnPassantMode, Position, fen::Epd, san::San};
 
 use crate::ingest::comments::{MoveComments, Score};
@@ -53,11 +51,7 @@ pub fn choices(game: &crate::ingest::pgn::PgnGame, replay: &crate::replay::Repla
         if comments.book() || !comments.has_book_aware_comment() {
             continue;
         }
-        let before = if i == 0 {
-            &replay.start
-        } else {
-            &replay.plies[i - 1].position
-        };
+        let before = &replay.position_before(i);
         let engine = name(p.side.is_white());
         let key = |pos: &shakmaty::Chess| Epd::from_position(pos, EnPassantMode::Legal).to_string();
         // clipped in the view it is written from, then turned to the mover's
@@ -114,155 +108,4 @@ pub fn choices(game: &crate::ingest::pgn::PgnGame, replay: &crate::replay::Repla
         out[at].pv = line;
     }
     out
-}
-
-/// The evaluation signatures of an event's own games: positions where
-/// engines played a move (not book, not read from a PV), each engine's
-/// move (its most frequent there), mean score and first PV. The residuals
-/// need positions that at least [`super::signature::MIN_SCORERS`] engines
-/// played and scored.
-pub fn signature(
-    choices: &[Choice],
-    settings: &super::signature::Settings,
-) -> super::signature::Signature {
-    use super::signature::Said;
-    let mut engines: Vec<&str> = choices
-        .iter()
-        .filter(|c| c.played)
-        .map(|c| c.engine.as_str())
-        .collect();
-    engines.sort_unstable();
-    engines.dedup();
-    let idx: BTreeMap<&str, usize> = engines.iter().enumerate().map(|(i, e)| (*e, i)).collect();
-    // key -> engine -> (moves, scores, first pv)
-    type Seen<'a> = (BTreeMap<&'a str, usize>, Vec<f64>, &'a [String]);
-    let mut table: BTreeMap<&str, BTreeMap<usize, Seen<'_>>> = BTreeMap::new();
-    for c in choices.iter().filter(|c| c.played) {
-        let slot = table
-            .entry(c.key.as_str())
-            .or_default()
-            .entry(idx[c.engine.as_str()])
-            .or_insert_with(|| (BTreeMap::new(), Vec::new(), c.pv.as_slice()));
-        *slot.0.entry(c.uci.as_str()).or_default() += 1;
-        slot.1.extend(c.score);
-    }
-    // only positions two engines or more played can be shared
-    table.retain(|_, per| per.len() >= 2);
-    // position by position, only the engines that played there (a field
-    // of engines by positions would be mostly empty)
-    let field: Vec<Vec<(usize, Said)>> = table
-        .values()
-        .map(|per| {
-            per.iter()
-                .map(|(&e, (moves, scores, pv))| {
-                    let mv = most_chosen(moves);
-                    let score = (!scores.is_empty())
-                        .then(|| scores.iter().sum::<f64>() / scores.len() as f64);
-                    let said = Said {
-                        mv,
-                        score,
-                        pv: pv.to_vec(),
-                    };
-                    (e, said)
-                })
-                .collect()
-        })
-        .collect();
-    let names: Vec<String> = engines.iter().map(|e| e.to_string()).collect();
-    let mut sig = super::signature::analyze_field(&names, &field, settings);
-    sig.notes.push(format!(
-        "{} positions were played by two engines or more; {} by {} or more with an evaluation, which is what the residuals need",
-        table.len(),
-        sig.consensus_positions,
-        super::signature::MIN_SCORERS
-    ));
-    sig
-}
-
-/// The move chosen most often; of equals, the first in UCI order.
-fn most_chosen(counts: &BTreeMap<&str, usize>) -> Option<String> {
-    counts
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|(m, _)| m.to_string())
-}
-
-/// How often an engine chose each move in a position: (played, from PVs).
-type Counts<'a> = (BTreeMap<&'a str, usize>, BTreeMap<&'a str, usize>);
-
-/// Pairwise weighted agreement in shared positions. An engine's choice
-/// in a position is the move it played there most often, else the move
-/// its PVs gave most often. Pairs with fewer than `min_positions`
-/// shared positions get no match and stay out of the field.
-pub fn analyze(
-    choices: &[Choice],
-    min_positions: usize,
-    settings: &super::signature::Settings,
-) -> super::Report {
-    let mut engines: Vec<String> = choices.iter().map(|c| c.engine.clone()).collect();
-    engines.sort();
-    engines.dedup();
-    let idx: BTreeMap<&str, usize> = engines
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.as_str(), i))
-        .collect();
-    // key -> engine -> (played counts, pv counts), weight
-    let mut table: BTreeMap<&str, (f64, BTreeMap<usize, Counts<'_>>)> = BTreeMap::new();
-    for c in choices {
-        let e = idx[c.engine.as_str()];
-        let entry = table
-            .entry(c.key.as_str())
-            .or_insert((c.weight, BTreeMap::new()));
-        let slot = entry.1.entry(e).or_default();
-        let counts = if c.played { &mut slot.0 } else { &mut slot.1 };
-        *counts.entry(c.uci.as_str()).or_default() += 1;
-    }
-    let pick = |s: &Counts<'_>| most_chosen(if s.0.is_empty() { &s.1 } else { &s.0 });
-    let n = engines.len();
-    let mut same = vec![vec![0f64; n]; n];
-    let mut total = vec![vec![0f64; n]; n];
-    let mut common = vec![vec![0usize; n]; n];
-    for (w, per) in table.values() {
-        if *w <= 0.0 || per.len() < 2 {
-            continue;
-        }
-        let chosen: Vec<(usize, String)> = per
-            .iter()
-            .filter_map(|(e, s)| pick(s).map(|m| (*e, m)))
-            .collect();
-        for (a, ma) in &chosen {
-            for (b, mb) in &chosen {
-                if a == b {
-                    continue;
-                }
-                common[*a][*b] += 1;
-                total[*a][*b] += w;
-                if ma == mb {
-                    same[*a][*b] += w;
-                }
-            }
-        }
-    }
-    let mut matches = vec![vec![None; n]; n];
-    for i in 0..n {
-        for j in 0..n {
-            if i != j && common[i][j] >= min_positions.max(1) && total[i][j] > 0.0 {
-                matches[i][j] = Some(same[i][j] / total[i][j]);
-            }
-        }
-    }
-    let mut r = super::Report {
-        engines,
-        positions: table.len(),
-        matches,
-        common,
-        z: vec![vec![None; n]; n],
-        self_match: vec![None; n],
-        failures: BTreeMap::new(),
-        signature: None,
-    };
-    r.z = super::z_scores(&r.matches);
-    r.signature = Some(signature(choices, settings));
-    r
 }

@@ -69,32 +69,39 @@ impl Visitor for GameVisitor<'_, '_> {
     }
 
     fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
-        let (written, span) = match self.seek(Tok::San) {
+        let span = match self.seek(Tok::San) {
             Some((s, e)) => {
                 let w = match self.chunk.text(s, e) {
                     Some(text) => compact_str::CompactString::new(text),
                     None => compact_str::CompactString::from_utf8_lossy(&self.chunk[s..e]),
                 };
-                (w, Some(self.index.span(s, e - s)))
+                // kept only where the SAN prints otherwise
+                if w != compact_str::format_compact!("{san}") {
+                    let at = self.game.moves.len() as u32;
+                    self.game.written.push((at, w));
+                }
+                Some(self.index.span(s, e - s))
             }
-            None => (compact_str::format_compact!("{san}"), None),
+            None => None,
         };
         // its comments, none yet, start where the game's list ends (a game
         // is at most MAX_GAME_BYTES, so the places fit)
         let at = self.game.comments.len() as u32;
         self.game.moves.push(PgnMove {
             san,
-            written,
             span,
             comment_range: at..at,
-            nags: Vec::new(),
         });
         ControlFlow::Continue(())
     }
 
     fn nag(&mut self, _: &mut (), nag: Nag) -> ControlFlow<()> {
-        if let Some(m) = self.game.moves.last_mut() {
-            m.nags.push(nag.0);
+        if let Some(last) = self.game.moves.len().checked_sub(1) {
+            let (at, start) = (last as u32, self.game.nags.len() as u32);
+            if self.game.nag_moves.last().is_none_or(|&(m, _)| m != at) {
+                self.game.nag_moves.push((at, start));
+            }
+            self.game.nags.push(nag.0);
         }
         ControlFlow::Continue(())
     }

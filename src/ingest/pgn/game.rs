@@ -22,16 +22,17 @@ pub struct Tag {
 #[derive(Debug, Clone)]
 pub struct PgnMove {
     pub san: SanPlus,
-    /// The move token exactly as written (inline up to 24 bytes: no
-    /// allocation for a move).
-    pub written: compact_str::CompactString,
+    /// The move token as written is [`PgnGame::written_of`]: nearly every
+    /// move is written as its SAN says it, and only the others keep their
+    /// text (a text in each move took 24 bytes a move).
     pub span: Option<Span>,
     /// Where the comments that follow the move (before the next move) lie
     /// in the game's `comments`: read them with [`PgnGame::comments_of`].
-    /// A move holds none inline (a move is about 100 bytes, a comment
+    /// A move holds none inline (a move is about 60 bytes, a comment
     /// about 460), so a record without comments writes no room for them.
+    /// Its annotation glyphs are in the game's `nags`, not here (a list in
+    /// each move took 24 bytes a move, most of them empty).
     pub comment_range: std::ops::Range<u32>,
-    pub nags: Vec<u8>,
 }
 
 /// What kind of problem the reader met.
@@ -94,6 +95,16 @@ pub struct PgnGame {
     /// The comments after the first move, in order: each move's are a run
     /// of them (`PgnMove::comment_range`).
     pub comments: Vec<Comment>,
+    /// The move tokens written otherwise than their SAN prints (`0-0`,
+    /// `e8Q`), each with its move's index, in order
+    /// ([`PgnGame::written_of`]).
+    pub written: Vec<(u32, compact_str::CompactString)>,
+    /// The annotation glyphs (`$1`, `!`) in order, one byte each
+    /// ([`PgnGame::nags_of`]).
+    pub nags: Vec<u8>,
+    /// For each move with glyphs, its index and where its glyphs start in
+    /// `nags` (they run to the next entry's start).
+    pub nag_moves: Vec<(u32, u32)>,
     /// The termination marker in the movetext (`1-0`, `0-1`, `1/2-1/2`,
     /// `*`), if any, and its span.
     pub outcome: Option<(String, Option<Span>)>,
@@ -211,6 +222,33 @@ impl PgnGame {
     pub fn comments_of(&self, mv: &PgnMove) -> &[Comment] {
         let r = mv.comment_range.start as usize..mv.comment_range.end as usize;
         self.comments.get(r).unwrap_or(&[])
+    }
+
+    /// The move token of move `index` (0-based) exactly as written.
+    pub fn written_of(&self, index: usize) -> compact_str::CompactString {
+        let i = u32::try_from(index).unwrap_or(u32::MAX);
+        match self.written.binary_search_by_key(&i, |(m, _)| *m) {
+            Ok(k) => self.written[k].1.clone(),
+            Err(_) => (self.moves.get(index)).map_or_else(Default::default, |m| {
+                compact_str::format_compact!("{}", m.san)
+            }),
+        }
+    }
+
+    /// The annotation glyphs after move `index` (0-based).
+    pub fn nags_of(&self, index: usize) -> &[u8] {
+        let i = u32::try_from(index).unwrap_or(u32::MAX);
+        let k = self.nag_moves.partition_point(|&(m, _)| m < i);
+        match self.nag_moves.get(k) {
+            Some(&(m, from)) if m == i => {
+                let to = self
+                    .nag_moves
+                    .get(k + 1)
+                    .map_or(self.nags.len(), |&(_, s)| s as usize);
+                self.nags.get(from as usize..to).unwrap_or(&[])
+            }
+            _ => &[],
+        }
     }
 
     /// The first value of a tag.

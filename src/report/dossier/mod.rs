@@ -165,7 +165,7 @@ pub fn view(g: &GameAudit, bands: &[(f64, &'static str)]) -> GameView {
                     p.ply,
                     p.san.to_string(),
                     p.side.is_white(),
-                    p.fen(),
+                    g.replay.fen_after(p),
                     from,
                     to,
                 )

@@ -75,8 +75,14 @@ impl Ctx<'_, '_> {
         let Data::Move(p) = &tl.events[self.i].data else {
             return Value::None;
         };
-        let n = p.position.board().occupied().count();
-        if n > 7 || !p.position.castles().castling_rights().is_empty() {
+        let n = p.pieces as usize;
+        if n > 7 {
+            return Value::None; // no Syzygy table exists for it
+        }
+        let pos = &tl
+            .replay
+            .position_after(p.ply.saturating_sub(tl.replay.first_ply) as usize);
+        if !pos.castles().castling_rights().is_empty() {
             return Value::None; // no Syzygy table exists for it
         }
         let Some(tb) = &self.run.detectors.tablebase else {
@@ -90,7 +96,6 @@ impl Ctx<'_, '_> {
             .iter()
             .find(|(k, _)| *k == "fifty_move_rule")
             .is_none_or(|(_, v)| truthy(v));
-        let pos = &p.position;
         let stm = pos.turn();
         let side = |c: shakmaty::Color| {
             Value::Str(

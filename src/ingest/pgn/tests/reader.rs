@@ -60,7 +60,13 @@ fn a_dropped_games_moves_are_the_next_games_list_emptied() {
     let short = games(b"[Event \"B\"]\n\n1. d4 {a comment} d5 *\n");
     let m = &short[0].moves;
     assert_eq!(m.len(), 2);
-    assert_eq!((m[0].written.as_str(), m[1].written.as_str()), ("d4", "d5"));
+    assert_eq!(
+        (
+            short[0].written_of(0).as_str(),
+            short[0].written_of(1).as_str()
+        ),
+        ("d4", "d5")
+    );
     assert_eq!(short[0].comments_of(&m[0]).len(), 1);
     assert!(short[0].comments_of(&m[1]).is_empty());
     assert!(m.capacity() >= room, "{} < {room}", m.capacity());
