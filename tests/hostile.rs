@@ -297,3 +297,46 @@ fn a_replayed_games_log_joins_it_and_an_illegal_bestmove_is_found() {
     );
     assert!(out.contains("e2e5"), "{out}");
 }
+
+/// A game keeps at most 20,000 mainline moves (more than the 75-move rule
+/// allows any game): the rest are counted in one error at the first of
+/// them, and the replay stops there, so that a game's memory is bounded.
+#[test]
+fn moves_past_the_cap_are_counted_at_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = format!("{TAGS}[Result \"*\"]\n\n");
+    let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    for i in 0..20_010 {
+        if i % 2 == 0 {
+            text.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        text.push_str(shuffle[i % 4]);
+        text.push_str(if i % 20 == 19 { " {c} $1\n" } else { " " });
+    }
+    text.push_str("*\n");
+    let p = write(dir.path(), "g.pgn", &text);
+    let o = arbiter(&["audit", &p]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("the game has 10 more moves than the 20000 arbiter reads for one game"),
+        "{}",
+        &out[..out.len().min(3000)]
+    );
+    // the first move not read: White's 10001st, the first of its line (six
+    // tags, Result, a blank line, then 1,000 lines of 20 plies)
+    assert!(
+        out.contains("replay stopped before ply 20001"),
+        "{}",
+        &out[..out.len().min(3000)]
+    );
+    assert!(
+        out.contains(&format!("g.pgn:{}:8 (ply 20001)", 6 + 1 + 1 + 1000 + 1)),
+        "{}",
+        &out[..out.len().min(3000)]
+    );
+    assert!(
+        out.contains("(20000 plies, replay stopped)"),
+        "{}",
+        &out[..out.len().min(3000)]
+    );
+}

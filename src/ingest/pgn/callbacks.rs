@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
 
-use super::game::{PgnMove, PgnProblem, ProblemKind, Tag};
+use super::game::{MAX_MOVES, PgnMove, PgnProblem, ProblemKind, Tag};
 use super::visitor::{GameVisitor, Part, Tok};
 use crate::ingest::comments::{Annotations, Comment, CommentSource, parse_comment_from};
 use crate::ingest::text::decode_text;
@@ -69,6 +69,16 @@ impl Visitor for GameVisitor<'_, '_> {
     }
 
     fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
+        if self.game.moves.len() >= MAX_MOVES {
+            // past the cap: found (the scanner moves on), counted, not kept
+            let span = self.seek(Tok::San).map(|(s, e)| self.index.span(s, e - s));
+            let unread = &mut self.game.unread;
+            if unread.moves_past == 0 {
+                unread.first_past = span;
+            }
+            unread.moves_past += 1;
+            return ControlFlow::Continue(());
+        }
         let span = match self.seek(Tok::San) {
             Some((s, e)) => {
                 let w = match self.chunk.text(s, e) {
@@ -96,6 +106,9 @@ impl Visitor for GameVisitor<'_, '_> {
     }
 
     fn nag(&mut self, _: &mut (), nag: Nag) -> ControlFlow<()> {
+        if self.game.unread.moves_past > 0 {
+            return ControlFlow::Continue(());
+        }
         if let Some(last) = self.game.moves.len().checked_sub(1) {
             let (at, start) = (last as u32, self.game.nags.len() as u32);
             if self.game.nag_moves.last().is_none_or(|&(m, _)| m != at) {
@@ -141,6 +154,10 @@ impl Visitor for GameVisitor<'_, '_> {
             },
         };
         let span = self.index.span(start, end - start);
+        if self.game.unread.moves_past > 0 {
+            // a comment of a move not kept
+            return ControlFlow::Continue(());
+        }
         // typed from the reader's bytes: the text itself is not kept (its
         // span is), so a comment in UTF-8 is not copied
         // the body follows the `{` where the comment was found: its text is
@@ -233,6 +250,20 @@ impl Visitor for GameVisitor<'_, '_> {
                 _ => {}
             }
             pos = end.max(start + 1);
+        }
+        let past = self.game.unread.moves_past;
+        if past > 0 {
+            self.game.push_problem(PgnProblem {
+                kind: ProblemKind::Syntax,
+                message: format!(
+                    "the game has {past} more move{} than the {MAX_MOVES} arbiter reads for one game \
+                     (no game can have more than 17,697 plies under the 75-move rule); \
+                     from here on they were counted, not read",
+                    if past == 1 { "" } else { "s" }
+                ),
+                span: self.game.unread.first_past,
+                before_move: MAX_MOVES,
+            });
         }
     }
 }

@@ -130,7 +130,17 @@ pub struct Unread {
     /// with it: its tags were not all read (those read are kept), so that
     /// a tag missing from them may be in the file.
     pub tags_cut: bool,
+    /// The mainline moves past [`MAX_MOVES`]: counted, not kept, and the
+    /// place of the first of them.
+    pub moves_past: u64,
+    pub first_past: Option<Span>,
 }
+
+/// A game keeps at most this many mainline moves: more than any game can
+/// have under the 75-move rule and fivefold repetition (17,697 plies), so
+/// that a game's memory stays bounded. The moves past it are counted and a
+/// problem says where they start; the replay stops there.
+pub const MAX_MOVES: usize = 20_000;
 
 thread_local! {
     /// The lists of moves and of comments of the last game dropped on this
