@@ -340,3 +340,28 @@ fn moves_past_the_cap_are_counted_at_their_place() {
         &out[..out.len().min(3000)]
     );
 }
+
+/// Castling written with zeros (`0-0`, `0-0-0+`), which the reader takes
+/// as castling, is a move to the scanner too: the game replays whole and
+/// every later move keeps its own place (each took the next one's).
+#[test]
+fn castling_written_with_zeros_is_a_move_in_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{TAGS}[Result \"*\"]\n\n1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. 0-0-0 0-0-0 6. e3 e6 *\n"
+    );
+    let p = write(dir.path(), "g.pgn", &text);
+    let o = arbiter(&["audit", &p]);
+    let out = stdout(&o);
+    assert!(out.contains("A - B * (12 plies)"), "{out}");
+    assert!(out.contains("0 errors, 0 warnings"), "{out}");
+    let o = arbiter(&["replay", &p]);
+    let out = stdout(&o);
+    // e3 is the eleventh ply, on the movetext line (the ninth)
+    let col = text.lines().nth(8).unwrap().find("e3").unwrap() + 1;
+    assert!(
+        out.contains(&format!("ply 11: 6. e3  [line 9:{col}]")),
+        "{out}"
+    );
+    assert!(out.contains("ply 9: 5. O-O-O  [line 9:"), "{out}");
+}

@@ -202,6 +202,9 @@ impl GameVisitor<'_, '_> {
                 }
                 match SanPlus::from_ascii(word) {
                     Ok(_) => (Tok::San, start, end),
+                    // castling written with zeros, which the reader takes
+                    // as castling too
+                    Err(_) if zero_castling(word) => (Tok::San, start, end),
                     Err(_) => (Tok::Junk, start, end),
                 }
             }
@@ -352,4 +355,14 @@ fn token_end(c: &[u8], from: usize) -> usize {
         .map_or(c.len(), |i| from + i)
         .max(from + 1)
         .min(c.len())
+}
+
+/// `0-0` or `0-0-0`, with a check or mate sign or not: castling as some
+/// programs write it, with zeros for the letter O.
+fn zero_castling(word: &[u8]) -> bool {
+    let bare = word
+        .strip_suffix(b"+")
+        .or_else(|| word.strip_suffix(b"#"))
+        .unwrap_or(word);
+    bare == b"0-0" || bare == b"0-0-0"
 }
