@@ -365,3 +365,43 @@ fn castling_written_with_zeros_is_a_move_in_its_place() {
     );
     assert!(out.contains("ply 9: 5. O-O-O  [line 9:"), "{out}");
 }
+
+/// An engine log and an operator log whose round no game has are said,
+/// listed as unreadable and the run exits 2 (they joined no game and were
+/// dropped with exit 0).
+#[test]
+fn a_log_that_joins_no_game_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/kasparov-deep-junior-2003.pgn");
+    let elog = write(
+        dir.path(),
+        "engine.log",
+        "# side: white\n# round: 9\n2026-11-22T12:09:04.749Z > uci\n",
+    );
+    let olog = write(
+        dir.path(),
+        "operator.log",
+        "2003-01-26T15:00:00-05:00 levy setup machine_side=black round=8\n",
+    );
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        game.to_str().unwrap(),
+        "--engine-log",
+        &elog,
+        "--operator-log",
+        &olog,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for (log, round) in [("engine.log", 9), ("operator.log", 8)] {
+        assert!(
+            err.contains(&format!("{log}: joined no game: it names round {round}, and no game audited has that Round tag")),
+            "{err}"
+        );
+    }
+    let out = stdout(&o);
+    let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["unreadable"].as_array().unwrap().len(), 2, "{out}");
+}

@@ -490,7 +490,7 @@ fn text_audit_ends_on_the_summary_and_hashes_only_with_verbose() {
     assert_eq!(missing.status.code(), Some(2));
     let last = stdout(&missing).lines().last().unwrap().to_string();
     assert!(
-        last.ends_with("; exit status 2: 1 input could not be read (said above)"),
+        last.ends_with("; exit status 2: 1 input could not be read or used (said above)"),
         "{last}"
     );
     assert!(String::from_utf8_lossy(&missing.stderr).contains("samples/no-such.pgn"));

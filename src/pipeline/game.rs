@@ -57,14 +57,10 @@ pub fn audit_replayed(
     });
     // The operator logs of this game: by Round, else a log naming no round
     // joins the first game.
-    let round = game.tag("Round").map(str::trim);
     let logs: Vec<&LoadedLog> = config
         .operator_logs
         .iter()
-        .filter(|l| match &l.round {
-            Some(r) => Some(r.trim()) == round,
-            None => game.index == 0,
-        })
+        .filter(|l| joins(&game, l.round.as_deref()))
         .collect();
     let ops: Vec<crate::ingest::operator::OpEvent> = {
         let mut v: Vec<_> = logs
@@ -168,13 +164,18 @@ pub fn engine_logs_of<'l>(
     game: &PgnGame,
     logs: &'l [crate::ingest::logs::LoadedEngineLog],
 ) -> Vec<&'l crate::ingest::logs::LoadedEngineLog> {
-    let round = game.tag("Round").map(str::trim);
     logs.iter()
-        .filter(|l| match l.log.meta.get("round") {
-            Some(r) => Some(r.trim()) == round,
-            None => game.index == 0,
-        })
+        .filter(|l| joins(game, l.log.meta.get("round").map(String::as_str)))
         .collect()
+}
+
+/// Whether a log that names `round` (or none) joins `game`: the game whose
+/// Round tag it names, else the first game of its file.
+pub fn joins(game: &PgnGame, round: Option<&str>) -> bool {
+    match round {
+        Some(r) => Some(r.trim()) == game.tag("Round").map(str::trim),
+        None => game.index == 0,
+    }
 }
 
 impl GameAudit {

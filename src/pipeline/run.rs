@@ -45,6 +45,12 @@ pub fn audit_paths(
         "{bar:40} {pos}/{len} files {msg}",
         cfg.progress && inputs.len() > BAR_FROM,
     );
+    // which of the run's own logs some game joined (a case folder's logs
+    // are its game's)
+    let mut joined = Joined {
+        engine: vec![false; cfg.engine_logs.len()],
+        operator: vec![false; cfg.operator_logs.len()],
+    };
     for input in inputs {
         bar.inc(1);
         let (path, case_cfg) = match input {
@@ -74,8 +80,13 @@ pub fn audit_paths(
         let totals = &mut run.totals;
         let shown = crate::base::decode::shown(&path);
         bar.set_message(crate::base::diagnostic::for_terminal(&shown));
+        let own_logs = case_cfg.is_none();
+        let joined = &mut joined;
         let mut each = |g: GameAudit| {
             g.count_into(totals);
+            if own_logs {
+                joined.mark(&g.game, cfg);
+            }
             // the bar is lifted while a game's lines are written
             bar.suspend(|| on_game(&g))
         };
@@ -96,6 +107,14 @@ pub fn audit_paths(
         }
     }
     bar.finish_and_clear();
+    // a log no game joined was not checked against anything
+    for (path, round) in joined.not_joined(cfg) {
+        let e = format!(
+            "joined no game: it names round {round}, and no game audited has that Round tag"
+        );
+        say!("arbiter: {path}: {e}");
+        run.unreadable.push((path, e));
+    }
     // tables that could not be read: the run did not check everything
     for (p, e) in cfg.detectors.unreadable_tables() {
         say!("arbiter: {p}: {e}");
@@ -196,3 +215,41 @@ pub fn nth_game(file: &Path, n: usize, cfg: &Config) -> Result<GameAudit, NthGam
 #[derive(Debug, thiserror::Error)]
 #[error("stop reading")]
 struct StopReading;
+
+/// Which of a run's engine and operator logs a game joined.
+struct Joined {
+    engine: Vec<bool>,
+    operator: Vec<bool>,
+}
+
+impl Joined {
+    fn mark(&mut self, game: &crate::ingest::pgn::PgnGame, cfg: &Config) {
+        use super::game::joins;
+        for (seen, l) in self.engine.iter_mut().zip(&cfg.engine_logs) {
+            *seen |= joins(game, l.log.meta.get("round").map(String::as_str));
+        }
+        for (seen, l) in self.operator.iter_mut().zip(&cfg.operator_logs) {
+            *seen |= joins(game, l.round.as_deref());
+        }
+    }
+
+    /// The logs no game joined, with the round each names (a log that
+    /// names none joins the first game of any file, so it is never here).
+    fn not_joined(&self, cfg: &Config) -> Vec<(String, String)> {
+        let engine = self
+            .engine
+            .iter()
+            .zip(&cfg.engine_logs)
+            .filter(|(j, _)| !**j);
+        let operator = self
+            .operator
+            .iter()
+            .zip(&cfg.operator_logs)
+            .filter(|(j, _)| !**j);
+        engine
+            .map(|(_, l)| (l.path.clone(), l.log.meta.get("round").cloned()))
+            .chain(operator.map(|(_, l)| (l.path.clone(), l.round.clone())))
+            .filter_map(|(p, r)| Some((p, r?)))
+            .collect()
+    }
+}

@@ -209,9 +209,11 @@ pub fn status_meaning(status: i32, unreadable: usize, nothing: bool) -> String {
         _ if unreadable == 0 && nothing => {
             "exit status 2: nothing to audit (no game read; said above)".into()
         }
-        _ if unreadable == 1 => "exit status 2: 1 input could not be read (said above)".into(),
+        _ if unreadable == 1 => {
+            "exit status 2: 1 input could not be read or used (said above)".into()
+        }
         _ if unreadable > 1 => {
-            format!("exit status 2: {unreadable} inputs could not be read (said above)")
+            format!("exit status 2: {unreadable} inputs could not be read or used (said above)")
         }
         s => format!("exit status {s}: a report could not be written (said above)"),
     }
