@@ -5,7 +5,7 @@
 //! destructor.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
@@ -23,25 +23,16 @@ fn listed() -> MutexGuard<'static, BTreeMap<u64, PathBuf>> {
 pub struct Leftover(u64);
 
 impl Leftover {
-    /// List `path` (a file or a folder) for removal on a signal.
-    pub fn list(path: &Path) -> Leftover {
-        Leftover::listed_in(&mut listed(), path)
-    }
-
     /// Make a file or a folder with `make` (which gives back what it made
     /// and its path) and list it, with the list held: a signal cannot come
     /// between the two and leave it behind.
     pub fn make<T, E>(make: impl FnOnce() -> Result<(T, PathBuf), E>) -> Result<(T, Leftover), E> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
         let mut list = listed();
         let (made, path) = make()?;
-        Ok((made, Leftover::listed_in(&mut list, &path)))
-    }
-
-    fn listed_in(list: &mut BTreeMap<u64, PathBuf>, path: &Path) -> Leftover {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        list.insert(id, path.to_path_buf());
-        Leftover(id)
+        list.insert(id, path);
+        Ok((made, Leftover(id)))
     }
 }
 
@@ -93,6 +84,7 @@ fn remove(paths: impl IntoIterator<Item = PathBuf>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     /// A listed file and folder are removed; one whose owner dropped its
     /// listing is kept.
@@ -106,9 +98,14 @@ mod tests {
         std::fs::create_dir(&folder).unwrap();
         std::fs::write(folder.join("inner"), "y").unwrap();
         std::fs::write(&kept, "z").unwrap();
-        let _a = Leftover::list(&file);
-        let _b = Leftover::list(&folder);
-        drop(Leftover::list(&kept));
+        let list = |p: &Path| {
+            Leftover::make(|| Ok::<_, ()>(((), p.to_path_buf())))
+                .unwrap()
+                .1
+        };
+        let _a = list(&file);
+        let _b = list(&folder);
+        drop(list(&kept));
         // the listed paths of this test (other tests may list theirs)
         let paths: Vec<PathBuf> = listed()
             .values()

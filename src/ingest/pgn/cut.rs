@@ -2,7 +2,7 @@
 //! a `{…}` comment or not, whether movetext has begun, whether it has
 //! ended with a result, and so where the next game starts.
 
-use super::token_reach::{TokenReach, tail_word};
+use super::token_reach::TokenReach;
 use super::visitor::OUTCOMES;
 
 /// The lexical state of the game being cut, followed line by line.
@@ -137,29 +137,10 @@ pub(super) fn gaps(bytes: &[u8]) -> Vec<(u32, u32)> {
 
 /// The last word of a movetext line outside its comments (`{…}`, and a
 /// `;` comment to the line's end), for a line that starts inside a comment
-/// or not; `None` when it has no word outside them.
+/// or not; `None` when it has no word outside them. Found as
+/// [`TokenReach::follow_movetext`] finds it for the lines it follows.
 pub(super) fn last_word(line: &[u8], mut in_comment: bool) -> Option<&[u8]> {
-    let mut word = None;
-    let mut from = 0;
-    for i in memchr::memchr3_iter(b'{', b'}', b';', line) {
-        match line[i] {
-            b'{' if !in_comment => {
-                word = tail_word(&line[from..i]).or(word);
-                in_comment = true;
-            }
-            b'}' if in_comment => {
-                in_comment = false;
-                from = i + 1;
-            }
-            b';' if !in_comment => return tail_word(&line[from..i]).or(word),
-            _ => {}
-        }
-    }
-    if in_comment {
-        word
-    } else {
-        tail_word(&line[from..]).or(word)
-    }
+    TokenReach::default().follow_movetext(line, 0, &mut in_comment)
 }
 
 /// A game's termination marker, or a move with `*` written onto it.
@@ -232,42 +213,47 @@ fn is_well_formed_tag(line: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::token_reach::TokenReach;
     use super::*;
 
-    /// The last word that [`TokenReach::follow_movetext`] finds in its pass
-    /// is the one [`last_word`] finds in its own, and the
-    /// comment state after the line is the same, for lines that start inside
-    /// a comment or not.
+    /// The last word outside comments, for lines that start inside a
+    /// comment or not (`None`: no word outside them).
     #[test]
-    fn the_last_word_is_found_in_the_same_pass() {
-        let lines: [&[u8]; 16] = [
-            b"9. gxh5 {+1.04/16 0.230s} Rxh5 {-0.37/10}\n",
-            b"41. Kf2 1-0\n",
-            b"41. Kf2 {mate} 1-0 {adjudicated}\n",
-            b"1-0\n",
-            b"   \n",
-            b"{a whole comment}\n",
-            b"e4 ; a rest-of-line comment 1-0\n",
-            b"e4 {open ; not a comment here} e5 ; {not a comment} 0-1\n",
-            b"} e5 1/2-1/2\n",
-            b"text inside} 0-1 {x\n",
-            b"{ a { b } c *\n",
-            b"Nf3*\n",
-            b"}}}\n",
-            b"{{{\n",
-            b";\n",
-            b"12. Qxf7# {White mates} 1-0",
+    fn the_last_word_outside_comments() {
+        let cases: [(&[u8], Option<&str>, Option<&str>); 16] = [
+            (
+                b"9. gxh5 {+1.04/16 0.230s} Rxh5 {-0.37/10}\n",
+                Some("Rxh5"),
+                Some("Rxh5"),
+            ),
+            (b"41. Kf2 1-0\n", Some("1-0"), None),
+            (
+                b"41. Kf2 {mate} 1-0 {adjudicated}\n",
+                Some("1-0"),
+                Some("1-0"),
+            ),
+            (b"1-0\n", Some("1-0"), None),
+            (b"   \n", None, None),
+            (b"{a whole comment}\n", None, None),
+            (b"e4 ; a rest-of-line comment 1-0\n", Some("e4"), None),
+            (
+                b"e4 {open ; not a comment here} e5 ; {not a comment} 0-1\n",
+                Some("e5"),
+                Some("e5"),
+            ),
+            (b"} e5 1/2-1/2\n", Some("1/2-1/2"), Some("1/2-1/2")),
+            (b"text inside} 0-1 {x\n", Some("0-1"), Some("0-1")),
+            (b"{ a { b } c *\n", Some("*"), Some("*")),
+            (b"Nf3*\n", Some("Nf3*"), None),
+            (b"}}}\n", Some("}}}"), Some("}}")),
+            (b"{{{\n", None, None),
+            (b";\n", None, None),
+            (b"12. Qxf7# {White mates} 1-0", Some("1-0"), Some("1-0")),
         ];
-        for line in lines {
-            for start_inside in [false, true] {
-                let mut reach = TokenReach::default();
-                let mut in_comment = start_inside;
-                let word = reach.follow_movetext(line, 0, &mut in_comment);
-                let expected = last_word(line, start_inside);
+        for (line, outside, inside) in cases {
+            for (start_inside, expected) in [(false, outside), (true, inside)] {
                 assert_eq!(
-                    word,
-                    expected,
+                    last_word(line, start_inside),
+                    expected.map(str::as_bytes),
                     "{:?}, starting in a comment: {start_inside}",
                     String::from_utf8_lossy(line)
                 );

@@ -87,8 +87,8 @@ impl TokenReach {
     /// it are text to the game but still count here, as in `follow`).
     ///
     /// Gives back the line's last word outside its comments (a `{…}`, and a
-    /// `;` comment to the line's end), as [`super::cut::last_word`] finds
-    /// it, from the same pass over the line.
+    /// `;` comment to the line's end), found in the same pass over the line
+    /// (`super::cut::last_word` asks it for a line it does not follow).
     #[inline]
     pub(super) fn follow_movetext<'l>(
         &mut self,
@@ -152,7 +152,7 @@ impl TokenReach {
 }
 
 /// The last white-space separated word of `text`, if any.
-pub(super) fn tail_word(text: &[u8]) -> Option<&[u8]> {
+fn tail_word(text: &[u8]) -> Option<&[u8]> {
     let end = text.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
     let start = text[..end]
         .iter()
