@@ -134,14 +134,14 @@ fn compare(
     }
     let last_ply = tl.replay.plies.last().map(|p| p.ply).unwrap_or(0);
     let last_span = (tl.replay.plies.last()).and_then(|p| tl.game.moves[p.move_index].span);
-    let details = tl
-        .game
-        .tag("TerminationDetails")
-        .unwrap_or("")
-        .trim()
-        .to_string();
+    let ending = tl.game.recorded_ending();
+    let details = ending.map_or("", |e| e.text).to_string();
     let result = tl.game.tag("Result").unwrap_or("*").trim().to_string();
-    let details_span = tl.game.tag_entry("TerminationDetails").map(|t| t.span);
+    let details_span = ending.and_then(|e| e.span);
+    let details_note = || match ending {
+        Some(e) if e.in_comment => "the termination written after the last move".to_string(),
+        _ => "the TerminationDetails tag".to_string(),
+    };
     let ev = |span, ply: u32, note: String| Evidence {
         path: path.to_string(),
         span,
@@ -218,7 +218,7 @@ fn compare(
                         "the game ends at ply {} by rule {} ({rec}), but the record says {details:?}",
                         c.ply, rule.id
                     ),
-                    ev(details_span, c.ply, "the TerminationDetails tag".into()),
+                    ev(details_span, c.ply, details_note()),
                     &rs.path,
                 );
                 f.code = "adjudication-mislabelled".into();
@@ -231,28 +231,47 @@ fn compare(
             // the game may have ended there, so nothing later is judged.
         }
         None => {
-            // The record claims an adjudication that no rule computed.
-            for rule in &rs.rules {
-                let Check::Adjudicate {
-                    records: Some(_), ..
-                } = &rule.check
-                else {
-                    continue;
+            // The record claims an adjudication that no rule computed: one
+            // finding, at the first rule that records its text, naming the
+            // others that record the same (a manager writes "Draw by
+            // adjudication" for its draw rule and its move limit alike).
+            if details.is_empty() {
+                return;
+            }
+            let claiming: Vec<_> = rs
+                .rules
+                .iter()
+                .filter(|rule| {
+                    matches!(
+                        &rule.check,
+                        Check::Adjudicate {
+                            records: Some(_),
+                            ..
+                        }
+                    ) && claimed_by(prog, rule, tl)
+                })
+                .collect();
+            if claiming
+                .iter()
+                .any(|rule| outcome.indeterminate.iter().any(|i| i.rule == rule.id))
+            {
+                return; // reported as undecided, with the reason
+            }
+            if let Some((rule, others)) = claiming.split_first() {
+                let also = match others {
+                    [] => String::new(),
+                    _ => format!(
+                        " (nor {}, which record the same)",
+                        others.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
                 };
-                let claims = claimed_by(prog, rule, tl);
-                if !claims || details.is_empty() {
-                    continue;
-                }
-                if outcome.indeterminate.iter().any(|i| i.rule == rule.id) {
-                    continue; // reported as undecided, with the reason
-                }
                 let mut f = rule_finding(
                     rule,
                     format!(
-                        "the record says the game ended by {details:?} at ply {last_ply} ({result}), but rule {} never fires in this game",
+                        "the record says the game ended by {details:?} at ply {last_ply} ({result}), but rule {} never fires in this game{also}",
                         rule.id
                     ),
-                    ev(details_span, last_ply, "the TerminationDetails tag".into()),
+                    ev(details_span, last_ply, details_note()),
                     &rs.path,
                 );
                 f.code = "adjudication-unsupported".into();
@@ -273,7 +292,7 @@ fn claimed_by(prog: &Program<'_>, rule: &super::analysis::RuleDef, tl: &Timeline
     else {
         return false;
     };
-    let details = tl.game.tag("TerminationDetails").unwrap_or("").trim();
+    let details = tl.game.recorded_ending().map_or("", |e| e.text);
     // the final move, wherever log events after it put it in the timeline
     let Some(last) = tl
         .events

@@ -185,6 +185,18 @@ impl<'a> Timeline<'a> {
         tag_value(self.game, name)
     }
 
+    /// The termination the record states: TerminationDetails, else a match
+    /// manager's text after the last move's comment.
+    fn details(&self) -> Value {
+        match self.game.tag_entry("TerminationDetails") {
+            Some(_) => self.tag("TerminationDetails"),
+            None => self
+                .game
+                .recorded_ending()
+                .map_or(Value::None, |e| Value::Str(e.text.into())),
+        }
+    }
+
     /// The value of `kind.field` at event `i`. `Value::None` when the event
     /// is of another kind or the source does not record it.
     pub fn field(&self, i: usize, kind: Kind, name: &str) -> Value {
@@ -196,7 +208,7 @@ impl<'a> Timeline<'a> {
                 "round" => self.tag("Round"),
                 "result" => self.tag("Result"),
                 "termination" => self.tag("Termination"),
-                "details" => self.tag("TerminationDetails"),
+                "details" => self.details(),
                 "time_control" => self.tag("TimeControl"),
                 "plies" => Value::Num(self.game.moves.len() as f64),
                 "start_time" => opt_ms(self.game.start_time_ms()),
@@ -245,7 +257,7 @@ impl<'a> Timeline<'a> {
                 use shakmaty::Position;
                 match name {
                     "result" => self.tag("Result"),
-                    "details" => self.tag("TerminationDetails"),
+                    "details" => self.details(),
                     "plies" => Value::Num(self.replay.plies.len() as f64),
                     "pieces" => Value::Num(f64::from(pos.board().occupied().count() as u32)),
                     "checkmate" => Value::Bool(pos.is_checkmate()),

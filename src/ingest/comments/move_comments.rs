@@ -47,6 +47,22 @@ impl<'a> MoveComments<'a> {
         m
     }
 
+    /// The termination a match manager appended to the move's comment
+    /// (`-10.54/9 0.080s, Black wins by adjudication`): the text after the
+    /// values in cutechess-cli's, fastchess's and cutechess-ob's forms.
+    #[inline]
+    pub fn ending(&self) -> Option<&'a str> {
+        self.cutechess
+            .and_then(|c| c.note.as_deref())
+            .or_else(|| {
+                self.gui
+                    .filter(|g| matches!(g.form, "fastchess" | "cutechess-ob"))
+                    .and_then(|g| g.note.as_deref())
+            })
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+    }
+
     /// Each comment's annotations, in order.
     #[inline]
     pub(super) fn annotations(&self) -> impl Iterator<Item = &'a Annotations> + use<'a> {

@@ -272,4 +272,37 @@ impl PgnGame {
     pub fn tag_entry(&self, name: &str) -> Option<&Tag> {
         self.tags.iter().find(|t| t.name == name)
     }
+
+    /// The termination the record states, and where: the TerminationDetails
+    /// tag, else the text a match manager appended to the last move's
+    /// comment (cutechess-cli, fastchess and cutechess-ob write `…, White
+    /// wins by adjudication` there and no such tag).
+    pub fn recorded_ending(&self) -> Option<Ending<'_>> {
+        if let Some(t) = self.tag_entry("TerminationDetails") {
+            return Some(Ending {
+                text: t.value.trim(),
+                span: Some(t.span),
+                in_comment: false,
+            });
+        }
+        let last = self.moves.last()?;
+        let comments = self.comments_of(last);
+        let text = crate::ingest::comments::MoveComments::of(comments).ending()?;
+        Some(Ending {
+            text,
+            span: comments.iter().find(|c| c.annotations.form.is_some()).map(|c| c.span),
+            in_comment: true,
+        })
+    }
+}
+
+/// The termination a record states ([`PgnGame::recorded_ending`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ending<'a> {
+    /// The text, trimmed: `TCEC win rule`, `White wins by adjudication`.
+    pub text: &'a str,
+    /// Where it is written: the tag, or the last move's comment.
+    pub span: Option<Span>,
+    /// Written after the last move's comment, not in a tag.
+    pub in_comment: bool,
 }

@@ -25,7 +25,7 @@ mod times;
 mod token_reach;
 mod visitor;
 
-pub use self::game::{PgnGame, PgnMove, PgnProblem, ProblemKind, Tag};
+pub use self::game::{Ending, PgnGame, PgnMove, PgnProblem, ProblemKind, Tag};
 pub use self::reader::{parse_game, read_tags_at};
 pub use self::splitter::{GameChunk, GameSplitter, MAX_GAME_BYTES};
 pub use self::times::{duration_ms, manager_time_ms};
