@@ -24,6 +24,7 @@ mod injection;
 mod inputs;
 mod logs;
 mod malformed;
+mod managers;
 mod outputs;
 mod process_groups;
 mod processes;

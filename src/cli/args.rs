@@ -48,6 +48,17 @@ pub struct RulesArgs {
     /// game.
     #[arg(long, requires = "rules")]
     pub fit: bool,
+    /// The match manager's adjudication flags, as it ran them (e.g. "-draw
+    /// movenumber=34 movecount=8 score=20 -resign movecount=3 score=600"):
+    /// the ruleset's constants named after them take their values
+    /// (rulesets/managers.rules; docs/managers.md).
+    #[arg(
+        long = "manager-args",
+        requires = "rules",
+        conflicts_with = "fit",
+        allow_hyphen_values = true
+    )]
+    pub manager_args: Option<String>,
 }
 
 impl RulesArgs {
@@ -61,6 +72,7 @@ impl RulesArgs {
             operator_logs: self.operator_logs,
             engine_logs: self.engine_logs,
             fit: self.fit,
+            manager_args: self.manager_args,
         }
     }
 }

@@ -27,6 +27,10 @@ pub struct Config {
     /// `--fit`: each PGN file is fitted as it is read, and its games judged
     /// under its fitted values (`crate::pipeline::fit`).
     pub fit: bool,
+    /// `--manager-args`: the constants the match manager's own flags give
+    /// (`crate::pipeline::manager_args`), over the ruleset's and its
+    /// variant's.
+    pub given: Option<crate::rules::eval::Overrides>,
     /// Draw a progress bar on standard error (a terminal's) over an audit
     /// of more than [`crate::pipeline::run::BAR_FROM`] inputs, and over a
     /// fit.
@@ -50,6 +54,9 @@ pub struct Invocation {
     /// `--fit`: each file judged under its fitted values.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fit: bool,
+    /// `--manager-args`, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manager_args: Option<String>,
 }
 
 /// What `arbiter batch` adds to an invocation. The thread count is not
@@ -94,6 +101,8 @@ pub enum ConfigError {
     Syzygy { dir: String, source: std::io::Error },
     #[error("arbiter: {0}")]
     Similarity(#[source] crate::facts::similarity::LoadError),
+    #[error("arbiter: {0}")]
+    ManagerArgs(#[source] crate::pipeline::manager_args::ManagerArgsError),
 }
 
 /// The threads a run uses where it is not told: the machine's cores.
@@ -118,7 +127,7 @@ pub fn on_threads<T: Send>(
 /// The rulesets shipped in `rulesets/`, built into the binary: a case
 /// folder names one by its name (`"ruleset": "icga-2008"`), and its
 /// reports name it `rulesets/<name>.rules`, as when it is read from there.
-pub const SHIPPED: [(&str, &str); 5] = [
+pub const SHIPPED: [(&str, &str); 6] = [
     ("icga-2008", include_str!("../../rulesets/icga-2008.rules")),
     (
         "kasparov-deep-blue-1996",
@@ -128,6 +137,7 @@ pub const SHIPPED: [(&str, &str); 5] = [
         "kasparov-deep-junior-2003",
         include_str!("../../rulesets/kasparov-deep-junior-2003.rules"),
     ),
+    ("managers", include_str!("../../rulesets/managers.rules")),
     ("tcec-s15", include_str!("../../rulesets/tcec-s15.rules")),
     (
         "wccc-1992-madrid",
@@ -248,6 +258,8 @@ pub struct Settings {
     pub operator_logs: Vec<PathBuf>,
     pub engine_logs: Vec<PathBuf>,
     pub fit: bool,
+    /// `--manager-args`: the manager's adjudication flags.
+    pub manager_args: Option<String>,
 }
 
 impl Settings {
@@ -265,6 +277,7 @@ impl Settings {
             engine_logs: self.engine_logs.iter().map(shown).collect(),
             batch: None,
             fit: self.fit,
+            manager_args: self.manager_args.clone(),
         }
     }
 
@@ -278,6 +291,7 @@ impl Settings {
             operator_logs: inv.operator_logs.iter().map(PathBuf::from).collect(),
             engine_logs: inv.engine_logs.iter().map(PathBuf::from).collect(),
             fit: inv.fit,
+            manager_args: inv.manager_args.clone(),
         };
         (settings, inv.paths.iter().map(PathBuf::from).collect())
     }
@@ -298,6 +312,12 @@ impl Config {
             let rs = Config::load_ruleset(path)?;
             if let Some(v) = &settings.variant {
                 crate::rules::eval::Program::new(&rs, Some(v)).map_err(ConfigError::Variant)?;
+            }
+            if let Some(args) = &settings.manager_args {
+                cfg.given = Some(
+                    crate::pipeline::manager_args::overrides(&rs, args)
+                        .map_err(ConfigError::ManagerArgs)?,
+                );
             }
             cfg.ruleset = Some(std::sync::Arc::new(rs));
             cfg.variant = settings.variant.clone();

@@ -100,7 +100,7 @@ pub fn audit_replayed(
         match judge(
             rs,
             config.variant.as_deref(),
-            fitted.map(|f| &f.overrides),
+            fitted.map(|f| &f.overrides).or(config.given.as_ref()),
             tl,
             &config.detectors,
             path,
@@ -125,7 +125,9 @@ pub fn audit_replayed(
             rs,
             config.variant.as_deref(),
             tl,
-            &fitted.map(|f| f.overrides.clone()).unwrap_or_default(),
+            &(fitted.map(|f| f.overrides.clone()))
+                .or_else(|| config.given.clone())
+                .unwrap_or_default(),
         )
         .ok()
         .and_then(|p| p.time_control.map(std::borrow::Cow::into_owned))

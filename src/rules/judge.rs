@@ -262,7 +262,11 @@ fn compare(
                     [] => String::new(),
                     _ => format!(
                         " (nor {}, which record the same)",
-                        others.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+                        others
+                            .iter()
+                            .map(|r| r.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 };
                 let mut f = rule_finding(

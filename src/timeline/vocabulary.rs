@@ -18,7 +18,12 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
         "tag Result: 1-0, 0-1, 1/2-1/2 or *",
     ),
     (Kind::Game, "termination", Type::Str, "tag Termination"),
-    (Kind::Game, "details", Type::Str, "tag TerminationDetails, else the termination a match manager wrote after the last move's comment"),
+    (
+        Kind::Game,
+        "details",
+        Type::Str,
+        "tag TerminationDetails, else the termination a match manager wrote after the last move's comment",
+    ),
     (Kind::Game, "time_control", Type::Str, "tag TimeControl"),
     (Kind::Game, "plies", Type::Num, "moves in the record"),
     (
@@ -313,7 +318,12 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
         "the Rr (win rule) counter recorded",
     ),
     (Kind::End, "result", Type::Str, "tag Result"),
-    (Kind::End, "details", Type::Str, "tag TerminationDetails, else the termination a match manager wrote after the last move's comment"),
+    (
+        Kind::End,
+        "details",
+        Type::Str,
+        "tag TerminationDetails, else the termination a match manager wrote after the last move's comment",
+    ),
     (Kind::End, "plies", Type::Num, "plies replayed"),
     (
         Kind::End,

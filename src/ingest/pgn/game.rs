@@ -290,7 +290,10 @@ impl PgnGame {
         let text = crate::ingest::comments::MoveComments::of(comments).ending()?;
         Some(Ending {
             text,
-            span: comments.iter().find(|c| c.annotations.form.is_some()).map(|c| c.span),
+            span: comments
+                .iter()
+                .find(|c| c.annotations.form.is_some())
+                .map(|c| c.span),
             in_comment: true,
         })
     }

@@ -181,6 +181,7 @@ pub fn command_line(inv: &crate::pipeline::Invocation) -> String {
     flag("syzygy", &inv.syzygy);
     flag("similarity", &inv.similarity);
     flag("shard", &inv.batch.as_ref().and_then(|b| b.shard.clone()));
+    flag("manager-args", &inv.manager_args);
     for l in &inv.operator_logs {
         v.push("--operator-log".into());
         v.push(q(l));
