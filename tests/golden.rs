@@ -1,6 +1,7 @@
 //! Golden tests per ruleset: `tests/fixtures/rules/<ruleset>/<rule-id>.pgn`
-//! (with `<rule-id>.operator.log` when the rule judges operator conduct)
-//! must trigger that rule; `clean.pgn` must trigger nothing. Every checked
+//! (with `<rule-id>.operator.log` when the rule judges operator conduct,
+//! `<rule-id>.engine.log` for engine traffic, and `<rule-id>.manager-args`
+//! for the match manager's flags it ran under) must trigger that rule; `clean.pgn` must trigger nothing. Every checked
 //! rule of every shipped ruleset must have its fixture.
 
 use std::path::{Path, PathBuf};
@@ -43,6 +44,11 @@ fn audit(ruleset: &Path, pgn: &Path, needs_tables: bool) -> Option<(i32, serde_j
     let elog_s = elog.to_str().unwrap().to_string();
     if elog.exists() {
         args.extend(["--engine-log", &elog_s]);
+    }
+    let margs = pgn.with_extension("manager-args");
+    let margs_s = std::fs::read_to_string(&margs).unwrap_or_default();
+    if margs.exists() {
+        args.extend(["--manager-args", margs_s.trim()]);
     }
     let tables = std::env::var("ARBITER_SYZYGY").ok();
     match &tables {

@@ -453,7 +453,7 @@ fn an_unknown_ruleset_name_lists_the_shipped() {
     let (_t, case, _) = case_with(r#"{"ruleset": "tcec-s99"}"#);
     refused(
         &case,
-        "ruleset \"tcec-s99\" is not a shipped ruleset (shipped: icga-2008, kasparov-deep-blue-1996, kasparov-deep-junior-2003, tcec-s15, wccc-1992-madrid)",
+        "ruleset \"tcec-s99\" is not a shipped ruleset (shipped: icga-2008, kasparov-deep-blue-1996, kasparov-deep-junior-2003, managers, tcec-s15, wccc-1992-madrid)",
     );
 }
 

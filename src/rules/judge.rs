@@ -231,59 +231,86 @@ fn compare(
             // the game may have ended there, so nothing later is judged.
         }
         None => {
-            // The record claims an adjudication that no rule computed: one
-            // finding, at the first rule that records its text, naming the
-            // others that record the same (a manager writes "Draw by
-            // adjudication" for its draw rule and its move limit alike).
-            if details.is_empty() {
-                return;
-            }
-            let claiming: Vec<_> = rs
-                .rules
-                .iter()
-                .filter(|rule| {
-                    matches!(
-                        &rule.check,
-                        Check::Adjudicate {
-                            records: Some(_),
-                            ..
-                        }
-                    ) && claimed_by(prog, rule, tl)
-                })
-                .collect();
-            if claiming
-                .iter()
-                .any(|rule| outcome.indeterminate.iter().any(|i| i.rule == rule.id))
-            {
-                return; // reported as undecided, with the reason
-            }
-            if let Some((rule, others)) = claiming.split_first() {
-                let also = match others {
-                    [] => String::new(),
-                    _ => format!(
-                        " (nor {}, which record the same)",
-                        others
-                            .iter()
-                            .map(|r| r.id.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                };
-                let mut f = rule_finding(
-                    rule,
-                    format!(
-                        "the record says the game ended by {details:?} at ply {last_ply} ({result}), but rule {} never fires in this game{also}",
-                        rule.id
-                    ),
-                    ev(details_span, last_ply, details_note()),
-                    &rs.path,
-                );
-                f.code = "adjudication-unsupported".into();
-                f.evidence
-                    .push(ev(last_span, last_ply, "the final move".into()));
-                out.push(f);
-            }
+            let claim = Claim {
+                details: &details,
+                result: &result,
+                last_ply,
+                finding_at: ev(details_span, last_ply, details_note()),
+                final_move: ev(last_span, last_ply, "the final move".into()),
+            };
+            unsupported(prog, tl, outcome, &claim, out);
         }
+    }
+}
+
+/// What a record claims of its end where no rule computed one: its
+/// termination text and result, and the evidence of each.
+struct Claim<'a> {
+    details: &'a str,
+    result: &'a str,
+    last_ply: u32,
+    finding_at: Evidence,
+    final_move: Evidence,
+}
+
+/// The record claims an adjudication that no rule computed: one
+/// `adjudication-unsupported` finding, at the first rule that records its
+/// text, naming the others that record the same (a manager writes "Draw by
+/// adjudication" for its draw rule and its move limit alike).
+fn unsupported(
+    prog: &Program<'_>,
+    tl: &Timeline<'_>,
+    outcome: &Outcome,
+    claim: &Claim<'_>,
+    out: &mut Vec<Finding>,
+) {
+    let rs = prog.ruleset;
+    if claim.details.is_empty() {
+        return;
+    }
+    let claiming: Vec<_> = rs
+        .rules
+        .iter()
+        .filter(|rule| {
+            matches!(
+                &rule.check,
+                Check::Adjudicate {
+                    records: Some(_),
+                    ..
+                }
+            ) && claimed_by(prog, rule, tl)
+        })
+        .collect();
+    if claiming
+        .iter()
+        .any(|rule| outcome.indeterminate.iter().any(|i| i.rule == rule.id))
+    {
+        return; // reported as undecided, with the reason
+    }
+    if let Some((rule, others)) = claiming.split_first() {
+        let also = match others {
+            [] => String::new(),
+            _ => format!(
+                " (nor {}, which record the same)",
+                others
+                    .iter()
+                    .map(|r| r.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let mut f = rule_finding(
+            rule,
+            format!(
+                "the record says the game ended by {:?} at ply {} ({}), but rule {} never fires in this game{also}",
+                claim.details, claim.last_ply, claim.result, rule.id
+            ),
+            claim.finding_at.clone(),
+            &rs.path,
+        );
+        f.code = "adjudication-unsupported".into();
+        f.evidence.push(claim.final_move.clone());
+        out.push(f);
     }
 }
 
