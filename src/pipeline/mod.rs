@@ -15,6 +15,7 @@ pub mod fit;
 pub mod hidden_book;
 pub mod game;
 pub mod inputs;
+pub mod match_log;
 pub mod progress;
 pub mod record;
 pub mod run;
