@@ -57,6 +57,11 @@ pub enum LogFileError {
         byte: u8,
         rendered: String,
     },
+    /// A fastchess log of several games without its game lines.
+    #[error(
+        "arbiter: {path}: a fastchess log of {games} games without the lines that tell them apart (`Game N between A and B starting`, written with `-log level=trace`): its engine traffic cannot be given to its games"
+    )]
+    Undelimited { path: String, games: u64 },
     #[error("arbiter: a thread reading the engine logs failed")]
     Thread,
 }
@@ -143,6 +148,7 @@ pub fn read_engine_log_games(path: &Path) -> Result<Vec<LoadedEngineLog>, LogFil
     use crate::ingest::engine::{Read, Splitter};
     let (path, sha256, read) = stream_engine_log(path, Splitter::default())?;
     Ok(match read {
+        Read::Undelimited(_, games) => return Err(LogFileError::Undelimited { path, games }),
         Read::Whole(log) => vec![LoadedEngineLog {
             path,
             sha256,
@@ -183,7 +189,7 @@ pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineL
     use crate::ingest::engine::{Read, Splitter};
     let (path, sha256, read) = stream_engine_log(path, Splitter::whole())?;
     let log = match read {
-        Read::Whole(log) => log,
+        Read::Whole(log) | Read::Undelimited(log, _) => log,
         Read::Split(_) => unreachable!("a whole splitter never splits"),
     };
     Ok(LoadedEngineLog {

@@ -66,6 +66,10 @@ pub struct Split {
 pub enum Read {
     Whole(EngineLog),
     Split(Split),
+    /// A fastchess log of several games without the lines that delimit
+    /// them (`Game N between A and B starting`, written at `-log
+    /// level=trace`): an engine was sent `ucinewgame` this many times.
+    Undelimited(EngineLog, u64),
 }
 
 /// Lines held before the first game is named, and engine lines between
@@ -117,6 +121,9 @@ pub struct Splitter {
     long_before: Vec<(Span, u64, usize)>,
     /// The times of day of the last game closed (see `Reader::clock`).
     clock: (i64, Option<i64>),
+    /// Read whole: the `ucinewgame`s each engine was sent in fastchess's
+    /// form (more than one: games the log does not delimit).
+    newgames: Vec<(String, u64)>,
 }
 
 impl Splitter {
@@ -131,6 +138,16 @@ impl Splitter {
     /// One line of the log (without its line ending) and its span.
     pub fn line(&mut self, span: Span, line: &str) {
         self.lines.total += 1;
+        if matches!(self.mode, Mode::Whole | Mode::Undecided)
+            && line.starts_with("[Engine]")
+            && let Some((name, _)) = line.split_once(" <--- ucinewgame")
+            && let Some(p) = fastchess_parts(name)
+        {
+            match self.newgames.iter_mut().find(|(n, _)| n == p.text) {
+                Some((_, k)) => *k += 1,
+                None => self.newgames.push((p.text.to_string(), 1)),
+            }
+        }
         match self.mode {
             Mode::Whole => self.whole.line(span, line),
             Mode::Undecided => self.undecided(span, line),
@@ -424,7 +441,10 @@ impl Splitter {
     /// The log read: whole, or split per game.
     pub fn finish(mut self) -> Read {
         match self.mode {
-            Mode::Whole | Mode::Undecided => Read::Whole(self.whole.finish()),
+            Mode::Whole | Mode::Undecided => match self.newgames.iter().map(|(_, k)| *k).max() {
+                Some(k) if k > 1 => Read::Undelimited(self.whole.finish(), k),
+                _ => Read::Whole(self.whole.finish()),
+            },
             Mode::Fastchess | Mode::Cutechess => {
                 self.settle(None);
                 let mut games = self.done;
