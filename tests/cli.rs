@@ -23,6 +23,7 @@ mod identical;
 mod injection;
 mod inputs;
 mod logs;
+mod match_logs;
 mod malformed;
 mod managers;
 mod outputs;

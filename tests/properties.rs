@@ -219,6 +219,7 @@ fn check_engine_log(text: &str) -> Result<(), TestCaseError> {
             path: "p.log".into(),
             sha256: String::new(),
             log,
+            part: None,
         }],
         clocks: true,
         ..Default::default()

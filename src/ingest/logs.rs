@@ -57,16 +57,42 @@ pub enum LogFileError {
         byte: u8,
         rendered: String,
     },
+    /// A fastchess log of several games without its game lines.
+    #[error(
+        "arbiter: {path}: a fastchess log of {games} games without the lines that tell them apart (`Game N between A and B starting`, written with `-log level=trace`): its engine traffic cannot be given to its games"
+    )]
+    Undelimited { path: String, games: u64 },
     #[error("arbiter: a thread reading the engine logs failed")]
     Thread,
 }
 
-/// An engine log read from a file.
+/// An engine log read from a file, or one game of a match-long log.
 #[derive(Debug, Clone)]
 pub struct LoadedEngineLog {
     pub path: String,
     pub sha256: String,
     pub log: EngineLog,
+    /// The game of a match-long log this is (`None`: the log is read
+    /// whole and joins by its `# round:`).
+    pub part: Option<Part>,
+}
+
+/// One game of a match-long log, and what the whole file held.
+#[derive(Debug, Clone)]
+pub struct Part {
+    pub segment: crate::ingest::engine::Segment,
+    pub file: std::sync::Arc<FileSplit>,
+}
+
+/// A match-long log as a whole: how its lines were attributed and the
+/// engine traffic no game claimed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileSplit {
+    pub lines: crate::ingest::engine::LineCount,
+    pub stray: Option<(crate::base::span::Span, u64)>,
+    pub games: usize,
+    /// The games come in pairs of swapped colours (`engine::Split::paired`).
+    pub paired: bool,
 }
 
 /// Read engine log files side by side, on at most `threads` threads (this
@@ -89,7 +115,7 @@ pub fn read_engine_logs(
             let Some(p) = paths.get(i) else {
                 return read;
             };
-            read.push((i, read_engine_log(p)));
+            read.push((i, read_engine_log_games(p)));
         }
     };
     let mut read = std::thread::scope(|s| {
@@ -108,7 +134,49 @@ pub fn read_engine_logs(
         Ok(read)
     })?;
     read.sort_unstable_by_key(|&(i, _)| i);
-    read.into_iter().map(|(_, r)| r).collect()
+    let mut logs = Vec::new();
+    for (_, r) in read {
+        logs.extend(r?);
+    }
+    Ok(logs)
+}
+
+/// Read an engine log file as [`read_engine_log`] does, a match-long log
+/// split per game (`engine::Splitter`): one entry per game, in the order
+/// the games started; a log read whole is one entry.
+pub fn read_engine_log_games(path: &Path) -> Result<Vec<LoadedEngineLog>, LogFileError> {
+    use crate::ingest::engine::{Read, Splitter};
+    let (path, sha256, read) = stream_engine_log(path, Splitter::default())?;
+    Ok(match read {
+        Read::Undelimited(_, games) => return Err(LogFileError::Undelimited { path, games }),
+        Read::Whole(log) => vec![LoadedEngineLog {
+            path,
+            sha256,
+            log,
+            part: None,
+        }],
+        Read::Split(split) => {
+            let file = std::sync::Arc::new(FileSplit {
+                lines: split.lines,
+                stray: split.stray,
+                games: split.games.len(),
+                paired: split.paired,
+            });
+            split
+                .games
+                .into_iter()
+                .map(|(segment, log)| LoadedEngineLog {
+                    path: path.clone(),
+                    sha256: sha256.clone(),
+                    log,
+                    part: Some(Part {
+                        segment,
+                        file: file.clone(),
+                    }),
+                })
+                .collect()
+        }
+    })
 }
 
 /// Read an engine log file as it streams by: each line is folded into its
@@ -118,6 +186,26 @@ pub fn read_engine_logs(
 /// that are not UTF-8 are replaced line by line (the same replacement as
 /// for the whole text: a line ending is never part of a UTF-8 sequence).
 pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineLog, LogFileError> {
+    use crate::ingest::engine::{Read, Splitter};
+    let (path, sha256, read) = stream_engine_log(path, Splitter::whole())?;
+    let log = match read {
+        Read::Whole(log) | Read::Undelimited(log, _) => log,
+        Read::Split(_) => unreachable!("a whole splitter never splits"),
+    };
+    Ok(LoadedEngineLog {
+        path,
+        sha256,
+        log,
+        part: None,
+    })
+}
+
+/// The lines of the log at `path` read by `reader` as they stream by: the
+/// path as shown, the file's SHA-256 and what was read.
+fn stream_engine_log(
+    path: &Path,
+    mut reader: crate::ingest::engine::Splitter,
+) -> Result<(String, String, crate::ingest::engine::Read), LogFileError> {
     let shown = path.display().to_string();
     let failed = |source: io::Error| LogFileError::Io {
         path: shown.clone(),
@@ -128,7 +216,6 @@ pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineL
     if let Some(w) = crate::ingest::text::wide_encoding(input.fill_buf().map_err(failed)?) {
         return Err(wide_error(&shown, w));
     }
-    let mut reader = crate::ingest::engine::Reader::default();
     let mut buf = Vec::new();
     let mut spans = Spans::default();
     let mut first = true;
@@ -158,11 +245,8 @@ pub fn read_engine_log(path: &Path) -> Result<crate::ingest::logs::LoadedEngineL
         let (span, text) = spans.next(&raw);
         reader.line(span, text);
     }
-    Ok(crate::ingest::logs::LoadedEngineLog {
-        path: shown,
-        sha256: input.into_inner().finish().0,
-        log: reader.finish(),
-    })
+    let sha256 = input.into_inner().finish().0;
+    Ok((shown, sha256, reader.finish()))
 }
 
 /// A line read by [`next_line`].

@@ -92,6 +92,13 @@ pub fn audit_replayed(
     let engine_logs = engine_logs_of(&game, &config.engine_logs);
     let (eng_events, eng_findings) = crate::timeline::align::align(&game, &replay, &engine_logs);
     findings.extend(eng_findings);
+    super::match_log::match_findings(
+        path,
+        &game,
+        &engine_logs,
+        &config.engine_logs,
+        &mut findings,
+    );
     let tl = config
         .ruleset
         .as_ref()
@@ -160,24 +167,22 @@ pub fn audit_replayed(
     }
 }
 
-/// The engine logs of a game: those whose `# round:` is the game's Round;
-/// a log naming no round joins the first game.
+/// The engine logs of a game: those whose `# round:` is the game's Round
+/// (a log naming no round joins the first game), and the games of a
+/// match-long log that are this one (`match_log::joins_segment`).
 pub fn engine_logs_of<'l>(
     game: &PgnGame,
     logs: &'l [crate::ingest::logs::LoadedEngineLog],
 ) -> Vec<&'l crate::ingest::logs::LoadedEngineLog> {
     logs.iter()
-        .filter(|l| joins(game, l.log.meta.get("round").map(String::as_str)))
+        .filter(|l| super::match_log::log_joins(game, l))
         .collect()
 }
 
 /// Whether a log that names `round` (or none) joins `game`: the game whose
 /// Round tag it names, else the first game of its file.
 pub fn joins(game: &PgnGame, round: Option<&str>) -> bool {
-    match round {
-        Some(r) => Some(r.trim()) == game.tag("Round").map(str::trim),
-        None => game.index == 0,
-    }
+    super::match_log::joins_round(game, round)
 }
 
 impl GameAudit {

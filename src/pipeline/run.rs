@@ -108,10 +108,7 @@ pub fn audit_paths(
     }
     bar.finish_and_clear();
     // a log no game joined was not checked against anything
-    for (path, round) in joined.not_joined(cfg) {
-        let e = format!(
-            "joined no game: it names round {round}, and no game audited has that Round tag"
-        );
+    for (path, e) in joined.not_joined(cfg) {
         say!("arbiter: {path}: {e}");
         run.unreadable.push((path, e));
     }
@@ -226,29 +223,54 @@ impl Joined {
     fn mark(&mut self, game: &crate::ingest::pgn::PgnGame, cfg: &Config) {
         use super::game::joins;
         for (seen, l) in self.engine.iter_mut().zip(&cfg.engine_logs) {
-            *seen |= joins(game, l.log.meta.get("round").map(String::as_str));
+            *seen |= super::match_log::log_joins(game, l);
         }
         for (seen, l) in self.operator.iter_mut().zip(&cfg.operator_logs) {
             *seen |= joins(game, l.round.as_deref());
         }
     }
 
-    /// The logs no game joined, with the round each names (a log that
-    /// names none joins the first game of any file, so it is never here).
+    /// The logs no game joined, each with what is said of it: the round a
+    /// log names (a log that names none joins the first game of any file,
+    /// so it is never here), or the game of a match-long log; and each
+    /// match-long log's engine traffic outside every game.
     fn not_joined(&self, cfg: &Config) -> Vec<(String, String)> {
+        use super::match_log::{match_files, not_joined_message, stray_message};
+        let round = |r: Option<&String>| {
+            r.map(|r| {
+                format!(
+                    "joined no game: it names round {r}, and no game audited has that Round tag"
+                )
+            })
+        };
         let engine = self
             .engine
             .iter()
             .zip(&cfg.engine_logs)
-            .filter(|(j, _)| !**j);
+            .filter(|(j, _)| !**j)
+            .map(|(_, l)| {
+                let said = match &l.part {
+                    Some(p) => Some(not_joined_message(&p.segment, p.file.paired)),
+                    None => round(l.log.meta.get("round")),
+                };
+                (l.path.clone(), said)
+            });
         let operator = self
             .operator
             .iter()
             .zip(&cfg.operator_logs)
-            .filter(|(j, _)| !**j);
+            .filter(|(j, _)| !**j)
+            .map(|(_, l)| (l.path.clone(), round(l.round.as_ref())));
+        let stray = match_files(&cfg.engine_logs)
+            .into_iter()
+            .filter_map(|(p, f)| {
+                let (span, n) = f.stray?;
+                Some((p.to_string(), Some(stray_message(span.line, n))))
+            })
+            .collect::<Vec<_>>();
         engine
-            .map(|(_, l)| (l.path.clone(), l.log.meta.get("round").cloned()))
-            .chain(operator.map(|(_, l)| (l.path.clone(), l.round.clone())))
+            .chain(operator)
+            .chain(stray)
             .filter_map(|(p, r)| Some((p, r?)))
             .collect()
     }

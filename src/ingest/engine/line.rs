@@ -52,6 +52,10 @@ pub enum LineError {
     /// A time that starts like a date but is not a timestamp.
     #[error(transparent)]
     Timestamp(#[from] crate::base::time::TimestampError),
+    /// A fastchess `[Engine]` line without `Name <--- line` or
+    /// `Name ---> line` after its thread.
+    #[error("expected `[Engine] [HH:MM:SS.µs] <thread> Name <--- line` (or `--->`)")]
+    Fastchess,
     /// cutechess's `>` or `<` without `Name(id): ` after it.
     #[error("expected `{dir}Name(id): text` after the time")]
     NoEngine { dir: char },
@@ -82,6 +86,9 @@ pub(super) struct RawLine<'a> {
     pub(super) engine: &'a str,
     pub(super) dir: Dir,
     pub(super) text: &'a str,
+    /// The time is a time of day (fastchess), ms since midnight: the
+    /// reader turns it into ms since the log's first midnight.
+    pub(super) of_day: bool,
 }
 
 impl RawLine<'_> {
@@ -101,6 +108,9 @@ impl RawLine<'_> {
 
 /// [`parse_line`]'s reading of a line's time, engine and direction.
 pub(super) fn split_line(t: &str) -> Result<Option<RawLine<'_>>, LineError> {
+    if t.starts_with('[') {
+        return fastchess_line(t);
+    }
     let (time_s, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
     let rest = rest.trim_start();
     // time: ISO 8601 or milliseconds
@@ -144,6 +154,7 @@ pub(super) fn split_line(t: &str) -> Result<Option<RawLine<'_>>, LineError> {
             engine: &rest[1..colon],
             dir,
             text: rest.get(colon + 2..).unwrap_or(""),
+            of_day: false,
         }));
     }
     // transcript: <dir> text
@@ -166,5 +177,108 @@ pub(super) fn split_line(t: &str) -> Result<Option<RawLine<'_>>, LineError> {
         engine: "",
         dir,
         text,
+        of_day: false,
+    }))
+}
+
+/// A fastchess `-log` line cut into its level, time of day, thread and
+/// text: `[LEVEL ] [HH:MM:SS.µs] <   thread> text`. `None` for a line not
+/// in that form.
+pub fn fastchess_parts(t: &str) -> Option<FastParts<'_>> {
+    let rest = t.strip_prefix('[')?;
+    let (level, rest) = rest.split_once(']')?;
+    let rest = rest.trim_start().strip_prefix('[')?;
+    let (at, rest) = rest.split_once(']')?;
+    let ms = time_of_day(at)?;
+    let rest = rest.trim_start().strip_prefix('<')?;
+    let (thread, text) = rest.split_once('>')?;
+    Some(FastParts {
+        level: level.trim(),
+        at,
+        ms,
+        thread: thread.trim(),
+        text: text.trim(),
+    })
+}
+
+/// The parts of a fastchess `-log` line ([`fastchess_parts`]).
+#[derive(Debug)]
+pub struct FastParts<'a> {
+    pub level: &'a str,
+    /// The time of day as written, and in ms since midnight.
+    pub at: &'a str,
+    pub ms: i64,
+    /// The thread id, empty for the main thread's lines.
+    pub thread: &'a str,
+    pub text: &'a str,
+}
+
+/// `HH:MM:SS[.fraction]` in ms since midnight.
+fn time_of_day(at: &str) -> Option<i64> {
+    let b = at.as_bytes();
+    if b.len() < 8 || b[2] != b':' || b[5] != b':' {
+        return None;
+    }
+    let num = |s: &str| -> Option<i64> {
+        s.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let (h, m, s) = (num(&at[..2])?, num(&at[3..5])?, num(&at[6..8])?);
+    if h > 23 || m > 59 || s > 60 {
+        return None;
+    }
+    let frac = match at.get(8..) {
+        Some("") | None => 0,
+        Some(f) => {
+            let digits = f.strip_prefix('.')?;
+            num(digits)?;
+            // the first three digits are the milliseconds
+            let d: String = digits.chars().chain("000".chars()).take(3).collect();
+            d.parse().ok()?
+        }
+    };
+    Some(((h * 60 + m) * 60 + s) * 1000 + frac)
+}
+
+/// A fastchess line: its engine traffic (`[Engine] … Name <--- cmd` sent
+/// to the engine, `Name ---> line` from it); the manager's own lines, and
+/// what an engine wrote on its standard error (`<stderr> Name ---> …`),
+/// are notes.
+fn fastchess_line(t: &str) -> Result<Option<RawLine<'_>>, LineError> {
+    let Some(p) = fastchess_parts(t) else {
+        return Ok(None);
+    };
+    if p.level != "Engine" || p.text.starts_with("<stderr>") {
+        return Ok(None);
+    }
+    let to = p.text.find(" <--- ");
+    let from = p.text.find(" ---> ");
+    let (at, dir) = match (to, from) {
+        (Some(a), Some(b)) if b < a => (b, Dir::FromEngine),
+        (Some(a), _) => (a, Dir::ToEngine),
+        (None, Some(b)) => (b, Dir::FromEngine),
+        (None, None) => {
+            // an arrow at the very end: an empty line
+            match (p.text.strip_suffix(" <---"), p.text.strip_suffix(" --->")) {
+                (Some(n), _) => (n.len(), Dir::ToEngine),
+                (None, Some(n)) => (n.len(), Dir::FromEngine),
+                (None, None) => return Err(LineError::Fastchess),
+            }
+        }
+    };
+    let engine = p.text[..at].trim();
+    if engine.is_empty() {
+        return Err(LineError::Fastchess);
+    }
+    Ok(Some(RawLine {
+        time: p.ms,
+        at: p.at,
+        absolute: false,
+        engine,
+        dir,
+        text: p.text.get(at + 6..).unwrap_or(""),
+        of_day: true,
     }))
 }

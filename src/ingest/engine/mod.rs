@@ -19,16 +19,18 @@ mod log;
 mod message;
 mod reader;
 mod search;
+mod split;
 #[cfg(test)]
 mod tests;
 
 pub use self::activity::Activity;
 pub use self::info::Info;
-pub use self::line::{Line, LineError, Stamp};
+pub use self::line::{FastParts, Line, LineError, Stamp, fastchess_parts};
 pub use self::log::{Backwards, EngineActivity, EngineLog, LogError, activities};
 pub use self::message::{Dir, Go, Msg, parse_msg};
 pub use self::reader::Reader;
 pub use self::search::{Infos, Search};
+pub use self::split::{LineCount, PENDING_CAP, Read, Segment, Split, Splitter};
 
 use self::line::parse_line;
 

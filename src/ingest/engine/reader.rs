@@ -26,7 +26,15 @@ pub struct Reader {
     /// [`MAX_LOG_ERRORS`] each, counted, with the first one's span.
     more_errors: Option<(Span, u64)>,
     more_backwards: Option<(Span, u64)>,
+    /// fastchess's times of day: the day's start added (ms) and the last
+    /// time read, so that a log running past midnight goes on forward.
+    day: i64,
+    last_of_day: Option<i64>,
 }
+
+/// A time of day this much earlier than the one before it is taken as the
+/// next day's (fastchess writes the time of day only).
+const NEXT_DAY_BACK: i64 = 12 * 3_600_000;
 
 /// The unreadable lines of a log, and its timestamps going backwards,
 /// reported one by one (each kind); the rest are counted in one more error,
@@ -63,7 +71,17 @@ impl Reader {
             return;
         }
         match split_line(t) {
-            Ok(Some(l)) => {
+            Ok(Some(mut l)) => {
+                if l.of_day {
+                    l.time += self.day;
+                    if let Some(last) = self.last_of_day
+                        && l.time < last - NEXT_DAY_BACK
+                    {
+                        self.day += 86_400_000;
+                        l.time += 86_400_000;
+                    }
+                    self.last_of_day = Some(l.time);
+                }
                 let at = match self.tracks.iter().position(|k| k.name == l.engine) {
                     Some(at) => at,
                     None => {
@@ -102,6 +120,21 @@ impl Reader {
             }
             Ok(None) => {}
             Err(e) => self.error(span, || e.to_string()),
+        }
+    }
+
+    /// Where the times of day are: the day's start added and the last one
+    /// read.
+    pub fn clock(&self) -> (i64, Option<i64>) {
+        (self.day, self.last_of_day)
+    }
+
+    /// A reader whose times of day go on from `clock` ([`Reader::clock`]).
+    pub fn with_clock(clock: (i64, Option<i64>)) -> Reader {
+        Reader {
+            day: clock.0,
+            last_of_day: clock.1,
+            ..Reader::default()
         }
     }
 

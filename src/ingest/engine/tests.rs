@@ -235,3 +235,39 @@ fn setoption_names_with_spaces() {
         }
     );
 }
+
+/// fastchess writes the time of day only: a log running past midnight goes
+/// on forward (no timestamp goes backwards), in ms since the first
+/// midnight.
+#[test]
+fn fastchess_times_go_on_past_midnight() {
+    let text = "[Engine] [23:59:59.900000] <  7>  sf <--- position startpos\n\
+         [Engine] [23:59:59.950000] <  7>  sf <--- go wtime 1000 btime 1000\n\
+         [Engine] [00:00:00.250000] <  7>  sf ---> bestmove e2e4\n";
+    let log = parse(text);
+    assert!(log.errors.is_empty(), "{:?}", log.errors);
+    assert!(log.backwards.is_empty(), "{:?}", log.backwards);
+    assert_eq!(log.engines(), vec!["sf"]);
+    let Activity::Search(s) = &log.engines[0].activities[0] else {
+        panic!("{log:?}")
+    };
+    assert_eq!(s.started.time, 86_399_950);
+    assert!(!s.started.absolute);
+    let (mv, _, at) = s.bestmove.as_ref().unwrap();
+    assert_eq!(
+        (mv.as_str(), at.time, at.at.as_str()),
+        ("e2e4", 86_400_250, "00:00:00.250000")
+    );
+}
+
+/// A fastchess `[Engine]` line without its arrow is an unreadable line;
+/// fastchess's own lines are notes.
+#[test]
+fn fastchess_lines_read_or_said() {
+    let text = "[TRACE ] [05:09:04.933995] <   7> fastchess --- Game 1 between a and b starting\n\
+         [Engine] [05:09:04.937409] <   7>  sf uci\n";
+    let log = parse(text);
+    assert_eq!(log.notes.len(), 1);
+    assert_eq!(log.errors.len(), 1, "{:?}", log.errors);
+    assert_eq!(log.errors[0].span.line, 2);
+}
