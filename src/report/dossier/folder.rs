@@ -27,8 +27,8 @@ use crate::base::files::Atomic;
 use crate::findings::{Finding, Severity};
 use crate::pipeline::run::AuditRun;
 use crate::pipeline::{Config, GameAudit, InputSummary};
+use crate::report::ReportError;
 use crate::report::json::{game_line, summary_line};
-use crate::report::{ReportError, write_in};
 
 /// The folder of the boards and charts of `dossier.md`.
 const FILES_DIR: &str = "dossier-files";
@@ -207,6 +207,8 @@ struct Streams {
     /// The games with findings, in input order.
     rows: Vec<Row>,
     rules: BTreeMap<String, Rule>,
+    /// The boards and charts of `dossier.md`, until the end.
+    files: Scratch,
     /// The worst game so far (the first with the greatest counts by
     /// severity, as `Verdict::worst_first` orders): its row, its counts and
     /// its view.
@@ -232,6 +234,7 @@ impl Streams {
             parts: [parts()?, parts()?],
             rows: Vec::new(),
             rules: BTreeMap::new(),
+            files: Scratch::make(dir).map_err(at(dir, FILES_DIR))?,
             worst: None,
             events: BTreeMap::new(),
             games: 0,
@@ -277,11 +280,9 @@ impl Streams {
                 .put(&markdown::game_md(&v, FILES_DIR, &mut files))
                 .map_err(&part)?,
         ];
-        if !files.is_empty() {
-            std::fs::create_dir_all(dir.join(FILES_DIR)).map_err(at(dir, FILES_DIR))?;
-        }
         for (name, svg) in files {
-            write_in(dir, &format!("{FILES_DIR}/{name}"), &svg)?;
+            let path = self.files.path.join(&name);
+            std::fs::write(&path, svg).map_err(at(dir, &format!("{FILES_DIR}/{name}")))?;
         }
         let c = counts(&v.findings);
         let row = Row {
@@ -396,7 +397,7 @@ impl Streams {
             &rules,
             &order,
         )?;
-        std::fs::create_dir_all(dir.join(FILES_DIR)).map_err(at(dir, FILES_DIR))?;
+        self.files.move_into(&dir.join(FILES_DIR))?;
         let md_board = |g: &GameView, k| markdown::first_board(g, k, FILES_DIR);
         let order: Vec<Seg> = v
             .worst_first()
@@ -460,6 +461,59 @@ fn assemble(
     };
     write().map_err(fail)?;
     out.commit().map_err(fail)
+}
+
+/// A folder for the boards and charts beside the report's folder's files
+/// (`.dossier-files.PID-N.part`), listed for removal on a signal
+/// (`crate::base::cleanup`) and removed when dropped; its files are moved
+/// into `dossier-files/` at the end.
+#[derive(Debug)]
+struct Scratch {
+    path: PathBuf,
+    _listed: crate::base::cleanup::Leftover,
+}
+
+impl Scratch {
+    fn make(dir: &Path) -> io::Result<Scratch> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!(".{FILES_DIR}.{}-{n}.part", std::process::id()));
+        let (path, listed) = crate::base::cleanup::Leftover::make(|| {
+            std::fs::create_dir(&path)?;
+            Ok::<_, io::Error>((path.clone(), path))
+        })?;
+        Ok(Scratch {
+            path,
+            _listed: listed,
+        })
+    }
+
+    /// Move every file into `dest` (made if missing; a file of the same
+    /// name is replaced).
+    fn move_into(&self, dest: &Path) -> Result<(), ReportError> {
+        let shown = |p: &Path| p.display().to_string();
+        let fail = |p: &Path| {
+            let path = shown(p);
+            move |source| ReportError::File { path, source }
+        };
+        std::fs::create_dir_all(dest).map_err(fail(dest))?;
+        let mut names: Vec<std::ffi::OsString> = std::fs::read_dir(&self.path)
+            .and_then(|r| r.map(|e| e.map(|e| e.file_name())).collect())
+            .map_err(fail(&self.path))?;
+        names.sort();
+        for name in names {
+            let to = dest.join(&name);
+            std::fs::rename(self.path.join(&name), &to).map_err(fail(&to))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
 }
 
 /// A dossier's text around its parts.
@@ -544,5 +598,43 @@ pub fn record(
             .map(|rs| format!("{} ({})", rs.title, rs.id)),
         notes: Vec::new(),
         files,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parts come back from their file as written, in any order; the
+    /// scratch folder's files move into the destination and the folder is
+    /// gone once dropped.
+    #[test]
+    fn parts_are_copied_back_and_the_scratch_folder_moved_and_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut part = Part::new(dir.path()).unwrap();
+        let a = part.put("first;").unwrap();
+        let b = part.put("second;").unwrap();
+        let mut out = Vec::new();
+        part.copy(b, &mut out).unwrap();
+        part.copy(a, &mut out).unwrap();
+        part.copy_all(&mut out).unwrap();
+        assert_eq!(out, b"second;first;first;second;");
+        // the part file has no name
+        let names = |d: &Path| -> Vec<String> {
+            let mut v: Vec<String> = std::fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            v.sort();
+            v
+        };
+        let scratch = Scratch::make(dir.path()).unwrap();
+        assert_eq!(names(dir.path()).len(), 1);
+        std::fs::write(scratch.path.join("b.svg"), "<svg/>").unwrap();
+        let dest = dir.path().join(FILES_DIR);
+        scratch.move_into(&dest).unwrap();
+        drop(scratch);
+        assert_eq!(names(dir.path()), [FILES_DIR]);
+        assert_eq!(names(&dest), ["b.svg"]);
     }
 }
