@@ -179,6 +179,36 @@ fn a_signal_during_a_batch_leaves_no_partial_report() {
     assert!(left.is_empty(), "left in --out: {left:?}");
 }
 
+/// SIGTERM while `audit --out` writes its folder (`audit.jsonl` line by
+/// line, the dossiers' parts as the games come): exit 130, and nothing is
+/// left in `--out`, neither a report, nor a temporary file, nor the folder
+/// of boards and charts.
+#[test]
+fn a_signal_during_audit_out_leaves_no_partial_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = many_games(dir.path(), 3000);
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args([
+            "audit",
+            games.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (code, err) = terminate_when(&mut child, || {
+        names(&out, ".audit.jsonl.", ".part").len() == 1
+            && names(&out, ".dossier-files.", ".part").len() == 1
+    });
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains("arbiter: interrupted"), "{err}");
+    let left: Vec<String> = names(&out, "", "");
+    assert!(left.is_empty(), "left in --out: {left:?}");
+}
+
 /// SIGTERM while `verify` re-runs a folder's audit: exit 130, and its
 /// scratch folder is removed.
 #[test]

@@ -8,7 +8,7 @@
 //! bytes, file by file. An appeals committee can then rely on the verdict being
 //! the one the inputs produce.
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -25,12 +25,14 @@ pub struct Report {
     /// The folder, when the report is an `audit --out` or `batch --out`
     /// folder.
     pub dir: Option<PathBuf>,
-    pub bytes: Vec<u8>,
     pub summary: Value,
     pub invocation: Invocation,
 }
 
 impl Report {
+    /// Read the report at `path` (a file of JSON lines, or a folder and its
+    /// audit.jsonl) line by line: each must be JSON, and one the summary,
+    /// the only one kept.
     pub fn read(path: &Path) -> Result<Report, VerifyError> {
         let (jsonl, dir) = if path.is_dir() {
             (path.join("audit.jsonl"), Some(path.to_path_buf()))
@@ -38,27 +40,33 @@ impl Report {
             (path.to_path_buf(), None)
         };
         let shown = jsonl.display().to_string();
-        let bytes = crate::base::files::open_regular(&jsonl)
-            .and_then(|mut f| {
-                let mut b = Vec::new();
-                std::io::Read::read_to_end(&mut f, &mut b).map(|_| b)
-            })
-            .map_err(|source| VerifyError::Io {
-                path: shown.clone(),
-                source,
-            })?;
-        let text = std::str::from_utf8(&bytes).map_err(|e| VerifyError::NotUtf8 {
+        let io_error = |source| VerifyError::Io {
             path: shown.clone(),
-            offset: e.valid_up_to(),
-        })?;
+            source,
+        };
+        let file = crate::base::files::open_regular(&jsonl).map_err(io_error)?;
+        let mut input = std::io::BufReader::with_capacity(1 << 16, file);
         let mut summary = None;
-        for (i, line) in text.lines().enumerate() {
-            let v: Value =
-                serde_json::from_str(line).map_err(|source| VerifyError::NotJsonLine {
+        let (mut line, mut offset, mut i) = (Vec::new(), 0usize, 0usize);
+        loop {
+            line.clear();
+            let n = input.read_until(b'\n', &mut line).map_err(io_error)?;
+            if n == 0 {
+                break;
+            }
+            let text = std::str::from_utf8(&line).map_err(|e| VerifyError::NotUtf8 {
+                path: shown.clone(),
+                offset: offset + e.valid_up_to(),
+            })?;
+            offset += n;
+            i += 1;
+            let v: Value = serde_json::from_str(strip_newline(text)).map_err(|source| {
+                VerifyError::NotJsonLine {
                     path: shown.clone(),
-                    line: i + 1,
+                    line: i,
                     source,
-                })?;
+                }
+            })?;
             if v["type"] == "summary" {
                 summary = Some(v);
             }
@@ -84,7 +92,6 @@ impl Report {
         Ok(Report {
             jsonl,
             dir,
-            bytes,
             summary,
             invocation,
         })
@@ -160,6 +167,15 @@ fn short(h: &str) -> &str {
     &h[..h.len().min(16)]
 }
 
+/// A line without its line ending (`\n` or `\r\n`), as `str::lines`
+/// gives it.
+fn strip_newline(line: &str) -> &str {
+    match line.strip_suffix('\n') {
+        Some(l) => l.strip_suffix('\r').unwrap_or(l),
+        None => line,
+    }
+}
+
 /// Where two outputs first differ, said in terms of the report: the line
 /// number and, for a JSON game line, the game and the findings that
 /// differ.
@@ -167,15 +183,74 @@ pub fn first_difference(name: &str, was: &[u8], now: &[u8]) -> Option<String> {
     if was == now {
         return None;
     }
-    let (a, b) = (String::from_utf8_lossy(was), String::from_utf8_lossy(now));
-    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    let Some(i) = (0..la.len().max(lb.len())).find(|&i| la.get(i) != lb.get(i)) else {
-        return Some(format!("{name}: differs (line endings)"));
+    line_difference(name, was, now).ok()
+}
+
+/// Whether two readers give the same bytes, compared a chunk at a time.
+fn same_bytes(a: impl std::io::Read, b: impl std::io::Read) -> std::io::Result<bool> {
+    let mut a = std::io::BufReader::with_capacity(1 << 16, a);
+    let mut b = std::io::BufReader::with_capacity(1 << 16, b);
+    loop {
+        let (x, y) = (a.fill_buf()?, b.fill_buf()?);
+        if x.is_empty() || y.is_empty() {
+            return Ok(x.is_empty() && y.is_empty());
+        }
+        let n = x.len().min(y.len());
+        if x[..n] != y[..n] {
+            return Ok(false);
+        }
+        a.consume(n);
+        b.consume(n);
+    }
+}
+
+/// [`first_difference`] of two files (`was` and `now`, each opened and
+/// its path), read a chunk at a time, and again a line at a time only
+/// when they differ.
+fn file_difference(
+    name: &str,
+    (was, was_path): (std::fs::File, &Path),
+    (now, now_path): (std::fs::File, &Path),
+) -> std::io::Result<Option<String>> {
+    if same_bytes(was, now)? {
+        return Ok(None);
+    }
+    let open = |p: &Path| {
+        crate::base::files::open_regular(p).map(|f| std::io::BufReader::with_capacity(1 << 16, f))
     };
-    let (x, y) = (
-        la.get(i).copied().unwrap_or(""),
-        lb.get(i).copied().unwrap_or(""),
-    );
+    line_difference(name, open(was_path)?, open(now_path)?).map(Some)
+}
+
+/// Where two different outputs first differ, read a line at a time (a
+/// line of each held).
+fn line_difference(
+    name: &str,
+    mut a: impl BufRead,
+    mut b: impl BufRead,
+) -> std::io::Result<String> {
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    loop {
+        x.clear();
+        y.clear();
+        let (na, nb) = (a.read_until(b'\n', &mut x)?, b.read_until(b'\n', &mut y)?);
+        if na == 0 && nb == 0 {
+            return Ok(format!("{name}: differs (line endings)"));
+        }
+        let (lx, ly) = (String::from_utf8_lossy(&x), String::from_utf8_lossy(&y));
+        let (sx, sy) = (
+            (na > 0).then(|| strip_newline(&lx)),
+            (nb > 0).then(|| strip_newline(&ly)),
+        );
+        if sx != sy {
+            return Ok(line_message(name, i, sx.unwrap_or(""), sy.unwrap_or("")));
+        }
+        i += 1;
+    }
+}
+
+/// The difference at line `i` (from 0): `x` in the report, `y` now.
+fn line_message(name: &str, i: usize, x: &str, y: &str) -> String {
     let mut msg = format!("{name}: line {} differs", i + 1);
     if let (Ok(vx), Ok(vy)) = (
         serde_json::from_str::<Value>(x),
@@ -205,7 +280,7 @@ pub fn first_difference(name: &str, was: &[u8], now: &[u8]) -> Option<String> {
             ));
         }
     }
-    Some(msg)
+    msg
 }
 
 /// The files of a report folder, relative to it, sorted.
@@ -328,7 +403,8 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
         source,
     })?;
     let tmp = scratch.path().to_path_buf();
-    let mut now = Vec::new();
+    // the JSON lines of an audit without a folder, written again
+    let lines = tmp.join("rerun.jsonl");
     if let Some(b) = &inv.batch {
         let req = super::batch::Request {
             paths,
@@ -356,17 +432,35 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
             out: r.dir.is_some().then(|| tmp.clone()),
             verbose: false,
         };
-        super::audit::run(&req, &cfg, &mut now);
+        if r.dir.is_some() {
+            // the folder is compared; its lines on the output are not
+            super::audit::run(&req, &cfg, &mut std::io::sink());
+        } else {
+            let io_error = |source| VerifyError::Io {
+                path: lines.display().to_string(),
+                source,
+            };
+            let file = std::fs::File::create(&lines).map_err(io_error)?;
+            let mut now = std::io::BufWriter::with_capacity(1 << 16, file);
+            super::audit::run(&req, &cfg, &mut now);
+            now.flush().map_err(io_error)?;
+        }
     }
+    let open = crate::base::files::open_regular;
     match &r.dir {
         Some(dir) => {
             let (was, now) = (report_files(dir), report_files(&tmp));
-            for f in was.iter().chain(now.iter().filter(|f| !was.contains(f))) {
+            let listed: std::collections::BTreeSet<&PathBuf> = was.iter().collect();
+            for f in was.iter().chain(now.iter().filter(|f| !listed.contains(f))) {
                 let name = f.display().to_string();
-                match (std::fs::read(dir.join(f)), std::fs::read(tmp.join(f))) {
-                    (Ok(a), Ok(b)) => {
+                let (a, b) = (dir.join(f), tmp.join(f));
+                match (open(&a), open(&b)) {
+                    (Ok(x), Ok(y)) => {
                         compared.push(name.clone());
-                        differences.extend(first_difference(&name, &a, &b));
+                        match file_difference(&name, (x, &a), (y, &b)) {
+                            Ok(d) => differences.extend(d),
+                            Err(e) => differences.push(format!("{name}: {e}")),
+                        }
                     }
                     (Ok(_), Err(_)) => {
                         differences.push(format!("{name}: in the report, not written now"))
@@ -379,17 +473,51 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
             }
         }
         None => {
-            if inv.batch.is_some() {
-                now = std::fs::read(tmp.join("audit.jsonl")).map_err(VerifyError::NoRerunLines)?;
-            }
-            compared.push(r.jsonl.display().to_string());
-            differences.extend(first_difference(
-                &r.jsonl.display().to_string(),
-                &r.bytes,
-                &now,
-            ));
+            let now_path = if inv.batch.is_some() {
+                tmp.join("audit.jsonl")
+            } else {
+                lines
+            };
+            let now = open(&now_path).map_err(VerifyError::NoRerunLines)?;
+            let name = r.jsonl.display().to_string();
+            let io_error = |source| VerifyError::Io {
+                path: name.clone(),
+                source,
+            };
+            let was = open(&r.jsonl).map_err(io_error)?;
+            compared.push(name.clone());
+            differences.extend(
+                file_difference(&name, (was, &r.jsonl), (now, &now_path)).map_err(io_error)?,
+            );
         }
     }
     drop(scratch);
     Ok((compared, differences))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first line that differs is named, a missing line reads as
+    /// empty, and bytes that differ only in line endings are said so.
+    #[test]
+    fn the_first_differing_line_is_found_a_line_at_a_time() {
+        assert_eq!(first_difference("f", b"a\nb\n", b"a\nb\n"), None);
+        assert_eq!(
+            first_difference("f", b"a\nb\nc\n", b"a\nx\nc\n").as_deref(),
+            Some("f: line 2 differs")
+        );
+        assert_eq!(
+            first_difference("f", b"a\n", b"a\n\n").as_deref(),
+            Some("f: line 2 differs")
+        );
+        assert_eq!(
+            first_difference("f", b"a\r\nb", b"a\nb").as_deref(),
+            Some("f: differs (line endings)")
+        );
+        let (x, y) = (b"x".repeat(200_000), b"x".repeat(200_001));
+        assert!(!same_bytes(&x[..], &y[..]).unwrap());
+        assert!(same_bytes(&x[..], &x[..]).unwrap());
+    }
 }

@@ -9,7 +9,7 @@ use super::{
     Dossier, GameView, SEVERITIES, board_svg, escape_html, evidence_text, finding_anchor,
     finding_ply, grouped, rule_anchor, script_json,
 };
-use crate::findings::Severity;
+use crate::findings::{Finding, Severity};
 
 /// The style, for the screen and for print (each game on its own page,
 /// the record last, no controls).
@@ -137,14 +137,9 @@ pub fn filter(v: &Verdict) -> String {
     o
 }
 
-/// The board at the gravest finding, when the dossier holds a single game
-/// with findings.
-fn first_board(d: &Dossier, v: &Verdict) -> Option<String> {
-    let (gi, k) = v.gravest()?;
-    if v.worst_first().len() != 1 {
-        return None;
-    }
-    let g = &d.games[gi];
+/// The board at the `k`-th finding of `g`, the dossier's gravest, when the
+/// dossier holds a single game with findings (`g`).
+pub(crate) fn first_board(g: &GameView, k: usize) -> Option<String> {
     let ply = finding_ply(&g.findings[k])?;
     let m = g.moves.iter().find(|m| m.0 == ply)?;
     Some(format!(
@@ -156,96 +151,138 @@ fn first_board(d: &Dossier, v: &Verdict) -> Option<String> {
     ))
 }
 
+/// The game of the gravest finding and the finding's index, when the
+/// verdict holds a single game with findings.
+pub(crate) fn single_gravest(v: &Verdict) -> Option<(usize, usize)> {
+    let (gi, k) = v.gravest()?;
+    (v.worst_first().len() == 1).then_some((gi, k))
+}
+
 /// The HTML dossier.
 pub fn to_html(d: &Dossier) -> String {
     let games = d.games;
     let v = d.verdict();
+    let board = single_gravest(&v).and_then(|(gi, k)| first_board(&games[gi], k));
+    let mut o = head(&d.title, &v, board.as_deref());
+    for (code, list) in grouped(games) {
+        let f0 = list[0].2;
+        let keys = parts::filter_keys(list.iter().map(|x| x.2));
+        o.push_str(&rule_head(&code, f0, &keys, list.len()));
+        for (gi, k, f) in &list {
+            o.push_str(&rule_item(&games[*gi], *k, f));
+        }
+        o.push_str(RULE_END);
+    }
+    o.push_str(GAMES);
+    for gi in v.worst_first() {
+        o.push_str(&game_html(&games[gi]));
+    }
+    o.push_str(ALL_GAMES);
+    for g in games {
+        o.push_str(&all_games_row(g));
+    }
+    o.push_str(&tail(&d.record));
+    o
+}
+
+/// The page up to the findings by rule: the head, the table of contents
+/// and the verdict (`board`: the gravest finding's, when shown).
+pub(crate) fn head(title: &str, v: &Verdict, board: Option<&str>) -> String {
     let mut o = String::new();
     let _ = write!(
         o,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>\n",
-        escape_html(&d.title)
+        escape_html(title)
     );
-    let _ = writeln!(o, "<h1>{}</h1>", escape_html(&d.title));
+    let _ = writeln!(o, "<h1>{}</h1>", escape_html(title));
     o.push_str(toc());
     // the first screen: the verdict
     o.push_str("<section id=\"verdict\"><h2>Verdict</h2>");
-    o.push_str(&parts::summary_html(&v));
-    o.push_str(&parts::gravest_html(&v, first_board(d, &v).as_deref()));
-    o.push_str(&filter(&v));
-    o.push_str(&parts::table_html(&v, usize::MAX));
+    o.push_str(&parts::summary_html(v));
+    o.push_str(&parts::gravest_html(v, board));
+    o.push_str(&filter(v));
+    o.push_str(&parts::table_html(v, usize::MAX));
     o.push_str("</section>\n");
     // the findings by rule
     o.push_str("<section id=\"rules\"><h2>Findings by rule</h2>\n");
-    for (code, list) in grouped(games) {
-        let f0 = list[0].2;
-        let _ = write!(
-            o,
-            "<section class=\"rule\" id=\"{}\" data-f=\"{}\"><h3 class=\"{}\">{} <code>{}</code> ({} finding{})</h3>",
-            rule_anchor(&code),
-            escape_html(&parts::filter_keys(list.iter().map(|x| x.2))),
-            f0.severity.as_str(),
-            escape_html(&f0.title),
-            escape_html(&code),
-            list.len(),
-            if list.len() == 1 { "" } else { "s" }
-        );
-        if !f0.clause.is_empty() {
-            let _ = write!(o, "<p class=\"quote\">{}</p>", escape_html(&f0.clause));
-        }
-        if !f0.sanction.is_empty() {
-            let _ = write!(o, "<p>Sanction: {}</p>", escape_html(&f0.sanction));
-        }
-        o.push_str("<ul>");
-        for (gi, k, f) in &list {
-            let g = &games[*gi];
-            let _ = write!(
-                o,
-                "<li data-f=\"{}\"><a href=\"#{}\">{}</a>: {}</li>",
-                escape_html(&parts::filter_keys([*f])),
-                finding_anchor(&g.anchor, k + 1),
-                escape_html(&g.label),
-                escape_html(&f.message)
-            );
-        }
-        o.push_str("</ul></section>\n");
-    }
-    o.push_str("</section>\n");
-    // each game with findings
-    o.push_str("<section id=\"games\"><h2>Games with findings</h2>\n");
-    for gi in v.worst_first() {
-        o.push_str(&game_html(&games[gi]));
-    }
-    o.push_str("</section>\n");
-    // every game
-    o.push_str("<section id=\"all-games\"><h2>All games</h2>\n<table><tr><th>game</th><th>plies</th><th>errors</th><th>warnings</th><th>manual review</th><th>info</th></tr>");
-    for g in games {
-        let n = |s: Severity| g.findings.iter().filter(|f| f.severity == s).count();
-        let name = if g.findings.is_empty() {
-            escape_html(&g.label)
-        } else {
-            format!("<a href=\"#{}\">{}</a>", g.anchor, escape_html(&g.label))
-        };
-        let _ = write!(
-            o,
-            "<tr><td class=\"file\">{name}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            g.plies,
-            n(Severity::Error),
-            n(Severity::Warning),
-            n(Severity::ManualReview),
-            n(Severity::Info)
-        );
-    }
-    o.push_str("</table></section>\n");
-    // last, the record of inputs
-    o.push_str(&super::record_html(&d.record));
-    let _ = write!(o, "<script>{SCRIPT}</script>\n</body></html>\n");
     o
+}
+
+/// The head of a rule's findings: `f0` its first finding, `keys` the
+/// filter keys of them all ([`parts::filter_keys`]), `n` their number.
+pub(crate) fn rule_head(code: &str, f0: &Finding, keys: &str, n: usize) -> String {
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "<section class=\"rule\" id=\"{}\" data-f=\"{}\"><h3 class=\"{}\">{} <code>{}</code> ({} finding{})</h3>",
+        rule_anchor(code),
+        escape_html(keys),
+        f0.severity.as_str(),
+        escape_html(&f0.title),
+        escape_html(code),
+        n,
+        if n == 1 { "" } else { "s" }
+    );
+    if !f0.clause.is_empty() {
+        let _ = write!(o, "<p class=\"quote\">{}</p>", escape_html(&f0.clause));
+    }
+    if !f0.sanction.is_empty() {
+        let _ = write!(o, "<p>Sanction: {}</p>", escape_html(&f0.sanction));
+    }
+    o.push_str("<ul>");
+    o
+}
+
+/// A rule's finding `f`, the `k`-th (from 0) of game `g`, in its list.
+pub(crate) fn rule_item(g: &GameView, k: usize, f: &Finding) -> String {
+    format!(
+        "<li data-f=\"{}\"><a href=\"#{}\">{}</a>: {}</li>",
+        escape_html(&parts::filter_keys([f])),
+        finding_anchor(&g.anchor, k + 1),
+        escape_html(&g.label),
+        escape_html(&f.message)
+    )
+}
+
+/// The end of a rule's findings.
+pub(crate) const RULE_END: &str = "</ul></section>\n";
+
+/// The end of the findings by rule and the start of the games with
+/// findings.
+pub(crate) const GAMES: &str = "</section>\n<section id=\"games\"><h2>Games with findings</h2>\n";
+
+/// The end of the games with findings and the start of every game's table.
+pub(crate) const ALL_GAMES: &str = "</section>\n<section id=\"all-games\"><h2>All games</h2>\n<table><tr><th>game</th><th>plies</th><th>errors</th><th>warnings</th><th>manual review</th><th>info</th></tr>";
+
+/// A game's row in the table of every game.
+pub(crate) fn all_games_row(g: &GameView) -> String {
+    let n = |s: Severity| g.findings.iter().filter(|f| f.severity == s).count();
+    let name = if g.findings.is_empty() {
+        escape_html(&g.label)
+    } else {
+        format!("<a href=\"#{}\">{}</a>", g.anchor, escape_html(&g.label))
+    };
+    format!(
+        "<tr><td class=\"file\">{name}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        g.plies,
+        n(Severity::Error),
+        n(Severity::Warning),
+        n(Severity::ManualReview),
+        n(Severity::Info)
+    )
+}
+
+/// The end of the page: the table's end, the record of inputs, the script.
+pub(crate) fn tail(record: &super::Record) -> String {
+    format!(
+        "</table></section>\n{}<script>{SCRIPT}</script>\n</body></html>\n",
+        super::record_html(record)
+    )
 }
 
 /// One game with findings: each finding (anchored) with its board and the
 /// move list, the charts, and the stepper.
-fn game_html(g: &GameView) -> String {
+pub(crate) fn game_html(g: &GameView) -> String {
     let mut o = String::new();
     let _ = write!(
         o,

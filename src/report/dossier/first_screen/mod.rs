@@ -145,15 +145,26 @@ impl Verdict<'_> {
 pub fn event_counts<'e>(events: impl Iterator<Item = &'e str>) -> Vec<(String, usize)> {
     let mut m: BTreeMap<String, usize> = BTreeMap::new();
     for name in events {
-        let name = name.trim();
-        let name = if name.is_empty() || name == "?" {
-            "(no Event tag)"
-        } else {
-            name
-        };
-        *m.entry(name.to_string()).or_default() += 1;
+        count_event(&mut m, name);
     }
     m.into_iter().collect()
+}
+
+/// Count one more game of the event `name` (its Event tag) in `m`, as
+/// [`event_counts`] does.
+pub fn count_event(m: &mut BTreeMap<String, usize>, name: &str) {
+    let name = name.trim();
+    let name = if name.is_empty() || name == "?" {
+        "(no Event tag)"
+    } else {
+        name
+    };
+    match m.get_mut(name) {
+        Some(n) => *n += 1,
+        None => {
+            m.insert(name.to_string(), 1);
+        }
+    }
 }
 
 /// The number of findings of each severity, gravest first.
