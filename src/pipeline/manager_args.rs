@@ -6,7 +6,8 @@
 //!
 //! The flags fastchess and cutechess-cli share are read: `-draw`,
 //! `-resign` (with `twosided=`), `-maxmoves`, `-tb`, `-tbpieces`,
-//! `-tbignore50` and fastchess's `-tbadjudicate`. Any other flag is an
+//! `-tbignore50`, fastchess's `-tbadjudicate`, and the time control of
+//! `-each tc=TC` (or `-engine tc=TC`). Any other flag or setting is an
 //! error that names it: the audit must not look as if it ran under a
 //! setting it did not read.
 
@@ -18,7 +19,7 @@ use crate::rules::eval::Overrides;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ManagerArgsError {
     #[error(
-        "--manager-args: {flag:?} is not an adjudication flag arbiter reads (it reads -draw, -resign, -maxmoves, -tb, -tbpieces, -tbignore50 and -tbadjudicate; give only those)"
+        "--manager-args: {flag:?} is not an adjudication flag arbiter reads (it reads -draw, -resign, -maxmoves, -tb, -tbpieces, -tbignore50, -tbadjudicate and -each tc=; give only those)"
     )]
     UnknownFlag { flag: String },
     #[error("--manager-args: {flag} {item:?}: {expected}")]
@@ -110,6 +111,23 @@ pub fn parse(text: &str) -> Result<Vec<(&'static str, Value, String)>, ManagerAr
                     expected: "expected one whole number".into(),
                 })?;
                 out.push((name, value, flag.to_string()));
+            }
+            // the engines' settings: only the time control is read
+            "-each" | "-engine" => {
+                for item in items {
+                    match item.strip_prefix("tc=") {
+                        Some(tc) if !tc.is_empty() => {
+                            out.push(("time_control", Value::Str(tc.into()), flag.to_string()));
+                        }
+                        _ => {
+                            return Err(ManagerArgsError::BadValue {
+                                flag: flag.to_string(),
+                                item: item.to_string(),
+                                expected: "expected tc=TC (the time control is the only engine setting arbiter reads)".into(),
+                            });
+                        }
+                    }
+                }
             }
             // the tables' folder: arbiter reads its own (--syzygy)
             "-tb" => tb_given = true,
@@ -233,6 +251,14 @@ mod tests {
         );
         let e = parse("-resign twosided=yes").unwrap_err();
         assert!(e.to_string().contains("true or false"), "{e}");
+        let e = parse("-each tc=10+0.1 option.Hash=64").unwrap_err();
+        assert!(
+            e.to_string().contains("option.Hash=64") && e.to_string().contains("tc=TC"),
+            "{e}"
+        );
+        let tc = parse("-each tc=60+0.6").unwrap();
+        assert_eq!(tc[0].0, "time_control");
+        assert_eq!(tc[0].1, Value::Str("60+0.6".into()));
         let e = parse("-maxmoves").unwrap_err();
         assert!(e.to_string().contains("one whole number"), "{e}");
     }
