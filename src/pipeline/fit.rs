@@ -18,7 +18,7 @@ use crate::rules::fit::{
 /// The most games' text a fit holds at once, in bytes: `rules fit` holds
 /// one file's games (`--per file`) or every file's (`--per event`), `audit
 /// --fit` and `batch --fit` a file's. A fit searches its games again at
-/// every point, so they are held read and replayed, about fifteen times
+/// every point, so they are held read and replayed, about ten times
 /// their text; past the cap a file is not fitted (said, with the game that
 /// passes it). The largest file of the real archives holds 4 MB.
 pub const MAX_FIT_BYTES: u64 = 64 << 20;
