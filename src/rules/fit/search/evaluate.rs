@@ -178,7 +178,7 @@ impl Search<'_> {
         if let Some(old) = self.base_lets.take()
             && let Some(p) = self.cache.get_mut(&old.key)
         {
-            strip(p);
+            p.strip();
         }
         self.base_lets = Some(super::BaseLets {
             key,
@@ -434,17 +434,6 @@ impl Search<'_> {
             .get(&Self::key(point))
             .expect("every point is evaluated before it is read")
     }
-}
-
-/// `p` held by its agreement only: a point of a scan is read for its
-/// score, and each game's score is kept only where a scan starts from the
-/// point (the current one), so that the cache grows with the points, not
-/// with the points times the games. A point read again for its games is
-/// evaluated again ([`Search::evaluate_all`]), to the same scores.
-pub(super) fn strip(p: &mut Point) {
-    p.games = Vec::new();
-    p.ends = Vec::new();
-    p.decidable = Vec::new();
 }
 
 /// A game's score at a point from `part`, what the rules `partial` was
