@@ -18,7 +18,7 @@ use crate::rules::fit::{
 /// The most games' text a fit holds at once, in bytes: `rules fit` holds
 /// one file's games (`--per file`) or every file's (`--per event`), `audit
 /// --fit` and `batch --fit` a file's. A fit searches its games again at
-/// every point, so they are held read and replayed, about fifteen times
+/// every point, so they are held read and replayed, about ten times
 /// their text; past the cap a file is not fitted (said, with the game that
 /// passes it). The largest file of the real archives holds 4 MB.
 pub const MAX_FIT_BYTES: u64 = 64 << 20;
@@ -111,8 +111,9 @@ fn replay_all(shown: &str, chunks: Vec<GameChunk>) -> Vec<Game> {
     chunks
         .into_par_iter()
         .map(|chunk| {
-            let pgn = parse_game(&chunk);
+            let mut pgn = parse_game(&chunk);
             drop(chunk);
+            compact(&mut pgn);
             let replay = crate::replay::replay(&pgn);
             Game {
                 path: shown.to_string(),
@@ -121,6 +122,26 @@ fn replay_all(shown: &str, chunks: Vec<GameChunk>) -> Vec<Game> {
             }
         })
         .collect()
+}
+
+/// `pgn` made smaller to be held through a fit, reading the same: its
+/// lists without the room they grew (about a third of a comment list), and
+/// its PVs in a text of their own, so that the game's whole text, which
+/// their spans would keep, goes.
+fn compact(pgn: &mut crate::ingest::pgn::PgnGame) {
+    use crate::ingest::comments::MoveForm;
+    let mut pvs: Vec<&mut crate::ingest::comments::PvText> = Vec::new();
+    for c in pgn.preamble.iter_mut().chain(pgn.comments.iter_mut()) {
+        match &mut c.annotations.form {
+            Some(MoveForm::Tcec(t)) => pvs.extend(t.pv.as_mut()),
+            Some(MoveForm::Gui(g)) => pvs.extend(g.pv_uci.as_mut()),
+            _ => {}
+        }
+    }
+    crate::ingest::comments::repack(&mut pvs);
+    pgn.comments.shrink_to_fit();
+    pgn.preamble.shrink_to_fit();
+    pgn.moves.shrink_to_fit();
 }
 
 /// Why `--fit` cannot be run: the ruleset has nothing to fit.

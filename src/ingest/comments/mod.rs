@@ -68,7 +68,7 @@ pub(super) use self::lex::ascii_white;
 pub use self::material::{Material, MaterialError};
 pub use self::move_comments::MoveComments;
 pub use self::options::{EngineOption, EngineOptions, OptionValue};
-pub use self::pv::{CommentSource, PvText};
+pub use self::pv::{CommentSource, PvText, repack};
 pub use self::recorded::recorded_values;
 pub use self::score::{Score, ScoreError};
 pub use self::tcec::TcecMove;

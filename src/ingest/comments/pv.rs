@@ -96,3 +96,50 @@ pub struct CommentSource<'a> {
     pub body: &'a str,
     pub at: usize,
 }
+
+/// Give `pvs` (one game's) a text of their own: the PVs alone, one after
+/// another, in place of the game's whole text that their spans keep alive.
+/// What each PV reads is unchanged; a game held long after it is read (a
+/// fit) then holds its PVs, not its text.
+pub fn repack(pvs: &mut [&mut PvText]) {
+    let mut text = String::with_capacity(pvs.iter().map(|p| p.len()).sum());
+    let mut at = Vec::with_capacity(pvs.len());
+    for p in pvs.iter() {
+        at.push(text.len());
+        text.push_str(p);
+    }
+    let text = std::sync::Arc::new(GameText::Utf8(text));
+    for (p, start) in pvs.iter_mut().zip(at) {
+        if let (Ok(start), Ok(len)) = (u32::try_from(start), u32::try_from(p.len())) {
+            **p = PvText::Span {
+                text: text.clone(),
+                start,
+                len,
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod repack_tests {
+    use super::*;
+
+    #[test]
+    fn repacked_pvs_read_the_same_and_let_the_game_text_go() {
+        let game = std::sync::Arc::new(GameText::Utf8("{pv=e4 e5} {pv=Nf3} x".into()));
+        let span = |start, len| PvText::Span {
+            text: game.clone(),
+            start,
+            len,
+        };
+        let (mut a, mut b, mut c) = (span(4, 5), span(15, 3), PvText::Owned("d4".into()));
+        repack(&mut [&mut a, &mut b, &mut c]);
+        assert_eq!((&*a, &*b, &*c), ("e4 e5", "Nf3", "d4"));
+        // the game's text is held by nothing but this test now
+        assert_eq!(std::sync::Arc::strong_count(&game), 1);
+        match &a {
+            PvText::Span { text, .. } => assert_eq!(&text[..], b"e4 e5Nf3d4"),
+            PvText::Owned(_) => panic!("a repacked PV is a span of the new text"),
+        }
+    }
+}

@@ -51,6 +51,20 @@ pub(super) struct Point {
     games: Vec<GameScore>,
 }
 
+impl Point {
+    /// The point held by its agreement only: a point of a scan is read
+    /// for its score, and each game's score is kept only where a scan
+    /// starts from the point (the current one), so that the cache grows
+    /// with the points, not with the points times the games. A point read
+    /// again for its games is evaluated again (`Search::evaluate_all`), to
+    /// the same scores.
+    pub(super) fn strip(&mut self) {
+        self.games = Vec::new();
+        self.ends = Vec::new();
+        self.decidable = Vec::new();
+    }
+}
+
 /// What one game gives at one point of values.
 #[derive(Debug, Clone, Default)]
 struct GameScore {

@@ -169,9 +169,16 @@ impl Search<'_> {
                     .unzip()
             }
         };
-        if !self.cache.contains_key(&key) {
+        if !self.cache.get(&key).is_some_and(|p| self.is_full(p)) {
             let point = self.aggregate(games);
             self.cache.insert(key.clone(), point);
+        }
+        // the point whose columns were kept is a base no more: its games'
+        // scores go (its agreement stays)
+        if let Some(old) = self.base_lets.take()
+            && let Some(p) = self.cache.get_mut(&old.key)
+        {
+            p.strip();
         }
         self.base_lets = Some(super::BaseLets {
             key,
@@ -381,9 +388,16 @@ impl Search<'_> {
         &mut self,
         points: &[Vec<Value>],
     ) -> Result<(), UnknownVariant> {
+        // a point held by its agreement only is evaluated again: what is
+        // read of it here is each game's score
         let todo: Vec<&Vec<Value>> = points
             .iter()
-            .filter(|p| !self.cache.contains_key(&Self::key(p)))
+            .filter(|p| {
+                !self
+                    .cache
+                    .get(&Self::key(p))
+                    .is_some_and(|c| self.is_full(c))
+            })
             .collect();
         let this = &*self;
         let done: Vec<Result<(String, Point), UnknownVariant>> = todo
@@ -408,6 +422,11 @@ impl Search<'_> {
         points: &[Vec<Value>],
     ) -> Result<(), UnknownVariant> {
         self.evaluate_with(cur, points, Around::Fit(k))
+    }
+
+    /// Whether `p` holds each game's score (else its agreement only).
+    pub(super) fn is_full(&self, p: &Point) -> bool {
+        p.games.len() == self.games.len()
     }
 
     pub(in crate::rules::fit) fn point(&self, point: &[Value]) -> &Point {

@@ -169,7 +169,8 @@ impl Search<'_> {
         };
         let done = this.evaluate_scan(base, cur, &todo, joint, lets)?;
         let keys: Vec<String> = todo.iter().map(|p| Self::key(p)).collect();
-        for (key, p) in keys.into_iter().zip(done) {
+        for (key, mut p) in keys.into_iter().zip(done) {
+            p.strip();
             self.cache.insert(key, p);
         }
         (self.tick)(self.cache.len());
