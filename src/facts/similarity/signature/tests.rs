@@ -56,7 +56,7 @@ fn field(k: usize, n: usize, shared: f64, agree: f64) -> (Vec<String>, Vec<Vec<S
 fn a_planted_derivative_stands_out_and_unrelated_pairs_do_not() {
     let (names, said) = field(6, 300, 0.9, 0.5);
     let s = analyze(&names, &said, &Settings::default());
-    let top = &s.pairs[0];
+    let top = &s.pairs.held[0];
     assert_eq!((top.a.as_str(), top.b.as_str()), ("e0", "derivative"));
     let r = top.residual.value.unwrap();
     assert!(r > 0.8, "{r}");
@@ -76,7 +76,7 @@ fn a_planted_derivative_stands_out_and_unrelated_pairs_do_not() {
     assert_eq!(top.residual.null_share, Some(1.0 / 20_001.0));
     assert!((z_critical(0.001) - 3.0902).abs() < 1e-3);
     assert_eq!(top.null_pairs, 20, "the other 20 pairs of 7 engines");
-    for p in &s.pairs[1..] {
+    for p in &s.pairs.held[1..] {
         assert!(!p.flagged, "{p:?}");
         assert!(p.residual.value.unwrap() < 0.4, "{p:?}");
     }
@@ -123,7 +123,7 @@ fn two_engines_alone_say_what_is_missing() {
     let s = analyze(&names, &said, &Settings::default());
     assert_eq!(s.consensus_positions, 0);
     assert!(s.notes[0].contains("--reference"), "{:?}", s.notes);
-    let p = &s.pairs[0];
+    let p = &s.pairs.held[0];
     assert!(p.residual.z.is_none() && !p.flagged);
     assert!(p.notes.iter().any(|n| n.contains("no other pair")), "{p:?}");
 }
@@ -142,7 +142,7 @@ fn the_same_field_gives_the_same_intervals() {
             ..Settings::default()
         },
     );
-    assert_ne!(a.pairs[0].residual.ci, c.pairs[0].residual.ci);
+    assert_ne!(a.pairs.held[0].residual.ci, c.pairs.held[0].residual.ci);
 }
 
 #[test]
