@@ -10,7 +10,7 @@ use rand_pcg::Pcg64;
 use super::judge::{interval, judge};
 use super::pairs::{Pairs, Rest, Shown};
 use super::robust::z_critical;
-use super::shared::{PairData, consensus, pair_data, stats};
+use super::shared::{PairData, Replicate, consensus, pair_data, stats};
 use super::{CLIP_CP, MIN_SCORERS, PV_PLIES, Pair, Said, Settings, Signature};
 
 /// Analyse a field: `said[e][p]` is what engine `e` said in position `p`.
@@ -116,11 +116,12 @@ pub fn analyze_field(
 }
 
 /// Replicates held at a time for the pairs that get no verdict (the
-/// generator is replayed for each batch of pairs): 6 MB.
+/// generator is replayed for each batch of pairs): 3 MB; in the tests,
+/// one pair of 1,000 resamples.
+#[cfg(not(test))]
 const HELD_REPLICATES: usize = 1 << 17;
-
-/// One pair's three signals in one resample.
-type Replicate = [Option<f64>; 3];
+#[cfg(test)]
+const HELD_REPLICATES: usize = 1000;
 
 /// The three signals of the pairs `which` over each of
 /// `settings.bootstrap` resamples of the positions (a pair that shares no
@@ -152,7 +153,7 @@ fn replicates(
             }
             for (r, &i) in reps.iter_mut().zip(which) {
                 if !data[i].shared.is_empty() {
-                    r.push(stats(&data[i], &w));
+                    r.push(Replicate::new(stats(&data[i], &w)));
                 }
             }
         }
@@ -222,7 +223,7 @@ fn is_related(engines: &[String], d: &PairData, settings: &Settings) -> bool {
 fn verdicts(
     engines: &[String],
     data: &[&PairData],
-    sample: &[Replicate],
+    sample: &[[Option<f64>; 3]],
     reps: &[Vec<Replicate>],
     counts: &[[usize; 3]],
     settings: &Settings,
