@@ -150,14 +150,24 @@ fn passive(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
         path: dir.display().to_string(),
         source,
     })?;
-    let json = json!({
-        "arbiter_version": crate::VERSION,
-        "mode": "passive",
-        "inputs": inputs,
-        "min_positions": min_positions,
-        "choices": choices,
-        "report": report,
-    });
+    // the fields in the order the report has always had them
+    #[derive(serde::Serialize)]
+    struct Passive<'a> {
+        arbiter_version: &'a str,
+        mode: &'a str,
+        inputs: &'a [serde_json::Value],
+        min_positions: usize,
+        choices: usize,
+        report: &'a sim::Report,
+    }
+    let json = Passive {
+        arbiter_version: crate::VERSION,
+        mode: "passive",
+        inputs: &inputs,
+        min_positions,
+        choices,
+        report: &report,
+    };
     crate::report::similarity::write_files(dir, &json, &report)?;
     write!(
         out,

@@ -1,6 +1,8 @@
 //! Similarity charts (SVG, plotters): the move-match heatmap and the
 //! average-linkage dendrogram of a similarity report.
 
+use std::collections::HashMap;
+
 use plotters::prelude::*;
 
 use crate::facts::similarity::{Report, linkage};
@@ -21,15 +23,35 @@ fn shade(x: f64) -> RGBColor {
 /// white, and whether it is outlined (a flagged pair).
 type Cell = (RGBColor, String, bool, bool);
 
-/// A matrix over the engines as a heatmap, in dendrogram order.
+/// The engines a chart draws, in dendrogram order: those with at least
+/// one pair `drawn`; and the footer, saying how many were left out.
+fn drawn_engines(
+    r: &Report,
+    footer: &str,
+    why: &str,
+    drawn: impl Fn(usize, usize) -> bool,
+) -> (Vec<usize>, String) {
+    let n = r.engines.len();
+    let order: Vec<usize> = (leaf_order(r).into_iter())
+        .filter(|&i| (0..n).any(|j| j != i && drawn(i, j)))
+        .collect();
+    let left = n - order.len();
+    if left == 0 {
+        return (order, footer.to_string());
+    }
+    let footer = format!("{footer}; {left} of {n} engines left out: {why}");
+    (order, footer)
+}
+
+/// A matrix over the engines `order` as a heatmap.
 fn grid(
     r: &Report,
+    order: &[usize],
     title: &str,
     footer: &str,
     cell_of: impl Fn(usize, usize) -> Cell,
 ) -> Result<String, ChartError> {
-    let n = r.engines.len();
-    let order = leaf_order(r);
+    let n = order.len();
     let cell = 54i32;
     let left = 190i32;
     let top = 60i32;
@@ -108,12 +130,20 @@ fn grid(
     Ok(svg)
 }
 
-/// The move-match matrix as a heatmap, engines in dendrogram order.
+/// The move-match matrix as a heatmap, engines in dendrogram order; an
+/// engine with no move match against any other is left out.
 pub fn heatmap(r: &Report) -> Result<String, ChartError> {
+    let (order, footer) = drawn_engines(
+        r,
+        "diagonal: the engine against its own second run",
+        "no pair of theirs has a move match (too few shared positions)",
+        |i, j| r.matches[i][j].is_some(),
+    );
     grid(
         r,
+        &order,
         &format!("Move match, % of {} positions", r.positions),
-        "diagonal: the engine against its own second run",
+        &footer,
         |i, j| {
             if i == j {
                 let label = r.self_match[i].map_or("-".into(), |m| format!("({:.0})", 100.0 * m));
@@ -140,27 +170,45 @@ pub fn residuals(r: &Report) -> Result<Option<String>, ChartError> {
     let Some(sig) = &r.signature else {
         return Ok(None);
     };
-    let find = |i: usize, j: usize| {
-        sig.pairs.iter().find(|p| {
-            (p.a == r.engines[i] && p.b == r.engines[j])
-                || (p.a == r.engines[j] && p.b == r.engines[i])
-        })
-    };
-    let svg = grid(
+    // the pairs with enough shared positions for a verdict: those held
+    let min = sig.settings.as_ref().map_or(1, |s| s.min_positions.max(1));
+    let index: HashMap<&str, usize> = (r.engines.iter().enumerate())
+        .map(|(i, e)| (e.as_str(), i))
+        .collect();
+    let mut cells: HashMap<(usize, usize), (f64, bool)> = HashMap::new();
+    for p in sig.pairs.held.iter().filter(|p| p.moves.positions >= min) {
+        let (Some(&a), Some(&b), Some(v)) = (
+            index.get(p.a.as_str()),
+            index.get(p.b.as_str()),
+            p.residual.value,
+        ) else {
+            continue;
+        };
+        cells.entry((a, b)).or_insert((v, p.flagged));
+        cells.entry((b, a)).or_insert((v, p.flagged));
+    }
+    let (order, footer) = drawn_engines(
         r,
-        &format!(
-            "Residual score correlation, {} positions",
-            sig.consensus_positions
-        ),
         &format!(
             "outlined: flagged (residual z >= {:.2}, moves at least the field's median)",
             sig.z_critical
         ),
+        &format!("no pair of theirs shares {min} positions with a residual correlation"),
+        |i, j| cells.contains_key(&(i, j)),
+    );
+    let svg = grid(
+        r,
+        &order,
+        &format!(
+            "Residual score correlation, {} positions",
+            sig.consensus_positions
+        ),
+        &footer,
         |i, j| {
             if i == j {
                 return (RGBColor(230, 230, 230), "-".into(), false, false);
             }
-            match find(i, j).and_then(|p| p.residual.value.map(|v| (v, p.flagged))) {
+            match cells.get(&(i, j)).copied() {
                 Some((v, flagged)) => (shade(v / 0.9), format!("{v:.2}"), v > 0.55, flagged),
                 None => (WHITE, "?".into(), false, false),
             }

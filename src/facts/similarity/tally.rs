@@ -276,27 +276,35 @@ impl Tally {
                 }
             }
         }
-        let signature = self.signature(settings);
-        let mut r = super::Report {
-            engines: self.engines,
-            positions: self.positions,
+        drop((same, total));
+        let z = super::z_scores(&matches);
+        // the table let go of before the signatures are analysed
+        let field = self.field();
+        let Tally {
+            engines,
+            players,
+            positions,
+            table,
+            ..
+        } = self;
+        drop(table);
+        super::Report {
+            engines,
+            positions,
             matches,
             common,
-            z: vec![vec![None; n]; n],
+            z,
             self_match: vec![None; n],
             failures: BTreeMap::new(),
-            signature: None,
-        };
-        r.z = super::z_scores(&r.matches);
-        r.signature = Some(signature);
-        r
+            signature: Some(signature(&players, &field, settings)),
+        }
     }
 
-    /// The evaluation signatures: positions where two engines or more
-    /// played a move (not book, not read from a PV), each engine's move
-    /// (its most frequent there), mean score and first PV.
-    fn signature(&self, settings: &Settings) -> super::signature::Signature {
-        let field: Vec<Vec<(usize, Said)>> = (self.table.values())
+    /// What the evaluation signatures read: positions where two engines
+    /// or more played a move (not book, not read from a PV), each
+    /// engine's move (its most frequent there), mean score and first PV.
+    fn field(&self) -> Vec<Vec<(usize, Said)>> {
+        (self.table.values())
             .filter_map(|entry| {
                 let mut row: Vec<(usize, Said)> = (entry.per.iter())
                     .filter(|(_, s)| !s.played.is_empty())
@@ -312,17 +320,25 @@ impl Tally {
                 row.sort_by_key(|(e, _)| *e);
                 (row.len() >= 2).then_some(row)
             })
-            .collect();
-        let shared = field.len();
-        let mut sig = super::signature::analyze_field(&self.players, &field, settings);
-        sig.notes.push(format!(
-            "{} positions were played by two engines or more; {} by {} or more with an evaluation, which is what the residuals need",
-            shared,
-            sig.consensus_positions,
-            super::signature::MIN_SCORERS
-        ));
-        sig
+            .collect()
     }
+}
+
+/// The evaluation signatures of the engines that played a move, over
+/// `field`.
+fn signature(
+    players: &[String],
+    field: &[Vec<(usize, Said)>],
+    settings: &Settings,
+) -> super::signature::Signature {
+    let mut sig = super::signature::analyze_field(players, field, settings);
+    sig.notes.push(format!(
+        "{} positions were played by two engines or more; {} by {} or more with an evaluation, which is what the residuals need",
+        field.len(),
+        sig.consensus_positions,
+        super::signature::MIN_SCORERS
+    ));
+    sig
 }
 
 #[cfg(test)]

@@ -244,7 +244,8 @@ impl Ctx<'_, '_> {
             };
             let set = sig.settings.clone().unwrap_or_default();
             let alpha = num("false_positive_rate").unwrap_or(set.false_positive_rate);
-            for p in &sig.pairs {
+            // a pair with a p-value is held whole
+            for p in &sig.pairs.held {
                 let (mine, theirs) = if plays(&p.a) {
                     (&p.a, &p.b)
                 } else if plays(&p.b) {

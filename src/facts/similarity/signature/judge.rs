@@ -4,19 +4,26 @@
 use statrs::distribution::ContinuousCDF;
 
 use super::robust::{centre_scale, quantile, scale, standard_normal, z_critical};
-use super::shared::PairData;
+use super::shared::{PairData, Replicate};
 use super::{Pair, Settings, Signal};
 
-/// One pair against its null.
+/// The 95% interval of signal `k` over a pair's resamples (2.5th and
+/// 97.5th percentiles, nearest rank); `None` when no resample has it.
+pub(super) fn interval(reps: &[Replicate], k: usize) -> Option<[f64; 2]> {
+    let mut own: Vec<f64> = reps.iter().filter_map(|r| r.get(k)).collect();
+    own.sort_by(f64::total_cmp);
+    (!own.is_empty()).then(|| [quantile(&own, 0.025), quantile(&own, 0.975)])
+}
+
+/// One pair (with enough shared positions for a verdict) against its null.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn judge(
     i: usize,
-    data: &[PairData],
+    data: &[&PairData],
     sample: &[[Option<f64>; 3]],
-    reps: &[Vec<[Option<f64>; 3]>],
+    reps: &[Vec<Replicate>],
     counts: &[[usize; 3]],
     null: &[usize],
-    eligible: bool,
     settings: &Settings,
     engines: &[String],
 ) -> Pair {
@@ -27,24 +34,20 @@ pub(super) fn judge(
         null_pairs: null.len(),
         ..Pair::default()
     };
-    // each signal: value, interval, and the null's centre and scale (only
-    // for a pair that gets a verdict)
-    let null = if eligible { null } else { &[] };
+    // each signal: value, interval, and the null's centre and scale
     let mut cs: [Option<(f64, f64)>; 3] = [None; 3];
     for k in 0..3 {
-        let mut own: Vec<f64> = reps[i].iter().filter_map(|r| r[k]).collect();
-        own.sort_by(f64::total_cmp);
-        let pool: Vec<f64> = null
+        let mut pool: Vec<f64> = null
             .iter()
-            .flat_map(|&q| reps[q].iter().filter_map(move |r| r[k]))
+            .flat_map(|&q| reps[q].iter().filter_map(move |r| r.get(k)))
             .map(|v| scale(k, v))
             .collect();
-        cs[k] = centre_scale(&pool);
+        cs[k] = centre_scale(&mut pool);
         pair.null_replicates = pair.null_replicates.max(pool.len());
         let value = sample[i][k];
         let signal = Signal {
             value,
-            ci: (!own.is_empty()).then(|| [quantile(&own, 0.025), quantile(&own, 0.975)]),
+            ci: interval(&reps[i], k),
             z: value.zip(cs[k]).map(|(v, (c, s))| (scale(k, v) - c) / s),
             // the share of the null's replicates at least as high
             null_share: value.filter(|_| !pool.is_empty()).map(|v| {
@@ -58,13 +61,6 @@ pub(super) fn judge(
             1 => pair.residual = signal,
             _ => pair.pv = signal,
         }
-    }
-    if !eligible {
-        pair.notes.push(format!(
-            "{} shared positions, fewer than {}: no verdict",
-            counts[i][0], settings.min_positions
-        ));
-        return pair;
     }
     if null.is_empty() {
         pair.notes.push(
@@ -94,7 +90,7 @@ pub(super) fn judge(
     if let (Some((mc, ms)), Some((rc, rs))) = (cs[0], cs[1]) {
         let (mut n, mut hit) = (0usize, 0usize);
         for rep in &reps[i] {
-            if let (Some(m), Some(r)) = (rep[0], rep[1]) {
+            if let (Some(m), Some(r)) = (rep.get(0), rep.get(1)) {
                 n += 1;
                 let flags = (scale(1, r) - rc) / rs >= zc && (m - mc) / ms >= settings.moves_floor;
                 hit += usize::from(flags);

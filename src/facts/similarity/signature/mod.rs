@@ -59,6 +59,7 @@ use serde::{Deserialize, Serialize};
 
 mod analyze;
 mod judge;
+mod pairs;
 mod robust;
 mod shared;
 #[cfg(test)]
@@ -66,6 +67,7 @@ mod tests;
 mod text;
 
 pub use analyze::{analyze, analyze_field};
+pub use pairs::Pairs;
 pub use robust::z_critical;
 pub use text::text;
 
@@ -196,8 +198,10 @@ pub struct Signature {
     /// resamples of the pairs it does not flag (the field's unrelated
     /// pairs, as far as it can tell), how many it flags, out of how many.
     pub measured_false_positives: Option<(usize, usize)>,
-    /// Sorted by residual z, highest first; pairs without one last.
-    pub pairs: Vec<Pair>,
+    /// Sorted by residual z, highest first; pairs without one last, by
+    /// name. The pairs with too few shared positions for a verdict are
+    /// held as a few numbers each ([`Pairs`]).
+    pub pairs: Pairs,
     /// What the field cannot support.
     pub notes: Vec<String>,
 }

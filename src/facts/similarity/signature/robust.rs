@@ -4,18 +4,20 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
-/// The median of a slice (sorted in place); `None` when empty.
+/// The median of a slice (reordered in place: the middle values are
+/// selected, not the whole slice sorted); `None` when empty.
 pub(super) fn median(v: &mut [f64]) -> Option<f64> {
-    if v.is_empty() {
+    let n = v.len();
+    if n == 0 {
         return None;
     }
-    v.sort_by(f64::total_cmp);
-    let k = v.len() / 2;
-    Some(if v.len() % 2 == 1 {
-        v[k]
-    } else {
-        (v[k - 1] + v[k]) / 2.0
-    })
+    let (below, &mut mid, _) = v.select_nth_unstable_by(n / 2, f64::total_cmp);
+    if n % 2 == 1 {
+        return Some(mid);
+    }
+    // the value just below the middle: the largest of the lower half
+    let before = below.iter().copied().max_by(f64::total_cmp)?;
+    Some((before + mid) / 2.0)
 }
 
 /// The q-quantile of sorted values (nearest rank).
@@ -25,10 +27,9 @@ pub(super) fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// Median and robust scale (1.4826 × MAD) of a pool; `None` when the pool
-/// is empty or has no spread.
-pub(super) fn centre_scale(pool: &[f64]) -> Option<(f64, f64)> {
-    let mut v = pool.to_vec();
-    let med = median(&mut v)?;
+/// is empty or has no spread. The pool is reordered.
+pub(super) fn centre_scale(pool: &mut [f64]) -> Option<(f64, f64)> {
+    let med = median(pool)?;
     let mut dev: Vec<f64> = pool.iter().map(|x| (x - med).abs()).collect();
     let mad = median(&mut dev)?;
     let scale = 1.4826 * mad;

@@ -24,6 +24,23 @@ pub(super) struct PairData {
     pub shared: Vec<Shared>,
 }
 
+/// One pair's three signals in one resample, 24 bytes: a missing signal
+/// is NaN (no signal is ever NaN: each is a share or a correlation of
+/// finite, clipped scores).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Replicate([f64; 3]);
+
+impl Replicate {
+    pub fn new(signals: [Option<f64>; 3]) -> Replicate {
+        Replicate(signals.map(|v| v.unwrap_or(f64::NAN)))
+    }
+
+    /// Signal `k`.
+    pub fn get(&self, k: usize) -> Option<f64> {
+        Some(self.0[k]).filter(|v| !v.is_nan())
+    }
+}
+
 /// The three signals of a pair over positions weighted by `w` (the
 /// bootstrap's counts; all ones for the sample itself).
 pub(super) fn stats(d: &PairData, w: &[u32]) -> [Option<f64>; 3] {

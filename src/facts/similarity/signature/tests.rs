@@ -56,7 +56,7 @@ fn field(k: usize, n: usize, shared: f64, agree: f64) -> (Vec<String>, Vec<Vec<S
 fn a_planted_derivative_stands_out_and_unrelated_pairs_do_not() {
     let (names, said) = field(6, 300, 0.9, 0.5);
     let s = analyze(&names, &said, &Settings::default());
-    let top = &s.pairs[0];
+    let top = &s.pairs.held[0];
     assert_eq!((top.a.as_str(), top.b.as_str()), ("e0", "derivative"));
     let r = top.residual.value.unwrap();
     assert!(r > 0.8, "{r}");
@@ -76,7 +76,7 @@ fn a_planted_derivative_stands_out_and_unrelated_pairs_do_not() {
     assert_eq!(top.residual.null_share, Some(1.0 / 20_001.0));
     assert!((z_critical(0.001) - 3.0902).abs() < 1e-3);
     assert_eq!(top.null_pairs, 20, "the other 20 pairs of 7 engines");
-    for p in &s.pairs[1..] {
+    for p in &s.pairs.held[1..] {
         assert!(!p.flagged, "{p:?}");
         assert!(p.residual.value.unwrap() < 0.4, "{p:?}");
     }
@@ -123,7 +123,7 @@ fn two_engines_alone_say_what_is_missing() {
     let s = analyze(&names, &said, &Settings::default());
     assert_eq!(s.consensus_positions, 0);
     assert!(s.notes[0].contains("--reference"), "{:?}", s.notes);
-    let p = &s.pairs[0];
+    let p = &s.pairs.held[0];
     assert!(p.residual.z.is_none() && !p.flagged);
     assert!(p.notes.iter().any(|n| n.contains("no other pair")), "{p:?}");
 }
@@ -142,7 +142,7 @@ fn the_same_field_gives_the_same_intervals() {
             ..Settings::default()
         },
     );
-    assert_ne!(a.pairs[0].residual.ci, c.pairs[0].residual.ci);
+    assert_ne!(a.pairs.held[0].residual.ci, c.pairs.held[0].residual.ci);
 }
 
 #[test]
@@ -154,7 +154,7 @@ fn declared_relatives_stay_out_of_the_other_pairs_null() {
             .iter()
             .find(|p| p.a == "e1" && p.b == "e2")
             .unwrap()
-            .clone()
+            .into_owned()
     };
     // 5 engines, 10 pairs: 9 in the null of each
     assert_eq!(other(&plain).null_pairs, 9);
@@ -186,4 +186,61 @@ fn pv_overlap_is_a_common_prefix() {
     assert_eq!(pv_overlap(&v("a"), &v("a b c")), Some(1.0));
     assert_eq!(pv_overlap(&v("x b"), &v("a b")), Some(0.0));
     assert_eq!(pv_overlap(&[], &v("a")), None);
+}
+
+#[test]
+fn pairs_without_a_verdict_are_held_as_numbers_and_listed_as_before() {
+    // seven engines over 40 positions, and one that speaks in 10 only
+    let (mut names, mut said) = field(6, 40, 0.9, 0.5);
+    names.push("late".into());
+    said.push(said[1][..10].to_vec());
+    // the pairs left are resampled a batch at a time (one pair a batch
+    // in the tests)
+    let set = |min_positions| Settings {
+        min_positions,
+        ..Settings::default()
+    };
+    let s = analyze(&names, &said, &set(30));
+    // 28 pairs: the 7 of `late` share 10 positions, and only their
+    // numbers are held
+    assert_eq!(
+        (s.pairs.len(), s.pairs.held.len(), s.pairs.unheld()),
+        (28, 21, 7)
+    );
+    assert!(s.pairs.held.iter().all(|p| p.moves.positions == 40));
+    let listed: Vec<Pair> = s.pairs.iter().map(|p| p.into_owned()).collect();
+    // with every pair judged, the same resamples give the same values and
+    // intervals
+    let all = analyze(&names, &said, &set(1));
+    assert_eq!(all.pairs.unheld(), 0);
+    let late: Vec<&Pair> = listed.iter().filter(|p| p.b == "late").collect();
+    assert_eq!(late.len(), 7);
+    for p in late {
+        let q = all
+            .pairs
+            .held
+            .iter()
+            .find(|q| (&q.a, &q.b) == (&p.a, &p.b))
+            .unwrap();
+        assert_eq!(p.moves.positions, 10);
+        assert!(p.moves.ci.is_some() && p.residual.ci.is_some(), "{p:?}");
+        for (x, y) in [
+            (&p.moves, &q.moves),
+            (&p.residual, &q.residual),
+            (&p.pv, &q.pv),
+        ] {
+            assert_eq!((x.value, x.ci, x.positions), (y.value, y.ci, y.positions));
+        }
+        assert!(p.moves.z.is_none() && p.residual.z.is_none() && p.p_value.is_none());
+        assert_eq!(p.notes, ["10 shared positions, fewer than 30: no verdict"]);
+        assert_eq!(
+            p.null_pairs,
+            21 - s.pairs.held.iter().filter(|p| p.flagged).count()
+        );
+    }
+    // written as the pairs held whole would be
+    let json = serde_json::to_string(&s.pairs).unwrap();
+    assert_eq!(json, serde_json::to_string(&listed).unwrap());
+    let back: Vec<Pair> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.len(), 28);
 }

@@ -29,7 +29,7 @@ pub fn text(s: &Signature) -> String {
     let pct = |x: f64| 100.0 * x;
     let z = |z: Option<f64>| z.map_or("-".into(), |z| format!("{z:.1}"));
     let few = |p: &Pair| p.moves.positions < set.min_positions.max(1);
-    for p in s.pairs.iter().filter(|p| !few(p)) {
+    for p in s.pairs.held.iter().filter(|p| !few(p)) {
         let resid = match (p.residual.value, p.residual.ci) {
             (Some(v), Some(c)) => format!("{v:.2} [{:.2}, {:.2}] {}", c[0], c[1], z(p.residual.z)),
             _ => "-".into(),
@@ -80,9 +80,10 @@ pub fn text(s: &Signature) -> String {
             out.push_str(&format!("      {n}\n"));
         }
     }
+    // the pairs not held all have too few
     let (shown, rest) = (
-        s.pairs.iter().filter(|p| !few(p)).count(),
-        s.pairs.iter().filter(|p| few(p)).count(),
+        s.pairs.held.iter().filter(|p| !few(p)).count(),
+        s.pairs.held.iter().filter(|p| few(p)).count() + s.pairs.unheld(),
     );
     if rest > 0 {
         out.push_str(&format!(
