@@ -374,3 +374,40 @@ fn rules_fit_recovers_the_resign_settings_untold() {
         assert!(under.contains("\"terminations\""), "{under}");
     }
 }
+
+/// An "illegal move" ending is judged against the engine's answer: a legal
+/// `bestmove` after the last recorded move is a finding at its search's
+/// line;
+/// an illegal one agrees with the record.
+#[test]
+fn an_illegal_move_ending_is_checked_against_the_engine_log() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/managers");
+    let pgn = dir.join("manager.illegal-move.pgn");
+    let log_text = std::fs::read_to_string(dir.join("manager.illegal-move.engine.log")).unwrap();
+    let run = |log: &Path| {
+        let lines = audit_json(&pgn, &["--engine-log", log.to_str().unwrap()]);
+        games(&lines)[0].clone()
+    };
+    let g = run(&dir.join("manager.illegal-move.engine.log"));
+    let f = g["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "manager.illegal-move")
+        .unwrap_or_else(|| panic!("{:?}", codes(&g)))
+        .clone();
+    assert_eq!(
+        f["evidence"][0]["span"]["line"].as_u64(),
+        // the search, from its `go`
+        Some(line_of(&log_text, "go wtime 59900")),
+        "{f}"
+    );
+    // the engine did answer an illegal move: the record is right
+    let t = tempfile::tempdir().unwrap();
+    let bad = t.path().join("engine.log");
+    std::fs::write(&bad, log_text.replace("bestmove g1f3", "bestmove g1g3")).unwrap();
+    let g = run(&bad);
+    let c = codes(&g);
+    assert!(!c.contains(&"manager.illegal-move".to_string()), "{c:?}");
+    assert!(c.contains(&"engine-log-inconsistent".to_string()), "{c:?}");
+}

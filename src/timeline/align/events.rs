@@ -203,6 +203,7 @@ impl Events<'_> {
                 Value::Num((answered.time - s.started.time) as f64),
             );
             let fits = legal_in(replay, s, mv);
+            f.insert("legal", Value::Bool(fits));
             if !fits {
                 findings.push(
                     Finding::builtin(

@@ -55,6 +55,11 @@ pub const ENG_KINDS: &[(EngKind, &str, &[FieldDoc])] = &[
                 "bestmove is the move on the board",
             ),
             (
+                "legal",
+                Type::Bool,
+                "bestmove is a legal move in the position the engine was given",
+            ),
+            (
                 "position_matches",
                 Type::Bool,
                 "the position searched is the game's position at that ply",
