@@ -411,3 +411,29 @@ fn an_illegal_move_ending_is_checked_against_the_engine_log() {
     assert!(!c.contains(&"manager.illegal-move".to_string()), "{c:?}");
     assert!(c.contains(&"engine-log-inconsistent".to_string()), "{c:?}");
 }
+
+/// A loss on time is judged against the engine's answer: an answer within
+/// the clock the `go` line gave (and the margin) is a finding; one past it
+/// agrees with the record.
+#[test]
+fn a_loss_on_time_is_checked_against_the_engine_log() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/managers");
+    let pgn = dir.join("manager.time-loss.pgn");
+    let log_text = std::fs::read_to_string(dir.join("manager.time-loss.engine.log")).unwrap();
+    let t = tempfile::tempdir().unwrap();
+    let fires = |log: &str, extra: &[&str]| -> bool {
+        let path = t.path().join("engine.log");
+        std::fs::write(&path, log).unwrap();
+        let mut args = vec!["--engine-log", path.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let lines = audit_json(&pgn, &args);
+        codes(games(&lines)[0]).contains(&"manager.time-loss".to_string())
+    };
+    // 100 ms of a 900 ms clock: the manager's delay ran it out
+    assert!(fires(&log_text, &[]));
+    // 100 ms of a 50 ms clock: the engine's own search did
+    let late = log_text.replace("go wtime 900 ", "go wtime 50 ");
+    assert!(!fires(&late, &[]));
+    // ... unless the margin covers it
+    assert!(fires(&late, &["--manager-args", "-each timemargin=60"]));
+}

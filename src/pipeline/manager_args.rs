@@ -6,8 +6,8 @@
 //!
 //! The flags fastchess and cutechess-cli share are read: `-draw`,
 //! `-resign` (with `twosided=`), `-maxmoves`, `-tb`, `-tbpieces`,
-//! `-tbignore50`, fastchess's `-tbadjudicate`, and the time control of
-//! `-each tc=TC` (or `-engine tc=TC`). Any other flag or setting is an
+//! `-tbignore50`, fastchess's `-tbadjudicate`, and the time control and
+//! margin of `-each tc=TC timemargin=MS` (or `-engine …`). Any other flag or setting is an
 //! error that names it: the audit must not look as if it ran under a
 //! setting it did not read.
 
@@ -19,7 +19,7 @@ use crate::rules::eval::Overrides;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ManagerArgsError {
     #[error(
-        "--manager-args: {flag:?} is not an adjudication flag arbiter reads (it reads -draw, -resign, -maxmoves, -tb, -tbpieces, -tbignore50, -tbadjudicate and -each tc=; give only those)"
+        "--manager-args: {flag:?} is not an adjudication flag arbiter reads (it reads -draw, -resign, -maxmoves, -tb, -tbpieces, -tbignore50, -tbadjudicate and -each tc= timemargin=; give only those)"
     )]
     UnknownFlag { flag: String },
     #[error("--manager-args: {flag} {item:?}: {expected}")]
@@ -115,6 +115,15 @@ pub fn parse(text: &str) -> Result<Vec<(&'static str, Value, String)>, ManagerAr
             // the engines' settings: only the time control is read
             "-each" | "-engine" => {
                 for item in items {
+                    if let Some(ms) = item.strip_prefix("timemargin=") {
+                        let value = number(ms).ok_or_else(|| ManagerArgsError::BadValue {
+                            flag: flag.to_string(),
+                            item: item.to_string(),
+                            expected: "expected a whole number of milliseconds".into(),
+                        })?;
+                        out.push(("timemargin", value, flag.to_string()));
+                        continue;
+                    }
                     match item.strip_prefix("tc=") {
                         Some(tc) if !tc.is_empty() => {
                             out.push(("time_control", Value::Str(tc.into()), flag.to_string()));
@@ -123,7 +132,7 @@ pub fn parse(text: &str) -> Result<Vec<(&'static str, Value, String)>, ManagerAr
                             return Err(ManagerArgsError::BadValue {
                                 flag: flag.to_string(),
                                 item: item.to_string(),
-                                expected: "expected tc=TC (the time control is the only engine setting arbiter reads)".into(),
+                                expected: "expected tc=TC or timemargin=MS (the only engine settings arbiter reads)".into(),
                             });
                         }
                     }
@@ -256,9 +265,12 @@ mod tests {
             e.to_string().contains("option.Hash=64") && e.to_string().contains("tc=TC"),
             "{e}"
         );
-        let tc = parse("-each tc=60+0.6").unwrap();
+        let tc = parse("-each tc=60+0.6 timemargin=250").unwrap();
         assert_eq!(tc[0].0, "time_control");
         assert_eq!(tc[0].1, Value::Str("60+0.6".into()));
+        assert_eq!((tc[1].0, &tc[1].1), ("timemargin", &Value::Num(250.0)));
+        let e = parse("-each timemargin=fast").unwrap_err();
+        assert!(e.to_string().contains("milliseconds"), "{e}");
         let e = parse("-maxmoves").unwrap_err();
         assert!(e.to_string().contains("one whole number"), "{e}");
     }
