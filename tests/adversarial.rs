@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::{arbiter, json_lines};
+use super::{arbiter, codes, finding, json_lines};
 
 const HEADER: &str = "[Event \"E\"]\n[Site \"?\"]\n[Date \"2019.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n";
 
@@ -31,24 +31,6 @@ fn audit(args: &[&str]) -> (i32, Vec<serde_json::Value>, String) {
         .filter(|l| l["type"] == "game")
         .collect();
     (code, games, String::from_utf8_lossy(&o.stderr).into_owned())
-}
-
-fn codes(game: &serde_json::Value) -> Vec<String> {
-    game["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["code"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn finding<'a>(game: &'a serde_json::Value, code: &str) -> &'a serde_json::Value {
-    game["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == code)
-        .unwrap_or_else(|| panic!("no {code} in {}", game["findings"]))
 }
 
 #[test]

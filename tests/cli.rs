@@ -91,6 +91,26 @@ pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The codes of a game's findings, in order.
+pub fn codes(game: &serde_json::Value) -> Vec<String> {
+    game["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A game's first finding with `code` (the test fails without one).
+pub fn finding<'a>(game: &'a serde_json::Value, code: &str) -> &'a serde_json::Value {
+    game["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == code)
+        .unwrap_or_else(|| panic!("no {code} in {}", game["findings"]))
+}
+
 /// The folder of other TCEC seasons' files (`tcec-other/`), or `None`
 /// (with the reason printed) when the corpus is not available.
 pub fn tcec_other() -> Option<PathBuf> {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 use serde_json::{Value, json};
 
-use super::{arbiter, files_with, json_lines};
+use super::{arbiter, codes, files_with, json_lines};
 
 fn forms_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/forms")
@@ -308,15 +308,6 @@ fn audit_games(args: &[&str]) -> Vec<Value> {
     json_lines(&o)
         .into_iter()
         .filter(|l| l["type"] == "game")
-        .collect()
-}
-
-fn codes(game: &Value) -> Vec<String> {
-    game["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["code"].as_str().unwrap().to_string())
         .collect()
 }
 

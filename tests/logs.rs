@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{arbiter, json_lines};
+use super::{arbiter, codes, json_lines};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -42,15 +42,6 @@ fn audit_lines(pgn: &Path, logs: &[&Path]) -> Vec<Value> {
     );
     assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
     json_lines(&o)
-}
-
-fn codes(g: &Value) -> Vec<String> {
-    g["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["code"].as_str().unwrap().to_string())
-        .collect()
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::{arbiter, json_lines};
+use super::{arbiter, finding, json_lines};
 
 const AFTER: &str = "[Event \"after\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 e6 *\n";
 
@@ -29,16 +29,6 @@ fn audit(text: &[u8]) -> (Vec<Value>, i32) {
 
 fn with_after(bad: &str) -> Vec<u8> {
     format!("{bad}\n\n{AFTER}").into_bytes()
-}
-
-/// The finding with this code, or a panic listing what there was.
-fn finding<'a>(game: &'a Value, code: &str) -> &'a Value {
-    game["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == code)
-        .unwrap_or_else(|| panic!("no {code} finding in {}", game["findings"]))
 }
 
 fn at(f: &Value) -> (u64, u64) {

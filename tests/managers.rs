@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 use serde_json::Value;
 
-use super::{arbiter, json_lines};
+use super::{arbiter, codes, finding, json_lines};
 
 const RULES: &str = "rulesets/managers.rules";
 /// fc-rr's and cc-rr's flags (../shared/corpora/peers/README.md) but the
@@ -26,15 +26,6 @@ fn fixture(name: &str) -> PathBuf {
 
 fn games(lines: &[Value]) -> Vec<&Value> {
     lines.iter().filter(|l| l["type"] == "game").collect()
-}
-
-fn codes(g: &Value) -> Vec<String> {
-    g["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["code"].as_str().unwrap().to_string())
-        .collect()
 }
 
 /// The termination text written after a game's last comment, read with the
@@ -140,12 +131,7 @@ fn planted_faults_are_found_at_their_line() {
     let text = std::fs::read_to_string(&early).unwrap();
     let lines = audit_json(&early, &["--manager-args", RR_FLAGS]);
     let g = games(&lines)[0];
-    let f = g["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == "adjudication-unsupported")
-        .unwrap_or_else(|| panic!("{:?}", codes(g)));
+    let f = finding(g, "adjudication-unsupported");
     let ev = &f["evidence"][0];
     assert_eq!(
         ev["span"]["line"].as_u64(),
@@ -178,12 +164,7 @@ fn planted_faults_are_found_at_their_line() {
         &["--manager-args", "-resign movecount=2 score=500"],
     );
     let g = games(&lines)[0];
-    let f = g["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == "adjudication-missed")
-        .unwrap_or_else(|| panic!("{:?}", codes(g)));
+    let f = finding(g, "adjudication-missed");
     assert!(
         f["message"].as_str().unwrap().contains("went on to ply 89"),
         "{f}"
@@ -389,13 +370,7 @@ fn an_illegal_move_ending_is_checked_against_the_engine_log() {
         games(&lines)[0].clone()
     };
     let g = run(&dir.join("manager.illegal-move.engine.log"));
-    let f = g["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == "manager.illegal-move")
-        .unwrap_or_else(|| panic!("{:?}", codes(&g)))
-        .clone();
+    let f = finding(&g, "manager.illegal-move").clone();
     assert_eq!(
         f["evidence"][0]["span"]["line"].as_u64(),
         // the search, from its `go`

@@ -278,7 +278,7 @@ fn unsupported(
                     records: Some(_),
                     ..
                 }
-            ) && claimed_by(prog, rule, tl)
+            ) && claimed_by(prog, rule, tl, claim.details)
         })
         .collect();
     if claiming
@@ -314,16 +314,21 @@ fn unsupported(
     }
 }
 
-/// Whether the record's TerminationDetails names what this rule records.
-/// The rule's `records` expression is evaluated at the final move.
-fn claimed_by(prog: &Program<'_>, rule: &super::analysis::RuleDef, tl: &Timeline<'_>) -> bool {
+/// Whether the record's termination text, `details`
+/// ([`crate::ingest::pgn::PgnGame::recorded_ending`]), names what this rule
+/// records. The rule's `records` expression is evaluated at the final move.
+fn claimed_by(
+    prog: &Program<'_>,
+    rule: &super::analysis::RuleDef,
+    tl: &Timeline<'_>,
+    details: &str,
+) -> bool {
     let Check::Adjudicate {
         records: Some(rec), ..
     } = &rule.check
     else {
         return false;
     };
-    let details = tl.game.recorded_ending().map_or("", |e| e.text);
     // the final move, wherever log events after it put it in the timeline
     let Some(last) = tl
         .events

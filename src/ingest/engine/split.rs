@@ -34,6 +34,27 @@ pub struct Segment {
     pub start_of_day: Option<i64>,
 }
 
+impl Segment {
+    /// A game that starts at the line `span`, with no result yet.
+    fn starting(
+        game: u64,
+        white: &str,
+        black: &str,
+        span: Span,
+        start_of_day: Option<i64>,
+    ) -> Segment {
+        Segment {
+            game,
+            white: white.to_string(),
+            black: black.to_string(),
+            result: None,
+            start: span,
+            end: span,
+            start_of_day,
+        }
+    }
+}
+
 /// How the lines of a split log were attributed: every line is in a game,
 /// a note of the manager's own (start-up, setup, results between games,
 /// the engines' shut-down), or reported.
@@ -284,15 +305,7 @@ impl Splitter {
         let thread = p.thread.to_string();
         if let Some(m) = p.text.strip_prefix("fastchess --- ") {
             if let Some((game, white, black)) = fast_start(m) {
-                let seg = Segment {
-                    game,
-                    white: white.to_string(),
-                    black: black.to_string(),
-                    result: None,
-                    start: span,
-                    end: span,
-                    start_of_day: Some(p.ms),
-                };
+                let seg = Segment::starting(game, white, black, span, Some(p.ms));
                 self.start(seg, thread);
                 return;
             }
@@ -334,15 +347,7 @@ impl Splitter {
     fn cutechess(&mut self, span: Span, line: &str) {
         let t = line.trim();
         if let Some((game, _, white, black)) = cute_start(t) {
-            let seg = Segment {
-                game,
-                white: white.to_string(),
-                black: black.to_string(),
-                result: None,
-                start: span,
-                end: span,
-                start_of_day: None,
-            };
+            let seg = Segment::starting(game, white, black, span, None);
             self.start(seg, String::new());
             return;
         }
