@@ -74,16 +74,31 @@ hashread=$(count 'HashingReader<R> as std::io::Read>::read \\[')
 [ "$hashread" -gt 0 ] || hashread=$sha
 read=$(count ':arbiter::ingest::pgn::reader::read_game \\[')
 typing=$(count 'parse_comment_from \\[')
-audit=$(count ':arbiter::pipeline::game::audit_game \\[')
 replay=$(count ':arbiter::replay::play::replay \\[')
 judge=$(count ':arbiter::rules::judge::judge \\[')
 line=$(count 'GameLine as core::fmt::Display>::fmt \\[')
 compile=$(count ':arbiter::rules::compile \\[')
+# the audit of a replayed game (the built-in checks, the case, the judge);
+# a build from before the replay was taken out of it names the game's
+# whole audit `audit_game`, the replay within it
+audit=$(count ':arbiter::pipeline::game::audit_replayed \\[')
+if [ "$audit" -eq 0 ]; then
+  audit=$(count ':arbiter::pipeline::game::audit_game \\[')
+  audit=$((audit > replay ? audit - replay : 0))
+fi
+# a stage whose function this build does not name would give a figure
+# that means nothing (a negative one): say so and stop
+for stage in read:"$read" replay:"$replay" audit:"$audit" line:"$line"; do
+  [ "${stage#*:}" -gt 0 ] || {
+    echo "bench/instructions.sh: this build names no function for the stage '${stage%%:*}' (renamed?): update the patterns" >&2
+    exit 2
+  }
+done
 
 own=$((total - sha))
 split=$((chunk - hashread))
-checks=$((audit - judge - replay))
-rest=$((own - split - read - audit - line - compile))
+checks=$((audit - judge))
+rest=$((own - split - read - replay - audit - line - compile))
 
 row() {
   awk -v name="$1" -v n="$2" -v plies="$plies" -v own="$own" \
