@@ -496,3 +496,65 @@ fn csv_cells_that_would_run_as_formulas_are_quoted() {
         );
     }
 }
+
+/// A date no calendar has: an operator log line stamped 31 February is an
+/// `operator-log-syntax` finding at its line (not read as 3 March), and a
+/// `Date` tag of 31 February a `date-invalid` finding at the tag.
+#[test]
+fn an_impossible_date_is_a_finding_in_a_log_and_in_a_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(case("operator.log")).unwrap();
+    let n = text.lines().count();
+    let log = dir.path().join("operator.log");
+    std::fs::write(
+        &log,
+        format!("{text}2026-02-31T12:05:27.389Z levy note text=\"late\"\n"),
+    )
+    .unwrap();
+    let pgn = std::fs::read_to_string(case("game.pgn"))
+        .unwrap()
+        .replace("[Date \"2026.11.22\"]", "[Date \"2026.02.31\"]");
+    let game = dir.path().join("game.pgn");
+    std::fs::write(&game, &pgn).unwrap();
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        game.to_str().unwrap(),
+        "--operator-log",
+        log.to_str().unwrap(),
+    ]);
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let g = json_lines(&o).remove(0);
+    let syntax = findings(&g, "operator-log-syntax");
+    assert_eq!(syntax.len(), 1, "{syntax:?}");
+    assert_eq!(line_of(syntax[0]), n as u64 + 1);
+    assert!(
+        syntax[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"2026-02-31T12:05:27.389Z\" is not a valid date and time"),
+        "{}",
+        syntax[0]["message"]
+    );
+    let date = findings(&g, "date-invalid");
+    assert_eq!(date.len(), 1, "{date:?}");
+    assert_eq!(line_of(date[0]), 3);
+    assert_eq!(
+        date[0]["message"],
+        "Date is \"2026.02.31\": February 2026 has no day 31"
+    );
+    // the clean case's own date gives none
+    let o = arbiter(&[
+        "audit",
+        "--format",
+        "json",
+        case("game.pgn").to_str().unwrap(),
+    ]);
+    assert!(findings(&json_lines(&o).remove(0), "date-invalid").is_empty());
+}

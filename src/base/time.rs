@@ -98,8 +98,8 @@ fn timestamp_date(
         num(14..16)?,
         num(17..19)?,
     ];
-    let [_, mo, d, h, mi, se] = date;
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
+    let [y, mo, d, h, mi, se] = date;
+    if civil_date(y, mo, d).is_none() || h > 23 || mi > 59 || se > 60 {
         return Err(TimestampError::InvalidDate {
             text: s.to_string(),
         });
@@ -127,42 +127,48 @@ fn timestamp_zone(s: &str, zone: &str) -> Result<i64, TimestampError> {
     }
 }
 
+/// The day `y-mo-d` of the proleptic Gregorian calendar, where there is
+/// one (no 31 February, a 29 February only in a leap year).
+pub fn civil_date(y: i64, mo: i64, d: i64) -> Option<chrono::NaiveDate> {
+    chrono::NaiveDate::from_ymd_opt(
+        i32::try_from(y).ok()?,
+        u32::try_from(mo).ok()?,
+        u32::try_from(d).ok()?,
+    )
+}
+
+/// The days from 1 January of year 1 to 1 January 1970.
+const DAYS_TO_EPOCH: i64 = 719_163;
+
 /// Ms since the Unix epoch of `date` (year, month, day, hour, minute,
-/// second) and `ms`, in a zone `offset_min` minutes east of UTC.
+/// second; a day [`civil_date`] gives) and `ms`, in a zone `offset_min`
+/// minutes east of UTC.
 fn epoch_ms(date: [i64; 6], ms: i64, offset_min: i64) -> i64 {
+    use chrono::Datelike;
     let [y, mo, d, h, mi, se] = date;
-    // days from civil (Howard Hinnant's algorithm)
-    let (yy, mm) = if mo <= 2 {
-        (y - 1, mo + 9)
-    } else {
-        (y, mo - 3)
-    };
-    let era = yy.div_euclid(400);
-    let yoe = yy - era * 400;
-    let doy = (153 * mm + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
+    let days = civil_date(y, mo, d).map_or(0, |c| i64::from(c.num_days_from_ce()) - DAYS_TO_EPOCH);
     ((days * 86_400 + h * 3600 + mi * 60 + se) - offset_min * 60) * 1000 + ms
 }
 
-/// Format ms since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+/// Format ms since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (a time
+/// past the calendar's range, some 262,000 years away, as its ms).
 pub fn format_timestamp(ms: i64) -> String {
+    use chrono::Datelike;
     let secs = ms.div_euclid(1000);
     let milli = ms.rem_euclid(1000);
     let days = secs.div_euclid(86_400);
     let sod = secs.rem_euclid(86_400);
-    // civil from days (Howard Hinnant's algorithm)
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let day = i32::try_from(days + DAYS_TO_EPOCH)
+        .ok()
+        .and_then(chrono::NaiveDate::from_num_days_from_ce_opt);
+    let Some(day) = day else {
+        return format!("{ms} ms from 1970");
+    };
     format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+        day.year(),
+        day.month(),
+        day.day(),
         sod / 3600,
         (sod / 60) % 60,
         sod % 60
@@ -183,6 +189,40 @@ mod tests {
         );
         assert!(parse_timestamp("2003-01-26T15:00:00").is_err());
         assert!(parse_timestamp("2003-13-26T15:00:00Z").is_err());
+        // a day the month does not have, and 29 February out of a leap year
+        for bad in [
+            "2026-02-31T12:05:27.389Z",
+            "2026-04-31T00:00:00Z",
+            "2025-02-29T00:00:00Z",
+            "1900-02-29T00:00:00Z",
+        ] {
+            assert!(
+                matches!(
+                    parse_timestamp(bad),
+                    Err(TimestampError::InvalidDate { .. })
+                ),
+                "{bad}"
+            );
+        }
+        assert!(parse_timestamp("2024-02-29T00:00:00Z").is_ok());
+        assert!(parse_timestamp("2000-02-29T00:00:00Z").is_ok());
+    }
+
+    /// Days from the epoch, both ways, against the civil-from-days
+    /// arithmetic the calendar crate replaced, over 800 years either side.
+    #[test]
+    fn epoch_days_round_trip() {
+        for days in (-292_000..292_000).step_by(7) {
+            let ms = days * 86_400_000 + 12_345;
+            let shown = format_timestamp(ms);
+            assert_eq!(parse_timestamp(&shown), Ok(ms), "{shown}");
+        }
+        assert_eq!(format_timestamp(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(format_timestamp(-1), "1969-12-31T23:59:59.999Z");
+        assert_eq!(
+            format_timestamp(951_782_400_000),
+            "2000-02-29T00:00:00.000Z"
+        );
     }
 
     /// The date's digits and the fraction as `parse_timestamp` read them

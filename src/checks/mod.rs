@@ -5,6 +5,7 @@
 //! position). Event rules live in rulesets (a later stage). Each check is one
 //! file whose doc comment says what it does and why.
 
+pub mod dates;
 pub mod integrity;
 pub mod result;
 
@@ -42,6 +43,7 @@ impl Context<'_> {
 pub fn run_all(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     integrity::check(ctx, &mut out);
+    dates::check(ctx, &mut out);
     result::check(ctx, &mut out);
     crate::findings::sort_findings(&mut out);
     out
@@ -51,6 +53,7 @@ pub fn run_all(ctx: &Context<'_>) -> Vec<Finding> {
 /// file that implements it, so the docs cannot drift from the code.
 pub fn explain(code: &str) -> Option<String> {
     const FILES: &[(&str, &[&str])] = &[
+        (include_str!("dates.rs"), &["date-invalid"]),
         (
             include_str!("integrity.rs"),
             &[
