@@ -16,6 +16,7 @@ mod events;
 mod fit;
 mod forms;
 mod golden;
+mod help;
 mod hostile;
 mod layers;
 mod gui_forms;

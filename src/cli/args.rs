@@ -9,7 +9,9 @@ use crate::pipeline::Settings;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum Format {
+    /// Plain text for people.
     Text,
+    /// JSON, one object per line (docs/findings-schema.md).
     Json,
     /// The HTML dossier (needs --out).
     Html,

@@ -7,9 +7,18 @@ use super::args::{Format, RulesArgs};
 use crate::commands::{FAILURE, audit};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  arbiter audit samples/ --out reports/samples
+  arbiter audit season.pgn --rules rulesets/tcec-s15.rules --syzygy TABLES
+  arbiter audit match.pgn --rules rulesets/managers.rules --manager-args \"-resign movecount=3 score=500\"
+  zcat games.pgn.gz | arbiter audit - --format json")]
 pub struct AuditArgs {
+    /// PGN files (also .pgn.gz, .pgn.zst), folders searched for them, case
+    /// folders (case.json), or - for standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    /// What to print: text, json (one line per game, then the summary);
+    /// html or md write the dossier into --out.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Write each game's clock chart (SVG) into this folder (needs a

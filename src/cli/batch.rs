@@ -6,7 +6,12 @@ use super::args::RulesArgs;
 use crate::commands::{FAILURE, batch};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  arbiter batch ../archive/ --rules rulesets/tcec-s15.rules --out reports/archive
+  arbiter batch season.pgn --rules rulesets/tcec-s15.rules --fit --syzygy TABLES --out reports/season
+  arbiter batch ../archive/ --rules rulesets/tcec-s15.rules --shard 2/3 --out reports/shard-2")]
 pub struct BatchArgs {
+    /// PGN files (also .pgn.gz, .pgn.zst), or folders searched for them.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output folder.

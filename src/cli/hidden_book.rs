@@ -6,23 +6,34 @@ use std::path::PathBuf;
 use crate::facts::hidden_book::Params;
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  arbiter hidden-book season.pgn
+  arbiter hidden-book game.pgn --engine-log engine.log --min-run 4 --json")]
 pub struct HiddenBookArgs {
+    /// PGN files, or folders searched for them.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// An engine log to take search evidence from (repeatable).
     #[arg(long = "engine-log")]
     engine_logs: Vec<PathBuf>,
+    /// Unexplained searchless moves of one side in a row that make a run
+    /// (a run is flagged).
     #[arg(long, default_value_t = 6)]
     min_run: usize,
+    /// A move searched over at most this many nodes is searchless.
     #[arg(long, default_value_t = 1000)]
     max_nodes: u64,
+    /// With no node count: a move searched to at most this depth, and ...
     #[arg(long, default_value_t = 1)]
     max_depth: u32,
-    /// ms.
+    /// ... in at most this many ms, is searchless.
     #[arg(long, default_value_t = 100)]
     max_time: i64,
+    /// Positions of at most this many pieces are the tablebases': a
+    /// searchless move there is explained.
     #[arg(long, default_value_t = 7)]
     tb_pieces: u32,
+    /// Print JSON (one object) instead of text.
     #[arg(long)]
     json: bool,
 }

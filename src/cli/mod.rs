@@ -12,6 +12,7 @@ pub use crate::commands::{CLEAN, FAILURE, VIOLATIONS};
 mod args;
 mod audit;
 mod batch;
+mod docs;
 mod hidden_book;
 mod record;
 mod replay;
@@ -74,6 +75,12 @@ pub enum Command {
     /// ruleset's time control reconstructs them, period boundaries, clock
     /// findings.
     Chart(replay::ChartArgs),
+    /// Print the shell completion script for arbiter (bash, zsh, fish,
+    /// elvish, powershell).
+    Completions(docs::CompletionsArgs),
+    /// Print arbiter's manual page (roff), or write one page per
+    /// subcommand into a folder.
+    Man(docs::ManArgs),
 }
 
 /// Make a panic end the run with [`FAILURE`], the status of a run that
@@ -113,6 +120,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::HiddenBook(a) => hidden_book::run(a, &mut out),
         Command::Chart(a) => replay::run_chart(a),
         Command::Record(a) => record::run(a),
+        Command::Completions(a) => docs::completions(a, &mut out),
+        Command::Man(a) => docs::man(a, &mut out),
     };
     match out.flush() {
         Ok(()) => code,

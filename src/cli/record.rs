@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use crate::commands::record::{Request, run as record};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  arbiter record --engine /usr/games/stockfish --pgn game.pgn --side black --movetime 100 --out rec/
+  arbiter record --engine /usr/games/stockfish --opponent /usr/games/glaurung --tc 60+1 --out match/")]
 pub struct RecordArgs {
     /// The engine's command line, e.g. /usr/games/stockfish.
     #[arg(long)]
@@ -47,6 +50,7 @@ pub struct RecordArgs {
     /// game's Round tag, else 1.
     #[arg(long)]
     round: Option<String>,
+    /// The Event tag of a played game's game.pgn.
     #[arg(long, default_value = "arbiter recording")]
     event: String,
     /// Folder for engine.log (and opponent.log, game.pgn); refused if one

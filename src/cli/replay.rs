@@ -8,6 +8,10 @@ use crate::commands::{FAILURE, chart, replay};
 use crate::pipeline::{Config, machine_threads};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  arbiter replay samples/icga-2008.pgn
+  arbiter replay season.pgn --game 12 --ply 81 --rules rulesets/tcec-s15.rules
+  arbiter replay season.pgn --game 12 --json")]
 pub struct ReplayArgs {
     /// The PGN file.
     file: PathBuf,
@@ -25,7 +29,10 @@ pub struct ReplayArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Example:
+  arbiter chart season.pgn --game 3 --rules rulesets/tcec-s15.rules --out game3.svg")]
 pub struct ChartArgs {
+    /// The PGN file.
     file: PathBuf,
     /// Which game of the file (1 = the first).
     #[arg(long, default_value_t = 1)]

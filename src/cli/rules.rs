@@ -11,12 +11,24 @@ use crate::commands::{CLEAN, FAILURE, fit, rules};
 #[derive(Debug, Subcommand)]
 pub enum RulesCommand {
     /// Parse and analyze a ruleset; report mistakes with file:line:column.
-    Check { file: PathBuf },
+    #[command(after_help = "Example:\n  arbiter rules check rulesets/tcec-s15.rules")]
+    Check {
+        /// The ruleset file.
+        file: PathBuf,
+    },
     /// Every clause the ruleset cites, with the rules that encode it
     /// (manual ones marked).
-    List { file: PathBuf },
+    #[command(after_help = "Example:\n  arbiter rules list rulesets/icga-2008.rules")]
+    List {
+        /// The ruleset file.
+        file: PathBuf,
+    },
     /// Explain a rule (from a ruleset) or a built-in check code.
+    #[command(after_help = "Examples:
+  arbiter rules explain plycount-mismatch
+  arbiter rules explain tcec.draw-rule --rules rulesets/tcec-s15.rules")]
     Explain {
+        /// A rule's id (tcec.draw-rule) or a built-in code (illegal-move).
         id: String,
         /// Ruleset to search (default: every .rules file in ./rulesets).
         #[arg(long)]
@@ -27,6 +39,9 @@ pub enum RulesCommand {
     /// reproduce the recorded counters and terminations, per file (or per
     /// event), beside the text's values. Exits 1 where a fit departs from
     /// the text.
+    #[command(after_help = "Examples:
+  arbiter rules fit season.pgn --rules rulesets/tcec-s15.rules --syzygy TABLES
+  arbiter rules fit match.pgn --rules rulesets/managers.rules --format json")]
     Fit {
         /// PGN files, or folders searched for them.
         #[arg(required = true)]

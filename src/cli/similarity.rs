@@ -6,6 +6,9 @@ use std::path::PathBuf;
 use crate::commands::{FAILURE, similarity};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  arbiter similarity --engine sf=/usr/games/stockfish --engine toga=/usr/games/toga2 --positions suite.epd --depth 8 --out sim/
+  arbiter similarity --games ../archive/ --out sim-games/")]
 pub struct SimilarityArgs {
     /// An engine, NAME=COMMAND (repeatable; at least two, or one with
     /// --reference).
@@ -23,8 +26,11 @@ pub struct SimilarityArgs {
     /// Pairs sharing fewer positions get no verdict.
     #[arg(long, default_value_t = 30)]
     min_positions: usize,
+    /// Think this long per position, ms (default: 100, where --depth is
+    /// not given).
     #[arg(long, conflicts_with = "depth")]
     movetime: Option<u64>,
+    /// Search each position to this depth instead of a time.
     #[arg(long)]
     depth: Option<u32>,
     /// Runs per engine; the second is the self-similarity run.

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 use crate::commands::FAILURE;
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  arbiter verify reports/samples
+  arbiter audit season.pgn --format json > report.jsonl && arbiter verify report.jsonl")]
 pub struct VerifyArgs {
     /// The report: a file of `audit --format json` lines, or a folder
     /// written by `audit --out` or `batch --out` (or its audit.jsonl).
