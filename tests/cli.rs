@@ -7,6 +7,7 @@
 mod adversarial;
 mod batch;
 mod bounds;
+mod codes;
 mod corpus;
 mod crash;
 mod crosscheck;

@@ -109,7 +109,10 @@ fn completions_and_man_pages_name_every_command() {
     let o = arbiter(&["man"]);
     assert_eq!(o.status.code(), Some(0));
     let page = String::from_utf8(o.stdout).unwrap();
-    assert!(page.starts_with(".ie") && page.contains(".TH arbiter 1"), "{page}");
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH arbiter 1"),
+        "{page}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let o = arbiter(&["man", "--out", dir.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
@@ -120,5 +123,8 @@ fn completions_and_man_pages_name_every_command() {
     }
     // the audit's page carries its options' help and its examples
     let audit = std::fs::read_to_string(dir.path().join("arbiter-audit.1")).unwrap();
-    assert!(audit.contains("manager\\-args") && audit.contains("Examples:"), "{audit}");
+    assert!(
+        audit.contains("manager\\-args") && audit.contains("Examples:"),
+        "{audit}"
+    );
 }

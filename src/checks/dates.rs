@@ -20,7 +20,8 @@
 
 use super::Context;
 use crate::base::time::civil_date;
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::codes;
 
 /// The tags of a PGN date (`YYYY.MM.DD`).
 const DATE_TAGS: &[&str] = &["Date", "UTCDate", "EventDate"];
@@ -60,9 +61,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         };
         if let Some(why) = why {
             out.push(
-                Finding::builtin(
-                    "date-invalid",
-                    Severity::Warning,
+                Finding::of(
+                    &codes::DATE_INVALID,
                     "A date or time that does not exist",
                     format!("{name} is {:?}: {why}", tag.value),
                 )

@@ -17,25 +17,23 @@
 //! column; `1. e4 e5 2. Ke3` gives `illegal-move` at ply 3.
 
 use super::Context;
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::codes;
 use crate::ingest::pgn::ProblemKind;
 
-/// The finding code, severity and title of a reading problem.
-fn kind_finding(kind: ProblemKind) -> (&'static str, Severity, &'static str) {
+/// The finding code and title of a reading problem.
+fn kind_finding(kind: ProblemKind) -> (codes::Code, &'static str) {
     match kind {
-        ProblemKind::Syntax => ("pgn-syntax", Severity::Error, "Broken PGN syntax"),
-        ProblemKind::UnparsableToken => (
-            "unparsable-token",
-            Severity::Error,
-            "Unparsable token in the movetext",
-        ),
-        ProblemKind::Encoding => ("encoding", Severity::Info, "Text is not UTF-8"),
+        ProblemKind::Syntax => (codes::PGN_SYNTAX, "Broken PGN syntax"),
+        ProblemKind::UnparsableToken => {
+            (codes::UNPARSABLE_TOKEN, "Unparsable token in the movetext")
+        }
+        ProblemKind::Encoding => (codes::ENCODING, "Text is not UTF-8"),
         ProblemKind::Annotation => (
-            "annotation-malformed",
-            Severity::Warning,
+            codes::ANNOTATION_MALFORMED,
             "Malformed value in a machine-written comment",
         ),
-        ProblemKind::DuplicateTag => ("duplicate-tag", Severity::Warning, "Duplicate tag"),
+        ProblemKind::DuplicateTag => (codes::DUPLICATE_TAG, "Duplicate tag"),
     }
 }
 
@@ -43,13 +41,13 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let game = ctx.game;
     let from = out.len();
     for p in &game.problems {
-        let (code, severity, title) = kind_finding(p.kind);
+        let (code, title) = kind_finding(p.kind);
         let ply = ctx
             .replay
             .first_ply
             .saturating_add(u32::try_from(p.before_move).unwrap_or(u32::MAX));
         out.push(
-            Finding::builtin(code, severity, title, p.message.clone()).with_evidence(ctx.evidence(
+            Finding::of(&code, title, p.message.clone()).with_evidence(ctx.evidence(
                 p.span,
                 Some(ply),
                 "here",
@@ -60,42 +58,42 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     // finding of their code
     for kind in ProblemKind::ALL {
         let more = game.omitted(kind);
-        let code = kind_finding(kind).0;
+        let code = kind_finding(kind).0.id;
         if let Some(last) = out[from..].iter_mut().rev().find(|f| f.code == code) {
             last.more += more;
         }
     }
     for n in &ctx.replay.setup_notes {
-        let (severity, title, what) = match n.code {
-            "chess960-inferred" => (
-                Severity::Warning,
-                "Chess960 start without a Variant tag",
-                "the FEN tag",
-            ),
-            _ => (
-                Severity::Info,
+        let (title, what) = if n.code == codes::CHESS960_INFERRED {
+            ("Chess960 start without a Variant tag", "the FEN tag")
+        } else {
+            (
                 "Variant tag read as the opening's variation",
                 "the Variant tag",
-            ),
+            )
         };
         out.push(
-            Finding::builtin(n.code, severity, title, n.message.clone())
-                .with_evidence(ctx.evidence(n.span, Some(ctx.replay.first_ply), what)),
+            Finding::of(&n.code, title, n.message.clone()).with_evidence(ctx.evidence(
+                n.span,
+                Some(ctx.replay.first_ply),
+                what,
+            )),
         );
     }
     if let Some(stop) = &ctx.replay.stop {
-        let title = match stop.code {
-            "illegal-move" => "Illegal or ambiguous move",
-            "invalid-setup" => "Invalid set-up position",
-            "unsupported-variant" => "Unsupported variant",
-            _ => "Replay stopped at an unparsable move",
-        };
+        let titles = [
+            (codes::ILLEGAL_MOVE, "Illegal or ambiguous move"),
+            (codes::INVALID_SETUP, "Invalid set-up position"),
+            (codes::UNSUPPORTED_VARIANT, "Unsupported variant"),
+        ];
+        let title = (titles.iter())
+            .find(|(c, _)| *c == stop.code)
+            .map_or("Replay stopped at an unparsable move", |(_, t)| *t);
         let played = ctx.replay.plies.len();
         let unplayed = game.moves.len().saturating_sub(played);
         out.push(
-            Finding::builtin(
-                stop.code,
-                Severity::Error,
+            Finding::of(
+                &stop.code,
                 title,
                 format!(
                     "{}; {unplayed} of {} recorded moves were not replayed",
@@ -114,9 +112,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         if p.suffix_wrong {
             let written = &game.written_of(p.move_index);
             out.push(
-                Finding::builtin(
-                    "wrong-check-mark",
-                    Severity::Info,
+                Finding::of(
+                    &codes::WRONG_CHECK_MARK,
                     "Check or mate mark does not match the position",
                     format!(
                         "ply {} is written {written:?} but the move is {}",
@@ -143,9 +140,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         match tag.value.trim().parse::<usize>() {
             Ok(n) if n == recorded => {}
             Ok(n) => out.push(
-                Finding::builtin(
-                    "plycount-mismatch",
-                    Severity::Warning,
+                Finding::of(
+                    &codes::PLYCOUNT_MISMATCH,
                     "PlyCount tag disagrees with the moves",
                     format!("PlyCount says {n} but the movetext has {recorded} moves"),
                 )
@@ -156,9 +152,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 )),
             ),
             Err(_) => out.push(
-                Finding::builtin(
-                    "plycount-mismatch",
-                    Severity::Warning,
+                Finding::of(
+                    &codes::PLYCOUNT_MISMATCH,
                     "PlyCount tag is not a number",
                     format!("PlyCount is {:?}; expected a whole number", tag.value),
                 )

@@ -10,6 +10,7 @@ pub mod integrity;
 pub mod result;
 
 use crate::base::span::Span;
+use crate::findings::codes;
 use crate::findings::{Evidence, Finding};
 use crate::ingest::pgn::PgnGame;
 use crate::replay::Replay;
@@ -49,38 +50,42 @@ pub fn run_all(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
-/// The documentation of a built-in check code: the `//!` comment of the
-/// file that implements it, so the docs cannot drift from the code.
-pub fn explain(code: &str) -> Option<String> {
+/// The documentation of the check that makes the built-in code `code`:
+/// the `//!` comment of the file that implements it, so the docs cannot
+/// drift from the code (what the code means is the registry's,
+/// [`crate::findings::codes`]).
+pub fn check_doc(code: &str) -> Option<String> {
     const FILES: &[(&str, &[&str])] = &[
-        (include_str!("dates.rs"), &["date-invalid"]),
+        (include_str!("dates.rs"), &[codes::DATE_INVALID.id]),
         (
             include_str!("integrity.rs"),
             &[
-                "pgn-syntax",
-                "unparsable-token",
-                "unparsable-move",
-                "illegal-move",
-                "invalid-setup",
-                "unsupported-variant",
-                "annotation-malformed",
-                "encoding",
-                "duplicate-tag",
-                "plycount-mismatch",
-                "wrong-check-mark",
+                codes::PGN_SYNTAX.id,
+                codes::UNPARSABLE_TOKEN.id,
+                codes::UNPARSABLE_MOVE.id,
+                codes::ILLEGAL_MOVE.id,
+                codes::INVALID_SETUP.id,
+                codes::UNSUPPORTED_VARIANT.id,
+                codes::ANNOTATION_MALFORMED.id,
+                codes::ENCODING.id,
+                codes::DUPLICATE_TAG.id,
+                codes::PLYCOUNT_MISMATCH.id,
+                codes::WRONG_CHECK_MARK.id,
+                codes::CHESS960_INFERRED.id,
+                codes::VARIANT_IS_OPENING.id,
             ],
         ),
         (
             include_str!("result.rs"),
             &[
-                "result-tag-missing",
-                "result-invalid",
-                "result-marker-mismatch",
-                "result-marker-missing",
-                "result-contradicts-position",
-                "result-impossible-winner",
-                "result-unrecorded",
-                "termination-unsupported",
+                codes::RESULT_TAG_MISSING.id,
+                codes::RESULT_INVALID.id,
+                codes::RESULT_MARKER_MISMATCH.id,
+                codes::RESULT_MARKER_MISSING.id,
+                codes::RESULT_CONTRADICTS_POSITION.id,
+                codes::RESULT_IMPOSSIBLE_WINNER.id,
+                codes::RESULT_UNRECORDED.id,
+                codes::TERMINATION_UNSUPPORTED.id,
             ],
         ),
     ];
@@ -94,5 +99,5 @@ pub fn explain(code: &str) -> Option<String> {
                 .unwrap_or(l.trim_start_matches("//!"))
         })
         .collect();
-    Some(format!("{code} (built-in check)\n\n{}", doc.join("\n")))
+    Some(doc.join("\n"))
 }

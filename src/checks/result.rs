@@ -16,11 +16,12 @@
 //! `[Result "1/2-1/2"]` with a final position where Black is checkmated
 //! gives `result-contradicts-position` (error).
 
+use crate::findings::codes;
 use shakmaty::{Chess, Color, Position};
 
 use super::Context;
 use crate::base::span::Span;
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
 
 fn side_name(c: Color) -> &'static str {
     match c {
@@ -67,9 +68,8 @@ fn recorded(
         // be in the part not read (the `pgn-syntax` finding says so)
         None if game.unread.tags_cut => {}
         None => out.push(
-            Finding::builtin(
-                "result-tag-missing",
-                Severity::Warning,
+            Finding::of(
+                &codes::RESULT_TAG_MISSING,
                 "No Result tag",
                 "the game has no Result tag; its outcome is not on record".to_string(),
             )
@@ -81,9 +81,8 @@ fn recorded(
         ),
         Some("1-0" | "0-1" | "1/2-1/2" | "*") => {}
         Some(other) => out.push(
-            Finding::builtin(
-                "result-invalid",
-                Severity::Error,
+            Finding::of(
+                &codes::RESULT_INVALID,
                 "Result tag is not a PGN result",
                 format!("Result is {other:?}; expected 1-0, 0-1, 1/2-1/2 or *"),
             )
@@ -93,9 +92,8 @@ fn recorded(
     let marker = game.outcome.as_ref();
     match (result, marker) {
         (Some(r), Some((m, span))) if r != m => out.push(
-            Finding::builtin(
-                "result-marker-mismatch",
-                Severity::Error,
+            Finding::of(
+                &codes::RESULT_MARKER_MISMATCH,
                 "Result tag and movetext disagree",
                 format!("the Result tag says {r} but the movetext ends with {m}"),
             )
@@ -103,9 +101,8 @@ fn recorded(
             .with_evidence(ctx.evidence(*span, None, "the termination marker")),
         ),
         (Some(_), None) if !game.moves.is_empty() || !game.preamble.is_empty() => out.push(
-            Finding::builtin(
-                "result-marker-missing",
-                Severity::Warning,
+            Finding::of(
+                &codes::RESULT_MARKER_MISSING,
                 "Movetext has no termination marker",
                 "the movetext does not end with 1-0, 0-1, 1/2-1/2 or *; the record may be truncated"
                     .to_string(),
@@ -163,9 +160,8 @@ fn against_position(
     let (pos, last_ply, last_span) = (end.pos, end.last_ply, end.last_span);
     let (checkmate, stalemate, dead) = (end.checkmate, end.stalemate, end.dead);
     let contradicts = |what: String| {
-        Finding::builtin(
-            "result-contradicts-position",
-            Severity::Error,
+        Finding::of(
+            &codes::RESULT_CONTRADICTS_POSITION,
             "Recorded result contradicts the final position",
             what,
         )
@@ -200,9 +196,8 @@ fn against_position(
         };
         if pos.has_insufficient_material(winner) {
             out.push(
-                Finding::builtin(
-                    "result-impossible-winner",
-                    Severity::Warning,
+                Finding::of(
+                    &codes::RESULT_IMPOSSIBLE_WINNER,
                     "The recorded winner cannot checkmate",
                     format!(
                         "{result} was recorded but {} has no material to checkmate by any sequence of legal moves; a win is valid only by resignation or forfeit, never on time or by adjudication",
@@ -216,9 +211,8 @@ fn against_position(
     }
     if result == "*" && (checkmate || stalemate || dead) {
         out.push(
-            Finding::builtin(
-                "result-unrecorded",
-                Severity::Warning,
+            Finding::of(
+                &codes::RESULT_UNRECORDED,
                 "Finished game recorded as unfinished",
                 format!(
                     "the final position is {} but the result is *",
@@ -303,9 +297,8 @@ fn termination_claims(ctx: &Context<'_>, result: &str, end: &End, out: &mut Vec<
         };
         if let Some(why) = fails {
             out.push(
-                Finding::builtin(
-                    "termination-unsupported",
-                    Severity::Error,
+                Finding::of(
+                    &codes::TERMINATION_UNSUPPORTED,
                     "Termination claim not supported by the game",
                     format!("{tag_name} is {:?}, but {why}", t.value),
                 )

@@ -112,8 +112,17 @@ pub fn explain(id: &str, rules: Option<&Path>) -> Result<String, RulesFileError>
             return Ok(s);
         }
     }
-    if let Some(doc) = crate::checks::explain(id) {
-        return Ok(doc);
+    if let Some(code) = crate::findings::codes::find(id) {
+        let mut s = format!(
+            "{} (built-in, {})\n\n{}\n",
+            code.id,
+            code.severity_text(),
+            code.paragraph()
+        );
+        if let Some(doc) = crate::checks::check_doc(id) {
+            s.push_str(&format!("\nThe check that makes it:\n\n{doc}\n"));
+        }
+        return Ok(s);
     }
     Err(RulesFileError::NotFound {
         id: id.to_string(),

@@ -3,7 +3,8 @@
 
 use super::config::Config;
 use crate::checks::{self, Context};
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::codes;
 use crate::ingest::logs::LoadedLog;
 use crate::ingest::pgn::PgnGame;
 use crate::replay::{Replay, replay};
@@ -73,9 +74,8 @@ pub fn audit_replayed(
     for l in &logs {
         for e in &l.log.errors {
             findings.push(
-                Finding::builtin(
-                    "operator-log-syntax",
-                    Severity::Error,
+                Finding::of(
+                    &codes::OPERATOR_LOG_SYNTAX,
                     "Unreadable operator-log line",
                     e.message.clone(),
                 )
@@ -117,9 +117,8 @@ pub fn audit_replayed(
             Err(e) => Judgement {
                 variant: None,
                 computed: None,
-                findings: vec![Finding::builtin(
-                    "ruleset-unusable",
-                    Severity::Error,
+                findings: vec![Finding::of(
+                    &codes::RULESET_UNUSABLE,
                     "The ruleset could not be applied",
                     e.to_string(),
                 )],

@@ -5,7 +5,8 @@
 //! for, a game of the log no audited game claims, and engine traffic
 //! outside every game.
 
-use crate::findings::{Evidence, Finding, Severity};
+use crate::findings::codes;
+use crate::findings::{Evidence, Finding};
 use crate::ingest::engine::Segment;
 use crate::ingest::logs::{FileSplit, LoadedEngineLog};
 use crate::ingest::pgn::PgnGame;
@@ -101,9 +102,8 @@ pub fn match_findings(
             .as_ref()
             .map_or(String::new(), |r| format!(" {{{r}}}"));
         findings.push(
-            Finding::builtin(
-                "engine-log-result-differs",
-                Severity::Error,
+            Finding::of(
+                &codes::ENGINE_LOG_RESULT_DIFFERS,
                 "The manager's result is not the game's",
                 format!(
                     "the manager ended game {} with {result}{why} (line {}); the game's Result is {written}",
@@ -138,9 +138,8 @@ pub fn match_findings(
         }
         let tag = |t: &str| game.tag(t).unwrap_or("?").to_string();
         findings.push(
-            Finding::builtin(
-                "engine-log-game-missing",
-                Severity::Warning,
+            Finding::of(
+                &codes::ENGINE_LOG_GAME_MISSING,
                 "The match log has no game for this one",
                 format!(
                     "{log_path} holds {} games, none of them {} against {} in round {}: this game's engine traffic is not in it",

@@ -1,6 +1,7 @@
 //! Why a move cannot be played, in words: the piece that is missing, the
 //! square that is taken, the way that is blocked, the mark that is wrong.
 
+use crate::findings::codes;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError};
 use shakmaty::{Chess, Color, EnPassantMode, Position, Role};
@@ -23,7 +24,7 @@ pub(super) fn illegal_move(
         "Black"
     };
     Stop {
-        code: "illegal-move",
+        code: codes::ILLEGAL_MOVE,
         message: format!(
             "{} {:?} for {side} at ply {ply} is {e} ({}) in position {}",
             if matches!(mv.san.san, San::Null) {

@@ -1,6 +1,7 @@
 //! The replay itself: each recorded move resolved, played and its facts
 //! recorded, the position's hash kept up to date for the repetitions.
 
+use crate::findings::codes;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Position, Role};
@@ -29,7 +30,7 @@ fn first_ply_of(game: &PgnGame, start: &Chess) -> Result<u32, Stop> {
     match (u32::try_from(first), u32::try_from(after)) {
         (Ok(first), Ok(_)) => Ok(first),
         _ => Err(Stop {
-            code: "invalid-setup",
+            code: codes::INVALID_SETUP,
             message: format!(
                 "the FEN tag gives move number {}, {} to move: its {} moves would be plies {first} to {}, past the {} plies arbiter numbers; the game is not replayed",
                 start.fullmoves(),
@@ -83,7 +84,7 @@ pub fn replay(game: &PgnGame) -> Replay {
         .filter(|p| matches!(p.kind, ProblemKind::UnparsableToken | ProblemKind::Syntax))
         .min_by_key(|p| p.before_move);
     let cut_stop = |p: &crate::ingest::pgn::PgnProblem| Stop {
-        code: "unparsable-move",
+        code: codes::UNPARSABLE_MOVE,
         message: format!(
             "replay stopped before ply {}: {}",
             first_ply + p.before_move as u32,

@@ -89,7 +89,7 @@ impl Ply {
 /// Why a replay stopped before the end of the movetext.
 #[derive(Debug, Clone)]
 pub struct Stop {
-    pub code: &'static str,
+    pub code: crate::findings::codes::Code,
     pub message: String,
     /// The ply that could not be played (1-based).
     pub ply: u32,
@@ -127,7 +127,7 @@ pub struct SetupNote {
     /// `variant-is-opening`: a `Variant` tag that names no chess variant,
     /// beside `ECO`/`Opening` tags (Banksia writes the opening's variation
     /// there; replayed as standard chess).
-    pub code: &'static str,
+    pub code: crate::findings::codes::Code,
     pub message: String,
     pub span: Option<Span>,
 }

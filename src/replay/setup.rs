@@ -1,6 +1,7 @@
 //! A game's start: the variant its tags ask for (standard chess or
 //! Chess960) and the position its `FEN` tag gives.
 
+use crate::findings::codes;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
@@ -128,7 +129,7 @@ pub(super) fn set_up(game: &PgnGame) -> SetUp {
     if game.tag("Variant").is_some() && variant_is_opening_name(game) {
         let v = game.tag("Variant").unwrap_or_default();
         setup_notes.push(SetupNote {
-            code: "variant-is-opening",
+            code: codes::VARIANT_IS_OPENING,
             message: format!(
                 "the Variant tag {v:?} names no variant of chess and the game has ECO/Opening tags: read as the opening's variation (Banksia writes it there); replayed as standard chess"
             ),
@@ -146,7 +147,7 @@ pub(super) fn set_up(game: &PgnGame) -> SetUp {
                 && let Ok(p) = setup(fen, CastlingMode::Chess960)
             {
                 setup_notes.push(SetupNote {
-                    code: "chess960-inferred",
+                    code: codes::CHESS960_INFERRED,
                     message: format!(
                         "the FEN {fen:?} has castling rights standard chess cannot have ({e}) and there is no Variant tag: replayed as Chess960"
                     ),
@@ -159,7 +160,7 @@ pub(super) fn set_up(game: &PgnGame) -> SetUp {
                 Ok(p) => p,
                 Err(e) => {
                     stop = Some(Stop {
-                        code: "invalid-setup",
+                        code: codes::INVALID_SETUP,
                         message: format!("the FEN tag {fen:?} is not a valid position: {e}"),
                         ply: 1,
                         span: game.tag_entry("FEN").map(|t| t.span),
@@ -172,7 +173,7 @@ pub(super) fn set_up(game: &PgnGame) -> SetUp {
     };
     if let Err(e) = castling_mode(game) {
         stop = Some(Stop {
-            code: "unsupported-variant",
+            code: codes::UNSUPPORTED_VARIANT,
             message: e.to_string(),
             ply: 1,
             span: game.tag_entry("Variant").map(|t| t.span),

@@ -2,6 +2,7 @@
 //! them, why a move is illegal, and the short ways (resolving a SAN, a
 //! king's step's hash) against shakmaty's long ones.
 
+use crate::findings::codes;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Position, Role, Square};
@@ -80,7 +81,10 @@ fn a_move_after_mate_stops_the_replay_and_the_mate_stays() {
     let r = settled_as_shakmaty_says("1. f3 e5 2. g4 Qh4 3. a3 *\n");
     assert_eq!(r.plies.len(), 4);
     assert!(r.plies[3].checkmate && r.plies[3].san_text() == "Qh4#");
-    assert_eq!(r.stop.as_ref().map(|s| s.code), Some("illegal-move"));
+    assert_eq!(
+        r.stop.as_ref().map(|s| s.code.id),
+        Some(codes::ILLEGAL_MOVE.id)
+    );
 }
 
 #[test]
@@ -90,7 +94,10 @@ fn stalemate_at_the_end_and_before_a_move() {
     assert!(r.plies.last().unwrap().stalemate);
     let r = settled_as_shakmaty_says(&format!("{fen}1. Qb6 Kb8 *\n"));
     assert!(r.plies[0].stalemate);
-    assert_eq!(r.stop.as_ref().map(|s| s.code), Some("illegal-move"));
+    assert_eq!(
+        r.stop.as_ref().map(|s| s.code.id),
+        Some(codes::ILLEGAL_MOVE.id)
+    );
 }
 
 #[test]

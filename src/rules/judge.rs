@@ -5,6 +5,7 @@
 
 use super::analysis::{Check, Ruleset};
 use super::eval::{Computed, Detectors, Outcome, Program, rule_finding, run_switched};
+use crate::findings::codes;
 use crate::findings::{Evidence, Finding, Severity};
 use crate::timeline::Timeline;
 
@@ -61,7 +62,7 @@ pub fn judge(
             &rs.path,
         ));
         let f = findings.last_mut().expect("just pushed");
-        f.code = "rule-undecided".into();
+        f.code = codes::RULE_UNDECIDED.id.into();
         f.severity = Severity::Info;
     }
     // Each switch flipped: does the outcome change?
@@ -72,7 +73,7 @@ pub fn judge(
                 None => "no adjudication".into(),
             };
             findings.push(Finding {
-                code: "switch-changed-outcome".into(),
+                code: codes::SWITCH_CHANGED_OUTCOME.id.into(),
                 severity: Severity::Info,
                 title: format!("Switch `{}` changes this game's outcome", sw.name),
                 message: format!(
@@ -186,7 +187,7 @@ fn compare(
                     fires(),
                     &rs.path,
                 );
-                f.code = "adjudication-missed".into();
+                f.code = codes::ADJUDICATION_MISSED.id.into();
                 f.evidence
                     .push(ev(last_span, last_ply, "where the record ends".into()));
                 out.push(f);
@@ -205,7 +206,7 @@ fn compare(
                     fires(),
                     &rs.path,
                 );
-                f.code = "adjudication-wrong-result".into();
+                f.code = codes::ADJUDICATION_WRONG_RESULT.id.into();
                 out.push(f);
             }
             if let Some(rec) = &c.records
@@ -221,7 +222,7 @@ fn compare(
                     ev(details_span, c.ply, details_note()),
                     &rs.path,
                 );
-                f.code = "adjudication-mislabelled".into();
+                f.code = codes::ADJUDICATION_MISLABELLED.id.into();
                 f.severity = Severity::Warning;
                 out.push(f);
             }
@@ -308,7 +309,7 @@ fn unsupported(
             claim.finding_at.clone(),
             &rs.path,
         );
-        f.code = "adjudication-unsupported".into();
+        f.code = codes::ADJUDICATION_UNSUPPORTED.id.into();
         f.evidence.push(claim.final_move.clone());
         out.push(f);
     }

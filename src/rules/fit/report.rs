@@ -7,7 +7,8 @@ use super::{
     Agreement, Decided, Fitted, Game, GroupFit, Undescribed, Unreplayed, literal, undescribed_limit,
 };
 use crate::base::value::Value;
-use crate::findings::{Evidence, Finding, Severity};
+use crate::findings::codes;
+use crate::findings::{Evidence, Finding};
 use crate::rules::analysis::{FitTarget, Ruleset};
 use crate::rules::eval::Overrides;
 use crate::timeline::Timeline;
@@ -287,9 +288,8 @@ impl FitSummary {
 /// that the ruleset does not describe the archive. Every finding stays in
 /// its game; this one says so once, for the file.
 pub fn undescribed_finding(rs: &Ruleset, fit: &GroupFit, u: &Undescribed) -> Finding {
-    let mut f = Finding::builtin(
-        "rules-fit-undescribed",
-        Severity::Warning,
+    let mut f = Finding::of(
+        &codes::RULES_FIT_UNDESCRIBED,
         "A rule fires in most games even under the fitted values",
         format!(
             "{}: {} fires in {} of {} games ({} findings) under the values that best reproduce the record: the ruleset does not describe this archive, and no `fit` value it lets change does. Read its findings as one difference between the ruleset and the archive, and check them in the first games: {}.",
@@ -339,9 +339,8 @@ pub fn departure_finding(rs: &Ruleset, fit: &GroupFit) -> Finding {
             a.tags_of
         )
     };
-    let mut f = Finding::builtin(
-        "rules-fit",
-        Severity::Info,
+    let mut f = Finding::of(
+        &codes::RULES_FIT,
         "The file is judged under fitted values, not the text's",
         format!(
             "{}: the values that best reproduce the record depart from the text: {}. Agreement under the text: {}; under the fit: {}. {} game(s) end otherwise under the fit.",

@@ -2,6 +2,7 @@
 //! over every game (a cache, points of one scan in parallel), and the
 //! coordinate descent from the text's values.
 
+use crate::findings::codes;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -507,7 +508,7 @@ impl Search<'_> {
             for f in findings {
                 // an adjudication with no table to decide it is a missing
                 // input, counted apart, not a rule the archive contradicts
-                if f.rule.is_empty() || f.code == "rule-undecided" {
+                if f.rule.is_empty() || f.code == codes::RULE_UNDECIDED.id {
                     continue;
                 }
                 let ply = f.evidence.iter().find_map(|e| e.ply);

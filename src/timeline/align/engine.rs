@@ -1,11 +1,12 @@
 //! One engine of a log: the name its findings give it, its own searches,
 //! the side it played, and whether the log belongs to this game at all.
 
+use crate::findings::codes;
 use shakmaty::Color;
 
 use super::{Record, evidence};
 use crate::base::span::Span;
-use crate::findings::{Evidence, Finding, Severity};
+use crate::findings::{Evidence, Finding};
 use crate::ingest::engine::{Activity, EngineActivity, Search};
 use crate::ingest::logs::LoadedEngineLog;
 
@@ -135,9 +136,8 @@ impl<'a> Engine<'a> {
         if matched == 0 && (other_game.is_some() || differs.is_some()) {
             let s = other_game.or(differs.map(|d| d.0)).expect("one of them");
             findings.push(
-                Finding::builtin(
-                    "engine-log-other-game",
-                    Severity::Error,
+                Finding::of(
+                    &codes::ENGINE_LOG_OTHER_GAME,
                     "Engine log belongs to another game",
                     format!(
                         "{shown} in {} was never given a position of this game (its first search was from {} with moves {})",
@@ -153,9 +153,8 @@ impl<'a> Engine<'a> {
         if let Some((s, i)) = differs {
             let ply = first + i as u32;
             findings.push(
-                Finding::builtin(
-                    "engine-position-differs",
-                    Severity::Error,
+                Finding::of(
+                    &codes::ENGINE_POSITION_DIFFERS,
                     "The engine was given a move the record does not have",
                     format!(
                         "at ply {ply} the engine was told {} but the record has {}",

@@ -3,6 +3,7 @@
 //! fit, or differs from the board, a search left unanswered) and of the
 //! plies it did not search for.
 
+use crate::findings::codes;
 use std::collections::BTreeMap;
 
 use shakmaty::Color;
@@ -11,7 +12,7 @@ use super::Record;
 use super::engine::Engine;
 use super::kinds::{EngEvent, EngKind};
 use crate::base::value::Value;
-use crate::findings::{Evidence, Finding, Severity};
+use crate::findings::{Evidence, Finding};
 use crate::ingest::engine::{Activity, Search};
 use crate::replay::Replay;
 
@@ -206,9 +207,8 @@ impl Events<'_> {
             f.insert("legal", Value::Bool(fits));
             if !fits {
                 findings.push(
-                    Finding::builtin(
-                        "engine-log-inconsistent",
-                        Severity::Warning,
+                    Finding::of(
+                        &codes::ENGINE_LOG_INCONSISTENT,
                         "A bestmove does not fit the position the engine was given",
                         format!(
                             "{shown} answered bestmove {mv}, which is not a legal move in the position it was given for ply {for_ply}: lines of the log are missing or out of order"
@@ -223,9 +223,8 @@ impl Events<'_> {
                 self.produced = true;
                 if board.is_some() && !ok {
                     findings.push(
-                        Finding::builtin(
-                            "bestmove-differs",
-                            Severity::Warning,
+                        Finding::of(
+                            &codes::BESTMOVE_DIFFERS,
                             "The engine's move is not the move on the board",
                             format!(
                                 "{shown} answered bestmove {mv} for ply {for_ply}, but the record has {}",
@@ -260,9 +259,8 @@ impl Events<'_> {
             });
             if s.bestmove.is_none() && board.is_some() && !answered_later {
                 findings.push(
-                    Finding::builtin(
-                        "engine-log-unanswered",
-                        Severity::Warning,
+                    Finding::of(
+                        &codes::ENGINE_LOG_UNANSWERED,
                         "A search with no bestmove in the log",
                         format!(
                             "{shown} was asked to search for ply {for_ply} but the log has no bestmove for it (a line lost, or the engine stopped answering)"
@@ -336,9 +334,8 @@ impl Events<'_> {
             if !missing.is_empty() {
                 let show: Vec<String> = missing.iter().take(12).map(|p| p.to_string()).collect();
                 findings.push(
-                    Finding::builtin(
-                        "engine-log-gap",
-                        Severity::Warning,
+                    Finding::of(
+                        &codes::ENGINE_LOG_GAP,
                         "The engine log has no search for some of the engine's moves",
                         format!(
                             "{shown}: no search for {} of its plies between {lo} and {hi}: {}{}",

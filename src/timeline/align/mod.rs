@@ -13,7 +13,8 @@
 
 use crate::base::span::Span;
 use crate::base::value::Value;
-use crate::findings::{Evidence, Finding, Severity};
+use crate::findings::codes;
+use crate::findings::{Evidence, Finding};
 use crate::ingest::logs::LoadedEngineLog;
 use crate::ingest::pgn::PgnGame;
 use crate::replay::Replay;
@@ -100,9 +101,8 @@ fn log_findings(l: &LoadedEngineLog, findings: &mut Vec<Finding>) {
     let ev = |span, ply, at, note: &str| evidence(l, span, ply, at, note);
     for e in &l.log.errors {
         findings.push(
-            Finding::builtin(
-                "engine-log-syntax",
-                Severity::Error,
+            Finding::of(
+                &codes::ENGINE_LOG_SYNTAX,
                 "Unreadable engine-log line",
                 e.message.clone(),
             )
@@ -112,9 +112,8 @@ fn log_findings(l: &LoadedEngineLog, findings: &mut Vec<Finding>) {
     // timestamps going backwards, per engine
     for b in &l.log.backwards {
         findings.push(
-            Finding::builtin(
-                "engine-time-backwards",
-                Severity::Warning,
+            Finding::of(
+                &codes::ENGINE_TIME_BACKWARDS,
                 "Engine-log timestamps go backwards",
                 format!(
                     "line {} is {} ms earlier than the line before it",

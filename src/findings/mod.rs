@@ -10,6 +10,8 @@ use serde::Serialize;
 
 use crate::base::span::Span;
 
+pub mod codes;
+
 /// How grave a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -115,6 +117,20 @@ fn is_zero(n: &u64) -> bool {
 
 impl Finding {
     /// A finding from one of arbiter's built-in record-integrity checks.
+    /// A built-in finding of `code` (the registry's, [`codes`]), at its
+    /// severity. A code whose severity is a rule's is set on that rule's
+    /// finding instead; made here, it is an error.
+    pub fn of(code: &codes::Code, title: &str, message: String) -> Finding {
+        Finding::builtin(
+            code.id,
+            code.severity.unwrap_or(Severity::Error),
+            title,
+            message,
+        )
+    }
+
+    /// A finding of `code` at `severity` (where another finding's
+    /// severity is given, as a report's copy of one).
     pub fn builtin(code: &str, severity: Severity, title: &str, message: String) -> Finding {
         Finding {
             code: code.to_string(),
