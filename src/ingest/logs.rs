@@ -334,7 +334,7 @@ impl Spans {
 
 /// Open `path` if it is a regular file (its links followed); anything else
 /// is refused from its metadata, before it is opened.
-fn open_regular(path: &Path, shown: &str) -> Result<File, LogFileError> {
+pub(crate) fn open_regular(path: &Path, shown: &str) -> Result<File, LogFileError> {
     use crate::base::files::{OpenError, open_checked};
     open_checked(path).map_err(|e| match e {
         OpenError::Io(source) => LogFileError::Io {
@@ -349,7 +349,7 @@ fn open_regular(path: &Path, shown: &str) -> Result<File, LogFileError> {
 }
 
 /// The error for a log in UTF-16 or UTF-32.
-fn wide_error(shown: &str, encoding: &'static str) -> LogFileError {
+pub(crate) fn wide_error(shown: &str, encoding: &'static str) -> LogFileError {
     LogFileError::Wide {
         path: shown.to_string(),
         encoding,

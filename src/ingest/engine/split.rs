@@ -455,7 +455,7 @@ impl Splitter {
                 let mut games = self.done;
                 games.extend(self.open.into_iter().map(|o| (o.seg, o.reader.finish())));
                 games.sort_by_key(|(s, _)| s.start.offset);
-                let paired = paired(&games);
+                let paired = paired_games(games.iter().map(|(s, _)| s));
                 Read::Split(Split {
                     games,
                     lines: self.lines,
@@ -469,10 +469,10 @@ impl Splitter {
 
 /// Whether the games come in pairs of swapped colours ([`Split::paired`]):
 /// every game 2k-1 whose game 2k is in the log, and there is one.
-fn paired(games: &[(Segment, EngineLog)]) -> bool {
-    let of = |n: u64| games.iter().find(|(s, _)| s.game == n).map(|(s, _)| s);
+pub fn paired_games<'s>(games: impl Iterator<Item = &'s Segment> + Clone) -> bool {
+    let of = |n: u64| games.clone().find(|s| s.game == n);
     let mut pairs = 0;
-    for (a, _) in games.iter().filter(|(s, _)| s.game % 2 == 1) {
+    for a in games.clone().filter(|s| s.game % 2 == 1) {
         if let Some(b) = of(a.game + 1) {
             if a.white != b.black || a.black != b.white {
                 return false;
@@ -517,7 +517,7 @@ pub fn cute_start(t: &str) -> Option<(u64, u64, &str, &str)> {
 }
 
 /// cutechess's `Finished game N (A vs B): R {reason}`.
-fn cute_finish(t: &str) -> Option<(u64, &str, Option<&str>)> {
+pub fn cute_finish(t: &str) -> Option<(u64, &str, Option<&str>)> {
     let (n, rest) = t.strip_prefix("Finished game ")?.split_once(" (")?;
     let (_, after) = rest.split_once("): ")?;
     let (r, reason) = match after.split_once(' ') {
