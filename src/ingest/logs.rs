@@ -146,7 +146,14 @@ pub fn read_engine_logs(
 /// the games started; a log read whole is one entry.
 pub fn read_engine_log_games(path: &Path) -> Result<Vec<LoadedEngineLog>, LogFileError> {
     use crate::ingest::engine::{Read, Splitter};
-    let (path, sha256, read) = stream_engine_log(path, Splitter::default())?;
+    let (shown, sha256, read) = stream_engine_log(path, Splitter::default())?;
+    // a fastchess log without game lines: read again, split at each game's
+    // `ucinewgame`
+    let read = match read {
+        Read::Undelimited(..) => stream_engine_log(path, Splitter::by_newgame())?.2,
+        r => r,
+    };
+    let path = shown;
     Ok(match read {
         Read::Undelimited(_, games) => return Err(LogFileError::Undelimited { path, games }),
         Read::Whole(log) => vec![LoadedEngineLog {
