@@ -328,6 +328,48 @@ fn a_fastchess_log_without_game_lines_is_split_at_ucinewgame() {
     assert_eq!((n.total, n.reported), (n.in_games + n.notes, 0), "{n:?}");
 }
 
+/// Two fastchess games played at once (`-concurrency 2`), their lines
+/// interleaved (`fastchess-concurrent.log`, made from `fastchess.log`:
+/// README): the thread tells them apart, and each game gets the traffic
+/// it has in the log of one game at a time.
+#[test]
+fn concurrent_fastchess_games_are_told_apart_by_their_thread() {
+    let alone = read_engine_log_games(&fixture("fastchess.log")).unwrap();
+    let log = fixture("fastchess-concurrent.log");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let both = read_engine_log_games(&log).unwrap();
+    assert_eq!(both.len(), 2);
+    // the games overlap: game 8 starts before game 7 ends
+    let (s7, s8) = (
+        &both[0].part.as_ref().unwrap().segment,
+        &both[1].part.as_ref().unwrap().segment,
+    );
+    assert_eq!((s7.game, s8.game), (7, 8));
+    assert!(s8.start.line < s7.end.line, "{s7:?} {s8:?}");
+    for (a, b) in both.iter().zip(&alone) {
+        let searched = |l: &LoadedEngineLog| -> Vec<String> {
+            answered(l)
+                .iter()
+                .filter_map(|s| s.bestmove.as_ref())
+                .map(|(m, ponder, _)| format!("{m} {ponder:?}"))
+                .collect()
+        };
+        assert_eq!(searched(a), searched(b));
+        assert!(!searched(a).is_empty());
+    }
+    let n = both[0].part.as_ref().unwrap().file.lines;
+    assert_eq!(n.total, text.lines().count() as u64);
+    assert_eq!((n.total, n.reported), (n.in_games + n.notes, 0), "{n:?}");
+    let (games, code, err) = audit(&fixture("fastchess.pgn"), &log);
+    assert_eq!(games.len(), 2);
+    // game 8's start is moved: its GameStartTime no longer meets it
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("game 8 (Glaurung2.2 vs Stockfish15.1"),
+        "{err}"
+    );
+}
+
 /// The matches of `peers/`: every game of fc-rr.pgn and cc-rr.pgn gets
 /// its own engine traffic (as many answered searches as plies, no finding
 /// from the logs) and every line of the logs is attributed.
