@@ -295,10 +295,13 @@ fn what_does_not_meet_is_said() {
 }
 
 /// A fastchess log written below `-log level=trace` has no line that
-/// tells its games apart: refused, not given whole to the first game.
+/// tells its games apart: it is split where an engine is sent
+/// `ucinewgame` again, the first engine sent it taken for White, and each
+/// game gets the same traffic as from the full log.
 #[test]
-fn a_fastchess_log_without_game_lines_is_refused() {
+fn a_fastchess_log_without_game_lines_is_split_at_ucinewgame() {
     let dir = tempfile::tempdir().unwrap();
+    let full = read_engine_log_games(&fixture("fastchess.log")).unwrap();
     let text: String = std::fs::read_to_string(fixture("fastchess.log"))
         .unwrap()
         .lines()
@@ -306,11 +309,63 @@ fn a_fastchess_log_without_game_lines_is_refused() {
         .map(|l| format!("{l}\n"))
         .collect();
     let log = dir.path().join("info.log");
-    std::fs::write(&log, text).unwrap();
-    let (_, code, err) = audit(&fixture("fastchess.pgn"), &log);
+    std::fs::write(&log, &text).unwrap();
+    let parts = read_engine_log_games(&log).unwrap();
+    assert_eq!(parts.len(), full.len());
+    for (a, b) in parts.iter().zip(&full) {
+        let (sa, sb) = (
+            &a.part.as_ref().unwrap().segment,
+            &b.part.as_ref().unwrap().segment,
+        );
+        assert_eq!(
+            (sa.game, &sa.white, &sa.black),
+            (sb.game - 6, &sb.white, &sb.black)
+        );
+        assert_eq!(answered(a).len(), answered(b).len(), "game {}", sb.game);
+    }
+    let n = parts[0].part.as_ref().unwrap().file.lines;
+    assert_eq!(n.total, text.lines().count() as u64);
+    assert_eq!((n.total, n.reported), (n.in_games + n.notes, 0), "{n:?}");
+}
+
+/// Two fastchess games played at once (`-concurrency 2`), their lines
+/// interleaved (`fastchess-concurrent.log`, made from `fastchess.log`:
+/// README): the thread tells them apart, and each game gets the traffic
+/// it has in the log of one game at a time.
+#[test]
+fn concurrent_fastchess_games_are_told_apart_by_their_thread() {
+    let alone = read_engine_log_games(&fixture("fastchess.log")).unwrap();
+    let log = fixture("fastchess-concurrent.log");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let both = read_engine_log_games(&log).unwrap();
+    assert_eq!(both.len(), 2);
+    // the games overlap: game 8 starts before game 7 ends
+    let (s7, s8) = (
+        &both[0].part.as_ref().unwrap().segment,
+        &both[1].part.as_ref().unwrap().segment,
+    );
+    assert_eq!((s7.game, s8.game), (7, 8));
+    assert!(s8.start.line < s7.end.line, "{s7:?} {s8:?}");
+    for (a, b) in both.iter().zip(&alone) {
+        let searched = |l: &LoadedEngineLog| -> Vec<String> {
+            answered(l)
+                .iter()
+                .filter_map(|s| s.bestmove.as_ref())
+                .map(|(m, ponder, _)| format!("{m} {ponder:?}"))
+                .collect()
+        };
+        assert_eq!(searched(a), searched(b));
+        assert!(!searched(a).is_empty());
+    }
+    let n = both[0].part.as_ref().unwrap().file.lines;
+    assert_eq!(n.total, text.lines().count() as u64);
+    assert_eq!((n.total, n.reported), (n.in_games + n.notes, 0), "{n:?}");
+    let (games, code, err) = audit(&fixture("fastchess.pgn"), &log);
+    assert_eq!(games.len(), 2);
+    // game 8's start is moved: its GameStartTime no longer meets it
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("without the lines that tell them apart"),
+        err.contains("game 8 (Glaurung2.2 vs Stockfish15.1"),
         "{err}"
     );
 }
@@ -343,4 +398,26 @@ fn the_peers_matches_have_each_game_its_traffic() {
         let searched: Vec<usize> = parts.iter().map(|l| answered(l).len()).collect();
         assert_eq!(searched, plies, "{log}");
     }
+    // fc-tb.log, at `-log level=info`: no game lines, split at ucinewgame;
+    // its four games of 0 plies hold only their ucinewgame and isready
+    let log = peers.join("fc-tb.log");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let parts = read_engine_log_games(&log).unwrap();
+    let f = &parts[0].part.as_ref().unwrap().file;
+    assert_eq!((f.games, f.stray), (10, None));
+    let n = f.lines;
+    assert_eq!(n.total, text.lines().count() as u64);
+    assert_eq!((n.total, n.reported), (n.in_games + n.notes, 0), "{n:?}");
+    let (games, code, err) = audit(&peers.join("fc-tb.pgn"), &log);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(games.len(), 10);
+    assert!(games.iter().all(Vec::is_empty), "{games:?}");
+    let plies: Vec<usize> = std::fs::read_to_string(peers.join("fc-tb.pgn"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("[PlyCount \""))
+        .map(|p| p.trim_end_matches("\"]").parse().unwrap())
+        .collect();
+    let searched: Vec<usize> = parts.iter().map(|l| answered(l).len()).collect();
+    assert_eq!(searched, plies);
 }

@@ -61,6 +61,14 @@ pub struct RulesArgs {
         allow_hyphen_values = true
     )]
     pub manager_args: Option<String>,
+    /// A match manager's standard output (docs/managers.md): each
+    /// `Finished game` line checked against its game; repeatable.
+    #[arg(long = "manager-stdout")]
+    pub manager_stdout: Vec<PathBuf>,
+    /// fastchess's config.json: its adjudication settings and time control
+    /// as --manager-args gives them (an option set by both is refused).
+    #[arg(long = "manager-config", requires = "rules", conflicts_with = "fit")]
+    pub manager_config: Option<PathBuf>,
 }
 
 impl RulesArgs {
@@ -75,6 +83,8 @@ impl RulesArgs {
             engine_logs: self.engine_logs,
             fit: self.fit,
             manager_args: self.manager_args,
+            manager_stdout: self.manager_stdout,
+            manager_config: self.manager_config,
         }
     }
 }

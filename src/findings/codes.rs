@@ -230,4 +230,21 @@ registry! {
     ENGINE_LOG_RESULT_DIFFERS = "engine-log-result-differs", Some(Severity::Error), Logs;
     /// A match-long log has no game for this one (docs/engine-log.md).
     ENGINE_LOG_GAME_MISSING = "engine-log-game-missing", Some(Severity::Warning), Logs;
+    /// The manager's standard output (`--manager-stdout`) ends the game with
+    /// another result, or another reason than the ending the record writes;
+    /// evidence: the `Finished game` line, the Result tag, the record's ending.
+    MANAGER_STDOUT_RESULT_DIFFERS = "manager-stdout-result-differs", Some(Severity::Error), Logs;
+    /// The manager's output starts the game and has no `Finished game` line for
+    /// it.
+    MANAGER_STDOUT_UNFINISHED = "manager-stdout-unfinished", Some(Severity::Warning), Logs;
+    /// The manager warned during the game (`Warning; …`): one finding per text
+    /// and ply, at the ply of the search its `Moves;` line gives, with how many
+    /// lines.
+    MANAGER_STDOUT_WARNING = "manager-stdout-warning", Some(Severity::Info), Logs;
+    /// A results table of the manager's output (fastchess's `Results of` block or
+    /// ranking row, cutechess's `Score of` and colour lines) is not what the
+    /// output's games finished before it give; said on the last of those games.
+    MANAGER_STDOUT_TALLY_DIFFERS = "manager-stdout-tally-differs", Some(Severity::Error), Logs;
+    /// The manager's output has no game for this one (docs/managers.md).
+    MANAGER_STDOUT_GAME_MISSING = "manager-stdout-game-missing", Some(Severity::Warning), Logs;
 }

@@ -146,7 +146,14 @@ pub fn read_engine_logs(
 /// the games started; a log read whole is one entry.
 pub fn read_engine_log_games(path: &Path) -> Result<Vec<LoadedEngineLog>, LogFileError> {
     use crate::ingest::engine::{Read, Splitter};
-    let (path, sha256, read) = stream_engine_log(path, Splitter::default())?;
+    let (shown, sha256, read) = stream_engine_log(path, Splitter::default())?;
+    // a fastchess log without game lines: read again, split at each game's
+    // `ucinewgame`
+    let read = match read {
+        Read::Undelimited(..) => stream_engine_log(path, Splitter::by_newgame())?.2,
+        r => r,
+    };
+    let path = shown;
     Ok(match read {
         Read::Undelimited(_, games) => return Err(LogFileError::Undelimited { path, games }),
         Read::Whole(log) => vec![LoadedEngineLog {
@@ -334,7 +341,7 @@ impl Spans {
 
 /// Open `path` if it is a regular file (its links followed); anything else
 /// is refused from its metadata, before it is opened.
-fn open_regular(path: &Path, shown: &str) -> Result<File, LogFileError> {
+pub(crate) fn open_regular(path: &Path, shown: &str) -> Result<File, LogFileError> {
     use crate::base::files::{OpenError, open_checked};
     open_checked(path).map_err(|e| match e {
         OpenError::Io(source) => LogFileError::Io {
@@ -349,7 +356,7 @@ fn open_regular(path: &Path, shown: &str) -> Result<File, LogFileError> {
 }
 
 /// The error for a log in UTF-16 or UTF-32.
-fn wide_error(shown: &str, encoding: &'static str) -> LogFileError {
+pub(crate) fn wide_error(shown: &str, encoding: &'static str) -> LogFileError {
     LogFileError::Wide {
         path: shown.to_string(),
         encoding,

@@ -3,6 +3,7 @@
 pub mod comments;
 pub mod engine;
 pub mod logs;
+pub mod manager;
 pub mod operator;
 pub mod pgn;
 pub mod text;

@@ -31,6 +31,10 @@ pub struct Config {
     /// (`crate::pipeline::manager_args`), over the ruleset's and its
     /// variant's.
     pub given: Option<crate::rules::eval::Overrides>,
+    /// `--manager-stdout`: the match managers' standard output, read.
+    pub manager_stdout: Vec<crate::ingest::manager::LoadedStdout>,
+    /// `--manager-config`: the manager's settings file, read.
+    pub manager_config: Option<crate::ingest::manager::LoadedConfig>,
     /// Draw a progress bar on standard error (a terminal's) over an audit
     /// of more than [`crate::pipeline::run::BAR_FROM`] inputs, and over a
     /// fit.
@@ -57,6 +61,12 @@ pub struct Invocation {
     /// `--manager-args`, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manager_args: Option<String>,
+    /// `--manager-stdout`, as given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub manager_stdout: Vec<String>,
+    /// `--manager-config`, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manager_config: Option<String>,
 }
 
 /// What `arbiter batch` adds to an invocation. The thread count is not
@@ -103,6 +113,18 @@ pub enum ConfigError {
     Similarity(#[source] crate::facts::similarity::LoadError),
     #[error("arbiter: {0}")]
     ManagerArgs(#[source] crate::pipeline::manager_args::ManagerArgsError),
+    #[error(transparent)]
+    ManagerConfig(#[from] crate::ingest::manager::ConfigReadError),
+    /// `--manager-config` and `--manager-args` both set one option.
+    #[error(
+        "arbiter: {path} sets {name} ({from_config}) and --manager-args sets it too ({from_args}): give each option once"
+    )]
+    ManagerTwice {
+        path: String,
+        name: String,
+        from_config: String,
+        from_args: String,
+    },
 }
 
 /// The threads a run uses where it is not told: the machine's cores.
@@ -260,6 +282,10 @@ pub struct Settings {
     pub fit: bool,
     /// `--manager-args`: the manager's adjudication flags.
     pub manager_args: Option<String>,
+    /// `--manager-stdout`: the managers' standard output.
+    pub manager_stdout: Vec<PathBuf>,
+    /// `--manager-config`: fastchess's `config.json`.
+    pub manager_config: Option<PathBuf>,
 }
 
 impl Settings {
@@ -278,6 +304,8 @@ impl Settings {
             batch: None,
             fit: self.fit,
             manager_args: self.manager_args.clone(),
+            manager_stdout: self.manager_stdout.iter().map(shown).collect(),
+            manager_config: self.manager_config.as_ref().map(shown),
         }
     }
 
@@ -292,6 +320,8 @@ impl Settings {
             engine_logs: inv.engine_logs.iter().map(PathBuf::from).collect(),
             fit: inv.fit,
             manager_args: inv.manager_args.clone(),
+            manager_stdout: inv.manager_stdout.iter().map(PathBuf::from).collect(),
+            manager_config: inv.manager_config.as_ref().map(PathBuf::from),
         };
         (settings, inv.paths.iter().map(PathBuf::from).collect())
     }
@@ -313,7 +343,11 @@ impl Config {
             if let Some(v) = &settings.variant {
                 crate::rules::eval::Program::new(&rs, Some(v)).map_err(ConfigError::Variant)?;
             }
-            if let Some(args) = &settings.manager_args {
+            if let Some(p) = &settings.manager_config {
+                cfg.manager_config = Some(crate::ingest::manager::read_config(p)?);
+            }
+            let flags = manager_flags(settings, cfg.manager_config.as_ref())?;
+            if let Some(args) = &flags {
                 cfg.given = Some(
                     crate::pipeline::manager_args::overrides(&rs, args)
                         .map_err(ConfigError::ManagerArgs)?,
@@ -326,6 +360,10 @@ impl Config {
             cfg.operator_logs.push(LoadedLog::read(p)?);
         }
         cfg.engine_logs = crate::ingest::logs::read_engine_logs(&settings.engine_logs, threads)?;
+        for p in &settings.manager_stdout {
+            cfg.manager_stdout
+                .push(crate::ingest::manager::read_stdout(p)?);
+        }
         let mut detectors = Detectors::default();
         if let Some(dir) = &settings.syzygy {
             detectors = Detectors::with_syzygy(dir).map_err(|source| ConfigError::Syzygy {
@@ -340,6 +378,35 @@ impl Config {
         cfg.detectors = std::sync::Arc::new(detectors);
         Ok(cfg)
     }
+}
+
+/// The manager's flags an audit runs under: `--manager-args`, after the
+/// flags `--manager-config`'s file stands for; an option set by both is
+/// refused.
+fn manager_flags(
+    settings: &Settings,
+    config: Option<&crate::ingest::manager::LoadedConfig>,
+) -> Result<Option<String>, ConfigError> {
+    use crate::pipeline::manager_args::parse;
+    let Some(c) = config else {
+        return Ok(settings.manager_args.clone());
+    };
+    let Some(args) = &settings.manager_args else {
+        return Ok(Some(c.flags.clone()));
+    };
+    let from_args = parse(args).map_err(ConfigError::ManagerArgs)?;
+    let from_config = parse(&c.flags).map_err(ConfigError::ManagerArgs)?;
+    for (name, _, flag) in &from_config {
+        if let Some((_, _, other)) = from_args.iter().find(|(n, _, _)| n == name) {
+            return Err(ConfigError::ManagerTwice {
+                path: c.path.clone(),
+                name: name.to_string(),
+                from_config: flag.clone(),
+                from_args: other.clone(),
+            });
+        }
+    }
+    Ok(Some(format!("{} {args}", c.flags)))
 }
 
 impl Config {

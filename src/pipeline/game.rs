@@ -99,6 +99,7 @@ pub fn audit_replayed(
         &config.engine_logs,
         &mut findings,
     );
+    super::manager_stdout::findings(path, &game, &config.manager_stdout, &mut findings);
     let tl = config
         .ruleset
         .as_ref()

@@ -16,6 +16,7 @@ pub mod hidden_book;
 pub mod game;
 pub mod inputs;
 pub mod manager_args;
+pub mod manager_stdout;
 pub mod match_log;
 pub mod progress;
 pub mod record;

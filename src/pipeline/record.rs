@@ -58,6 +58,16 @@ pub fn hashed_files(c: &Config, syzygy: Option<&serde_json::Value>) -> Vec<serde
             .iter()
             .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "engine-log"})),
     );
+    v.extend(
+        c.manager_stdout
+            .iter()
+            .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "manager-stdout"})),
+    );
+    v.extend(
+        c.manager_config
+            .iter()
+            .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "manager-config"})),
+    );
     if let Some(rs) = &c.ruleset {
         v.push(json!({"path": rs.path, "sha256": rs.sha256, "kind": "ruleset"}));
     }

@@ -50,6 +50,11 @@ pub fn audit_paths(
     let mut joined = Joined {
         engine: vec![false; cfg.engine_logs.len()],
         operator: vec![false; cfg.operator_logs.len()],
+        stdout: cfg
+            .manager_stdout
+            .iter()
+            .map(|s| vec![false; s.out.games.len()])
+            .collect(),
     };
     for input in inputs {
         bar.inc(1);
@@ -217,6 +222,8 @@ struct StopReading;
 struct Joined {
     engine: Vec<bool>,
     operator: Vec<bool>,
+    /// Per manager output, which of its games some game joined.
+    stdout: Vec<Vec<bool>>,
 }
 
 impl Joined {
@@ -227,6 +234,11 @@ impl Joined {
         }
         for (seen, l) in self.operator.iter_mut().zip(&cfg.operator_logs) {
             *seen |= joins(game, l.round.as_deref());
+        }
+        for (seen, s) in self.stdout.iter_mut().zip(&cfg.manager_stdout) {
+            for (j, seg) in seen.iter_mut().zip(&s.out.games) {
+                *j |= super::manager_stdout::joins(game, seg, s);
+            }
         }
     }
 
@@ -268,9 +280,19 @@ impl Joined {
                 Some((p.to_string(), Some(stray_message(span.line, n))))
             })
             .collect::<Vec<_>>();
+        let stdout = self
+            .stdout
+            .iter()
+            .zip(&cfg.manager_stdout)
+            .flat_map(|(j, s)| {
+                super::manager_stdout::run_messages(s, j)
+                    .into_iter()
+                    .map(|m| (s.path.clone(), Some(m)))
+            });
         engine
             .chain(operator)
             .chain(stray)
+            .chain(stdout)
             .filter_map(|(p, r)| Some((p, r?)))
             .collect()
     }

@@ -30,7 +30,9 @@ pub use self::log::{Backwards, EngineActivity, EngineLog, LogError, activities};
 pub use self::message::{Dir, Go, Msg, parse_msg};
 pub use self::reader::Reader;
 pub use self::search::{Infos, Search};
-pub use self::split::{LineCount, PENDING_CAP, Read, Segment, Split, Splitter};
+pub use self::split::{
+    LineCount, PENDING_CAP, Read, Segment, Split, Splitter, cute_finish, cute_start, paired_games,
+};
 
 use self::line::parse_line;
 

@@ -105,6 +105,9 @@ enum Mode {
     Whole,
     Fastchess,
     Cutechess,
+    /// fastchess below `level=trace`: a game starts where an engine is
+    /// sent `ucinewgame` a second time (`Splitter::by_newgame`).
+    Newgame,
 }
 
 /// Where a line went, for the lines that continue it (fastchess writes
@@ -125,6 +128,8 @@ struct Open {
     ended: bool,
     /// The engines (as the log names them) that had lines in this game.
     engines: Vec<String>,
+    /// `Mode::Newgame`: the engines sent `ucinewgame` in this game.
+    newgame: Vec<String>,
 }
 
 /// Splits a log as it is read, line by line.
@@ -156,6 +161,19 @@ impl Splitter {
         }
     }
 
+    /// A splitter for a fastchess log written below `level=trace` (no
+    /// `Game N … starting` lines; `Read::Undelimited`): a game begins
+    /// where an engine on a thread is sent `ucinewgame` a second time. The
+    /// first engine sent it is taken for White (fastchess starts White's
+    /// engine first), the second for Black; games are numbered in the
+    /// order they start.
+    pub fn by_newgame() -> Self {
+        Splitter {
+            mode: Mode::Newgame,
+            ..Splitter::default()
+        }
+    }
+
     /// One line of the log (without its line ending) and its span.
     pub fn line(&mut self, span: Span, line: &str) {
         self.lines.total += 1;
@@ -174,6 +192,7 @@ impl Splitter {
             Mode::Undecided => self.undecided(span, line),
             Mode::Fastchess => self.fastchess(span, line),
             Mode::Cutechess => self.cutechess(span, line),
+            Mode::Newgame => self.newgame(span, line),
         }
     }
 
@@ -186,7 +205,7 @@ impl Splitter {
                 self.whole.long_line(span, len, cap);
                 self.long_before.push((span, len, cap));
             }
-            Mode::Fastchess | Mode::Cutechess => match self.current("") {
+            Mode::Fastchess | Mode::Cutechess | Mode::Newgame => match self.current("") {
                 Some(i) if self.mode == Mode::Cutechess => {
                     self.lines.in_games += 1;
                     self.open[i].reader.long_line(span, len, cap);
@@ -344,6 +363,74 @@ impl Splitter {
         }
     }
 
+    /// A line of a fastchess log without game lines ([`Splitter::by_newgame`]).
+    fn newgame(&mut self, span: Span, line: &str) {
+        let t = line.trim();
+        let Some(p) = fastchess_parts(t) else {
+            match self.prev {
+                Target::Game => self.lines.in_games += 1,
+                Target::Note => self.lines.notes += 1,
+            }
+            return;
+        };
+        if p.level != "Engine" || p.text.starts_with("<stderr>") {
+            let i = self.current(p.thread);
+            return self.note(i, span);
+        }
+        let engine = split_line(t).ok().flatten().map(|r| r.engine.to_string());
+        let to_new = engine
+            .as_ref()
+            .filter(|_| p.text.ends_with("<--- ucinewgame"));
+        if let Some(e) = to_new {
+            let mine = self.current(p.thread);
+            match mine {
+                Some(i) if !self.open[i].newgame.contains(e) => {
+                    let o = &mut self.open[i];
+                    o.newgame.push(e.clone());
+                    if o.seg.black.is_empty() && o.seg.white != *e {
+                        o.seg.black = e.clone();
+                    }
+                }
+                _ => {
+                    if let Some(i) = mine {
+                        self.open[i].ended = true;
+                    }
+                    let n = self.done.len() + self.open.len() + 1;
+                    // the engines' start-up before the first game is its
+                    let held = if n == 1 {
+                        std::mem::take(&mut self.pending)
+                    } else {
+                        Vec::new()
+                    };
+                    let seg = Segment::starting(n as u64, e, "", span, Some(p.ms));
+                    self.start(seg, p.thread.to_string());
+                    let i = self.open.len() - 1;
+                    self.open[i].newgame.push(e.clone());
+                    self.lines.in_games -= 1;
+                    for (s, l) in held {
+                        let who = split_line(l.trim())
+                            .ok()
+                            .flatten()
+                            .map(|r| r.engine.to_string());
+                        self.feed(i, s, &l, who.as_deref());
+                    }
+                    self.feed(i, span, line, Some(e));
+                    return;
+                }
+            }
+        }
+        match self.current(p.thread) {
+            Some(i) => {
+                self.prev = Target::Game;
+                self.feed(i, span, line, engine.as_deref());
+            }
+            None => {
+                self.prev = Target::Note;
+                self.hold(span, line);
+            }
+        }
+    }
+
     fn cutechess(&mut self, span: Span, line: &str) {
         let t = line.trim();
         if let Some((game, _, white, black)) = cute_start(t) {
@@ -398,6 +485,7 @@ impl Splitter {
             reader: Reader::with_clock(clock),
             ended: false,
             engines: Vec::new(),
+            newgame: Vec::new(),
         });
         let new = self.open.len() - 1;
         self.settle(Some((new, &players)));
@@ -450,12 +538,12 @@ impl Splitter {
                 Some(k) if k > 1 => Read::Undelimited(self.whole.finish(), k),
                 _ => Read::Whole(self.whole.finish()),
             },
-            Mode::Fastchess | Mode::Cutechess => {
+            Mode::Fastchess | Mode::Cutechess | Mode::Newgame => {
                 self.settle(None);
                 let mut games = self.done;
                 games.extend(self.open.into_iter().map(|o| (o.seg, o.reader.finish())));
                 games.sort_by_key(|(s, _)| s.start.offset);
-                let paired = paired(&games);
+                let paired = paired_games(games.iter().map(|(s, _)| s));
                 Read::Split(Split {
                     games,
                     lines: self.lines,
@@ -469,10 +557,10 @@ impl Splitter {
 
 /// Whether the games come in pairs of swapped colours ([`Split::paired`]):
 /// every game 2k-1 whose game 2k is in the log, and there is one.
-fn paired(games: &[(Segment, EngineLog)]) -> bool {
-    let of = |n: u64| games.iter().find(|(s, _)| s.game == n).map(|(s, _)| s);
+pub fn paired_games<'s>(games: impl Iterator<Item = &'s Segment> + Clone) -> bool {
+    let of = |n: u64| games.clone().find(|s| s.game == n);
     let mut pairs = 0;
-    for (a, _) in games.iter().filter(|(s, _)| s.game % 2 == 1) {
+    for a in games.clone().filter(|s| s.game % 2 == 1) {
         if let Some(b) = of(a.game + 1) {
             if a.white != b.black || a.black != b.white {
                 return false;
@@ -517,7 +605,7 @@ pub fn cute_start(t: &str) -> Option<(u64, u64, &str, &str)> {
 }
 
 /// cutechess's `Finished game N (A vs B): R {reason}`.
-fn cute_finish(t: &str) -> Option<(u64, &str, Option<&str>)> {
+pub fn cute_finish(t: &str) -> Option<(u64, &str, Option<&str>)> {
     let (n, rest) = t.strip_prefix("Finished game ")?.split_once(" (")?;
     let (_, after) = rest.split_once("): ")?;
     let (r, reason) = match after.split_once(' ') {

@@ -182,6 +182,11 @@ pub fn command_line(inv: &crate::pipeline::Invocation) -> String {
     flag("similarity", &inv.similarity);
     flag("shard", &inv.batch.as_ref().and_then(|b| b.shard.clone()));
     flag("manager-args", &inv.manager_args);
+    flag("manager-config", &inv.manager_config);
+    for l in &inv.manager_stdout {
+        v.push("--manager-stdout".into());
+        v.push(q(l));
+    }
     for l in &inv.operator_logs {
         v.push("--operator-log".into());
         v.push(q(l));
