@@ -14,6 +14,7 @@ mod crosscheck;
 mod diagnostics;
 mod dossier;
 mod events;
+mod filter;
 mod fit;
 mod forms;
 mod golden;

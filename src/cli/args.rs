@@ -85,6 +85,52 @@ impl RulesArgs {
             manager_args: self.manager_args,
             manager_stdout: self.manager_stdout,
             manager_config: self.manager_config,
+            filter: crate::findings::filter::Filter::default(),
+        }
+    }
+}
+
+/// `--min-severity`'s values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum MinSeverity {
+    /// Errors only.
+    Error,
+    /// Errors and warnings (the violations).
+    Warning,
+    /// Every finding.
+    Info,
+}
+
+/// Which findings a run reports (docs/findings-schema.md, Finding codes).
+#[derive(Debug, clap::Args)]
+pub struct FilterArgs {
+    /// Report only the findings of these codes or rule ids, or of codes
+    /// that start with them (engine-log, tcec.); comma-separated or
+    /// repeated.
+    #[arg(long, value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Leave out the findings of these codes or rule ids, or of codes that
+    /// start with them; comma-separated or repeated.
+    #[arg(long, value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Leave out the findings below this severity (a clause for manual
+    /// review ranks with info).
+    #[arg(long, value_enum)]
+    pub min_severity: Option<MinSeverity>,
+}
+
+impl FilterArgs {
+    /// The filter these flags give.
+    pub fn filter(self) -> crate::findings::filter::Filter {
+        use crate::findings::Severity;
+        crate::findings::filter::Filter {
+            select: self.select,
+            ignore: self.ignore,
+            min_severity: self.min_severity.map(|m| match m {
+                MinSeverity::Error => Severity::Error,
+                MinSeverity::Warning => Severity::Warning,
+                MinSeverity::Info => Severity::Info,
+            }),
         }
     }
 }

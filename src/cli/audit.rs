@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::args::{Format, RulesArgs};
+use super::args::{FilterArgs, Format, RulesArgs};
 use crate::commands::{FAILURE, audit};
 
 #[derive(Debug, clap::Args)]
@@ -33,18 +33,28 @@ pub struct AuditArgs {
     /// reports and the JSON summary always record them).
     #[arg(long, short)]
     verbose: bool,
+    /// Text: print only the games with findings, their findings and the
+    /// verdict (no progress bar).
+    #[arg(long, short, conflicts_with = "verbose")]
+    quiet: bool,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    filter: FilterArgs,
 }
 
 pub fn run(a: AuditArgs, out: &mut dyn Write) -> i32 {
     let req = audit::Request {
         paths: a.paths,
-        settings: a.rules.settings(),
+        settings: crate::pipeline::Settings {
+            filter: a.filter.filter(),
+            ..a.rules.settings()
+        },
         json: matches!(a.format, Format::Json),
         charts: a.charts,
         out: a.out,
         verbose: a.verbose,
+        quiet: a.quiet,
     };
     match audit::configure(&req.paths, &req.settings) {
         Ok(_) if matches!(a.format, Format::Html | Format::Md) && req.out.is_none() => {

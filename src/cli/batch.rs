@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::args::RulesArgs;
+use super::args::{FilterArgs, RulesArgs};
 use crate::commands::{FAILURE, batch};
 
 #[derive(Debug, clap::Args)]
@@ -26,8 +26,13 @@ pub struct BatchArgs {
     /// (default: the machine's cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// No progress bar: only errors and the verdict on standard error.
+    #[arg(long, short)]
+    quiet: bool,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    filter: FilterArgs,
 }
 
 pub fn run(a: BatchArgs) -> i32 {
@@ -35,12 +40,16 @@ pub fn run(a: BatchArgs) -> i32 {
     // logs, and the fit (on threads of its own, beside the games)
     let req = batch::Request {
         paths: a.paths,
-        settings: a.rules.settings(),
+        settings: crate::pipeline::Settings {
+            filter: a.filter.filter(),
+            ..a.rules.settings()
+        },
         out: a.out,
         shard: None,
         shard_text: a.shard,
         threads: a.threads.unwrap_or_else(crate::pipeline::machine_threads),
         quiet: false,
+        no_progress: a.quiet,
     };
     let ran = batch::configure(&req).map_err(Into::into).and_then(|cfg| {
         let shard = req

@@ -25,6 +25,8 @@ pub struct Request {
     pub out: Option<PathBuf>,
     /// Text: the SHA-256 of every input before the summary.
     pub verbose: bool,
+    /// Text: only the games with findings, and no progress bar.
+    pub quiet: bool,
 }
 
 /// The configuration of an audit of `paths` under `settings` (each file
@@ -45,7 +47,7 @@ pub fn configure(paths: &[PathBuf], settings: &Settings) -> Result<Config, Confi
 pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
     let mut cfg = cfg.clone();
     cfg.clocks = req.charts.is_some() || req.out.is_some();
-    cfg.progress = crate::pipeline::progress::on_terminal();
+    cfg.progress = !req.quiet && crate::pipeline::progress::on_terminal();
     if let Err(e) = refuse_overwrites(req) {
         say!("arbiter audit: {e}");
         return FAILURE;
@@ -64,7 +66,8 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
     let form = if req.json { Form::Json } else { Form::Text };
     let mut stdout = Lines::new(out, form)
         .collapsing(cfg.fit)
-        .verbose(req.verbose);
+        .verbose(req.verbose)
+        .quiet(req.quiet);
     let mut writers: Vec<&mut dyn Writer> = Vec::new();
     if let Some(f) = &mut folder {
         writers.push(f);

@@ -24,6 +24,8 @@ pub struct Request {
     pub threads: usize,
     /// No progress bar and no messages (`verify` reruns a batch so).
     pub quiet: bool,
+    /// No progress bar (`--quiet`): errors and the verdict still said.
+    pub no_progress: bool,
 }
 
 /// The configuration of the batch: what `settings` give (each file fitted
@@ -59,7 +61,7 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
         out: dir.clone(),
         shard: req.shard,
         threads: req.threads,
-        progress: !req.quiet && io::IsTerminal::is_terminal(&io::stderr()),
+        progress: !req.quiet && !req.no_progress && io::IsTerminal::is_terminal(&io::stderr()),
         line: |g| crate::report::json::game_line(g).to_string(),
     };
     // the games' lines are written as the games finish; the events' lines

@@ -414,6 +414,7 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
             shard_text: b.shard.clone(),
             threads: machine_threads(),
             quiet: true,
+            no_progress: true,
         };
         let ran = b
             .shard
@@ -431,6 +432,7 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
             charts: None,
             out: r.dir.is_some().then(|| tmp.clone()),
             verbose: false,
+            quiet: false,
         };
         if r.dir.is_some() {
             // the folder is compared; its lines on the output are not

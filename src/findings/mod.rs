@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::base::span::Span;
 
 pub mod codes;
+pub mod filter;
 
 /// How grave a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -35,6 +35,8 @@ pub struct Config {
     pub manager_stdout: Vec<crate::ingest::manager::LoadedStdout>,
     /// `--manager-config`: the manager's settings file, read.
     pub manager_config: Option<crate::ingest::manager::LoadedConfig>,
+    /// `--select`, `--ignore`, `--min-severity`: the findings reported.
+    pub filter: crate::findings::filter::Filter,
     /// Draw a progress bar on standard error (a terminal's) over an audit
     /// of more than [`crate::pipeline::run::BAR_FROM`] inputs, and over a
     /// fit.
@@ -67,6 +69,15 @@ pub struct Invocation {
     /// `--manager-config`, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manager_config: Option<String>,
+    /// `--select`, as given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub select: Vec<String>,
+    /// `--ignore`, as given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignore: Vec<String>,
+    /// `--min-severity`, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_severity: Option<String>,
 }
 
 /// What `arbiter batch` adds to an invocation. The thread count is not
@@ -81,6 +92,12 @@ pub struct BatchInvocation {
 /// not be read or is not what it must be. Paths are as shown.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// A `--select` or `--ignore` pattern that names no code the run can
+    /// report (a built-in one, or a rule of the ruleset).
+    #[error(
+        "{flag} {pattern}: no finding code or rule id is {pattern} or starts with it (arbiter rules explain CODE; docs/findings-schema.md)"
+    )]
+    Filter { flag: &'static str, pattern: String },
     /// A pool of `threads` threads could not be started.
     #[error("could not start {threads} threads: {source}")]
     Threads {
@@ -286,6 +303,8 @@ pub struct Settings {
     pub manager_stdout: Vec<PathBuf>,
     /// `--manager-config`: fastchess's `config.json`.
     pub manager_config: Option<PathBuf>,
+    /// `--select`, `--ignore`, `--min-severity`.
+    pub filter: crate::findings::filter::Filter,
 }
 
 impl Settings {
@@ -306,6 +325,9 @@ impl Settings {
             manager_args: self.manager_args.clone(),
             manager_stdout: self.manager_stdout.iter().map(shown).collect(),
             manager_config: self.manager_config.as_ref().map(shown),
+            select: self.filter.select.clone(),
+            ignore: self.filter.ignore.clone(),
+            min_severity: self.filter.min_severity.map(|s| s.as_str().to_string()),
         }
     }
 
@@ -322,6 +344,14 @@ impl Settings {
             manager_args: inv.manager_args.clone(),
             manager_stdout: inv.manager_stdout.iter().map(PathBuf::from).collect(),
             manager_config: inv.manager_config.as_ref().map(PathBuf::from),
+            filter: crate::findings::filter::Filter {
+                select: inv.select.clone(),
+                ignore: inv.ignore.clone(),
+                min_severity: inv
+                    .min_severity
+                    .as_deref()
+                    .and_then(crate::findings::filter::parse_severity),
+            },
         };
         (settings, inv.paths.iter().map(PathBuf::from).collect())
     }
@@ -376,6 +406,8 @@ impl Config {
                 Some(crate::facts::similarity::load(p).map_err(ConfigError::Similarity)?);
         }
         cfg.detectors = std::sync::Arc::new(detectors);
+        cfg.filter = settings.filter.clone();
+        check_filter(&cfg)?;
         Ok(cfg)
     }
 }
@@ -432,5 +464,38 @@ impl Config {
             }
         }
         out
+    }
+}
+
+/// Every `--select` and `--ignore` pattern names a built-in code, a rule
+/// of the ruleset, or a rule of a shipped ruleset (a case folder's own
+/// ruleset is read later): a misspelt one would silently keep or drop
+/// nothing.
+fn check_filter(cfg: &Config) -> Result<(), ConfigError> {
+    let mut known: Vec<String> = crate::findings::codes::CODES
+        .iter()
+        .map(|c| c.id.to_string())
+        .collect();
+    if let Some(rs) = &cfg.ruleset {
+        known.extend(rs.rules.iter().map(|r| r.id.clone()));
+    }
+    let ids = |k: &[String]| -> Vec<(&'static str, String)> {
+        let k: Vec<&str> = k.iter().map(String::as_str).collect();
+        (cfg.filter.unknown(&k).into_iter())
+            .map(|(f, p)| (f, p.to_string()))
+            .collect()
+    };
+    if ids(&known).is_empty() {
+        return Ok(());
+    }
+    // the shipped rulesets are read only for a pattern not found yet
+    for (name, _) in SHIPPED {
+        if let Some(Ok(rs)) = Config::load_shipped(name) {
+            known.extend(rs.rules.iter().map(|r| r.id.clone()));
+        }
+    }
+    match ids(&known).into_iter().next() {
+        Some((flag, pattern)) => Err(ConfigError::Filter { flag, pattern }),
+        None => Ok(()),
     }
 }

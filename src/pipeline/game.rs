@@ -104,7 +104,7 @@ pub fn audit_replayed(
         .ruleset
         .as_ref()
         .map(|_| Timeline::with_logs(&game, &replay, &ops, &eng_events));
-    let judgement = config.ruleset.as_ref().zip(tl.as_ref()).map(|(rs, tl)| {
+    let mut judgement = config.ruleset.as_ref().zip(tl.as_ref()).map(|(rs, tl)| {
         match judge(
             rs,
             config.variant.as_deref(),
@@ -155,6 +155,12 @@ pub fn audit_replayed(
     {
         findings.extend(f.finding.iter().cloned());
         findings.extend(f.undescribed.iter().cloned());
+    }
+    if !config.filter.is_empty() {
+        findings.retain(|f| config.filter.keeps(f));
+        if let Some(j) = &mut judgement {
+            j.findings.retain(|f| config.filter.keeps(f));
+        }
     }
     crate::findings::sort_findings(&mut findings);
     GameAudit {

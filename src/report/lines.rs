@@ -28,6 +28,8 @@ pub struct Lines<'w> {
     /// Text: the SHA-256 of every input before the summary (the reports
     /// record them in any case).
     verbose: bool,
+    /// Text: only the games with findings.
+    quiet: bool,
 }
 
 impl std::fmt::Debug for Lines<'_> {
@@ -43,6 +45,7 @@ impl<'w> Lines<'w> {
             form,
             collapse: false,
             verbose: false,
+            quiet: false,
         }
     }
 
@@ -59,12 +62,19 @@ impl<'w> Lines<'w> {
         self.verbose = verbose;
         self
     }
+
+    /// Text: only the games with findings (and the verdict).
+    pub fn quiet(mut self, quiet: bool) -> Self {
+        self.quiet = quiet;
+        self
+    }
 }
 
 impl Writer for Lines<'_> {
     fn game(&mut self, g: &GameAudit) -> std::io::Result<()> {
         match self.form {
             Form::Json => writeln!(self.out, "{}", json::game_line(g)),
+            Form::Text if self.quiet && g.findings.is_empty() => Ok(()),
             Form::Text => writeln!(self.out, "{}", text::game_with(g, self.collapse)),
         }
     }

@@ -73,6 +73,7 @@ fn judge_event(
         .finding_items
         .iter()
         .zip(o.findings)
+        .filter(|(_, f)| cfg.audit.filter.keeps(f))
         .map(|(&i, f)| (out.case.about(i), f))
         .collect();
     out.indeterminate = o.indeterminate;
