@@ -151,8 +151,8 @@ fn s15_standings_and_double_round_robins() {
     let ev = df.column("event").unwrap().str().unwrap().clone();
     let player = df.column("player").unwrap().str().unwrap().clone();
     let points = df.column("points").unwrap().f64().unwrap().clone();
-    let rank = df.column("rank").unwrap().u64().unwrap().clone();
-    let row = |event: &str, r: u64| -> (String, f64) {
+    let rank = df.column("rank").unwrap().i64().unwrap().clone();
+    let row = |event: &str, r: i64| -> (String, f64) {
         (0..df.height())
             .find(|&i| ev.get(i) == Some(event) && rank.get(i) == Some(r))
             .map(|i| (player.get(i).unwrap().to_string(), points.get(i).unwrap()))

@@ -43,6 +43,7 @@ mod sandbox;
 mod scenarios;
 mod similarity;
 mod switches;
+mod tables;
 mod verify;
 
 use std::path::{Path, PathBuf};

@@ -455,8 +455,8 @@ fn s15_event_rules_and_promotion() {
     // their direct encounter (RubiChess 2-0); both the first two play the
     // playoff
     let standings = std::fs::read_to_string(out.path().join("standings.csv")).unwrap();
-    assert!(standings.contains("TCEC Season 15 - Division 4a,2,RubiChess 1.3.1,18,12.5"));
-    assert!(standings.contains("TCEC Season 15 - Division 4a,3,Winter 0.5,18,12.5"));
+    assert!(standings.contains("TCEC Season 15 - Division 4a,2,RubiChess 1.3.1,false,18,12.5"));
+    assert!(standings.contains("TCEC Season 15 - Division 4a,3,Winter 0.5,false,18,12.5"));
     // plant: the playoff's RubiChess played as Winter
     let tmp = tempfile::tempdir().unwrap();
     for name in [
@@ -496,16 +496,28 @@ fn standings_match_the_published_outcome(out: &Path) {
     let df = ParquetReader::new(f).finish().unwrap();
     let ev = df.column("event").unwrap().str().unwrap().clone();
     let player = df.column("player").unwrap().str().unwrap().clone();
-    let rank = df.column("rank").unwrap().u64().unwrap().clone();
-    let tb = df.column("tiebreaks").unwrap().str().unwrap().clone();
+    let rank = df.column("rank").unwrap().i64().unwrap().clone();
+    // each tiebreak a column `tiebreak_<name>`, in the ruleset's order
+    let tiebreaks: Vec<(String, Float64Chunked)> = (df.columns().iter())
+        .filter_map(|c| {
+            let name = c.name().strip_prefix("tiebreak_")?.to_string();
+            Some((name, c.f64().unwrap().clone()))
+        })
+        .collect();
+    let tb = |i: usize| -> String {
+        (tiebreaks.iter())
+            .filter_map(|(n, c)| c.get(i).map(|v| format!("{n} {v}")))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
     let rows = |event: &str| -> Vec<(u64, String, String)> {
         (0..df.height())
             .filter(|&i| ev.get(i) == Some(event))
             .map(|i| {
                 (
-                    rank.get(i).unwrap(),
+                    rank.get(i).unwrap() as u64,
                     player.get(i).unwrap().to_string(),
-                    tb.get(i).unwrap_or("").to_string(),
+                    tb(i),
                 )
             })
             .collect()
@@ -541,7 +553,10 @@ fn standings_match_the_published_outcome(out: &Path) {
         }
         if let Some(t) = d.get("tie") {
             let ahead = t["ahead"].as_str().unwrap();
-            let by = t["broken_by"].as_str().unwrap();
+            let by = t["broken_by"]
+                .as_str()
+                .unwrap()
+                .replace(['-', ' ', '.'], "_");
             let tied = names(&t["players"]);
             let of = |p: &str| table.iter().find(|r| r.1 == p).unwrap().clone();
             let (a, b) = (of(&tied[0]), of(&tied[1]));

@@ -119,7 +119,17 @@ fn findings_piece(rows: &[FindingRow]) -> PolarsResult<DataFrame> {
         "rule" => rows.iter().map(|r| &*r.finding.rule).collect::<Vec<_>>(),
         "clause" => rows.iter().map(|r| &*r.finding.clause).collect::<Vec<_>>(),
         "message" => rows.iter().map(|r| &*r.finding.message).collect::<Vec<_>>(),
+        "evidence_file" => rows.iter().map(|r| first_place(r.finding).map(|(p, _)| p)).collect::<Vec<_>>(),
+        "evidence_line" => rows.iter().map(|r| first_place(r.finding).map(|(_, s)| s.line as i64)).collect::<Vec<_>>(),
+        "evidence_column" => rows.iter().map(|r| first_place(r.finding).map(|(_, s)| s.column as i64)).collect::<Vec<_>>(),
     )
+}
+
+/// The first place a finding's evidence points at: its file and span.
+fn first_place(f: &Finding) -> Option<(&str, crate::base::span::Span)> {
+    f.evidence
+        .iter()
+        .find_map(|e| e.span.map(|s| (e.path.as_str(), s)))
 }
 
 /// `rows` in pieces of at most [`PIECE_ROWS`]; one empty piece when there
@@ -286,6 +296,12 @@ fn group_count<'a, const K: usize>(
     groups
 }
 
+/// The column of tiebreak `name` in the standings table:
+/// `tiebreak_opponents_scores` for `opponents-scores`.
+pub fn tiebreak_column(name: &str) -> String {
+    format!("tiebreak_{}", name.replace(['-', ' ', '.'], "_"))
+}
+
 /// The standings of every event, as a table.
 fn standings_table(
     o: &Outcome,
@@ -302,60 +318,47 @@ fn standings_table(
         .map(|e| (e.case.name.clone(), e.case.standings.clone()))
         .collect();
     let mut all = BTreeMap::new();
-    let (
-        mut ev,
-        mut rank,
-        mut player,
-        mut games,
-        mut points,
-        mut wins,
-        mut draws,
-        mut losses,
-        mut crashes,
-        mut tb,
-    ) = (
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-        vec![],
-    );
+    // each tiebreak a column of its own, in the order they first come
+    let mut names: Vec<String> = Vec::new();
+    for (_, rows) in &by_event {
+        for (k, _) in rows.iter().flat_map(|r| &r.tiebreaks) {
+            if !names.contains(k) {
+                names.push(k.clone());
+            }
+        }
+    }
+    let (mut ev, mut rank, mut player, mut tied) = (vec![], vec![], vec![], vec![]);
+    let (mut games, mut points, mut wins, mut draws) = (vec![], vec![], vec![], vec![]);
+    let (mut losses, mut crashes) = (vec![], vec![]);
+    let mut tb: Vec<Vec<Option<f64>>> = vec![Vec::new(); names.len()];
     for (event, rows) in by_event {
         for r in &rows {
             ev.push(event.clone());
-            rank.push(r.rank as u64);
-            player.push(format!(
-                "{}{}",
-                r.player,
-                if r.tied { " (tied)" } else { "" }
-            ));
-            games.push(r.games as u64);
+            rank.push(r.rank as i64);
+            player.push(r.player.clone());
+            tied.push(r.tied);
+            games.push(r.games as i64);
             points.push(r.points);
-            wins.push(r.wins as u64);
-            draws.push(r.draws as u64);
-            losses.push(r.losses as u64);
-            crashes.push(r.crashes as u64);
-            tb.push(
-                r.tiebreaks
-                    .iter()
-                    .map(|(k, v)| format!("{k} {v}"))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            );
+            wins.push(r.wins as i64);
+            draws.push(r.draws as i64);
+            losses.push(r.losses as i64);
+            crashes.push(r.crashes as i64);
+            for (name, column) in names.iter().zip(tb.iter_mut()) {
+                column.push(r.tiebreaks.iter().find(|(k, _)| k == name).map(|(_, v)| *v));
+            }
         }
         all.insert(event, rows);
     }
-    let df = df!(
-        "event" => ev, "rank" => rank, "player" => player, "games" => games,
-        "points" => points, "wins" => wins, "draws" => draws, "losses" => losses,
-        "crashes" => crashes, "tiebreaks" => tb,
+    let mut df = df!(
+        "event" => ev, "rank" => rank, "player" => player, "tied" => tied,
+        "games" => games, "points" => points, "wins" => wins, "draws" => draws,
+        "losses" => losses, "crashes" => crashes,
     )
     .map_err(pe)?;
+    for (name, values) in names.iter().zip(tb) {
+        let column = Column::new(tiebreak_column(name).into(), values);
+        df.with_column(column).map_err(pe)?;
+    }
     Ok((df, all))
 }
 
@@ -421,6 +424,45 @@ fn defused(df: &DataFrame) -> PolarsResult<DataFrame> {
     DataFrame::new(df.height(), columns)
 }
 
+/// The version of the tables' contract (`docs/tables.md`): the Parquet
+/// files carry it as `arbiter.schema_version`, the JSON Lines summary as
+/// `schema_version`. It changes when a column is removed, renamed or
+/// retyped; a column added keeps it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// `df` in the types every reader takes: each unsigned integer column as a
+/// signed 64-bit one (pyarrow, pandas, DuckDB, Spark and the JVM readers
+/// alike; the CSV digits are the same).
+fn portable(df: DataFrame) -> PolarsResult<DataFrame> {
+    let unsigned = |d: &DataType| {
+        matches!(
+            d,
+            DataType::UInt8 | DataType::UInt16 | DataType::UInt32 | DataType::UInt64
+        )
+    };
+    if !df.columns().iter().any(|c| unsigned(c.dtype())) {
+        return Ok(df);
+    }
+    let columns = (df.columns().iter())
+        .map(|c| {
+            if unsigned(c.dtype()) {
+                c.cast(&DataType::Int64)
+            } else {
+                Ok(c.clone())
+            }
+        })
+        .collect::<PolarsResult<Vec<_>>>()?;
+    DataFrame::new(df.height(), columns)
+}
+
+/// The `ARROW:schema` key of a Parquet file of `df`'s columns, in the
+/// oldest Arrow form (`large_string` for text).
+fn oldest_arrow_schema(df: &DataFrame) -> (String, String) {
+    let schema = df.schema().to_arrow(CompatLevel::oldest());
+    let kv = polars_parquet::write::schema_to_metadata_key(&schema);
+    (kv.key, kv.value.unwrap_or_default())
+}
+
 /// Write table `name` into `dir` as `name.csv` and `name.parquet`, from its
 /// pieces in order (at least one; each is a row group of the Parquet file).
 fn write_table(
@@ -444,7 +486,7 @@ fn write_table(
     let Some(first) = pieces.next() else {
         return csv.commit().map_err(io_in(&csv_path));
     };
-    let first = first.map_err(pe)?;
+    let first = portable(first.map_err(pe)?).map_err(pe)?;
     csv.write_all(csv_header(&first).as_bytes())
         .map_err(io_in(&csv_path))?;
     // the Parquet writer writes a few bytes at a time: buffered, a table
@@ -452,10 +494,18 @@ fn write_table(
     let mut pq_file = Atomic::create(&pq_path).map_err(io_in(&pq_path))?;
     let mut pq = ParquetWriter::new(&mut pq_file)
         .set_parallel(false)
+        .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![
+            // polars writes its newest Arrow types (string_view), which
+            // pyarrow before 15 cannot read: the schema in the oldest form
+            // is given instead, the same columns
+            oldest_arrow_schema(&first),
+            ("arbiter.schema_version".into(), SCHEMA_VERSION.to_string()),
+            ("arbiter.table".into(), name.to_string()),
+        ])))
         .batched(first.schema())
         .map_err(written_in(&pq_path))?;
     for piece in std::iter::once(Ok(first)).chain(pieces) {
-        let df = piece.map_err(pe)?;
+        let df = portable(piece.map_err(pe)?).map_err(pe)?;
         CsvWriter::new(&mut csv)
             .include_header(false)
             .n_threads(1)
