@@ -142,3 +142,27 @@ fn no_source_file_but_the_registry_spells_a_code() {
     }
     assert!(spelt("Finding::of(&codes::PGN_SYNTAX, t, m)").is_empty());
 }
+
+/// An installed binary run anywhere explains the shipped rulesets' rules:
+/// from a folder with no `rulesets/`, they are found built in.
+#[test]
+fn a_shipped_rule_is_explained_from_any_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = super::arbiter_in(dir.path(), &["rules", "explain", "tcec.draw-rule"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "tcec.draw-rule — TCEC draw rule\nruleset: tcec-s15 (tcec-s15.rules (built in):"
+        ),
+        "{text}"
+    );
+    let o = super::arbiter_in(dir.path(), &["rules", "explain", "no.such-rule"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("managers.rules (built in)"));
+}

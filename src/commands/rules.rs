@@ -74,7 +74,9 @@ fn list(rs: &Ruleset) -> String {
 }
 
 /// `rules explain`: a rule of `rules` (default: every ruleset in
-/// `./rulesets`), else a built-in check.
+/// `./rulesets`, then the shipped rulesets built into arbiter that are not
+/// there, so that an installed binary explains them anywhere), else a
+/// built-in code.
 pub fn explain(id: &str, rules: Option<&Path>) -> Result<String, RulesFileError> {
     let files: Vec<PathBuf> = match rules {
         Some(p) => vec![p.to_path_buf()],
@@ -90,26 +92,27 @@ pub fn explain(id: &str, rules: Option<&Path>) -> Result<String, RulesFileError>
     for f in &files {
         let (rs, _) = load(f)?;
         if let Some(r) = rs.rules.iter().find(|r| r.id == id) {
-            let mut s = format!(
-                "{} — {}\nruleset: {} ({}:{})\nseverity: {}\n",
-                r.id,
-                r.title,
-                rs.id,
-                f.display(),
-                r.line,
-                r.severity.as_str()
-            );
-            for c in &r.cites {
-                s.push_str(&format!("clause {}: \"{}\"\n", c.clause, c.quote));
+            return Ok(rule_text(&rs, &f.display().to_string(), r));
+        }
+    }
+    let mut searched: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    if rules.is_none() {
+        let on_disk = |name: &str| {
+            files
+                .iter()
+                .any(|f| f.file_stem().is_some_and(|s| s == name))
+        };
+        for (name, _) in crate::pipeline::config::SHIPPED {
+            if on_disk(name) {
+                continue;
             }
-            if !r.sanction.is_empty() {
-                s.push_str(&format!("sanction: {}\n", r.sanction));
+            let shown = format!("{name}.rules (built in)");
+            searched.push(shown.clone());
+            if let Some(Ok(rs)) = crate::pipeline::Config::load_shipped(name)
+                && let Some(r) = rs.rules.iter().find(|r| r.id == id)
+            {
+                return Ok(rule_text(&rs, &shown, r));
             }
-            if !r.doc.is_empty() {
-                s.push_str(&format!("\n{}\n", r.doc));
-            }
-            s.push_str(&format!("\n{}", r.source));
-            return Ok(s);
         }
     }
     if let Some(code) = crate::findings::codes::find(id) {
@@ -126,6 +129,30 @@ pub fn explain(id: &str, rules: Option<&Path>) -> Result<String, RulesFileError>
     }
     Err(RulesFileError::NotFound {
         id: id.to_string(),
-        searched: files.iter().map(|f| f.display().to_string()).collect(),
+        searched,
     })
+}
+
+/// What `rules explain` says of rule `r` of `rs` (read from `shown`).
+fn rule_text(rs: &Ruleset, shown: &str, r: &crate::rules::analysis::RuleDef) -> String {
+    let mut s = format!(
+        "{} — {}\nruleset: {} ({}:{})\nseverity: {}\n",
+        r.id,
+        r.title,
+        rs.id,
+        shown,
+        r.line,
+        r.severity.as_str()
+    );
+    for c in &r.cites {
+        s.push_str(&format!("clause {}: \"{}\"\n", c.clause, c.quote));
+    }
+    if !r.sanction.is_empty() {
+        s.push_str(&format!("sanction: {}\n", r.sanction));
+    }
+    if !r.doc.is_empty() {
+        s.push_str(&format!("\n{}\n", r.doc));
+    }
+    s.push_str(&format!("\n{}", r.source));
+    s
 }
