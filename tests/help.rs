@@ -128,3 +128,36 @@ fn completions_and_man_pages_name_every_command() {
         "{audit}"
     );
 }
+
+/// One `--format` for every command that prints results; `--json`, kept
+/// for the scripts that use it, prints the same bytes.
+#[test]
+fn every_command_that_prints_results_takes_format() {
+    for (path, cmd) in all() {
+        if ["audit", "replay", "hidden-book", "rules fit"]
+            .iter()
+            .any(|c| path == format!("arbiter {c}"))
+        {
+            assert!(
+                cmd.get_arguments().any(|a| a.get_id() == "format"),
+                "{path}: no --format"
+            );
+        }
+    }
+    for args in [
+        ["replay", "samples/icga-2008.pgn", "--ply", "3"],
+        ["hidden-book", "samples/icga-2008.pgn", "--min-run", "6"],
+    ] {
+        let run = |extra: &[&str]| {
+            let mut a = args.to_vec();
+            a.extend_from_slice(extra);
+            let o = arbiter(&a);
+            assert_eq!(o.status.code(), Some(0), "{a:?}");
+            o.stdout
+        };
+        let new = run(&["--format", "json"]);
+        assert_eq!(new, run(&["--json"]), "{args:?}");
+        assert!(new.starts_with(b"{"), "{args:?}");
+        assert_ne!(new, run(&[]), "{args:?}");
+    }
+}

@@ -90,6 +90,15 @@ impl RulesArgs {
     }
 }
 
+/// `--format` of a command that prints text or JSON only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TextOrJson {
+    /// Plain text for people.
+    Text,
+    /// JSON (docs/findings-schema.md).
+    Json,
+}
+
 /// `--min-severity`'s values.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum MinSeverity {

@@ -8,7 +8,7 @@ use crate::facts::hidden_book::Params;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   arbiter hidden-book season.pgn
-  arbiter hidden-book game.pgn --engine-log engine.log --min-run 4 --json")]
+  arbiter hidden-book game.pgn --engine-log engine.log --min-run 4 --format json")]
 pub struct HiddenBookArgs {
     /// PGN files, or folders searched for them.
     #[arg(required = true)]
@@ -33,8 +33,11 @@ pub struct HiddenBookArgs {
     /// searchless move there is explained.
     #[arg(long, default_value_t = 7)]
     tb_pieces: u32,
-    /// Print JSON (one object) instead of text.
-    #[arg(long)]
+    /// text, or json (one object).
+    #[arg(long, value_enum, default_value_t = super::args::TextOrJson::Text)]
+    format: super::args::TextOrJson,
+    /// The same as --format json (kept for scripts that use it).
+    #[arg(long, hide = true, conflicts_with = "format")]
     json: bool,
 }
 
@@ -46,5 +49,6 @@ pub fn run(a: HiddenBookArgs, out: &mut dyn Write) -> i32 {
         max_time: a.max_time,
         tb_pieces: a.tb_pieces,
     };
-    crate::commands::hidden_book::run(&a.paths, &a.engine_logs, &params, a.json, out)
+    let json = a.json || a.format == super::args::TextOrJson::Json;
+    crate::commands::hidden_book::run(&a.paths, &a.engine_logs, &params, json, out)
 }

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::args::RulesArgs;
+use super::args::{RulesArgs, TextOrJson};
 use crate::commands::{FAILURE, chart, replay};
 use crate::pipeline::{Config, machine_threads};
 
@@ -11,7 +11,7 @@ use crate::pipeline::{Config, machine_threads};
 #[command(after_help = "Examples:
   arbiter replay samples/icga-2008.pgn
   arbiter replay season.pgn --game 12 --ply 81 --rules rulesets/tcec-s15.rules
-  arbiter replay season.pgn --game 12 --json")]
+  arbiter replay season.pgn --game 12 --format json")]
 pub struct ReplayArgs {
     /// The PGN file.
     file: PathBuf,
@@ -21,8 +21,11 @@ pub struct ReplayArgs {
     /// Show only this ply (1 = White's first move).
     #[arg(long)]
     ply: Option<u32>,
-    /// JSON Lines, one object per ply.
-    #[arg(long)]
+    /// text, or json: JSON Lines, one object per ply.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    format: TextOrJson,
+    /// The same as --format json (kept for scripts that use it).
+    #[arg(long, hide = true, conflicts_with = "format")]
     json: bool,
     #[command(flatten)]
     rules: RulesArgs,
@@ -49,7 +52,14 @@ pub struct ChartArgs {
 
 pub fn run(a: ReplayArgs, out: &mut dyn Write) -> i32 {
     match Config::load(&a.rules.settings(), true, machine_threads()) {
-        Ok(cfg) => replay::run(&a.file, a.game, a.ply, a.json, &cfg, out),
+        Ok(cfg) => replay::run(
+            &a.file,
+            a.game,
+            a.ply,
+            a.json || a.format == TextOrJson::Json,
+            &cfg,
+            out,
+        ),
         Err(e) => {
             say!("{e}");
             FAILURE
