@@ -167,13 +167,7 @@ pub fn summary(
     ruleset: Option<&crate::rules::analysis::Ruleset>,
     similarity_report: bool,
 ) -> String {
-    let manual = ruleset.map_or(0, |rs| {
-        rs.rules
-            .iter()
-            .filter(|r| matches!(r.check, crate::rules::analysis::Check::Manual(_)))
-            .count()
-            + rs.unavailable_given(similarity_report).len()
-    });
+    let manual = ruleset.map_or(0, |rs| rs.manual_review_clauses(similarity_report));
     let mut s = format!(
         "{} games in {} files, {} plies: {} errors, {} warnings, {} info, {} for manual review",
         totals.games,

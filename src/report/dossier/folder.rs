@@ -324,11 +324,7 @@ impl Streams {
             totals.plies
         )];
         if let Some(rs) = &cfg.ruleset {
-            let manual = rs
-                .rules
-                .iter()
-                .filter(|r| matches!(r.check, crate::rules::analysis::Check::Manual(_)))
-                .count();
+            let manual = rs.manual_review_clauses(cfg.detectors.similarity.is_some());
             facts.push(format!(
                 "ruleset {} ({}), {manual} of its rules for manual review",
                 rs.title, rs.id

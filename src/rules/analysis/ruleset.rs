@@ -176,6 +176,17 @@ impl Ruleset {
         self.unavailable_given(false)
     }
 
+    /// The clauses of the ruleset a human must judge: its `manual` rules,
+    /// and the rules that cannot be evaluated here (a detector's input not
+    /// given, [`Ruleset::unavailable_given`]). Every report counts "for
+    /// manual review" by this, beside the findings of that severity.
+    pub fn manual_review_clauses(&self, similarity_report: bool) -> usize {
+        let manual = (self.rules.iter())
+            .filter(|r| matches!(r.check, Check::Manual(_)))
+            .count();
+        manual + self.unavailable_given(similarity_report).len()
+    }
+
     /// As [`Ruleset::unavailable`], knowing whether a similarity report
     /// was given (the `similarity` detector reads one).
     pub fn unavailable_given(&self, similarity_report: bool) -> Vec<(String, &'static str)> {
