@@ -250,6 +250,7 @@ pub fn summary_line(
     });
     json!({
         "type": "summary",
+        "schema_version": super::SCHEMA_VERSION,
         "arbiter_version": crate::VERSION,
         "invocation": config.invocation,
         "ruleset": ruleset,

@@ -55,3 +55,9 @@ pub fn write_in(dir: &std::path::Path, name: &str, text: &str) -> Result<(), Rep
         source,
     })
 }
+
+/// The version of the reports' contract: the JSON Lines summary's
+/// `schema_version` (docs/findings-schema.md) and the batch tables'
+/// `arbiter.schema_version` (docs/tables.md). It changes when a field or
+/// column is removed, renamed or given another type; one added keeps it.
+pub const SCHEMA_VERSION: u32 = 1;

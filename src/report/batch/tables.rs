@@ -424,11 +424,7 @@ fn defused(df: &DataFrame) -> PolarsResult<DataFrame> {
     DataFrame::new(df.height(), columns)
 }
 
-/// The version of the tables' contract (`docs/tables.md`): the Parquet
-/// files carry it as `arbiter.schema_version`, the JSON Lines summary as
-/// `schema_version`. It changes when a column is removed, renamed or
-/// retyped; a column added keeps it.
-pub const SCHEMA_VERSION: u32 = 1;
+pub use crate::report::SCHEMA_VERSION;
 
 /// `df` in the types every reader takes: each unsigned integer column as a
 /// signed 64-bit one (pyarrow, pandas, DuckDB, Spark and the JVM readers
