@@ -27,6 +27,7 @@ mod inputs;
 mod logs;
 mod match_logs;
 mod malformed;
+mod manager_clocks;
 mod managers;
 mod outputs;
 mod process_groups;
