@@ -28,6 +28,7 @@ mod inputs;
 mod logs;
 mod match_logs;
 mod malformed;
+mod manager_clocks;
 mod manager_stdout;
 mod managers;
 mod outputs;

@@ -48,7 +48,7 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
         Kind::Game,
         "rules_time_control",
         Type::Str,
-        "the time control the rules run the clocks under (the ruleset's, or the one `rules fit` found in the record), in the TimeControl tag's form: 1800+5; none without one",
+        "the time control the rules run the clocks under (the ruleset's, or the one `rules fit` found in the record; for a ruleset with none, the game's TimeControl tag), in the TimeControl tag's form: 1800+5; none without one",
     ),
     (
         Kind::Game,

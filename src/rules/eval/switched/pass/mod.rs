@@ -87,6 +87,11 @@ fn run_with(
         Keep::Tally(t) => Some(t),
         _ => None,
     };
+    // no time control of the ruleset's: the game's own TimeControl tag
+    let from_tag = match (&prog.time_control, tl.field(0, Kind::Game, "time_control")) {
+        (None, Value::Str(tag)) => crate::facts::clock::parse_pgn_time_control(&tag),
+        _ => None,
+    };
     let kept;
     let made;
     let clock: &[crate::facts::clock::ClockPly] = match (prog.time_control.as_deref(), prepared) {
@@ -98,11 +103,17 @@ fn run_with(
             made = crate::facts::clock::reconstruct(tc, tl);
             &made
         }
-        (None, _) => &[],
+        (None, _) => match &from_tag {
+            Some(tc) => {
+                made = crate::facts::clock::reconstruct(tc, tl);
+                &made
+            }
+            None => &[],
+        },
     };
     let cache = DetectorCache::default();
     let plan = Plan::of(rs);
-    let tc = prog.time_control.as_deref();
+    let tc = prog.time_control.as_deref().or(from_tag.as_ref());
     let game: Vec<(&'static str, Value)> = crate::timeline::fields_of(Kind::Game)
         .map(|f| {
             // the program's own fields: its time control
