@@ -75,18 +75,6 @@ fn every_code_is_explained() {
     assert_ne!(o.status.code(), Some(0));
 }
 
-/// Every `.rs` file under `dir`.
-fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            sources(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 /// The places in `text` that spell a code: a registered code as a string
 /// literal, or any literal given as a finding's code.
 fn spelt(text: &str) -> Vec<String> {
@@ -110,7 +98,7 @@ fn spelt(text: &str) -> Vec<String> {
 fn no_source_file_but_the_registry_spells_a_code() {
     // the equivalent command: grep -rnE '"(pgn-syntax|…)"' src | grep -v src/findings/codes.rs
     let mut files = Vec::new();
-    sources(&here().join("src"), &mut files);
+    super::layers::rust_files(&here().join("src"), &mut files);
     files.sort();
     let mut bad = Vec::new();
     for f in &files {

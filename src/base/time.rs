@@ -84,27 +84,24 @@ fn timestamp_shape(s: &str) -> Result<&[u8], TimestampError> {
     Ok(b)
 }
 
-/// The year, month, day, hour, minute and second of timestamp `s`, each
-/// read by `num` from its place, where they are a date and time.
+/// The day (from the Unix epoch), hour, minute and second of timestamp
+/// `s`, each part read by `num` from its place, where they are a date and
+/// time.
 fn timestamp_date(
     s: &str,
     num: impl Fn(std::ops::Range<usize>) -> Result<i64, TimestampError>,
-) -> Result<[i64; 6], TimestampError> {
-    let date = [
-        num(0..4)?,
-        num(5..7)?,
-        num(8..10)?,
-        num(11..13)?,
-        num(14..16)?,
-        num(17..19)?,
-    ];
-    let [y, mo, d, h, mi, se] = date;
-    if civil_date(y, mo, d).is_none() || h > 23 || mi > 59 || se > 60 {
-        return Err(TimestampError::InvalidDate {
-            text: s.to_string(),
-        });
+) -> Result<[i64; 4], TimestampError> {
+    use chrono::Datelike;
+    let invalid = || TimestampError::InvalidDate {
+        text: s.to_string(),
+    };
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, se) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let day = civil_date(y, mo, d).ok_or_else(invalid)?;
+    if h > 23 || mi > 59 || se > 60 {
+        return Err(invalid());
     }
-    Ok(date)
+    Ok([i64::from(day.num_days_from_ce()) - DAYS_TO_EPOCH, h, mi, se])
 }
 
 /// The time zone `zone` at the end of timestamp `s` (`Z` or `±HH:MM`), in
@@ -140,13 +137,11 @@ pub fn civil_date(y: i64, mo: i64, d: i64) -> Option<chrono::NaiveDate> {
 /// The days from 1 January of year 1 to 1 January 1970.
 const DAYS_TO_EPOCH: i64 = 719_163;
 
-/// Ms since the Unix epoch of `date` (year, month, day, hour, minute,
-/// second; a day [`civil_date`] gives) and `ms`, in a zone `offset_min`
-/// minutes east of UTC.
-fn epoch_ms(date: [i64; 6], ms: i64, offset_min: i64) -> i64 {
-    use chrono::Datelike;
-    let [y, mo, d, h, mi, se] = date;
-    let days = civil_date(y, mo, d).map_or(0, |c| i64::from(c.num_days_from_ce()) - DAYS_TO_EPOCH);
+/// Ms since the Unix epoch of `time` (the day from the epoch, hour,
+/// minute, second, as [`timestamp_date`] gives them) and `ms`, in a zone
+/// `offset_min` minutes east of UTC.
+fn epoch_ms(time: [i64; 4], ms: i64, offset_min: i64) -> i64 {
+    let [days, h, mi, se] = time;
     ((days * 86_400 + h * 3600 + mi * 60 + se) - offset_min * 60) * 1000 + ms
 }
 

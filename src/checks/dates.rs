@@ -30,21 +30,6 @@ const TIME_TAGS: &[&str] = &["Time", "UTCTime"];
 /// The match managers' tags of a date and time (`YYYY-MM-DDTHH:MM:SS`).
 const STAMP_TAGS: &[&str] = &["GameStartTime", "GameEndTime"];
 
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
 /// Add a `date-invalid` finding for each tag whose date or time does not
 /// exist.
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
@@ -112,7 +97,10 @@ fn date_problem(v: &str, sep: char) -> Option<String> {
     // an unknown year: a year that gives the month its most days (2000 is
     // a leap year)
     let exists = civil_date(y.unwrap_or(2000), m, d).is_some();
-    let month = MONTHS[(m - 1) as usize];
+    let month = u8::try_from(m)
+        .ok()
+        .and_then(|m| chrono::Month::try_from(m).ok())
+        .map_or("", |m| m.name());
     (!exists).then(|| match y {
         Some(y) => format!("{month} {y} has no day {d}"),
         None => format!("{month} has no day {d}"),

@@ -11,7 +11,7 @@ mod summary;
 mod tables;
 
 pub use summary::summaries;
-pub use tables::{SCHEMA_VERSION, prepare_tables, tiebreak_column, write_tables};
+pub use tables::{SCHEMA_VERSION, prepare_tables, write_tables};
 
 /// Why the batch's tables or its summary could not be made or written.
 #[derive(Debug, thiserror::Error)]

@@ -298,7 +298,7 @@ fn group_count<'a, const K: usize>(
 
 /// The column of tiebreak `name` in the standings table:
 /// `tiebreak_opponents_scores` for `opponents-scores`.
-pub fn tiebreak_column(name: &str) -> String {
+fn tiebreak_column(name: &str) -> String {
     format!("tiebreak_{}", name.replace(['-', ' ', '.'], "_"))
 }
 
