@@ -202,21 +202,42 @@ fn a_log_that_is_not_a_regular_file_is_refused() {
     }
 }
 
-/// `rules fit` holds at most `MAX_FIT_BYTES` of games' text: past the cap
-/// (lowered here) the file is not fitted, said with the game that passes
-/// it, and the exit status is 2; under it the fit is as before.
+/// `rules fit` holds at most a block of games' text (`FIT_BLOCK_BYTES`,
+/// lowered here): a larger group is fitted in passes over its blocks, read
+/// again from its files, to the same report byte for byte; `--per event`
+/// too, whether its events are read together or a block at a time. And
+/// `audit --fit` holds at most `MAX_FIT_BYTES`: past it (lowered here) a
+/// file is audited under the text.
 #[test]
-fn a_fit_past_its_cap_is_refused_with_the_game_that_passes_it() {
+fn a_fit_in_blocks_is_the_fit_held_whole() {
     let pgn = "tests/fixtures/fit/planted.pgn";
-    let args = ["rules", "fit", pgn, "--rules", "rulesets/tcec-s15.rules"];
-    let o = run_bounded(&args, &[("ARBITER_FIT_MAX_BYTES", "3000")]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains(&format!("arbiter rules fit: {pgn}: a fit holds at most 3000 bytes of games' text at once (docs/fitting.md, \"Limits\"); game "))
-            && err.contains("passes it, so the file is not fitted"),
-        "{err}"
-    );
+    let rules = ["--rules", "rulesets/tcec-s15.rules", "--format", "json"];
+    let fit = |extra: &[&str], block: &str| {
+        let mut args = vec!["rules", "fit"];
+        args.extend(extra);
+        args.extend(rules);
+        let o = run_bounded(&args, &[("ARBITER_FIT_BLOCK_BYTES", block)]);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_ne!(o.status.code(), Some(2), "{err}");
+        assert!(!o.stdout.is_empty(), "{err}");
+        o.stdout
+    };
+    // planted.pgn is 397 kB: four blocks of 100 kB, or held whole
+    let whole = fit(&[pgn], "100000000");
+    assert_eq!(fit(&[pgn], "100000"), whole, "per file, in blocks");
+    // three events: the first (172 kB) in two blocks and the other two
+    // held together, or all three held together
+    let files = [
+        "tests/fixtures/fit/flat.pgn",
+        "samples/icga-2008.pgn",
+        "samples/tcec-style.pgn",
+    ];
+    let mut per_event = files.to_vec();
+    per_event.extend(["--per", "event"]);
+    let together = fit(&per_event, "100000000");
+    assert_eq!(fit(&per_event, "100000"), together, "per event, in blocks");
+    let text = String::from_utf8_lossy(&together);
+    assert_eq!(text.lines().count(), 3, "{text}");
     // `audit --fit`: the file too large to fit is audited under the text
     // (a smaller file, so that the debug build's audit stays quick)
     let small = "samples/tcec-style.pgn";
@@ -243,10 +264,6 @@ fn a_fit_past_its_cap_is_refused_with_the_game_that_passes_it() {
         .filter(|l| l["type"] == "game")
         .count();
     assert!(games > 1, "every game audited");
-    let big = run_bounded(&args, &[("ARBITER_FIT_MAX_BYTES", "100000000")]);
-    let whole = run_bounded(&args, &[]);
-    assert_eq!(big.status.code(), whole.status.code());
-    assert_ne!(whole.status.code(), Some(2));
 }
 
 /// Copy of a few real tables into `dir`: KQvK, KRvK, KQRvK and KQRvKR, each WDL

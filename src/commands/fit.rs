@@ -17,9 +17,11 @@ pub enum Per {
 /// `arbiter rules fit`: read and replay every game once, fit each group,
 /// print the report. A file that cannot be read is reported and the others
 /// are fitted; a group that cannot be fitted likewise. Under `--per file`
-/// each file is read, fitted and let go before the next, so that one
-/// file's games are held at a time; under `--per event` every file's are.
-/// What is held is capped (`pipeline::fit::MAX_FIT_BYTES`).
+/// each file is read, fitted and let go before the next; under `--per
+/// event` the events are fitted in the order their first game comes. A
+/// group of more than a block of text (`pipeline::fit::FIT_BLOCK_BYTES`)
+/// is fitted a block at a time, in passes that read its files again, so
+/// that at most a block of games is held.
 pub fn run(
     paths: &[PathBuf],
     rules: &Path,
@@ -29,8 +31,7 @@ pub fn run(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<i32, RulesFitError> {
-    use crate::pipeline::fit::{fit_cap, read_games_within};
-    use crate::rules::fit::Game;
+    use crate::pipeline::fit::{fit_block, read_games_within};
     let (rs, _) = load(rules)?;
     if rs.fits.is_empty() {
         return Err(RulesFitError::NothingToFit {
@@ -51,7 +52,7 @@ pub fn run(
     };
     let mut tally = Tally::default();
     let files = pgn_files(paths, &mut tally);
-    let cap = fit_cap();
+    let block = fit_block();
     let fitting = Fitting {
         rs: &rs,
         variant,
@@ -70,11 +71,15 @@ pub fn run(
     match per {
         Per::File => {
             for path in &files {
-                match read_games_within(path, 0, cap) {
+                match read_games_within(path, 0, block) {
                     Ok((games, _)) if games.is_empty() => {}
                     Ok((games, _)) => {
                         let group = vec![(path.display().to_string(), games.iter().collect())];
                         fitting.fit(&group, &bar, &mut tally, out)?;
+                    }
+                    Err(e) if too_large(&e) => {
+                        let blocks = file_blocks(path.display().to_string(), vec![path.clone()]);
+                        fitting.fit_blocks(&blocks, &bar, &mut tally, out)?;
                     }
                     Err(e) => unread(path, e, &mut tally),
                 }
@@ -82,28 +87,50 @@ pub fn run(
             }
         }
         Per::Event => {
-            let mut games: Vec<Game> = Vec::new();
-            let mut held = 0;
-            for path in &files {
-                match read_games_within(path, held, cap) {
-                    Ok((g, bytes)) => {
-                        held += bytes;
-                        games.extend(g);
+            let (events, of) =
+                crate::pipeline::fit::events_of(&files, &mut |path, e| unread(path, e, &mut tally));
+            bar.set_position(files.len() as u64);
+            let of = std::sync::Arc::new(of);
+            // consecutive events of a block of text at most, read and
+            // fitted together; a larger one fitted a block at a time
+            let mut at = 0;
+            while at < events.len() {
+                let (mut end, mut held) = (at, 0);
+                while end < events.len() && held + events[end].1 <= block {
+                    held += events[end].1;
+                    end += 1;
+                }
+                if end == at {
+                    let mut blocks = file_blocks(events[at].0.clone(), files.clone());
+                    blocks.member = Some((of.clone(), at as u32..at as u32 + 1));
+                    fitting.fit_blocks(&blocks, &bar, &mut tally, out)?;
+                    at += 1;
+                    continue;
+                }
+                let mut together = file_blocks(String::new(), files.clone());
+                together.member = Some((of.clone(), at as u32..end as u32));
+                together.block = u64::MAX;
+                let mut done = Ok(());
+                let read = crate::rules::fit::Blocks::pass(&together, &mut |games| {
+                    // the groups, in the order their first game was read
+                    let mut groups: Vec<(String, Vec<&crate::rules::fit::Game>)> = Vec::new();
+                    for g in games {
+                        let key = g.pgn.tag("Event").unwrap_or("").trim().to_string();
+                        match groups.iter_mut().find(|(k, _)| *k == key) {
+                            Some((_, list)) => list.push(g),
+                            None => groups.push((key, vec![g])),
+                        }
                     }
-                    Err(e) => unread(path, e, &mut tally),
+                    done = fitting.fit(&groups, &bar, &mut tally, out);
+                    Ok(())
+                });
+                done?;
+                if let Err(e) = read {
+                    bar.suspend(|| say!("arbiter rules fit: {e}"));
+                    tally.failed = true;
                 }
-                bar.inc(1);
+                at = end;
             }
-            // the groups, in the order their first game was read
-            let mut groups: Vec<(String, Vec<&Game>)> = Vec::new();
-            for g in &games {
-                let key = g.pgn.tag("Event").unwrap_or("").trim().to_string();
-                match groups.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, list)) => list.push(g),
-                    None => groups.push((key, vec![g])),
-                }
-            }
-            fitting.fit(&groups, &bar, &mut tally, out)?;
         }
     }
     bar.finish_and_clear();
@@ -135,6 +162,23 @@ pub fn run(
 }
 
 /// What a run of `rules fit` has counted so far.
+/// Whether `e` says that a file's games pass a block.
+fn too_large(e: &std::io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|x| x.is::<crate::pipeline::fit::TooLarge>())
+}
+
+/// The blocks of every game of `files`, as group `group`.
+fn file_blocks(group: String, files: Vec<PathBuf>) -> crate::pipeline::fit::FileBlocks {
+    crate::pipeline::fit::FileBlocks {
+        group,
+        files,
+        member: None,
+        block: crate::pipeline::fit::fit_block(),
+        first: std::sync::Mutex::new(None),
+    }
+}
+
 #[derive(Debug, Default)]
 struct Tally {
     /// An input could not be read, or a group fitted.
@@ -210,23 +254,59 @@ impl Fitting<'_> {
             })
             .collect();
         for ((key, _), (fitted, took)) in groups.iter().zip(fits) {
-            tally.groups += 1;
-            match fitted {
-                Ok(f) => {
-                    tally.fitted += 1;
-                    tally.departing += usize::from(f.departs());
-                    let text = if self.json {
-                        serde_json::to_string(&f).map_err(RulesFitError::Json)?
-                    } else {
-                        crate::report::fit::text(&f, took)
-                    };
-                    bar.suspend(|| writeln!(out, "{text}"))
-                        .map_err(RulesFitError::Output)?;
-                }
-                Err(e) => {
-                    bar.suspend(|| say!("arbiter rules fit: {key}: {e}"));
-                    tally.failed = true;
-                }
+            self.report(key, fitted, took, bar, tally, out)?;
+        }
+        Ok(())
+    }
+
+    /// Fit the group `blocks` reads, a block at a time, and report it.
+    fn fit_blocks(
+        &self,
+        blocks: &crate::pipeline::fit::FileBlocks,
+        bar: &indicatif::ProgressBar,
+        tally: &mut Tally,
+        out: &mut dyn Write,
+    ) -> Result<(), RulesFitError> {
+        let started = std::time::Instant::now();
+        let tick = |n: usize| bar.set_message(n.to_string());
+        let fitted = crate::rules::fit::fit_blocks(
+            self.rs,
+            &blocks.group,
+            blocks,
+            self.variant,
+            self.detectors,
+            &tick,
+            true,
+        );
+        self.report(&blocks.group, fitted, started.elapsed(), bar, tally, out)
+    }
+
+    /// Report the fit of group `key`, or why it could not be made.
+    fn report(
+        &self,
+        key: &str,
+        fitted: Result<crate::rules::fit::GroupFit, crate::rules::fit::FitError>,
+        took: std::time::Duration,
+        bar: &indicatif::ProgressBar,
+        tally: &mut Tally,
+        out: &mut dyn Write,
+    ) -> Result<(), RulesFitError> {
+        tally.groups += 1;
+        match fitted {
+            Ok(f) => {
+                tally.fitted += 1;
+                tally.departing += usize::from(f.departs());
+                let text = if self.json {
+                    serde_json::to_string(&f).map_err(RulesFitError::Json)?
+                } else {
+                    crate::report::fit::text(&f, took)
+                };
+                bar.suspend(|| writeln!(out, "{text}"))
+                    .map_err(RulesFitError::Output)?;
+            }
+            Err(e) => {
+                bar.suspend(|| say!("arbiter rules fit: {key}: {e}"));
+                tally.failed = true;
             }
         }
         Ok(())

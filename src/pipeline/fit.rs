@@ -12,14 +12,14 @@ use crate::ingest::pgn::{GameChunk, parse_game};
 use crate::pipeline::InputSummary;
 use crate::rules::analysis::Ruleset;
 use crate::rules::fit::{
-    FileFit, FitSummary, Game, departure_finding, fit_group_with, undescribed_finding,
+    Blocks, FileFit, FitError, FitSummary, Game, departure_finding, fit_group_with,
+    undescribed_finding,
 };
 
-/// The most games' text a fit holds at once, in bytes: `rules fit` holds
-/// one file's games (`--per file`) or every file's (`--per event`), `audit
-/// --fit` and `batch --fit` a file's. A fit searches its games again at
-/// every point, so they are held read and replayed, about ten times
-/// their text; past the cap a file is not fitted (said, with the game that
+/// The most games' text `audit --fit` and `batch --fit` hold, in bytes: a
+/// file's games, fitted and then audited (`rules fit` holds a block at a
+/// time, [`FIT_BLOCK_BYTES`]). Held, games take about ten times their
+/// text; past the cap a file is not fitted (said, with the game that
 /// passes it). The largest file of the real archives holds 4 MB.
 pub const MAX_FIT_BYTES: u64 = 64 << 20;
 
@@ -30,6 +30,144 @@ pub fn fit_cap() -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .map_or(MAX_FIT_BYTES, |v: u64| v.min(MAX_FIT_BYTES))
+}
+
+/// The most games' text a fit holds at once, in bytes, where it reads its
+/// group a block at a time ([`FileBlocks`]): a group of more is fitted in
+/// passes over blocks of this much text, re-read from its files. Held,
+/// games take about ten times their text.
+pub const FIT_BLOCK_BYTES: u64 = 4 << 20;
+
+/// The block in force: [`FIT_BLOCK_BYTES`], or what
+/// `ARBITER_FIT_BLOCK_BYTES` says (for tests and benchmarks: a small block
+/// makes a small file a group of many blocks, a large one holds a large
+/// group whole, as the fit did before it read blocks).
+pub fn fit_block() -> u64 {
+    std::env::var("ARBITER_FIT_BLOCK_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(FIT_BLOCK_BYTES, |v: u64| v.max(1))
+}
+
+/// For each file, each game's event: its place in the list [`events_of`]
+/// gives.
+pub type EventsOf = std::sync::Arc<Vec<Vec<u32>>>;
+
+/// The games of a group read from PGN files a block at a time, at every
+/// pass: every game of the files, or those of one event (`member`).
+#[derive(Debug)]
+pub struct FileBlocks {
+    /// The group's name, for its errors.
+    pub group: String,
+    pub files: Vec<std::path::PathBuf>,
+    /// For each file, each game's group, and the groups read: only their
+    /// games are replayed (none: every game).
+    pub member: Option<(EventsOf, std::ops::Range<u32>)>,
+    /// The block's size in bytes of text ([`fit_block`]).
+    pub block: u64,
+    /// The games and bytes of text of the first pass: a later pass that
+    /// reads others is an error (a file changed under the fit).
+    pub first: std::sync::Mutex<Option<(u64, u64)>>,
+}
+
+impl FileBlocks {
+    fn error(&self, message: String) -> FitError {
+        FitError::Reread {
+            group: self.group.clone(),
+            message,
+        }
+    }
+}
+
+impl Blocks for FileBlocks {
+    fn pass(&self, each: &mut dyn FnMut(&[&Game]) -> Result<(), FitError>) -> Result<(), FitError> {
+        let (mut games, mut bytes) = (0u64, 0u64);
+        // a block may hold the games of several files, each with its own
+        let mut flush = |chunks: &mut Vec<(std::sync::Arc<str>, GameChunk)>| {
+            let block = replay_each(std::mem::take(chunks));
+            let refs: Vec<&Game> = block.iter().collect();
+            each(&refs)
+        };
+        let (mut chunks, mut held) = (Vec::new(), 0u64);
+        for (f, path) in self.files.iter().enumerate() {
+            let shown: std::sync::Arc<str> = crate::base::decode::shown(path).into();
+            let failed = |e: io::Error| self.error(format!("{shown}: {e}"));
+            let mut splitter = crate::pipeline::file::open_pgn(path).map_err(failed)?;
+            while let Some(chunk) = splitter.next_chunk().map_err(failed)? {
+                if let Some((of, groups)) = &self.member
+                    && !(of.get(f).and_then(|m| m.get(chunk.index)))
+                        .is_some_and(|g| groups.contains(g))
+                {
+                    continue;
+                }
+                games += 1;
+                bytes += chunk.bytes.len() as u64;
+                held += chunk.bytes.len() as u64;
+                chunks.push((shown.clone(), chunk));
+                if held >= self.block {
+                    flush(&mut chunks)?;
+                    held = 0;
+                }
+            }
+        }
+        if !chunks.is_empty() {
+            flush(&mut chunks)?;
+        }
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        match *first {
+            None => *first = Some((games, bytes)),
+            Some(was) if was == (games, bytes) => {}
+            Some((g, b)) => {
+                return Err(self.error(format!(
+                    "the files changed while they were fitted: {games} games of {bytes} bytes, where the first pass read {g} games of {b} bytes"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The events of PGN files, in the order their first game comes: each
+/// event's name (its `Event` tag) and bytes of text, and for each file each
+/// game's event (its place in that list). A file that cannot be read is
+/// said by `unread` and has no game.
+#[allow(clippy::type_complexity)]
+pub fn events_of(
+    files: &[std::path::PathBuf],
+    unread: &mut dyn FnMut(&Path, io::Error),
+) -> (Vec<(String, u64)>, Vec<Vec<u32>>) {
+    let mut events: Vec<(String, u64)> = Vec::new();
+    let mut of: Vec<Vec<u32>> = Vec::with_capacity(files.len());
+    let mut place: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    for path in files {
+        let mut read: Vec<(String, u64)> = Vec::new();
+        let result = (|| -> io::Result<()> {
+            let mut splitter = crate::pipeline::file::open_pgn(path)?;
+            while let Some(chunk) = splitter.next_chunk()? {
+                let pgn = parse_game(&chunk);
+                let key = pgn.tag("Event").unwrap_or("").trim().to_string();
+                read.push((key, chunk.bytes.len() as u64));
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            unread(path, e);
+            read.clear();
+        }
+        let mine = read
+            .into_iter()
+            .map(|(key, bytes)| {
+                let at = *place.entry(key.clone()).or_insert_with(|| {
+                    events.push((key, 0));
+                    (events.len() - 1) as u32
+                });
+                events[at as usize].1 += bytes;
+                at
+            })
+            .collect();
+        of.push(mine);
+    }
+    (events, of)
 }
 
 /// A file whose games would pass what a fit may hold.
@@ -107,10 +245,17 @@ pub fn read_games_within(path: &Path, held: u64, cap: u64) -> io::Result<(Vec<Ga
 
 /// The games of `chunks`, parsed and replayed in parallel, in their order.
 fn replay_all(shown: &str, chunks: Vec<GameChunk>) -> Vec<Game> {
+    let shown: std::sync::Arc<str> = shown.into();
+    replay_each(chunks.into_iter().map(|c| (shown.clone(), c)).collect())
+}
+
+/// The games of `chunks`, each of the file it names (as shown), parsed and
+/// replayed in parallel, in their order.
+fn replay_each(chunks: Vec<(std::sync::Arc<str>, GameChunk)>) -> Vec<Game> {
     use rayon::prelude::*;
     chunks
         .into_par_iter()
-        .map(|chunk| {
+        .map(|(shown, chunk)| {
             let mut pgn = parse_game(&chunk);
             drop(chunk);
             compact(&mut pgn);

@@ -35,12 +35,14 @@ use crate::replay::Replay;
 pub(super) mod partial;
 mod report;
 mod search;
+mod survey;
 mod time_controls;
 
 pub use report::{FileFit, FitSummary, departure_finding, undescribed_finding};
-use report::{decided, fitted, undescribed, unreplayed, variant_block};
-use search::Search;
+use report::{fitted, undescribed, variant_block};
 pub use search::Tick;
+use search::{Search, Setup};
+use survey::Survey;
 
 /// One game, read and replayed once.
 #[derive(Debug)]
@@ -214,6 +216,31 @@ pub enum FitError {
     NothingToFit { ruleset: String },
     #[error(transparent)]
     Variant(#[from] super::eval::UnknownVariant),
+    /// A group read a block at a time could not be read again, or read
+    /// otherwise than at its first pass.
+    /// `message` names the file.
+    #[error("{message}")]
+    Reread { group: String, message: String },
+}
+
+/// A group's games a block at a time, read again at every pass: a group
+/// too large to hold whole is fitted this way ([`fit_blocks`]), holding
+/// one block's games at a time.
+pub trait Blocks: Sync {
+    /// Call `each` with every block of the group's games, in the group's
+    /// order, the same blocks at every pass.
+    fn pass(&self, each: &mut dyn FnMut(&[&Game]) -> Result<(), FitError>) -> Result<(), FitError>;
+}
+
+/// How a group is fitted: the ruleset, the variant forced on its games,
+/// the detectors, what is told the points evaluated, and whether ties are
+/// scanned (see [`fit_group_with`]).
+struct How<'a> {
+    rs: &'a Ruleset,
+    forced: Option<&'a str>,
+    detectors: &'a Detectors,
+    tick: search::Tick<'a>,
+    ties: bool,
 }
 
 /// Fit the ruleset's `fit` values to one group of games.
@@ -241,40 +268,104 @@ pub fn fit_group_with(
     tick: search::Tick<'_>,
     ties: bool,
 ) -> Result<GroupFit, FitError> {
-    let first = games.first().ok_or_else(|| FitError::NoGame {
-        group: group.to_string(),
-    })?;
+    if games.is_empty() {
+        return Err(FitError::NoGame {
+            group: group.to_string(),
+        });
+    }
+    let how = How {
+        rs,
+        forced,
+        detectors,
+        tick,
+        ties,
+    };
+    let mut survey = Survey::new(rs, forced);
+    if !rs.fits.is_empty() {
+        survey.add(games)?;
+    }
+    fit_surveyed(group, survey, games, None, how)
+}
+
+/// [`fit_group_with`] over the group `blocks` reads, a block at a time:
+/// the same fit, with one block's games held at a time. Each evaluation of
+/// the search is a pass over the blocks.
+pub fn fit_blocks(
+    rs: &Ruleset,
+    group: &str,
+    blocks: &dyn Blocks,
+    forced: Option<&str>,
+    detectors: &Detectors,
+    tick: search::Tick<'_>,
+    ties: bool,
+) -> Result<GroupFit, FitError> {
+    let how = How {
+        rs,
+        forced,
+        detectors,
+        tick,
+        ties,
+    };
+    let mut survey = Survey::new(rs, forced);
+    if !rs.fits.is_empty() {
+        blocks.pass(&mut |games| survey.add(games).map_err(FitError::from))?;
+    }
+    fit_surveyed(group, survey, &[], Some(blocks), how)
+}
+
+/// The fit of a group surveyed: over `games`, or over `blocks`.
+fn fit_surveyed(
+    group: &str,
+    survey: Survey<'_>,
+    games: &[&Game],
+    blocks: Option<&dyn Blocks>,
+    how: How<'_>,
+) -> Result<GroupFit, FitError> {
+    let rs = how.rs;
     if rs.fits.is_empty() {
         return Err(FitError::NothingToFit {
             ruleset: rs.id.to_string(),
         });
     }
-    let scoring = search::scoring_ruleset(rs, games);
-    let (mut s, base) = Search::new(rs, &scoring, games, forced, detectors, tick, ties)?;
+    let sv = survey.finish().ok_or_else(|| FitError::NoGame {
+        group: group.to_string(),
+    })?;
+    let setup = Setup {
+        rs,
+        scoring: &sv.scoring,
+        forced: how.forced,
+        detectors: how.detectors,
+        tick: how.tick,
+        ties: how.ties,
+        text: sv.text.clone(),
+        grids: sv.grids.clone(),
+        scored: None,
+    };
+    let mut s = Search::new(setup, games, blocks)?;
     let (cur, equally) = s.descend()?;
     let text = s.text.clone();
     s.evaluate_all(&[text.clone(), cur.clone()])?;
-    let (at_text, at_fit) = (s.point(&text).clone(), s.point(&cur).clone());
+    let (at_text, at_fit) = (s.point(&text).agreement, s.point(&cur).agreement);
+    let evaluations = s.cache.len();
+    let mut outcome = report::Outcome::default();
+    s.each_block(&cur, &mut |b| outcome.add(b, &text, &cur))?;
     let mut out = GroupFit {
         group: group.to_string(),
-        games: games.len(),
-        variant: base.variant.clone(),
+        games: sv.games,
+        variant: sv.variant.clone(),
         fits: fitted(rs, &text, &cur, &equally, &s.grids),
-        under_text: at_text.agreement,
-        under_fit: at_fit.agreement,
-        decided: decided(games, &at_text, &at_fit, &s.timelines),
+        under_text: at_text,
+        under_fit: at_fit,
+        decided: outcome.decided,
         variant_block: None,
-        evaluations: s.cache.len(),
-        unreplayed: unreplayed(games),
-        undescribed: Vec::new(),
-        undecided: 0,
+        evaluations,
+        unreplayed: sv.unreplayed,
+        undescribed: undescribed(rs, sv.games, outcome.fired),
+        undecided: outcome.undecided,
         overrides: s.overrides(&cur),
     };
-    let (firing, undecided) = s.firing(&cur)?;
-    out.undecided = undecided;
-    out.undescribed = undescribed(rs, games, firing);
     if out.departs() {
-        out.variant_block = Some(variant_block(&out, group, &first.path));
+        out.variant_block = Some(variant_block(&out, group, &sv.first_path));
     }
     Ok(out)
 }

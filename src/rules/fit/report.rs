@@ -2,7 +2,7 @@
 //! the fit changes, the games not replayed to their end, the variant that
 //! sets the fitted values; and the finding that names a departure.
 
-use super::search::{Firing, Point};
+use super::search::{Firing, Point, Search};
 use super::{
     Agreement, Decided, Fitted, Game, GroupFit, Undescribed, Unreplayed, literal, undescribed_limit,
 };
@@ -90,48 +90,94 @@ pub(super) fn decided(
         .collect()
 }
 
-/// The rules that fire in more than a tenth of the games (`firing`, at the
-/// fitted values), most games first, each with its first games.
+/// A rule's firing over a group: the games it fires in, its findings,
+/// and the first three games it fires in, described.
+#[derive(Debug, Default)]
+pub(super) struct Fired {
+    games: usize,
+    findings: usize,
+    first: Vec<String>,
+}
+
+/// What a fit reports of its games beside the agreements: the games whose
+/// end the fit changes, where each rule fires at the fitted values, and
+/// the games an adjudication left undecided. Made a block of games at a
+/// time ([`Outcome::add`]).
+#[derive(Debug, Default)]
+pub(super) struct Outcome {
+    pub(super) decided: Vec<Decided>,
+    pub(super) fired: std::collections::BTreeMap<String, Fired>,
+    pub(super) undecided: usize,
+}
+
+impl Outcome {
+    /// Add what the games of `s` give (a search whose games' scores at
+    /// `text` and at `fit`, the fitted values, are held).
+    pub(super) fn add(
+        &mut self,
+        s: &Search<'_>,
+        text: &[Value],
+        fit: &[Value],
+    ) -> Result<(), super::FitError> {
+        self.decided.extend(decided(
+            s.games(),
+            s.point(text),
+            s.point(fit),
+            &s.timelines,
+        ));
+        let (by_rule, undecided): (std::collections::BTreeMap<String, Firing>, usize) =
+            s.firing(fit)?;
+        self.undecided += undecided;
+        for (rule, f) in by_rule {
+            let e = self.fired.entry(rule).or_default();
+            e.games += f.games.len();
+            e.findings += f.findings;
+            let room = 3usize.saturating_sub(e.first.len());
+            (e.first)
+                .extend((f.games.iter().take(room)).map(|&(i, ply)| described(s.games()[i], ply)));
+        }
+        Ok(())
+    }
+}
+
+/// The rules that fire in more than a tenth of the `n` games (`fired`, at
+/// the fitted values), most games first, each with its first games.
 pub(super) fn undescribed(
     rs: &Ruleset,
-    games: &[&Game],
-    firing: std::collections::BTreeMap<String, Firing>,
+    n: usize,
+    fired: std::collections::BTreeMap<String, Fired>,
 ) -> Vec<Undescribed> {
-    let limit = undescribed_limit(games.len());
-    let mut out: Vec<Undescribed> = firing
+    let limit = undescribed_limit(n);
+    let mut out: Vec<Undescribed> = fired
         .into_iter()
-        .filter(|(_, f)| f.games.len() > limit)
+        .filter(|(_, f)| f.games > limit)
         .map(|(rule, f)| {
             let line = rs.rules.iter().find(|r| r.id == rule).map_or(0, |r| r.line);
-            let first = f
-                .games
-                .iter()
-                .take(3)
-                .map(|&(i, ply)| {
-                    let g = games[i];
-                    let tag = |n: &str| g.pgn.tag(n).unwrap_or("?").trim().to_string();
-                    let at = ply.map_or(String::new(), |p| format!(", ply {p}"));
-                    format!(
-                        "game {} (round {}, {} - {}{at})",
-                        g.pgn.index + 1,
-                        tag("Round"),
-                        tag("White"),
-                        tag("Black")
-                    )
-                })
-                .collect();
             Undescribed {
                 rule,
                 line,
-                games: f.games.len(),
-                of: games.len(),
+                games: f.games,
+                of: n,
                 findings: f.findings,
-                first,
+                first: f.first,
             }
         })
         .collect();
     out.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.rule.cmp(&b.rule)));
     out
+}
+
+/// Game `g` as the report names a game a rule fires in, at `ply`.
+pub(super) fn described(g: &Game, ply: Option<u32>) -> String {
+    let tag = |n: &str| g.pgn.tag(n).unwrap_or("?").trim().to_string();
+    let at = ply.map_or(String::new(), |p| format!(", ply {p}"));
+    format!(
+        "game {} (round {}, {} - {}{at})",
+        g.pgn.index + 1,
+        tag("Round"),
+        tag("White"),
+        tag("Black")
+    )
 }
 
 /// The games whose replay stopped before the end of their movetext.

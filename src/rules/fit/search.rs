@@ -12,15 +12,15 @@ use super::partial::Partial;
 mod classes;
 mod evaluate;
 mod pairs;
-mod scoring;
+pub(super) mod scoring;
+mod blocks;
 
-pub(super) use scoring::scoring_ruleset;
 use scoring::{clock_rules, counter_rules};
 
-use super::{Agreement, Game};
+use super::{Agreement, Blocks, FitError, Game};
 use crate::base::value::Value;
-use crate::rules::analysis::{FIT_MAX_VALUES, FitDef, FitSource, FitTarget, Ruleset};
-use crate::rules::eval::{Detectors, Overrides, Prepared, Program, UnknownVariant, run_prepared};
+use crate::rules::analysis::{FitSource, FitTarget, Ruleset};
+use crate::rules::eval::{Detectors, Overrides, Prepared, Program, run_prepared};
 use crate::rules::judge::termination_findings;
 use crate::timeline::{Data, MoveField, Timeline};
 
@@ -50,6 +50,39 @@ pub(super) struct Point {
     decidable: Vec<bool>,
     /// What each game gives, for the points one value away.
     games: Vec<GameScore>,
+    /// Its games' disagreements summed, what the descent reads of them.
+    pub(super) summary: Summary,
+}
+
+/// What the games give at one point, summed: what the descent decides on
+/// beside the agreement. Blocks of games evaluated apart add up to the
+/// whole group's.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Summary {
+    /// Findings of each counter rule and each clock rule, summed.
+    pub(super) counter_wrong: Vec<u64>,
+    pub(super) clock_wrong: Vec<u64>,
+    /// The scored games that do not agree, by the adjudications they blame.
+    pub(super) blamed: BTreeMap<Vec<String>, u64>,
+}
+
+impl Summary {
+    /// Add `other`'s sums to these.
+    pub(super) fn add(&mut self, other: &Summary) {
+        let sum = |a: &mut Vec<u64>, b: &[u64]| {
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        };
+        sum(&mut self.counter_wrong, &other.counter_wrong);
+        sum(&mut self.clock_wrong, &other.clock_wrong);
+        for (k, n) in &other.blamed {
+            *self.blamed.entry(k.clone()).or_default() += n;
+        }
+    }
 }
 
 impl Point {
@@ -147,20 +180,57 @@ pub(super) struct Search<'a> {
     /// answered here (a tablebase position with no table given) gains
     /// nothing by it.
     scored: Vec<bool>,
+    /// How many games are scored, of the whole group (the blocks' sum
+    /// where the group is read a block at a time).
+    scored_count: u64,
+    /// The group read a block at a time, at every pass (its games are then
+    /// none of the search's own: each pass makes a search of each block).
+    blocks: Option<&'a dyn Blocks>,
+    /// Read a block at a time: which of the group's games are scored, in
+    /// its order (found at the first pass, at the text's values).
+    all_scored: Vec<bool>,
+}
+
+/// What a search starts from: the rulesets, the text's values and the
+/// values each fit tries (a group's [`super::survey::Surveyed`]), and how
+/// it reports.
+#[derive(Clone)]
+pub(super) struct Setup<'a> {
+    pub(super) rs: &'a Ruleset,
+    /// The ruleset a point is scored on (see [`scoring::scoring_ruleset`]).
+    pub(super) scoring: &'a Ruleset,
+    pub(super) forced: Option<&'a str>,
+    pub(super) detectors: &'a Detectors,
+    pub(super) tick: Tick<'a>,
+    pub(super) ties: bool,
+    pub(super) text: Vec<Value>,
+    pub(super) grids: Vec<Vec<Value>>,
+    /// Which of the games are scored, where known already (a block's, of
+    /// a group read a block at a time): the text's point is then not
+    /// evaluated to find them.
+    pub(super) scored: Option<&'a [bool]>,
 }
 
 impl<'a> Search<'a> {
     /// The search over `games`, each read into its timeline once, from the
-    /// values the text gives (with the program of the group's first game).
+    /// text's values; or, with `blocks`, over the group `blocks` reads a
+    /// block at a time at every pass (`games` then empty).
     pub(super) fn new(
-        rs: &'a Ruleset,
-        scoring: &'a Ruleset,
+        setup: Setup<'a>,
         games: &'a [&'a Game],
-        forced: Option<&'a str>,
-        detectors: &'a Detectors,
-        tick: Tick<'a>,
-        ties: bool,
-    ) -> Result<(Search<'a>, Program<'a>), UnknownVariant> {
+        blocks: Option<&'a dyn Blocks>,
+    ) -> Result<Search<'a>, FitError> {
+        let Setup {
+            rs,
+            scoring,
+            forced,
+            detectors,
+            tick,
+            ties,
+            text,
+            grids,
+            scored: known,
+        } = setup;
         let timelines: Vec<Timeline<'_>> = games
             .iter()
             .map(|g| Timeline::build(&g.pgn, &g.replay))
@@ -195,7 +265,6 @@ impl<'a> Search<'a> {
                     .count() as u64
             })
             .collect();
-        let base = Program::for_game(rs, forced, &timelines[0])?;
         let mut variants: Vec<Option<String>> = Vec::new();
         let mut variant_of = Vec::with_capacity(timelines.len());
         for tl in &timelines {
@@ -205,27 +274,6 @@ impl<'a> Search<'a> {
                 variants.len() - 1
             }));
         }
-        let text: Vec<Value> = rs
-            .fits
-            .iter()
-            .map(|f| match f.target {
-                FitTarget::Const(i) => base.consts.get(i).cloned().unwrap_or_default(),
-                FitTarget::Switch(s) => Value::Bool(base.switches.get(s).copied().unwrap_or(false)),
-                FitTarget::TimeControl => base
-                    .time_control
-                    .as_deref()
-                    .map_or(Value::None, |t| Value::Str(t.tag_form().into())),
-            })
-            .collect();
-        let grids: Vec<Vec<Value>> = rs
-            .fits
-            .iter()
-            .zip(&text)
-            .map(|(f, t)| match f.source {
-                Some(FitSource::Record) => super::time_controls::candidates(t, &timelines),
-                _ => grid(f, t, games),
-            })
-            .collect();
         let classes = classes::Classes::of(rs, scoring);
         let flag = |g: &Vec<Value>| !g.is_empty() && g.iter().all(|v| matches!(v, Value::Bool(_)));
         let (flags, values): (Vec<usize>, Vec<usize>) =
@@ -237,6 +285,9 @@ impl<'a> Search<'a> {
             scoring,
             grids,
             scored: Vec::new(),
+            scored_count: 0,
+            blocks,
+            all_scored: Vec::new(),
             games,
             timelines,
             forced,
@@ -269,20 +320,31 @@ impl<'a> Search<'a> {
             ties,
         };
         let text = s.text.clone();
+        if s.blocks.is_some() {
+            s.pass_text()?;
+            s.scored_count = s.point(&text).agreement.terminations_of;
+            return Ok(s);
+        }
+        if let Some(known) = known {
+            s.scored = known.to_vec();
+            s.scored_count = known.iter().filter(|x| **x).count() as u64;
+            return Ok(s);
+        }
         let at_text = s.evaluate(&text)?;
         s.scored = at_text.decidable;
         // the same games' scores summed again with the scored games known
         // (a game's score does not depend on them; the cache then holds one
         // consistent score per point)
         let point = s.aggregate(at_text.games);
+        s.scored_count = point.agreement.terminations_of;
         s.cache.insert(Self::key(&text), point);
         (s.tick)(s.cache.len());
-        Ok((s, base))
+        Ok(s)
     }
 
     /// The fitted values from the text's, and for each fit the values that
     /// score as well as its fitted one.
-    pub(super) fn descend(&mut self) -> Result<(Vec<Value>, Vec<Vec<Value>>), UnknownVariant> {
+    pub(super) fn descend(&mut self) -> Result<(Vec<Value>, Vec<Vec<Value>>), FitError> {
         let (rs, text) = (self.rs, self.text.clone());
         let mut cur = text.clone();
         let mut equally: Vec<Vec<Value>> = vec![Vec::new(); rs.fits.len()];
@@ -326,7 +388,7 @@ impl<'a> Search<'a> {
         cur: &mut [Value],
         equally: &mut [Vec<Value>],
         dirty: &mut [bool],
-    ) -> Result<(), UnknownVariant> {
+    ) -> Result<(), FitError> {
         let text = self.text.clone();
         for _round in 0..16 {
             let mut changed = false;
@@ -375,7 +437,7 @@ impl<'a> Search<'a> {
 
     /// The values of fit `k` (`fit`, and the text's) that score best, the
     /// others held at `cur`.
-    fn ties(&mut self, k: usize, cur: &[Value]) -> Result<Vec<Value>, UnknownVariant> {
+    fn ties(&mut self, k: usize, cur: &[Value]) -> Result<Vec<Value>, FitError> {
         let text = self.text[k].clone();
         let mut values = self.grids[k].clone();
         // a text another adjudication records now is not a candidate: two
@@ -418,7 +480,7 @@ impl<'a> Search<'a> {
     /// and clock readings; the TimeControl tags, where `k` is the time
     /// control; and every scored game's end, where an adjudication reads
     /// it). A point's score differs from `cur`'s only by those rules.
-    fn at_most(&mut self, k: usize, cur: &[Value]) -> Result<bool, UnknownVariant> {
+    fn at_most(&mut self, k: usize, cur: &[Value]) -> Result<bool, FitError> {
         self.evaluate_all(&[cur.to_vec()])?;
         let Partial::Rules {
             counters,
@@ -431,20 +493,20 @@ impl<'a> Search<'a> {
             return Ok(false);
         };
         let p = self.point(cur);
-        let none_wrong = |mask: &[bool], wrong: fn(&GameScore) -> &[u64]| {
+        let none_wrong = |mask: &[bool], wrong: &[u64]| {
             (mask.iter().enumerate())
                 .filter(|(_, m)| **m)
-                .all(|(i, _)| {
-                    p.games
-                        .iter()
-                        .all(|g| wrong(g).get(i).is_none_or(|w| *w == 0))
-                })
+                .all(|(i, _)| wrong.get(i).is_none_or(|w| *w == 0))
         };
-        let scored = self.scored.iter().filter(|x| **x).count() as u64;
-        Ok(none_wrong(counters, |g| &g.counter_wrong)
-            && none_wrong(clocks, |g| &g.clock_wrong)
+        Ok(none_wrong(counters, &p.summary.counter_wrong)
+            && none_wrong(clocks, &p.summary.clock_wrong)
             && (!tags || p.agreement.tags == p.agreement.tags_of)
-            && (!adjudications || p.agreement.terminations == scored))
+            && (!adjudications || p.agreement.terminations == self.scored_count))
+    }
+
+    /// The games this search holds (none where it reads blocks).
+    pub(super) fn games(&self) -> &[&'a Game] {
+        self.games
     }
 
     pub(super) fn overrides(&self, point: &[Value]) -> Overrides {
@@ -484,9 +546,9 @@ impl Search<'_> {
     pub(super) fn firing(
         &self,
         point: &[Value],
-    ) -> Result<(BTreeMap<String, Firing>, usize), UnknownVariant> {
+    ) -> Result<(BTreeMap<String, Firing>, usize), FitError> {
         let over = self.overrides(point);
-        let per_game: Vec<Result<(Vec<crate::findings::Finding>, bool), UnknownVariant>> = self
+        let per_game: Vec<Result<(Vec<crate::findings::Finding>, bool), FitError>> = self
             .games
             .par_iter()
             .zip(&self.timelines)
@@ -526,37 +588,6 @@ impl Search<'_> {
             }
         }
         Ok((by_rule, undecided))
-    }
-}
-
-/// The values a fit tries over `games`: its clause's, or for `fit from
-/// terminations` every TerminationDetails text they hold, in order, each
-/// once (at most [`FIT_MAX_VALUES`]). A text the games use is kept as it
-/// is (`text`, the text's own value): only a wording the archive never
-/// uses is replaced, by the one of its own that agrees best.
-fn grid(fit: &FitDef, text: &Value, games: &[&Game]) -> Vec<Value> {
-    match fit.source {
-        None => fit.grid.clone(),
-        // found from the timelines, in `Search::new`
-        Some(FitSource::Record) => Vec::new(),
-        Some(FitSource::Terminations) => {
-            let texts: std::collections::BTreeSet<&str> = games
-                .iter()
-                .filter_map(|g| g.pgn.tag("TerminationDetails"))
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .collect();
-            if let Value::Str(own) = text
-                && texts.contains(own.as_str())
-            {
-                return vec![text.clone()];
-            }
-            texts
-                .into_iter()
-                .take(FIT_MAX_VALUES)
-                .map(|t| Value::Str(t.into()))
-                .collect()
-        }
     }
 }
 

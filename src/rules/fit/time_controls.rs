@@ -22,43 +22,24 @@ fn mode(counts: &BTreeMap<i64, usize>) -> Option<i64> {
         .map(|(v, _)| *v)
 }
 
-/// The candidates, in a fixed order, each once: the text's first.
-pub(super) fn candidates(text: &Value, timelines: &[Timeline<'_>]) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::new();
-    let push = |tc: &TimeControlDef, out: &mut Vec<Value>| {
-        let v = Value::Str(tc.tag_form().into());
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    };
-    let text_tc = match text {
-        Value::Str(s) => parse_tag_form(s),
-        _ => None,
-    };
-    if let Some(t) = &text_tc {
-        push(t, &mut out);
-    }
-    // the tag most games carry
-    let mut tags: BTreeMap<String, usize> = BTreeMap::new();
-    for tl in timelines {
+/// What the games' tags and clock readings show, gathered a game at a
+/// time: the count of each TimeControl tag, of each side's start (its
+/// first reading plus its move's time, the first increment with it), and
+/// of each step from one reading of a side to the next (the reading less
+/// the previous, plus the move's time: the increment).
+#[derive(Debug, Default)]
+pub(super) struct Readings {
+    tags: BTreeMap<String, usize>,
+    starts: BTreeMap<i64, usize>,
+    steps: BTreeMap<i64, usize>,
+}
+
+impl Readings {
+    /// Add one game's tag and readings.
+    pub(super) fn add(&mut self, tl: &Timeline<'_>) {
         if let Some(t) = tl.game.tag("TimeControl") {
-            *tags.entry(t.trim().to_string()).or_default() += 1;
+            *self.tags.entry(t.trim().to_string()).or_default() += 1;
         }
-    }
-    let tag_tc = tags
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .and_then(|(t, _)| parse_pgn_time_control(t));
-    if let Some(t) = &tag_tc {
-        push(t, &mut out);
-    }
-    // what the readings show: each side's first reading plus its move's
-    // time (the start, with the first increment), and from one reading to
-    // the next of a side, the reading less the previous plus the move's
-    // time (the increment)
-    let mut starts: BTreeMap<i64, usize> = BTreeMap::new();
-    let mut steps: BTreeMap<i64, usize> = BTreeMap::new();
-    for tl in timelines {
         let inp = inputs(tl);
         // per side (by the ply's parity): the last reading, if the moves
         // since all had one, and whether a reading was seen at all
@@ -74,15 +55,51 @@ pub(super) fn candidates(text: &Value, timelines: &[Timeline<'_>]) -> Vec<Value>
                 continue;
             };
             match last[side] {
-                Some(prev) => *steps.entry(r - prev + used).or_default() += 1,
-                None if !seen[side] => *starts.entry(r + used).or_default() += 1,
+                Some(prev) => *self.steps.entry(r - prev + used).or_default() += 1,
+                None if !seen[side] => *self.starts.entry(r + used).or_default() += 1,
                 None => {}
             }
             last[side] = Some(*r);
             seen[side] = true;
         }
     }
-    let (Some(start), Some(step)) = (mode(&starts), mode(&steps)) else {
+
+    /// The candidates, in a fixed order, each once: the text's first.
+    pub(super) fn candidates(&self, text: &Value) -> Vec<Value> {
+        candidates(text, &self.tags, &self.starts, &self.steps)
+    }
+}
+
+/// The candidates from the counts [`Readings`] gathers.
+fn candidates(
+    text: &Value,
+    tags: &BTreeMap<String, usize>,
+    starts: &BTreeMap<i64, usize>,
+    steps: &BTreeMap<i64, usize>,
+) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    let push = |tc: &TimeControlDef, out: &mut Vec<Value>| {
+        let v = Value::Str(tc.tag_form().into());
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    };
+    let text_tc = match text {
+        Value::Str(s) => parse_tag_form(s),
+        _ => None,
+    };
+    if let Some(t) = &text_tc {
+        push(t, &mut out);
+    }
+    // the tag most games carry
+    let tag_tc = tags
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        .and_then(|(t, _)| parse_pgn_time_control(t));
+    if let Some(t) = &tag_tc {
+        push(t, &mut out);
+    }
+    let (Some(start), Some(step)) = (mode(starts), mode(steps)) else {
         return out;
     };
     // single-period controls only: a multi-period control's readings are

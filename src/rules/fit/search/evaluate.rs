@@ -11,9 +11,9 @@ use super::pairs::Around;
 use super::{GameScore, Point, Search};
 use crate::base::value::Value;
 use crate::rules::analysis::Ruleset;
-use crate::rules::eval::{LetColumns, Overrides, Program, Tallied, UnknownVariant, run_tallied};
+use crate::rules::eval::{LetColumns, Overrides, Program, Tallied, run_tallied};
 use crate::rules::fit::partial::{Partial, Reads};
-use crate::rules::fit::{Agreement, literal};
+use crate::rules::fit::{Agreement, FitError, literal};
 use crate::rules::judge::termination_findings;
 
 /// In a scan, a game's slot for a point it cannot tell from the current
@@ -32,9 +32,9 @@ impl Search<'_> {
         &self,
         rs: &'r Ruleset,
         over: &Overrides,
-    ) -> Result<Vec<Program<'r>>, UnknownVariant> {
+    ) -> Result<Vec<Program<'r>>, FitError> {
         (self.variants.iter())
-            .map(|v| Program::with(rs, v.as_deref(), over))
+            .map(|v| Program::with(rs, v.as_deref(), over).map_err(FitError::from))
             .collect()
     }
 
@@ -48,7 +48,7 @@ impl Search<'_> {
         i: usize,
         with_ends: bool,
         lets: Tallied<'_>,
-    ) -> Result<(GameScore, Option<LetColumns>), UnknownVariant> {
+    ) -> Result<(GameScore, Option<LetColumns>), FitError> {
         let (g, tl) = (self.games[i], &self.timelines[i]);
         let prog = &progs[self.variant_of[i]];
         let rs = prog.ruleset;
@@ -98,8 +98,18 @@ impl Search<'_> {
             ends: Vec::with_capacity(games.len()),
             decidable: Vec::with_capacity(games.len()),
             games: Vec::new(),
+            summary: super::Summary::default(),
         };
+        p.summary.counter_wrong = vec![0; self.counters.len()];
+        p.summary.clock_wrong = vec![0; self.clock_rules.len()];
         for (i, s) in games.iter().enumerate() {
+            let sum = |total: &mut Vec<u64>, wrong: &[u64]| {
+                for (t, w) in total.iter_mut().zip(wrong) {
+                    *t += w;
+                }
+            };
+            sum(&mut p.summary.counter_wrong, &s.counter_wrong);
+            sum(&mut p.summary.clock_wrong, &s.clock_wrong);
             let a = &mut p.agreement;
             let readings = self.readings[i];
             a.counters_of += readings;
@@ -117,6 +127,9 @@ impl Search<'_> {
             if scored {
                 a.terminations_of += 1;
                 a.terminations += u64::from(agrees);
+                if !s.blamed.is_empty() {
+                    *p.summary.blamed.entry(s.blamed.clone()).or_default() += 1;
+                }
             }
             p.decidable.push(s.decidable);
             p.ends.push((s.end.clone(), agrees));
@@ -126,7 +139,7 @@ impl Search<'_> {
     }
 
     /// Evaluate `point` over every game with the whole scoring ruleset.
-    pub(super) fn evaluate(&self, point: &[Value]) -> Result<Point, UnknownVariant> {
+    pub(super) fn evaluate(&self, point: &[Value]) -> Result<Point, FitError> {
         let over = self.overrides(point);
         // the games in parallel too: a point evaluated alone (the current
         // one, each time it moves) keeps both cores busy
@@ -134,7 +147,7 @@ impl Search<'_> {
         let games = (0..self.games.len())
             .into_par_iter()
             .map(|i| Ok(self.game_score(&progs, i, true, Tallied::default())?.0))
-            .collect::<Result<Vec<_>, UnknownVariant>>()?;
+            .collect::<Result<Vec<_>, FitError>>()?;
         Ok(self.aggregate(games))
     }
 
@@ -144,7 +157,7 @@ impl Search<'_> {
     /// the point whose columns are kept, only the `let`s that read that
     /// value are made again, the others taken (as a point of a scan is
     /// evaluated); else every game is evaluated whole.
-    pub(super) fn keep_lets_at(&mut self, cur: &[Value]) -> Result<(), UnknownVariant> {
+    pub(super) fn keep_lets_at(&mut self, cur: &[Value]) -> Result<(), FitError> {
         let key = Self::key(cur);
         if self.base_lets.as_ref().is_some_and(|b| b.key == key) {
             return Ok(());
@@ -164,7 +177,7 @@ impl Search<'_> {
                         let (s, l) = self.game_score(&progs, i, true, keep)?;
                         Ok((s, l.unwrap_or_default()))
                     })
-                    .collect::<Result<Vec<_>, UnknownVariant>>()?
+                    .collect::<Result<Vec<_>, FitError>>()?
                     .into_iter()
                     .unzip()
             }
@@ -195,7 +208,7 @@ impl Search<'_> {
     fn lets_from_base(
         &self,
         cur: &[Value],
-    ) -> Result<Option<(Vec<GameScore>, Vec<LetColumns>)>, UnknownVariant> {
+    ) -> Result<Option<(Vec<GameScore>, Vec<LetColumns>)>, FitError> {
         let Some(b) = &self.base_lets else {
             return Ok(None);
         };
@@ -220,7 +233,7 @@ impl Search<'_> {
                 let (s, lets) = self.game_from(base, &progs, i, partial, b.lets.get(i), true)?;
                 Ok((s, lets.unwrap_or_default()))
             })
-            .collect::<Result<Vec<_>, UnknownVariant>>()?;
+            .collect::<Result<Vec<_>, FitError>>()?;
         Ok(Some(made.into_iter().unzip()))
     }
 
@@ -237,7 +250,7 @@ impl Search<'_> {
         partial: &Partial,
         lets: Option<&LetColumns>,
         keep: bool,
-    ) -> Result<(GameScore, Option<LetColumns>), UnknownVariant> {
+    ) -> Result<(GameScore, Option<LetColumns>), FitError> {
         let (adjudications, take) = match partial {
             Partial::Rules {
                 adjudications,
@@ -269,7 +282,7 @@ impl Search<'_> {
         todo: &[&Vec<Value>],
         partial: &Partial,
         lets: Option<&[LetColumns]>,
-    ) -> Result<Vec<Point>, UnknownVariant> {
+    ) -> Result<Vec<Point>, FitError> {
         let Partial::Rules { rs, .. } = partial else {
             return todo.par_iter().map(|p| self.evaluate(p)).collect();
         };
@@ -292,7 +305,7 @@ impl Search<'_> {
             .collect();
         let progs = (todo.iter())
             .map(|p| self.programs(rs, &self.overrides(p)))
-            .collect::<Result<Vec<_>, UnknownVariant>>()?;
+            .collect::<Result<Vec<_>, FitError>>()?;
         // what reads the values the points change
         let targets: Vec<_> = varying
             .iter()
@@ -365,7 +378,7 @@ impl Search<'_> {
                 let given = lets.and_then(|l| l.get(i));
                 Ok(self.game_from(base, &progs[t], i, partial, given, false)?.0)
             })
-            .collect::<Result<Vec<GameScore>, UnknownVariant>>()?;
+            .collect::<Result<Vec<GameScore>, FitError>>()?;
         let score = |i: usize, j: usize| match j {
             AT_BASE => base.games[i].clone(),
             j => scores[j].clone(),
@@ -387,7 +400,10 @@ impl Search<'_> {
     pub(in crate::rules::fit) fn evaluate_all(
         &mut self,
         points: &[Vec<Value>],
-    ) -> Result<(), UnknownVariant> {
+    ) -> Result<(), FitError> {
+        if self.blocks.is_some() {
+            return self.pass_all(points);
+        }
         // a point held by its agreement only is evaluated again: what is
         // read of it here is each game's score
         let todo: Vec<&Vec<Value>> = points
@@ -400,7 +416,7 @@ impl Search<'_> {
             })
             .collect();
         let this = &*self;
-        let done: Vec<Result<(String, Point), UnknownVariant>> = todo
+        let done: Vec<Result<(String, Point), FitError>> = todo
             .par_iter()
             .map(|p| this.evaluate(p).map(|r| (Self::key(p), r)))
             .collect();
@@ -420,7 +436,7 @@ impl Search<'_> {
         cur: &[Value],
         k: usize,
         points: &[Vec<Value>],
-    ) -> Result<(), UnknownVariant> {
+    ) -> Result<(), FitError> {
         self.evaluate_with(cur, points, Around::Fit(k))
     }
 

@@ -7,11 +7,12 @@
 
 use super::{Point, Search};
 use crate::base::value::Value;
-use crate::rules::eval::UnknownVariant;
+use crate::rules::fit::FitError;
 use crate::rules::fit::partial::{Partial, partial};
 
 /// Which fits the points of an evaluation change from the current point:
 /// one fit, or the fits a partial evaluation was made for.
+#[derive(Clone, Copy)]
 pub(super) enum Around<'p> {
     Fit(usize),
     Given(&'p Partial),
@@ -61,7 +62,7 @@ impl Search<'_> {
     pub(super) fn pair_step(
         &mut self,
         cur: &[Value],
-    ) -> Result<Option<Vec<(usize, Value)>>, UnknownVariant> {
+    ) -> Result<Option<Vec<(usize, Value)>>, FitError> {
         self.evaluate_all(&[cur.to_vec()])?;
         let now = self.point(cur).agreement.score();
         // the pairs with evidence enough, the most evidence first (a pair
@@ -113,34 +114,23 @@ impl Search<'_> {
     /// convention's.
     fn evidence(&self, cur: &[Value], j: usize, k: usize) -> u64 {
         let reads = |id: &String| self.reading[j].contains(id) && self.reading[k].contains(id);
-        let p = self.point(cur);
-        let wrong = |idx: usize, counters: bool| -> u64 {
-            p.games
-                .iter()
-                .map(|g| {
-                    let list = if counters {
-                        &g.counter_wrong
-                    } else {
-                        &g.clock_wrong
-                    };
-                    list.get(idx).copied().unwrap_or(0)
-                })
-                .sum()
-        };
+        let p = &self.point(cur).summary;
+        let wrong = |list: &[u64], idx: usize| list.get(idx).copied().unwrap_or(0);
         let counters: u64 = (self.counters.iter().enumerate())
             .filter(|(_, (id, _))| reads(id))
-            .map(|(i, _)| wrong(i, true))
+            .map(|(i, _)| wrong(&p.counter_wrong, i))
             .sum();
         let clocks: u64 = (self.clock_rules.iter().enumerate())
             .filter(|(_, id)| reads(id))
-            .map(|(i, _)| wrong(i, false))
+            .map(|(i, _)| wrong(&p.clock_wrong, i))
             .sum();
         // a scored game whose end disagrees counts where its findings name
         // a rule that reads the pair: the adjudication that ends it wrongly,
         // or one the record claims and none computed
-        let ends = (p.games.iter().enumerate())
-            .filter(|(i, g)| self.scored.get(*i).is_none_or(|x| *x) && g.blamed.iter().any(reads))
-            .count() as u64;
+        let ends: u64 = (p.blamed.iter())
+            .filter(|(blamed, _)| blamed.iter().any(reads))
+            .map(|(_, n)| n)
+            .sum();
         counters + clocks + ends
     }
 
@@ -151,13 +141,16 @@ impl Search<'_> {
         cur: &[Value],
         points: &[Vec<Value>],
         around: Around<'_>,
-    ) -> Result<(), UnknownVariant> {
+    ) -> Result<(), FitError> {
         let todo: Vec<&Vec<Value>> = points
             .iter()
             .filter(|p| !self.cache.contains_key(&Self::key(p)))
             .collect();
         if todo.is_empty() {
             return self.evaluate_all(&[cur.to_vec()]);
+        }
+        if self.blocks.is_some() {
+            return self.pass_with(cur, &todo, around);
         }
         self.keep_lets_at(cur)?;
         let this = &*self;

@@ -2,7 +2,6 @@
 //! rules and the adjudications of the ruleset, and of those only the ones
 //! some move of the games can make fire.
 
-use super::Game;
 use crate::base::value::Value;
 use crate::rules::analysis::{CExpr, Check, Ruleset};
 use crate::rules::syntax::ast::BinOp;
@@ -38,13 +37,13 @@ pub(super) fn counter_rules(rs: &Ruleset) -> Vec<(String, MoveField)> {
 /// The ruleset a point is scored on: `rs` with only its adjudications,
 /// its counter rules and its clock rules (what [`Search::evaluate`]
 /// counts), so that a point evaluates nothing it does not score; and of
-/// those, none that no move of `games` can make fire ([`never_firing`]).
-/// Its constants, switches, `let`s and variants are `rs`'s, at the same
-/// places.
-pub(in crate::rules::fit) fn scoring_ruleset(rs: &Ruleset, games: &[&Game]) -> Ruleset {
+/// those, none that no move of the games `presence` saw can make fire
+/// ([`Presence::never_firing`]). Its constants, switches, `let`s and
+/// variants are `rs`'s, at the same places.
+pub(in crate::rules::fit) fn scoring_ruleset(rs: &Ruleset, presence: &Presence) -> Ruleset {
     let counters: Vec<String> = counter_rules(rs).into_iter().map(|(id, _)| id).collect();
     let clocks = clock_rules(rs);
-    let never = never_firing(rs, games);
+    let never = presence.never_firing();
     let mut out = rs.clone();
     out.rules.retain(|r| {
         (matches!(r.check, Check::Adjudicate { .. })
@@ -66,70 +65,87 @@ pub(in crate::rules::fit) fn scoring_ruleset(rs: &Ruleset, games: &[&Game]) -> R
     out
 }
 
-/// The `forbid` rules that no move of `games` can make fire: their
-/// condition is a conjunction one of whose terms is `move.F != none`, and
-/// no move of the games has the field F (a counter rule of an archive
-/// that does not record the counter: `move.recorded_rd != none and …`
-/// where no move records Rd). Left out of the scoring, they change no
-/// point's score: they count no disagreement at any value.
-fn never_firing(rs: &Ruleset, games: &[&Game]) -> Vec<String> {
-    fn required(e: &CExpr, out: &mut Vec<MoveField>) {
-        match e {
-            CExpr::Binary(BinOp::And, a, b) | CExpr::Short(BinOp::And, a, b) => {
-                required(a, out);
-                required(b, out);
-            }
-            CExpr::Binary(BinOp::Ne, a, b) => match (&**a, &**b) {
-                (CExpr::Move(f, _), CExpr::Lit(Value::None))
-                | (CExpr::Lit(Value::None), CExpr::Move(f, _))
-                    if !matches!(f, MoveField::Clock(_)) =>
-                {
-                    out.push(*f);
+/// The `forbid` rules whose condition is a conjunction one of whose terms
+/// is `move.F != none`, and whether some move of the games seen so far has
+/// each such field F. A rule whose field no move has cannot fire (a counter
+/// rule of an archive that does not record the counter: `move.recorded_rd
+/// != none and …` where no move records Rd); left out of the scoring, it
+/// changes no point's score: it counts no disagreement at any value.
+pub(in crate::rules::fit) struct Presence {
+    wanted: Vec<(String, Vec<MoveField>)>,
+    fields: Vec<MoveField>,
+    present: Vec<bool>,
+}
+
+impl Presence {
+    /// The fields `rs`'s rules need, none seen yet.
+    pub(in crate::rules::fit) fn of(rs: &Ruleset) -> Presence {
+        fn required(e: &CExpr, out: &mut Vec<MoveField>) {
+            match e {
+                CExpr::Binary(BinOp::And, a, b) | CExpr::Short(BinOp::And, a, b) => {
+                    required(a, out);
+                    required(b, out);
                 }
+                CExpr::Binary(BinOp::Ne, a, b) => match (&**a, &**b) {
+                    (CExpr::Move(f, _), CExpr::Lit(Value::None))
+                    | (CExpr::Lit(Value::None), CExpr::Move(f, _))
+                        if !matches!(f, MoveField::Clock(_)) =>
+                    {
+                        out.push(*f);
+                    }
+                    _ => {}
+                },
                 _ => {}
-            },
-            _ => {}
+            }
+        }
+        let wanted: Vec<(String, Vec<MoveField>)> = (rs.rules.iter())
+            .filter_map(|r| match &r.check {
+                Check::Forbid { when: Some(w), .. } => {
+                    let mut f = Vec::new();
+                    required(w, &mut f);
+                    (!f.is_empty()).then(|| (r.id.clone(), f))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut fields: Vec<MoveField> = wanted.iter().flat_map(|(_, f)| f.clone()).collect();
+        fields.dedup();
+        let present = vec![false; fields.len()];
+        Presence {
+            wanted,
+            fields,
+            present,
         }
     }
-    let wanted: Vec<(String, Vec<MoveField>)> = (rs.rules.iter())
-        .filter_map(|r| match &r.check {
-            Check::Forbid { when: Some(w), .. } => {
-                let mut f = Vec::new();
-                required(w, &mut f);
-                (!f.is_empty()).then(|| (r.id.clone(), f))
-            }
-            _ => None,
-        })
-        .collect();
-    if wanted.is_empty() {
-        return Vec::new();
-    }
-    let mut fields: Vec<MoveField> = wanted.iter().flat_map(|(_, f)| f.clone()).collect();
-    fields.dedup();
-    // the fields some move has
-    let mut present = vec![false; fields.len()];
-    for g in games {
-        let tl = Timeline::build(&g.pgn, &g.replay);
+
+    /// Add the moves of one game.
+    pub(in crate::rules::fit) fn add(&mut self, tl: &Timeline<'_>) {
+        if self.present.iter().all(|x| *x) {
+            return;
+        }
         for e in &tl.events {
             if let Data::Move(p) = &e.data {
                 let m = tl.move_facts(p);
-                for (f, seen) in fields.iter().zip(present.iter_mut()) {
+                for (f, seen) in self.fields.iter().zip(self.present.iter_mut()) {
                     *seen = *seen || m.get(*f) != Value::None;
                 }
             }
         }
-        if present.iter().all(|x| *x) {
+    }
+
+    /// The rules no move seen can make fire.
+    fn never_firing(&self) -> Vec<String> {
+        if self.present.iter().all(|x| *x) {
             return Vec::new();
         }
+        (self.wanted.iter())
+            .filter(|(_, f)| {
+                f.iter()
+                    .any(|x| !self.present[self.fields.iter().position(|y| y == x).unwrap_or(0)])
+            })
+            .map(|(id, _)| id.clone())
+            .collect()
     }
-    wanted
-        .into_iter()
-        .filter(|(_, f)| {
-            f.iter()
-                .any(|x| !present[fields.iter().position(|y| y == x).unwrap_or(0)])
-        })
-        .map(|(id, _)| id)
-        .collect()
 }
 
 /// The clock rules: the ids of the `forbid` rules whose condition reads a
@@ -158,6 +174,7 @@ pub(super) fn clock_rules(rs: &Ruleset) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::ingest::pgn::{GameChunk, parse_game};
+    use crate::rules::fit::Game;
 
     fn game(movetext: &str) -> Game {
         let text = format!(
@@ -195,12 +212,19 @@ rule t.r50 "R50 as recorded" {
         let rs = crate::rules::compile("t.rules", src).unwrap();
         let without = game("1. e4 {d=20, wv=0.30, R50=50} e5 {d=20, wv=0.30, R50=50}");
         let with = game("1. e4 {d=20, wv=0.30, R50=50, Rd=-11} e5 {d=20, wv=0.30, R50=50}");
-        assert_eq!(never_firing(&rs, &[&without]), vec!["t.rd".to_string()]);
+        let seen = |games: &[&Game]| {
+            let mut p = Presence::of(&rs);
+            for g in games {
+                p.add(&Timeline::build(&g.pgn, &g.replay));
+            }
+            p
+        };
+        assert_eq!(seen(&[&without]).never_firing(), vec!["t.rd".to_string()]);
         let ids = |s: &Ruleset| s.rules.iter().map(|r| r.id.clone()).collect::<Vec<_>>();
-        assert_eq!(ids(&scoring_ruleset(&rs, &[&without])), ["t.r50"]);
-        assert!(never_firing(&rs, &[&without, &with]).is_empty());
+        assert_eq!(ids(&scoring_ruleset(&rs, &seen(&[&without]))), ["t.r50"]);
+        assert!(seen(&[&without, &with]).never_firing().is_empty());
         assert_eq!(
-            ids(&scoring_ruleset(&rs, &[&without, &with])),
+            ids(&scoring_ruleset(&rs, &seen(&[&without, &with]))),
             ["t.rd", "t.r50"]
         );
     }
