@@ -133,7 +133,7 @@ fn run_with(
         consts: &prog.consts,
         detectors,
         clock,
-        time_control: prog.time_control.as_deref(),
+        time_control: tc,
         cache: &cache,
         game: &game,
     };
