@@ -3,8 +3,6 @@
 //! previous `go` line gave it, less the side's move times since, plus their
 //! increments. The rules compare each `go` line's clocks with these.
 
-use shakmaty::Color;
-
 use super::run::ClockPly;
 use super::side_clock::Clock;
 use super::time_control::TimeControlDef;
@@ -66,11 +64,49 @@ fn told(tl: &Timeline<'_>, first: u32, n: usize) -> Vec<Option<[Option<i64>; 2]>
 pub fn go_clocks(tc: &TimeControlDef, tl: &Timeline<'_>, rows: &[ClockPly]) -> Vec<GoClocks> {
     let first = tl.replay.first_ply;
     let n = tl.replay.plies.len();
-    let told = told(tl, first, n);
+    let moves: Vec<Spent> = tl
+        .replay
+        .plies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mv = &tl.game.moves[p.move_index];
+            if MoveComments::of(tl.game.comments_of(mv)).played_off_the_clock() {
+                Spent::OffClock
+            } else {
+                rows.get(i)
+                    .and_then(|r| r.used)
+                    .map_or(Spent::Unknown, Spent::Ms)
+            }
+        })
+        .collect();
+    rebuild(tc, first, &told(tl, first, n), &moves)
+}
+
+/// What a move did to its side's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Spent {
+    /// It used this many ms (and took the increment).
+    Ms(i64),
+    /// No source gives its time.
+    Unknown,
+    /// It was made off the clock (a book move): no time, no increment.
+    OffClock,
+}
+
+/// Both clocks before each ply from `first`: `told[i]` is what the go line
+/// of ply `first + i` gave (one more entry than `moves`), `moves[i]` what
+/// that ply's move spent.
+pub(super) fn rebuild(
+    tc: &TimeControlDef,
+    first: u32,
+    told: &[Option<[Option<i64>; 2]>],
+    moves: &[Spent],
+) -> Vec<GoClocks> {
     let mut clocks = [Clock::new(tc), Clock::new(tc)];
     let mut known = [true, true];
     let mut read = false;
-    let mut out = Vec::with_capacity(n + 1);
+    let mut out = Vec::with_capacity(told.len());
     for (i, go) in told.iter().enumerate() {
         out.push(GoClocks {
             expected: [0, 1].map(|k| known[k].then(|| clocks[k].left())),
@@ -83,25 +119,13 @@ pub fn go_clocks(tc: &TimeControlDef, tl: &Timeline<'_>, rows: &[ClockPly]) -> V
                 read = true;
             }
         }
-        let Some(p) = tl.replay.plies.get(i) else {
-            continue;
-        };
-        let side = if (first + i as u32) % 2 == 1 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let k = usize::from(side == Color::Black);
-        let mv = &tl.game.moves[p.move_index];
-        if MoveComments::of(tl.game.comments_of(mv)).played_off_the_clock() {
-            // a move made off the clock (a book move): no time, no increment
-            continue;
-        }
-        match rows.get(i).and_then(|r| r.used) {
-            Some(u) => {
-                clocks[k].spend(u);
+        let k = usize::from((first + i as u32).is_multiple_of(2));
+        match moves.get(i) {
+            Some(Spent::Ms(u)) => {
+                clocks[k].spend(*u);
             }
-            None => known[k] = false,
+            Some(Spent::Unknown) => known[k] = false,
+            Some(Spent::OffClock) | None => {}
         }
     }
     out
