@@ -29,6 +29,7 @@ mod logs;
 mod match_logs;
 mod malformed;
 mod manager_clocks;
+mod manager_go_clocks;
 mod manager_stdout;
 mod managers;
 mod outputs;

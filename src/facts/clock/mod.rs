@@ -13,6 +13,7 @@
 //! control leaves after each move, so it can be compared with what the
 //! record says was left (`[%clk]`, TCEC `tl`).
 
+mod go;
 mod inputs;
 mod run;
 mod side_clock;
@@ -20,6 +21,7 @@ mod side_clock;
 mod tests;
 mod time_control;
 
+pub use go::{GoClocks, go_clocks};
 pub use inputs::{Correction, Inputs, Source, inputs, recorded_readings};
 pub use run::{ClockPly, run};
 pub use side_clock::{Clock, Tick};

@@ -380,3 +380,56 @@ fn only_recorded_events_create_or_remove_time() {
         }
     }
 }
+
+#[test]
+fn each_go_line_is_rebuilt_from_the_one_before() {
+    use super::go::{Spent, rebuild};
+    // 4+0.04, both clocks credited the increment before the first move
+    let t = tc(&[(None, 4_000, 40, false)], true);
+    let told = [
+        Some([Some(4_040), Some(4_040)]),
+        Some([Some(3_850), Some(4_040)]),
+        // White's clock 2 s off
+        Some([Some(5_850), Some(3_792)]),
+        Some([Some(3_739), Some(3_792)]),
+        None,
+    ];
+    let moves = [
+        Spent::Ms(230),
+        Spent::Ms(288),
+        Spent::Ms(151),
+        Spent::Ms(100),
+    ];
+    let go = rebuild(&t, 1, &told, &moves);
+    assert_eq!(go.len(), 5);
+    // the first from the start (the credit is the rules'), then each from
+    // the line before: the wrong one is off by +2 s, the next by -2 s
+    assert!(go[0].from_start && !go[1].from_start);
+    assert_eq!(go[0].expected, [Some(4_000), Some(4_000)]);
+    assert_eq!(go[1].expected, [Some(3_850), Some(4_040)]);
+    assert_eq!(go[2].expected, [Some(3_850), Some(3_792)]);
+    assert_eq!(go[3].expected, [Some(5_739), Some(3_792)]);
+    // the ply after the last line: from it and Black's move
+    assert_eq!(go[4].expected, [Some(3_739), Some(3_732)]);
+}
+
+#[test]
+fn a_go_line_after_a_move_of_no_known_time_is_not_rebuilt() {
+    use super::go::{Spent, rebuild};
+    let t = tc(&[(None, 60_000, 1_000, false)], true);
+    let told = [Some([Some(60_000), Some(60_000)]), None, None, None];
+    let moves = [Spent::Unknown, Spent::OffClock, Spent::Ms(500)];
+    let go = rebuild(&t, 1, &told, &moves);
+    // White's time unknown from its move on; a book move costs Black
+    // nothing, a timed one its time less the increment
+    assert_eq!(go[1].expected, [None, Some(60_000)]);
+    assert_eq!(go[2].expected, [None, Some(60_000)]);
+    assert_eq!(go[3].expected, [None, Some(60_000)]);
+    // from ply 2, Black's: Black's time unknown, White's 500 ms move
+    // takes the 1 s increment
+    let moves = [Spent::Unknown, Spent::Ms(500), Spent::OffClock];
+    let go = rebuild(&t, 2, &told, &moves);
+    assert_eq!(go[1].expected, [Some(60_000), None]);
+    assert_eq!(go[2].expected, [Some(60_500), None]);
+    assert_eq!(go[3].expected, [Some(60_500), None]);
+}

@@ -194,6 +194,8 @@ pub(super) struct DetectorCache {
             std::rc::Rc<Vec<crate::facts::hidden_book::Assessment>>,
         )>,
     >,
+    /// The clocks the `go` lines should have given, before each ply.
+    pub(super) go: std::cell::OnceCell<Vec<crate::facts::clock::GoClocks>>,
 }
 
 /// The item of `ply` in a list made one per ply, in order, from ply
@@ -334,6 +336,10 @@ impl Ctx<'_, '_> {
             CExpr::Field(Kind::Engine(crate::timeline::align::EngKind::Search), "game_clock") => {
                 self.game_clock()
             }
+            CExpr::Field(
+                Kind::Engine(crate::timeline::align::EngKind::Search),
+                f @ ("wtime_expected" | "btime_expected" | "clocks_from_start"),
+            ) => self.go_clock(f),
             CExpr::Field(Kind::Game, f) if !self.run.game.is_empty() => {
                 // the field's name is nearly always the same text as the
                 // list's, found by its address; else by its letters
@@ -594,6 +600,35 @@ impl Ctx<'_, '_> {
                 ..
             }) => Value::Num((t.left_at_move + u) as f64),
             _ => Value::None,
+        }
+    }
+
+    /// A searching engine's clocks as its `go` line should have given them:
+    /// from the game's previous `go` line and the move times since.
+    pub(super) fn go_clock(&self, name: &str) -> Value {
+        let (Some(tl), Some(tc)) = (self.run.tl, self.run.time_control) else {
+            return Value::None;
+        };
+        let Value::Num(ply) = tl.field(self.i, tl.events[self.i].kind, "for_ply") else {
+            return Value::None;
+        };
+        let first = f64::from(tl.replay.first_ply);
+        if ply < first || ply.fract() != 0.0 || ply > f64::from(u32::MAX) {
+            return Value::None;
+        }
+        let go = self
+            .run
+            .cache
+            .go
+            .get_or_init(|| crate::facts::clock::go_clocks(tc, tl, self.run.clock));
+        let Some(at) = go.get((ply - first) as usize) else {
+            return Value::None;
+        };
+        let ms = |v: Option<i64>| v.map_or(Value::None, |u| Value::Num(u as f64));
+        match name {
+            "wtime_expected" => ms(at.expected[0]),
+            "btime_expected" => ms(at.expected[1]),
+            _ => Value::Bool(at.from_start),
         }
     }
 }

@@ -114,6 +114,21 @@ pub const ENG_KINDS: &[(EngKind, &str, &[FieldDoc])] = &[
                 Type::Num,
                 "the game clock of the engine's side when it had to move, as the ruleset's time control reconstructs it, ms",
             ),
+            (
+                "wtime_expected",
+                Type::Num,
+                "White's clock when the go was sent, rebuilt from the game's previous go line (or the time control's start), the move times since and the increments, ms",
+            ),
+            (
+                "btime_expected",
+                Type::Num,
+                "Black's clock when the go was sent, rebuilt the same way, ms",
+            ),
+            (
+                "clocks_from_start",
+                Type::Bool,
+                "no earlier go line of the game gave a clock: wtime_expected and btime_expected run from the time control's start",
+            ),
         ],
     ),
     (
