@@ -238,32 +238,53 @@ fn a_fit_in_blocks_is_the_fit_held_whole() {
     assert_eq!(fit(&per_event, "100000"), together, "per event, in blocks");
     let text = String::from_utf8_lossy(&together);
     assert_eq!(text.lines().count(), 3, "{text}");
-    // `audit --fit`: the file too large to fit is audited under the text
-    // (a smaller file, so that the debug build's audit stays quick)
-    let small = "samples/tcec-style.pgn";
-    let o = run_bounded(
-        &[
-            "audit",
-            "--fit",
-            "--format",
-            "json",
-            small,
-            "--rules",
-            "rulesets/tcec-s15.rules",
-        ],
-        &[("ARBITER_FIT_MAX_BYTES", "3000")],
-    );
-    let err = String::from_utf8_lossy(&o.stderr);
+    // `audit --fit` and `batch --fit`: a file of more than a block is
+    // fitted in blocks, then audited as it streams by again, to the same
+    // reports as a file held whole (planted.pgn's fit departs from the
+    // text, so the fit shows in every game)
+    let audit = |block: &str| {
+        let args = ["audit", "--fit", "--format", "json", pgn];
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(&rules[..2]);
+        // its report is more than a pipe holds: read as it is written
+        let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(&all)
+            .env("ARBITER_FIT_BLOCK_BYTES", block)
+            .current_dir(here())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        o.stdout
+    };
+    let held = audit("100000000");
+    assert_eq!(audit("100000"), held, "audit --fit, in blocks");
+    assert!(String::from_utf8_lossy(&held).contains("\"rules-fit\""));
+    let batch = |block: &str| {
+        let out = tempfile::tempdir().unwrap();
+        let dir = out.path().to_string_lossy().to_string();
+        let mut all = vec!["batch", pgn, "--fit", "--out", &dir];
+        all.extend(&rules[..2]);
+        let o = run_bounded(&all, &[("ARBITER_FIT_BLOCK_BYTES", block)]);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_ne!(o.status.code(), Some(2), "{err}");
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(out.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_file())
+            .map(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().to_string();
+                (name, std::fs::read(&p).unwrap())
+            })
+            .collect();
+        files.sort();
+        assert!(files.len() > 3, "{files:?}");
+        files
+    };
     assert!(
-        err.contains("over the 3000 bytes of games' text a fit holds at once (docs/fitting.md, \"Limits\"); audited under the text"),
-        "{err}"
+        batch("100000") == batch("100000000"),
+        "batch --fit, in blocks"
     );
-    assert_ne!(o.status.code(), Some(2), "{err}");
-    let games = json_lines(&o)
-        .iter()
-        .filter(|l| l["type"] == "game")
-        .count();
-    assert!(games > 1, "every game audited");
 }
 
 /// Copy of a few real tables into `dir`: KQvK, KRvK, KQRvK and KQRvKR, each WDL

@@ -5,7 +5,7 @@ use std::io::{self, BufReader};
 use std::path::Path;
 
 use super::config::Config;
-use super::game::{GameAudit, audit_game};
+use super::game::{GameAudit, audit_game, audit_replayed};
 use super::record::InputSummary;
 use crate::base::decode::{self, Decoded};
 use crate::ingest::pgn::{GameChunk, GameSplitter, parse_game};
@@ -52,6 +52,18 @@ pub fn finish(splitter: Splitter) -> (String, u64) {
 pub fn audit_file(
     path: &Path,
     config: &Config,
+    on_game: impl FnMut(GameAudit) -> io::Result<()>,
+) -> Result<InputSummary, io::Error> {
+    audit_file_under(path, config, None, on_game)
+}
+
+/// [`audit_file`], each game judged under `fitted` where it gives a fit
+/// (`--fit`, a file fitted a block at a time: its games are then audited
+/// as the file streams by again).
+pub fn audit_file_under(
+    path: &Path,
+    config: &Config,
+    fitted: Option<&crate::rules::fit::FileFit>,
     mut on_game: impl FnMut(GameAudit) -> io::Result<()>,
 ) -> Result<InputSummary, io::Error> {
     let shown = decode::shown(path);
@@ -95,7 +107,13 @@ pub fn audit_file(
                 let game = parse_game(&chunk);
                 drop(chunk);
                 games += 1;
-                on_game(audit_game(&shown, game, config))?;
+                on_game(match fitted {
+                    Some(fit) => {
+                        let replay = crate::replay::replay(&game);
+                        audit_replayed(&shown, game, replay, Some(fit), config)
+                    }
+                    None => audit_game(&shown, game, config),
+                })?;
             }
         }
         match reader.join() {

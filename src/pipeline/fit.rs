@@ -16,22 +16,6 @@ use crate::rules::fit::{
     undescribed_finding,
 };
 
-/// The most games' text `audit --fit` and `batch --fit` hold, in bytes: a
-/// file's games, fitted and then audited (`rules fit` holds a block at a
-/// time, [`FIT_BLOCK_BYTES`]). Held, games take about ten times their
-/// text; past the cap a file is not fitted (said, with the game that
-/// passes it). The largest file of the real archives holds 4 MB.
-pub const MAX_FIT_BYTES: u64 = 64 << 20;
-
-/// The cap in force: [`MAX_FIT_BYTES`], or less where
-/// `ARBITER_FIT_MAX_BYTES` says (for tests).
-pub fn fit_cap() -> u64 {
-    std::env::var("ARBITER_FIT_MAX_BYTES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .map_or(MAX_FIT_BYTES, |v: u64| v.min(MAX_FIT_BYTES))
-}
-
 /// The most games' text a fit holds at once, in bytes, where it reads its
 /// group a block at a time ([`FileBlocks`]): a group of more is fitted in
 /// passes over blocks of this much text, re-read from its files. Held,
@@ -170,10 +154,10 @@ pub fn events_of(
     (events, of)
 }
 
-/// A file whose games would pass what a fit may hold.
+/// A file whose games pass what a fit holds at once (a block).
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "a fit holds at most {} of games' text at once (docs/fitting.md, \"Limits\"); game {game} (line {line}) passes it, so the file is not fitted: fit its games in smaller files",
+    "game {game} (line {line}) passes the {} of games' text a fit holds at once (docs/fitting.md, \"Limits\")",
     shown_bytes(*cap)
 )]
 pub struct TooLarge {
@@ -181,26 +165,6 @@ pub struct TooLarge {
     /// The game (1-based) and its line.
     pub game: usize,
     pub line: u64,
-}
-
-/// Whether the PGN file `path` is too large for `audit --fit` and `batch
-/// --fit` to fit (its size on disk over [`fit_cap`]): then it is said on
-/// standard error, and the file is audited under the text's values as it
-/// streams by.
-pub fn too_large_to_fit(path: &Path) -> bool {
-    let cap = fit_cap();
-    match std::fs::metadata(path) {
-        Ok(m) if m.len() > cap => {
-            say!(
-                "arbiter: --fit: {}: {} bytes, over the {} of games' text a fit holds at once (docs/fitting.md, \"Limits\"); audited under the text",
-                path.display(),
-                m.len(),
-                shown_bytes(cap)
-            );
-            true
-        }
-        _ => false,
-    }
 }
 
 /// `n` bytes in words: in MiB where whole.
@@ -327,6 +291,11 @@ pub enum ReadFile {
         fit: Option<Box<FileFit>>,
         summary: InputSummary,
     },
+    /// The file's text passes a block ([`fit_block`]): it was fitted a
+    /// block at a time, and its games are to be audited under the fit as
+    /// the file streams by again (the fit is `None` where it could not be
+    /// made, as above).
+    Passes { fit: Option<Box<FileFit>> },
     /// The reading stopped at `error`: the games before it, not fitted
     /// (they are audited under the text's values), and the bytes hashed so
     /// far.
@@ -339,9 +308,11 @@ pub enum ReadFile {
 
 /// Read, hash and replay every game of the PGN file `path` once, and fit
 /// them under `cfg`'s ruleset (`check` has passed): what the audit then
-/// judges. `on_chunk` is told each game's size in bytes as it is read (a
-/// progress bar), `bar` carries what the fit says. An error opening the
-/// file is returned; one while reading it is [`ReadFile::Broken`].
+/// judges. A file whose text passes a block is fitted a block at a time
+/// instead ([`ReadFile::Passes`]). `on_chunk` is told each game's size in
+/// bytes as it is read (a progress bar), `bar` carries what the fit says.
+/// An error opening the file is returned; one while reading it is
+/// [`ReadFile::Broken`].
 pub fn read_and_fit(
     path: &Path,
     cfg: &crate::pipeline::Config,
@@ -352,20 +323,28 @@ pub fn read_and_fit(
     let mut splitter = crate::pipeline::file::open_pgn(path)?;
     let mut chunks = Vec::new();
     // a compressed file's text may pass what its size on disk says
-    let (cap, mut held) = (fit_cap(), 0u64);
+    let (block, mut held) = (fit_block(), 0u64);
     let stopped = loop {
         match splitter.next_chunk() {
             Ok(Some(chunk)) => {
                 on_chunk(&chunk);
                 held += chunk.bytes.len() as u64;
-                if held > cap {
-                    break Some(io::Error::other(TooLarge {
-                        cap,
-                        game: chunk.index + 1,
-                        line: chunk.line,
-                    }));
-                }
                 chunks.push(chunk);
+                if held > block {
+                    let event = chunks.first().map(|c| {
+                        let pgn = parse_game(c);
+                        pgn.tag("Event").unwrap_or("").trim().to_string()
+                    });
+                    drop(chunks);
+                    drop(splitter);
+                    let fit = match cfg.ruleset.as_deref() {
+                        Some(rs) => fit_passes(path, &event.unwrap_or_default(), rs, cfg, bar),
+                        None => None,
+                    };
+                    return Ok(ReadFile::Passes {
+                        fit: fit.map(Box::new),
+                    });
+                }
             }
             Ok(None) => break None,
             Err(e) => break Some(e),
@@ -399,6 +378,36 @@ pub fn read_and_fit(
     })
 }
 
+/// The fit of the file `path`, a block at a time (its first game's event
+/// `event`); `None` where it cannot be made, as [`fit_games`].
+fn fit_passes(
+    path: &Path,
+    event: &str,
+    rs: &Ruleset,
+    cfg: &crate::pipeline::Config,
+    bar: &indicatif::ProgressBar,
+) -> Option<FileFit> {
+    let shown = crate::base::decode::shown(path);
+    let blocks = FileBlocks {
+        group: shown.clone(),
+        files: vec![path.to_path_buf()],
+        member: None,
+        block: fit_block(),
+        first: std::sync::Mutex::new(None),
+    };
+    let tick = |n: usize| bar.set_message(format!("{shown}: {n} points evaluated"));
+    let fitted = crate::rules::fit::fit_blocks(
+        rs,
+        &shown,
+        &blocks,
+        cfg.variant.as_deref(),
+        &cfg.detectors,
+        &tick,
+        false,
+    );
+    file_fit(&shown, event, rs, fitted, bar)
+}
+
 /// The fit of one file's games; `None` where it cannot be made (said
 /// here: the file is then audited under the text's values).
 fn fit_games(
@@ -419,12 +428,32 @@ fn fit_games(
         &tick,
         false,
     );
+    let event = games
+        .first()
+        .and_then(|g| g.pgn.tag("Event"))
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    file_fit(shown, &event, rs, fitted, bar)
+}
+
+/// What the audit of file `shown` (its first game's event `event`) takes
+/// of its fit: the fitted values and the findings that say what the fit
+/// found; `None` where the fit could not be made (said here: the file is
+/// then audited under the text's values).
+fn file_fit(
+    shown: &str,
+    event: &str,
+    rs: &Ruleset,
+    fitted: Result<crate::rules::fit::GroupFit, FitError>,
+    bar: &indicatif::ProgressBar,
+) -> Option<FileFit> {
     let fit = match fitted {
         Ok(f) => f,
         Err(e) => {
-            // the error that names the group names it as `shown` already
+            // the errors that name the group or the file name it already
             let why = match &e {
-                crate::rules::fit::FitError::NoGame { .. } => format!("{e}"),
+                FitError::NoGame { .. } | FitError::Reread { .. } => format!("{e}"),
                 _ => format!("{shown}: {e}"),
             };
             bar.suspend(|| say!("arbiter: --fit: {why}; audited under the text"));
@@ -437,14 +466,8 @@ fn fit_games(
         .iter()
         .map(|u| undescribed_finding(rs, &fit, u))
         .collect();
-    let event = games
-        .first()
-        .and_then(|g| g.pgn.tag("Event"))
-        .unwrap_or("")
-        .trim()
-        .to_string();
     Some(FileFit {
-        summary: FitSummary::of(&fit, &event),
+        summary: FitSummary::of(&fit, event),
         overrides: fit.overrides,
         finding,
         undescribed,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::config::{Config, machine_threads};
 use super::file::audit_file;
-use super::fit::{ReadFile, read_and_fit, too_large_to_fit};
+use super::fit::{ReadFile, read_and_fit};
 use super::game::{GameAudit, audit_game, audit_replayed};
 use super::inputs::{Case, Input, expand_inputs};
 use super::record::{InputSummary, add_hashed, hashed_files, syzygy_entry};
@@ -97,7 +97,7 @@ pub fn audit_paths(
         };
         // under --fit a PGN file is read once, fitted, and its games
         // judged under the fit; a case folder is judged under its own
-        let result = if cfg.fit && case_cfg.is_none() && !bar.suspend(|| too_large_to_fit(&path)) {
+        let result = if cfg.fit && case_cfg.is_none() {
             audit_fitted(&path, this, &bar, &mut each)
         } else {
             audit_file(&path, this, each)
@@ -127,7 +127,9 @@ pub fn audit_paths(
 
 /// Audit the PGN file `path` under `--fit`: read, hashed and replayed once
 /// ([`read_and_fit`]), its games judged in parallel under its fit, each
-/// handed to `on_game` in the file's order. A file whose reading stopped
+/// handed to `on_game` in the file's order; a file of more than a block,
+/// fitted a block at a time, is read again and its games judged as they
+/// stream by. A file whose reading stopped
 /// has the games before the stop judged under the text's values, and the
 /// error returned.
 fn audit_fitted(
@@ -153,6 +155,9 @@ fn audit_fitted(
                 on_game(g)?;
             }
             Ok(summary)
+        }
+        ReadFile::Passes { fit } => {
+            super::file::audit_file_under(path, cfg, fit.as_deref(), on_game)
         }
         ReadFile::Broken { chunks, error, .. } => {
             for chunk in chunks {

@@ -122,12 +122,7 @@ pub fn run(
     // come read and replayed (a case folder's game is judged under its own)
     let fitting = cfg.audit.fit.then(|| reader::Fitting {
         cfg: cfg.audit.clone(),
-        // a file too large to fit is audited as it streams by (said)
-        fitted: configs
-            .iter()
-            .zip(&inputs)
-            .map(|(c, p)| c.is_none() && !crate::pipeline::fit::too_large_to_fit(p))
-            .collect(),
+        fitted: configs.iter().map(|c| c.is_none()).collect(),
         threads: cfg.threads,
     });
     let reader = reader::spawn(inputs.clone(), cfg.shard, fitting, bar.clone(), tx)?;
@@ -262,10 +257,22 @@ fn audit_in_order(
                             .map(|(seq, fi, item)| {
                                 let config = configs[fi].as_ref().unwrap_or(&cfg.audit);
                                 let audited = match item {
-                                    Item::Text(chunk) => {
+                                    Item::Text(chunk, None) => {
                                         let game = parse_game(&chunk);
                                         drop(chunk);
                                         pipeline::audit_game(&shown[fi], game, config)
+                                    }
+                                    Item::Text(chunk, Some(fit)) => {
+                                        let game = parse_game(&chunk);
+                                        drop(chunk);
+                                        let replay = crate::replay::replay(&game);
+                                        pipeline::audit_replayed(
+                                            &shown[fi],
+                                            game,
+                                            replay,
+                                            Some(&fit),
+                                            config,
+                                        )
                                     }
                                     Item::Replayed(g, fit) => pipeline::audit_replayed(
                                         &shown[fi],

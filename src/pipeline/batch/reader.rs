@@ -25,8 +25,9 @@ pub(super) type Parcel = Vec<(u64, usize, Item)>;
 /// A game on its way to the workers.
 #[derive(Debug)]
 pub(super) enum Item {
-    /// Its text, to be read and replayed by the worker.
-    Text(GameChunk),
+    /// Its text, to be read and replayed by the worker; with its file's
+    /// fit where the file was fitted a block at a time (`--fit`).
+    Text(GameChunk, Option<Arc<FileFit>>),
     /// Read and replayed already (`--fit`), with its file's fit where one
     /// was made.
     Replayed(Box<Game>, Option<Arc<FileFit>>),
@@ -175,6 +176,16 @@ fn read_all(
                         summaries.push(summary);
                         going
                     }
+                    Ok(ReadFile::Passes { fit }) => {
+                        let shared = fit.map(|f| Arc::new(*f));
+                        if let Some(fit) = &shared {
+                            fits.insert(shown.clone(), FileFit::clone(fit));
+                        }
+                        let streamed = stream(fi, &inputs[fi], shared, &mut out, bar);
+                        summaries.extend(streamed.summary);
+                        unreadable.extend(streamed.unreadable);
+                        streamed.going
+                    }
                     Ok(ReadFile::Broken {
                         chunks,
                         error,
@@ -183,7 +194,7 @@ fn read_all(
                         let mut going = true;
                         for chunk in chunks {
                             let bytes = chunk.bytes.len();
-                            going = going && out.send(fi, Item::Text(chunk), bytes);
+                            going = going && out.send(fi, Item::Text(chunk, None), bytes);
                         }
                         unreadable.push((shown, error.to_string()));
                         summaries.push(summary);
@@ -202,43 +213,80 @@ fn read_all(
         }
         let (fi, path) = (next, &inputs[next]);
         next += 1;
-        let shown = crate::base::decode::shown(path);
-        let mut splitter = match pipeline::file::open_pgn(path) {
-            Ok(s) => s,
-            Err(e) => {
-                unreadable.push((shown, e.to_string()));
-                continue;
-            }
-        };
-        let mut games = 0u64;
-        loop {
-            match splitter.next_chunk() {
-                Ok(Some(chunk)) => {
-                    games += 1;
-                    bar.inc(chunk.bytes.len() as u64);
-                    let bytes = chunk.bytes.len();
-                    if !out.send(fi, Item::Text(chunk), bytes) {
-                        return (summaries, unreadable, fits);
-                    }
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    unreadable.push((shown.clone(), e.to_string()));
-                    break;
-                }
-            }
+        let streamed = stream(fi, path, None, &mut out, bar);
+        summaries.extend(streamed.summary);
+        unreadable.extend(streamed.unreadable);
+        if !streamed.going {
+            return (summaries, unreadable, fits);
         }
-        let (sha256, bytes) = pipeline::file::finish(splitter);
-        summaries.push(InputSummary {
-            path: shown,
-            sha256,
-            bytes,
-            games,
-        });
     }
     if let Some(parcel) = out.pending.rest() {
         // the workers are gone only if they failed: nothing to deliver to
         let _ = tx.send(parcel);
     }
     (summaries, unreadable, fits)
+}
+
+/// What streaming one file gave: its summary (none where it could not be
+/// opened), what could not be read, and whether the workers still take
+/// games.
+struct Streamed {
+    summary: Option<InputSummary>,
+    unreadable: Option<(String, String)>,
+    going: bool,
+}
+
+/// Send every game of file `fi` (`path`) to the workers as its text, with
+/// the file's fit where it was fitted a block at a time.
+fn stream(
+    fi: usize,
+    path: &std::path::Path,
+    fit: Option<Arc<FileFit>>,
+    out: &mut Sender<'_>,
+    bar: &indicatif::ProgressBar,
+) -> Streamed {
+    let shown = crate::base::decode::shown(path);
+    let mut splitter = match pipeline::file::open_pgn(path) {
+        Ok(s) => s,
+        Err(e) => {
+            return Streamed {
+                summary: None,
+                unreadable: Some((shown, e.to_string())),
+                going: true,
+            };
+        }
+    };
+    let (mut games, mut unreadable) = (0u64, None);
+    loop {
+        match splitter.next_chunk() {
+            Ok(Some(chunk)) => {
+                games += 1;
+                bar.inc(chunk.bytes.len() as u64);
+                let bytes = chunk.bytes.len();
+                if !out.send(fi, Item::Text(chunk, fit.clone()), bytes) {
+                    return Streamed {
+                        summary: None,
+                        unreadable,
+                        going: false,
+                    };
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                unreadable = Some((shown.clone(), e.to_string()));
+                break;
+            }
+        }
+    }
+    let (sha256, bytes) = pipeline::file::finish(splitter);
+    Streamed {
+        summary: Some(InputSummary {
+            path: shown,
+            sha256,
+            bytes,
+            games,
+        }),
+        unreadable,
+        going: true,
+    }
 }
