@@ -174,7 +174,7 @@ fn file_blocks(group: String, files: Vec<PathBuf>) -> crate::pipeline::fit::File
         group,
         files,
         member: None,
-        block: crate::pipeline::fit::fit_block(),
+        block: crate::pipeline::fit::pass_block(),
         first: std::sync::Mutex::new(None),
     }
 }

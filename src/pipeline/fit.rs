@@ -16,21 +16,30 @@ use crate::rules::fit::{
     undescribed_finding,
 };
 
-/// The most games' text a fit holds at once, in bytes, where it reads its
-/// group a block at a time ([`FileBlocks`]): a group of more is fitted in
-/// passes over blocks of this much text, re-read from its files. Held,
-/// games take about ten times their text.
+/// The most games' text a fit holds whole, in bytes: a group of more is
+/// fitted in passes over blocks of half as much ([`pass_block`]), re-read
+/// from its files. Held, games take about seven times their text (S15's
+/// Division 1, 3.5 MB: 39 MiB at its peak); the largest file of the real
+/// archives holds 4 MB.
 pub const FIT_BLOCK_BYTES: u64 = 4 << 20;
 
-/// The block in force: [`FIT_BLOCK_BYTES`], or what
-/// `ARBITER_FIT_BLOCK_BYTES` says (for tests and benchmarks: a small block
+/// The most a fit holds whole in force: [`FIT_BLOCK_BYTES`], or what
+/// `ARBITER_FIT_BLOCK_BYTES` says (for tests and benchmarks: a small one
 /// makes a small file a group of many blocks, a large one holds a large
-/// group whole, as the fit did before it read blocks).
+/// group whole).
 pub fn fit_block() -> u64 {
     std::env::var("ARBITER_FIT_BLOCK_BYTES")
         .ok()
         .and_then(|v| v.parse().ok())
         .map_or(FIT_BLOCK_BYTES, |v: u64| v.max(1))
+}
+
+/// The block of a fit in passes: half of what a fit holds whole. Blocks
+/// as large as that peaked at 62 MiB on 1 GB (a pass frees each block's
+/// games and takes as much again for the next, on every thread, and not
+/// all of it is given back), where a file of 3.5 MB held whole peaks at 39.
+pub fn pass_block() -> u64 {
+    (fit_block() / 2).max(1)
 }
 
 /// For each file, each game's event: its place in the list [`events_of`]
@@ -47,7 +56,7 @@ pub struct FileBlocks {
     /// For each file, each game's group, and the groups read: only their
     /// games are replayed (none: every game).
     pub member: Option<(EventsOf, std::ops::Range<u32>)>,
-    /// The block's size in bytes of text ([`fit_block`]).
+    /// The block's size in bytes of text ([`pass_block`]).
     pub block: u64,
     /// The games and bytes of text of the first pass: a later pass that
     /// reads others is an error (a file changed under the fit).
@@ -392,7 +401,7 @@ fn fit_passes(
         group: shown.clone(),
         files: vec![path.to_path_buf()],
         member: None,
-        block: fit_block(),
+        block: pass_block(),
         first: std::sync::Mutex::new(None),
     };
     let tick = |n: usize| bar.set_message(format!("{shown}: {n} points evaluated"));
