@@ -30,9 +30,11 @@ fn audit(path: &Path, extra: &[&str]) -> Vec<Value> {
     json_lines(&arbiter(&args))
 }
 
-/// Each game's line in its file and its time-control findings as (rule,
-/// severity, message).
-fn judged(lines: &[Value]) -> Vec<(u64, Vec<(String, String, String)>)> {
+/// A finding as (rule, severity, message).
+type Said = (String, String, String);
+
+/// Each game's line in its file and its time-control findings.
+fn judged(lines: &[Value]) -> Vec<(u64, Vec<Said>)> {
     lines
         .iter()
         .filter(|l| l["type"] == "game")
