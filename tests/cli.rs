@@ -31,6 +31,7 @@ mod malformed;
 mod manager_clocks;
 mod manager_go_clocks;
 mod manager_stdout;
+mod manager_time_control;
 mod managers;
 mod outputs;
 mod process_groups;

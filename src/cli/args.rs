@@ -65,8 +65,9 @@ pub struct RulesArgs {
     /// `Finished game` line checked against its game; repeatable.
     #[arg(long = "manager-stdout")]
     pub manager_stdout: Vec<PathBuf>,
-    /// fastchess's config.json: its adjudication settings and time control
-    /// as --manager-args gives them (an option set by both is refused).
+    /// fastchess's config.json, or a fishtest task JSON (its run's tc):
+    /// its adjudication settings and time control as --manager-args gives
+    /// them (an option set by both is refused).
     #[arg(long = "manager-config", requires = "rules", conflicts_with = "fit")]
     pub manager_config: Option<PathBuf>,
 }

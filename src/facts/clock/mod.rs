@@ -20,6 +20,7 @@ mod side_clock;
 #[cfg(test)]
 mod tests;
 mod time_control;
+mod written;
 
 pub use go::{GoClocks, go_clocks};
 pub use inputs::{Correction, Inputs, Source, inputs, recorded_readings};
@@ -28,6 +29,7 @@ pub use side_clock::{Clock, Tick};
 pub use time_control::{
     PeriodDef, TimeControlDef, parse_pgn_time_control, parse_tag_form, period_text,
 };
+pub use written::{Part, Written, written};
 
 /// Reconstruct both clocks of a game from every source its timeline has.
 pub fn reconstruct(tc: &TimeControlDef, tl: &crate::timeline::Timeline<'_>) -> Vec<ClockPly> {

@@ -5,13 +5,19 @@
 //! shared `limit.tc` as `-each tc=… timemargin=…`. fastchess does not
 //! write `-tbadjudicate` into the file (its `result_type` is not
 //! serialised): the flags carry none, so the ruleset's default holds.
+//!
+//! fishtest's task JSON (a run's record, `{"args": {"tc": "60+0.6", …}}`)
+//! is read too: its run's `tc` as `-each tc=…` (the control its workers
+//! scale to their speed), and `adjudication: false` as no `-draw` and no
+//! `-resign`. With `adjudication: true` the flags carry none: the
+//! ruleset's `fishtest` variant holds the worker's.
 
 use serde_json::Value as Json;
 
 /// Why a `config.json` could not be read as settings.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigFileError {
-    #[error("not JSON ({0}): a fastchess config.json was expected")]
+    #[error("not JSON ({0}): a fastchess config.json or a fishtest task JSON was expected")]
     NotJson(String),
     #[error("`{key}`: {expected}")]
     Field { key: String, expected: String },
@@ -61,6 +67,11 @@ pub fn flags(text: &str) -> Result<String, ConfigFileError> {
     if !root.is_object() {
         return Err(ConfigFileError::NotJson("not an object".into()));
     }
+    if let Some(args) = root.get("args")
+        && args.get("tc").is_some()
+    {
+        return fishtest(args);
+    }
     let mut out: Vec<String> = Vec::new();
     if let Some(d) = object(&root, "draw")?
         && enabled(d, "draw")?
@@ -101,6 +112,38 @@ pub fn flags(text: &str) -> Result<String, ConfigFileError> {
         }
     }
     out.extend(time_control(&root)?);
+    Ok(out.join(" "))
+}
+
+/// The flags of a fishtest run's `args`: its `tc` (a run whose new engine
+/// plays another, `new_tc`, is refused: the rules read one control), and
+/// no adjudication where `adjudication` is false.
+fn fishtest(args: &Json) -> Result<String, ConfigFileError> {
+    let text = |key: &str| {
+        args.get(key)
+            .map(|v| {
+                v.as_str()
+                    .filter(|s| !s.is_empty() && !s.contains(char::is_whitespace))
+                    .ok_or_else(|| field(&format!("args.{key}"), "expected a time control"))
+            })
+            .transpose()
+    };
+    let Some(tc) = text("tc")? else {
+        return Ok(String::new());
+    };
+    if let Some(new) = text("new_tc")?
+        && new != tc
+    {
+        return Err(field(
+            "args.new_tc",
+            "the engines' clocks differ; arbiter judges a match under one time control",
+        ));
+    }
+    let mut out = Vec::new();
+    if args.get("adjudication").is_some() && !boolean(args, "args", "adjudication")? {
+        out.push("-draw movenumber=0 movecount=0 score=0 -resign movecount=0 score=0".to_string());
+    }
+    out.push(format!("-each tc={tc}"));
     Ok(out.join(" "))
 }
 
@@ -165,6 +208,24 @@ mod tests {
         assert_eq!(
             flags(text).unwrap(),
             "-draw movenumber=20 movecount=2 score=30 -maxmoves 60 -tb TABLES -tbpieces 5 -tbignore50 -each tc=3+0.029 timemargin=50"
+        );
+    }
+
+    #[test]
+    fn a_fishtest_task_gives_its_runs_tc() {
+        let task = r#"{"_id": "65a3aca1", "args": {"adjudication": true, "tc": "60+0.6", "new_tc": "60+0.6", "threads": 1}, "tc_base": 60.0}"#;
+        assert_eq!(flags(task).unwrap(), "-each tc=60+0.6");
+        let off = r#"{"args": {"adjudication": false, "tc": "10+0.1"}}"#;
+        assert_eq!(
+            flags(off).unwrap(),
+            "-draw movenumber=0 movecount=0 score=0 -resign movecount=0 score=0 -each tc=10+0.1"
+        );
+        let odds = r#"{"args": {"tc": "10+0.1", "new_tc": "20+0.2"}}"#;
+        assert!(flags(odds).unwrap_err().to_string().contains("args.new_tc"));
+        let bad = r#"{"args": {"tc": 60}}"#;
+        assert_eq!(
+            flags(bad).unwrap_err().to_string(),
+            "`args.tc`: expected a time control"
         );
     }
 

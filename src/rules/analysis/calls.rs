@@ -46,6 +46,10 @@ impl Analyzer<'_> {
             "starts_with" => Some((Builtin::StartsWith, 2)),
             "tag" => Some((Builtin::Tag, 1)),
             "coalesce" => Some((Builtin::Coalesce, 2)),
+            "tc_base" => Some((Builtin::TcBase, 1)),
+            "tc_increment" => Some((Builtin::TcIncrement, 1)),
+            "tc_moves" => Some((Builtin::TcMoves, 1)),
+            "tc_scale" => Some((Builtin::TcScale, 2)),
             _ => None,
         };
         if let Some((b, n)) = builtin {
@@ -108,6 +112,14 @@ impl Analyzer<'_> {
         ) {
             for (a, c) in args.iter().zip(&cargs) {
                 self.expect_type(c, Type::Num, a.pos, &format!("`{}`", name.text))?;
+            }
+        }
+        if matches!(
+            b,
+            Builtin::TcBase | Builtin::TcIncrement | Builtin::TcMoves | Builtin::TcScale
+        ) {
+            for (a, c) in args.iter().zip(&cargs) {
+                self.expect_type(c, Type::Str, a.pos, &format!("`{}`", name.text))?;
             }
         }
         Ok(CExpr::Call(b, cargs))

@@ -78,6 +78,16 @@ pub enum Builtin {
     StartsWith,
     Tag,
     Coalesce,
+    /// A time control written `[moves/]base[+increment]` (a TimeControl
+    /// tag, `-each tc=`): its base in ms.
+    TcBase,
+    /// Its increment in ms (0 when none is written).
+    TcIncrement,
+    /// Its moves (none: all the game's).
+    TcMoves,
+    /// The one factor that scales the second control's base and
+    /// increment to the first's, within the digits the first writes.
+    TcScale,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -44,6 +44,23 @@ impl Ctx<'_, '_> {
                 _ => Value::Bool(false),
             },
             Builtin::Coalesce => Value::None,
+            Builtin::TcBase | Builtin::TcIncrement | Builtin::TcMoves => {
+                let Some(w) = s(0).and_then(crate::facts::clock::written) else {
+                    return Value::None;
+                };
+                match f {
+                    Builtin::TcBase => Value::Num(w.base.ms),
+                    Builtin::TcIncrement => Value::Num(w.increment.ms),
+                    _ => w.moves.map_or(Value::None, |m| Value::Num(f64::from(m))),
+                }
+            }
+            Builtin::TcScale => {
+                let w = |i| s(i).and_then(crate::facts::clock::written);
+                match (w(0), w(1)) {
+                    (Some(a), Some(b)) => a.scale_of(&b).map_or(Value::None, Value::Num),
+                    _ => Value::None,
+                }
+            }
             Builtin::Tag => match (s(0), self.run.tl) {
                 (Some(name), Some(tl)) => tl
                     .game
