@@ -25,6 +25,19 @@ impl Agreement {
     }
 }
 
+impl Point {
+    /// A point of a group read in blocks: its sums only, no game's.
+    fn summed(agreement: Agreement, summary: Summary) -> Point {
+        Point {
+            agreement,
+            ends: Vec::new(),
+            decidable: Vec::new(),
+            games: Vec::new(),
+            summary,
+        }
+    }
+}
+
 impl<'a> Search<'a> {
     /// The text's point, in a first pass over the blocks: which games are
     /// scored, and the point's sums.
@@ -45,14 +58,8 @@ impl<'a> Search<'a> {
             Ok(())
         })?;
         self.all_scored = scored;
-        let point = Point {
-            agreement,
-            ends: Vec::new(),
-            decidable: Vec::new(),
-            games: Vec::new(),
-            summary,
-        };
-        self.cache.insert(Self::key(&text), point);
+        self.cache
+            .insert(Self::key(&text), Point::summed(agreement, summary));
         (self.tick)(self.cache.len());
         Ok(())
     }
@@ -114,14 +121,8 @@ impl<'a> Search<'a> {
             Ok(())
         })?;
         for (p, (agreement, summary)) in points.iter().zip(sums) {
-            let point = Point {
-                agreement,
-                ends: Vec::new(),
-                decidable: Vec::new(),
-                games: Vec::new(),
-                summary,
-            };
-            self.cache.insert(Self::key(p), point);
+            self.cache
+                .insert(Self::key(p), Point::summed(agreement, summary));
         }
         (self.tick)(self.cache.len());
         Ok(())
