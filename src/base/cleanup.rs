@@ -42,6 +42,14 @@ impl Drop for Leftover {
     }
 }
 
+/// Make `dir` and its missing parents, with the list held: once a signal's
+/// handler holds the list, this waits for the exit, so a folder it removed
+/// (a run's scratch folder, or one inside it) is never made again.
+pub fn make_dir_all(dir: &std::path::Path) -> std::io::Result<()> {
+    let _list = listed();
+    std::fs::create_dir_all(dir)
+}
+
 /// Remove every listed path; the number removed. Called by the signal
 /// handler only: the list stays locked, so nothing is listed after it.
 pub fn remove_all() -> usize {
@@ -59,9 +67,9 @@ fn remove(paths: impl IntoIterator<Item = PathBuf>) -> usize {
     for path in paths {
         // another thread may still make a folder inside a folder being
         // removed (files wait for the list, which the handler holds): a
-        // few more tries then find it empty
+        // few more tries, a moment apart, then find it empty
         let mut gone = false;
-        for _ in 0..10 {
+        for _ in 0..50 {
             match std::fs::symlink_metadata(&path) {
                 Ok(m) if m.is_dir() => {
                     let _ = std::fs::remove_dir_all(&path);
@@ -75,6 +83,7 @@ fn remove(paths: impl IntoIterator<Item = PathBuf>) -> usize {
             if gone {
                 break;
             }
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
         removed += usize::from(gone);
     }

@@ -53,7 +53,7 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
         return FAILURE;
     }
     for dir in [&req.charts, &req.out].into_iter().flatten() {
-        if let Err(e) = std::fs::create_dir_all(dir) {
+        if let Err(e) = crate::base::cleanup::make_dir_all(dir) {
             say!("arbiter: {}: {e}", dir.display());
             return FAILURE;
         }

@@ -51,7 +51,7 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
     let dir = &req.out;
     let read = crate::pipeline::files_read(&req.paths, &req.settings);
     crate::pipeline::refuse_overwrite(dir, &writes, &read)?;
-    std::fs::create_dir_all(dir).map_err(|source| BatchRunError::File {
+    crate::base::cleanup::make_dir_all(dir).map_err(|source| BatchRunError::File {
         path: dir.display().to_string(),
         source,
     })?;

@@ -56,7 +56,7 @@ fn write(cfg: &RecordConfig, dir: &Path) -> Result<(), RecordRunError> {
     if cfg.replay.is_none() && cfg.opponent.is_none() {
         return Err(RecordError::NoOpponent.into());
     }
-    std::fs::create_dir_all(dir).map_err(|source| RecordRunError::Dir {
+    crate::base::cleanup::make_dir_all(dir).map_err(|source| RecordRunError::Dir {
         path: dir.display().to_string(),
         source,
     })?;

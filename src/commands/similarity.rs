@@ -146,7 +146,7 @@ fn passive(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
     let (tally, inputs) = crate::pipeline::similarity::passive_tally(&req.games)?;
     let choices = tally.choices();
     let report = tally.analyze(min_positions, &settings);
-    std::fs::create_dir_all(dir).map_err(|source| SimilarityRunError::Dir {
+    crate::base::cleanup::make_dir_all(dir).map_err(|source| SimilarityRunError::Dir {
         path: dir.display().to_string(),
         source,
     })?;

@@ -302,7 +302,7 @@ pub fn run(cfg: &Config) -> Result<Vec<Answer>, SimilarityError> {
         let path = p.display().to_string();
         move |source| SimilarityError::Io { path, source }
     };
-    std::fs::create_dir_all(cfg.out.join("logs")).map_err(io_in(&cfg.out))?;
+    crate::base::cleanup::make_dir_all(&cfg.out.join("logs")).map_err(io_in(&cfg.out))?;
     let mut answers = read_answers(&cfg.out)?;
     // answers of a crashed engine are redone
     answers.retain(|a| a.error.is_none());

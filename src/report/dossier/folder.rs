@@ -493,7 +493,7 @@ impl Scratch {
             let path = shown(p);
             move |source| ReportError::File { path, source }
         };
-        std::fs::create_dir_all(dest).map_err(fail(dest))?;
+        crate::base::cleanup::make_dir_all(dest).map_err(fail(dest))?;
         let mut names: Vec<std::ffi::OsString> = std::fs::read_dir(&self.path)
             .and_then(|r| r.map(|e| e.map(|e| e.file_name())).collect())
             .map_err(fail(&self.path))?;
