@@ -21,7 +21,9 @@ pub enum Format {
 
 #[derive(Debug, clap::Args)]
 pub struct RulesArgs {
-    /// The event's ruleset (e.g. rulesets/tcec-s15.rules).
+    /// The event's ruleset (e.g. rulesets/tcec-s15.rules), or a folder of
+    /// rulesets: each PGN file is judged under the one whose `applies
+    /// when` claims its first game.
     #[arg(long)]
     pub rules: Option<PathBuf>,
     /// Force one variant of the ruleset (default: the first variant whose

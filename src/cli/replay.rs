@@ -50,8 +50,22 @@ pub struct ChartArgs {
     rules: RulesArgs,
 }
 
+/// The configuration `file` is read under: under a folder of rulesets, the
+/// one it chooses (a file none claims is said, and read without one).
+fn load(rules: RulesArgs, file: &std::path::Path, trace: bool) -> Result<Config, String> {
+    let cfg =
+        Config::load(&rules.settings(), trace, machine_threads()).map_err(|e| e.to_string())?;
+    let (cfg, unclaimed) = cfg
+        .for_one_file(file)
+        .map_err(|e| format!("arbiter: {}: {e}", file.display()))?;
+    if let Some(why) = unclaimed {
+        say!("arbiter: {}: {why}", file.display());
+    }
+    Ok(cfg)
+}
+
 pub fn run(a: ReplayArgs, out: &mut dyn Write) -> i32 {
-    match Config::load(&a.rules.settings(), true, machine_threads()) {
+    match load(a.rules, &a.file, true) {
         Ok(cfg) => replay::run(
             &a.file,
             a.game,
@@ -68,7 +82,7 @@ pub fn run(a: ReplayArgs, out: &mut dyn Write) -> i32 {
 }
 
 pub fn run_chart(a: ChartArgs) -> i32 {
-    match Config::load(&a.rules.settings(), false, machine_threads()) {
+    match load(a.rules, &a.file, false) {
         Ok(cfg) => chart::run(&a.file, a.game, &cfg, &a.out, a.force),
         Err(e) => {
             say!("{e}");

@@ -175,6 +175,19 @@ fn write_reports(
     if let Some(rs) = &cfg.ruleset {
         facts.push(format!("ruleset {} ({})", rs.title, rs.id));
     }
+    if let Some(shelf) = &cfg.shelf {
+        let mut by: std::collections::BTreeMap<&str, usize> = Default::default();
+        for i in &outcome.inputs {
+            *by.entry(i.ruleset.as_ref().map_or("none", |c| c.id.as_str()))
+                .or_default() += 1;
+        }
+        let each: Vec<String> = by.iter().map(|(id, n)| format!("{id}: {n}")).collect();
+        facts.push(format!(
+            "rulesets of {}, chosen per file (files judged under each: {}; audit.jsonl's summary says why for each file)",
+            shelf.dir,
+            each.join(", ")
+        ));
+    }
     if let Some((k, n)) = shard {
         facts.push(format!("shard {k}/{n}"));
         rec.notes.push(("shard".into(), format!("{k}/{n}")));

@@ -11,6 +11,12 @@ use crate::rules::eval::Detectors;
 #[derive(Debug, Default, Clone)]
 pub struct Config {
     pub ruleset: Option<std::sync::Arc<Ruleset>>,
+    /// `--rules DIR`: a folder of rulesets, one chosen per PGN file
+    /// ([`super::shelf`]); `ruleset` is then the chosen one's, in the
+    /// file's own configuration.
+    pub shelf: Option<std::sync::Arc<crate::rules::shelf::Shelf>>,
+    /// Which ruleset of the folder this file's configuration holds, and why.
+    pub chosen: Option<crate::rules::shelf::Choice>,
     pub variant: Option<String>,
     pub detectors: std::sync::Arc<Detectors>,
     /// Keep every `let` value per move (for `replay --rules`).
@@ -132,6 +138,14 @@ pub enum ConfigError {
     ManagerArgs(#[source] crate::pipeline::manager_args::ManagerArgsError),
     #[error(transparent)]
     ManagerConfig(#[from] crate::ingest::manager::ConfigReadError),
+    /// `--rules DIR` names a folder with no `*.rules` file.
+    #[error("arbiter: {dir}: a folder of rulesets holds no .rules file")]
+    EmptyShelf { dir: String },
+    /// An option that needs one ruleset, given with a folder of them.
+    #[error(
+        "arbiter: {flag} needs one ruleset file, and --rules {dir} is a folder of rulesets (each file is judged under the one that claims it)"
+    )]
+    ShelfWith { flag: &'static str, dir: String },
     /// `--manager-config` and `--manager-args` both set one option.
     #[error(
         "arbiter: {path} sets {name} ({from_config}) and --manager-args sets it too ({from_args}): give each option once"
@@ -227,6 +241,36 @@ impl Config {
             source,
         })?;
         Self::compile_ruleset(&shown, &src)
+    }
+
+    /// Read every `*.rules` file of `dir` (not of its subfolders), each
+    /// checked, in the order of their names; a folder with none is an
+    /// error.
+    pub fn load_shelf(dir: &Path) -> Result<crate::rules::shelf::Shelf, ConfigError> {
+        let shown = dir.display().to_string();
+        let io = |source| ConfigError::RulesetIo {
+            path: shown.clone(),
+            source,
+        };
+        let mut files = Vec::new();
+        for e in std::fs::read_dir(dir).map_err(io)? {
+            let path = e.map_err(io)?.path();
+            if path.extension().is_some_and(|x| x == "rules") && path.is_file() {
+                files.push(path);
+            }
+        }
+        files.sort();
+        if files.is_empty() {
+            return Err(ConfigError::EmptyShelf { dir: shown });
+        }
+        let mut rulesets = Vec::new();
+        for f in &files {
+            rulesets.push(std::sync::Arc::new(Config::load_ruleset(f)?));
+        }
+        Ok(crate::rules::shelf::Shelf {
+            dir: shown,
+            rulesets,
+        })
     }
 
     /// Load the shipped ruleset `name` ([`SHIPPED`]), named
@@ -368,7 +412,19 @@ impl Config {
             trace,
             ..Default::default()
         };
-        if let Some(path) = &settings.rules {
+        if let Some(dir) = settings.rules.as_ref().filter(|p| p.is_dir()) {
+            let shown = dir.display().to_string();
+            for (flag, given) in [
+                ("--variant", settings.variant.is_some()),
+                ("--manager-args", settings.manager_args.is_some()),
+                ("--manager-config", settings.manager_config.is_some()),
+            ] {
+                if given {
+                    return Err(ConfigError::ShelfWith { flag, dir: shown });
+                }
+            }
+            cfg.shelf = Some(std::sync::Arc::new(Config::load_shelf(dir)?));
+        } else if let Some(path) = &settings.rules {
             let rs = Config::load_ruleset(path)?;
             if let Some(v) = &settings.variant {
                 crate::rules::eval::Program::new(&rs, Some(v)).map_err(ConfigError::Variant)?;

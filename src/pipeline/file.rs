@@ -122,6 +122,7 @@ pub fn audit_file_under(
                 sha256,
                 bytes,
                 games,
+                ruleset: config.chosen.clone(),
             }),
             // the reader sends its error before it stops, and it is
             // returned above; a reader that stopped otherwise panicked

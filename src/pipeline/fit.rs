@@ -278,6 +278,15 @@ pub enum FitFilesError {
 /// Checked before any file is read, so that nothing is audited when it
 /// cannot be.
 pub fn check(cfg: &crate::pipeline::Config) -> Result<(), FitFilesError> {
+    // a folder of rulesets: each file is fitted under the one it chose
+    if let Some(shelf) = &cfg.shelf {
+        if shelf.rulesets.iter().all(|rs| rs.fits.is_empty()) {
+            return Err(FitFilesError::NothingToFit {
+                ruleset: shelf.dir.clone(),
+            });
+        }
+        return Ok(());
+    }
     let rs = cfg.ruleset.as_deref().ok_or(FitFilesError::NoRuleset)?;
     if rs.fits.is_empty() {
         return Err(FitFilesError::NothingToFit {
@@ -365,6 +374,7 @@ pub fn read_and_fit(
         sha256,
         bytes,
         games: chunks.len() as u64,
+        ruleset: cfg.chosen.clone(),
     };
     if let Some(error) = stopped {
         return Ok(ReadFile::Broken {

@@ -369,6 +369,10 @@ pub enum CaseError {
     /// The ruleset or a log the case names.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// A case that names no ruleset, under a folder of rulesets: its game
+    /// could not be read to choose one, or none claims it.
+    #[error("{path}: {why}")]
+    Unchosen { path: String, why: String },
 }
 
 impl CaseError {
@@ -539,6 +543,21 @@ impl Case {
             };
             c.ruleset = Some(std::sync::Arc::new(rs));
             c.variant = self.variant.clone().or(c.variant);
+        } else if base.shelf.is_some() {
+            // no ruleset of its own: the one of the run's folder that
+            // claims its game
+            let unchosen = |why: String| CaseError::Unchosen {
+                path: self.dir.join("case.json").display().to_string(),
+                why,
+            };
+            match c
+                .for_file(&self.game)
+                .map_err(|e| unchosen(e.to_string()))?
+            {
+                Some(super::shelf::Chosen::Claimed(chosen)) => c = *chosen,
+                Some(super::shelf::Chosen::Unclaimed(_, why)) => return Err(unchosen(why)),
+                None | Some(super::shelf::Chosen::Empty) => {}
+            }
         }
         c.operator_logs = self
             .operator_logs

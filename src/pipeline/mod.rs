@@ -21,6 +21,7 @@ pub mod match_log;
 pub mod progress;
 pub mod record;
 pub mod run;
+pub mod shelf;
 pub mod similarity;
 
 pub use config::{

@@ -68,7 +68,9 @@ pub fn hashed_files(c: &Config, syzygy: Option<&serde_json::Value>) -> Vec<serde
             .iter()
             .map(|l| json!({"path": l.path, "sha256": l.sha256, "kind": "manager-config"})),
     );
-    if let Some(rs) = &c.ruleset {
+    // under a folder of rulesets, each of them decides the choice
+    let shelf = c.shelf.iter().flat_map(|s| s.rulesets.iter());
+    for rs in shelf.chain(&c.ruleset) {
         v.push(json!({"path": rs.path, "sha256": rs.sha256, "kind": "ruleset"}));
     }
     if let Some(s) = &c.detectors.similarity {
@@ -94,4 +96,7 @@ pub struct InputSummary {
     pub sha256: String,
     pub bytes: u64,
     pub games: u64,
+    /// Under a folder of rulesets: the one chosen for this file, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<crate::rules::shelf::Choice>,
 }

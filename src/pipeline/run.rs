@@ -27,6 +27,24 @@ pub struct AuditRun {
     pub hashed: Vec<serde_json::Value>,
 }
 
+/// The configuration PGN file `path` is judged under where it is not the
+/// run's: under a folder of rulesets, the one its first game chooses
+/// (`crate::pipeline::shelf`). A file no ruleset claims is said and
+/// recorded as not checked, and audited without one.
+fn chosen(path: &Path, cfg: &Config, run: &mut AuditRun) -> io::Result<Option<Config>> {
+    use super::shelf::Chosen;
+    Ok(match cfg.for_file(path)? {
+        None | Some(Chosen::Empty) => None,
+        Some(Chosen::Claimed(c)) => Some(*c),
+        Some(Chosen::Unclaimed(c, why)) => {
+            let shown = crate::base::decode::shown(path);
+            say!("arbiter: {shown}: {why}");
+            run.unreadable.push((shown, why));
+            Some(*c)
+        }
+    })
+}
+
 /// Audit every game of `paths` under `cfg` (a case folder under its own),
 /// calling `on_game` for each in order. An error of `on_game` that is a
 /// closed pipe stops the run and is returned; any other stops the file and
@@ -58,13 +76,22 @@ pub fn audit_paths(
     };
     for input in inputs {
         bar.inc(1);
-        let (path, case_cfg) = match input {
-            Ok(Input::Pgn(p)) => (p, None),
+        let (path, file_cfg, case) = match input {
+            // under a folder of rulesets, the file's own choice
+            Ok(Input::Pgn(p)) => match chosen(&p, cfg, &mut run) {
+                Ok(c) => (p, c, false),
+                Err(e) => {
+                    let shown = crate::base::decode::shown(&p);
+                    bar.suspend(|| say!("arbiter: {shown}: {e}"));
+                    run.unreadable.push((shown, e.to_string()));
+                    continue;
+                }
+            },
             Ok(Input::Case(dir)) => {
                 match Case::read(&dir)
                     .and_then(|c| Ok((c.game.clone(), c.config(cfg, machine_threads())?)))
                 {
-                    Ok((game, c)) => (game, Some(c)),
+                    Ok((game, c)) => (game, Some(c), true),
                     Err(e) => {
                         bar.suspend(|| say!("{}", e.said()));
                         run.unreadable
@@ -80,12 +107,12 @@ pub fn audit_paths(
                 continue;
             }
         };
-        let this = case_cfg.as_ref().unwrap_or(cfg);
+        let this = file_cfg.as_ref().unwrap_or(cfg);
         add_hashed(&mut run.hashed, hashed_files(this, syzygy.as_ref()));
         let totals = &mut run.totals;
         let shown = crate::base::decode::shown(&path);
         bar.set_message(crate::base::diagnostic::for_terminal(&shown));
-        let own_logs = case_cfg.is_none();
+        let own_logs = !case;
         let joined = &mut joined;
         let mut each = |g: GameAudit| {
             g.count_into(totals);
@@ -97,7 +124,7 @@ pub fn audit_paths(
         };
         // under --fit a PGN file is read once, fitted, and its games
         // judged under the fit; a case folder is judged under its own
-        let result = if cfg.fit && case_cfg.is_none() {
+        let result = if cfg.fit && !case {
             audit_fitted(&path, this, &bar, &mut each)
         } else {
             audit_file(&path, this, each)

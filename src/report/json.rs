@@ -248,7 +248,7 @@ pub fn summary_line(
             })).collect::<Vec<_>>(),
         })
     });
-    json!({
+    let mut line = json!({
         "type": "summary",
         "schema_version": super::SCHEMA_VERSION,
         "arbiter_version": crate::VERSION,
@@ -267,7 +267,19 @@ pub fn summary_line(
             "manual-review": totals.by_severity[Severity::ManualReview as usize],
         },
         "findings_by_code": totals.by_code,
-    })
+    });
+    // a folder of rulesets: each one, in the order a file's choice tries
+    // them (each input names the one it was judged under)
+    if let (Some(shelf), Some(m)) = (&config.shelf, line.as_object_mut()) {
+        let each: Vec<Value> = (shelf.rulesets.iter())
+            .map(|rs| json!({"path": rs.path, "sha256": rs.sha256, "id": rs.id, "title": rs.title}))
+            .collect();
+        m.insert(
+            "rulesets".into(),
+            json!({"folder": shelf.dir, "rulesets": each}),
+        );
+    }
+    line
 }
 
 /// What follows the games' lines (which [`run`] wrote, in input order) in

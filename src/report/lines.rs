@@ -102,6 +102,19 @@ impl Writer for Lines<'_> {
         if self.form != Form::Text {
             return;
         }
+        // under a folder of rulesets, the one each file was judged under
+        for i in &run.inputs {
+            if let Some(c) = &i.ruleset {
+                let _ = writeln!(
+                    self.out,
+                    "{}: judged under {} ({}): {}",
+                    text::clean(&i.path),
+                    text::clean(&c.id),
+                    text::clean(&c.path),
+                    text::clean(&c.why)
+                );
+            }
+        }
         let similarity = cfg.detectors.similarity.is_some();
         let summary = text::summary(
             &run.totals,

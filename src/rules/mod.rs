@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod eval;
 pub mod fit;
 pub mod judge;
+pub mod shelf;
 pub mod syntax;
 
 /// Read, parse and analyze a ruleset: its errors name the line and column,

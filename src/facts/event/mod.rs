@@ -53,13 +53,18 @@ impl Grouped {
     }
 }
 
+/// An event's scoring (points per result) and tiebreaks, given its first
+/// game.
+pub type ScoringOf<'a> = dyn Fn(&GameInfo) -> (&'a [(String, f64)], &'a [String]) + 'a;
+
 /// Build each event's case file from its games, one event at a time as the
 /// iterator is read, so that only one event's items are in memory at once.
 /// Events are ordered by their earliest Date tag, then by input order.
+/// `scoring` gives an event's scoring and tiebreaks from its games (the
+/// ruleset its first file was judged under).
 pub fn build<'a>(
     Grouped(by_event): Grouped,
-    scoring: &'a [(String, f64)],
-    tiebreaks: &'a [String],
+    scoring: &'a ScoringOf<'a>,
 ) -> impl Iterator<Item = EventCase> + 'a {
     let mut events: Vec<(String, Vec<GameInfo>)> = by_event.into_iter().collect();
     let first_date = |gs: &[GameInfo]| {
@@ -111,7 +116,13 @@ pub fn build<'a>(
                 .cloned()
                 .zip(&engines[k + 1..])
                 .collect();
-            case(name, gs, &later, scoring, tiebreaks)
+            // the event's first game in input order chooses
+            let first = gs
+                .iter()
+                .min_by_key(|g| g.order)
+                .expect("an event has a game");
+            let (points, tiebreaks) = scoring(first);
+            case(name, gs, &later, points, tiebreaks)
         })
 }
 

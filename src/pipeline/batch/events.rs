@@ -1,19 +1,34 @@
 //! The events of a batch: each event's case file built from its games, and
 //! the ruleset's event-level rules run on it.
 
+use std::sync::Arc;
+
 use super::{BatchConfig, EventOutcome};
+use crate::rules::analysis::Ruleset;
 
 /// Build each event's case file from the games audited under the batch's
 /// ruleset and run the ruleset's event-level rules on it (not on a shard:
-/// a shard holds only part of each event).
-pub(super) fn events(infos: crate::facts::event::Grouped, cfg: &BatchConfig) -> Vec<EventOutcome> {
-    let rs = cfg.audit.ruleset.as_ref();
-    let (scoring, tiebreaks) = rs
-        .map(|r| (r.scoring.clone(), r.tiebreaks.clone()))
-        .unwrap_or_default();
+/// a shard holds only part of each event). Under a folder of rulesets,
+/// `chosen` gives each file's ruleset, by its path as shown: an event is
+/// judged under its first game's.
+pub(super) fn events(
+    infos: crate::facts::event::Grouped,
+    cfg: &BatchConfig,
+    chosen: &std::collections::HashMap<String, Arc<Ruleset>>,
+) -> Vec<EventOutcome> {
+    let of = |file: &str| match &cfg.audit.shelf {
+        Some(_) => chosen.get(file),
+        None => cfg.audit.ruleset.as_ref(),
+    };
+    let scoring = |g: &crate::facts::event::GameInfo| match of(&g.file) {
+        Some(r) => (&r.scoring[..], &r.tiebreaks[..]),
+        None => (&[][..], &[][..]),
+    };
     let detectors = crate::rules::eval::Detectors::default();
-    crate::facts::event::build(infos, &scoring, &tiebreaks)
+    crate::facts::event::build(infos, &scoring)
         .map(|case| {
+            let first = case.games.iter().min_by_key(|g| g.order);
+            let rs = first.and_then(|g| of(&g.file));
             let mut out = EventOutcome {
                 games: case.games.len(),
                 variant: None,

@@ -107,7 +107,12 @@ pub fn run(
     lines: &mut dyn std::io::Write,
     lines_name: &str,
 ) -> Result<Outcome, BatchError> {
-    let (inputs, configs, unreadable_inputs) = inputs_of(cfg);
+    let Inputs {
+        inputs,
+        configs,
+        cases,
+        unreadable: unreadable_inputs,
+    } = inputs_of(cfg);
     let hashed = hashed(cfg, &configs);
     let bar = progress_bar(cfg, &inputs);
     // the threads are named, so that `top -H` and `bench/threads.sh` tell
@@ -122,24 +127,42 @@ pub fn run(
     // come read and replayed (a case folder's game is judged under its own)
     let fitting = cfg.audit.fit.then(|| reader::Fitting {
         cfg: cfg.audit.clone(),
-        fitted: configs.iter().map(|c| c.is_none()).collect(),
+        own: (configs.iter().zip(&cases))
+            .map(|(c, &case)| c.clone().filter(|_| !case))
+            .collect(),
+        fitted: cases.iter().map(|&case| !case).collect(),
         threads: cfg.threads,
     });
     let reader = reader::spawn(inputs.clone(), cfg.shard, fitting, bar.clone(), tx)?;
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-    let (games, infos, write_error) = audit_in_order(cfg, &pool, rx, &shown, &configs, lines);
+    let (games, infos, write_error) =
+        audit_in_order(cfg, &pool, rx, &shown, &configs, &cases, lines);
     if let Some(e) = write_error {
         return Err(BatchError::Write {
             name: lines_name.to_string(),
             source: e,
         });
     }
-    let (inputs, mut unreadable, fitted) = reader.join().map_err(|_| BatchError::ReaderFailed)?;
+    let (mut inputs, mut unreadable, fitted) =
+        reader.join().map_err(|_| BatchError::ReaderFailed)?;
+    // under a folder of rulesets: each file's, by its path as shown
+    let mut chosen = std::collections::HashMap::new();
+    for (s, c) in shown.iter().zip(&configs) {
+        if let Some(c) = c.as_ref().filter(|c| c.chosen.is_some()) {
+            chosen.insert(s.clone(), c);
+        }
+    }
+    for i in &mut inputs {
+        i.ruleset = chosen.get(&i.path).and_then(|c| c.chosen.clone());
+    }
+    let chosen = (chosen.into_iter())
+        .filter_map(|(s, c)| Some((s, c.ruleset.clone()?)))
+        .collect();
     unreadable.splice(0..0, unreadable_inputs);
     // tables that could not be read: the run did not check everything
     unreadable.extend(cfg.audit.detectors.unreadable_tables());
     bar.finish_and_clear();
-    let events = events(infos, cfg);
+    let events = events(infos, cfg, &chosen);
     Ok(Outcome {
         games,
         inputs,
@@ -151,21 +174,42 @@ pub fn run(
 }
 
 /// The files to read, in order, each with its own configuration where it is
-/// a case folder's game (its own ruleset and logs), and the inputs that
-/// could not be read.
-type Inputs = (Vec<PathBuf>, Vec<Option<Config>>, Vec<(String, String)>);
+/// a case folder's game (its own ruleset and logs) or under a folder of
+/// rulesets (the one it chose), and the inputs that could not be read.
+struct Inputs {
+    inputs: Vec<PathBuf>,
+    configs: Vec<Option<Config>>,
+    /// Whether each is a case folder's game.
+    cases: Vec<bool>,
+    unreadable: Vec<(String, String)>,
+}
 
 /// The batch's inputs: [`Inputs`].
 fn inputs_of(cfg: &BatchConfig) -> Inputs {
+    use pipeline::shelf::Chosen;
     let mut unreadable_inputs: Vec<(String, String)> = Vec::new();
     let mut inputs: Vec<PathBuf> = Vec::new();
     // a case folder brings its own ruleset and logs
     let mut configs: Vec<Option<Config>> = Vec::new();
+    let mut cases = Vec::new();
     for i in pipeline::expand_inputs(&cfg.paths) {
         match i {
             Ok(pipeline::Input::Pgn(p)) => {
+                let own = match cfg.audit.for_file(&p) {
+                    Ok(None | Some(Chosen::Empty)) => None,
+                    Ok(Some(Chosen::Claimed(c))) => Some(*c),
+                    Ok(Some(Chosen::Unclaimed(c, why))) => {
+                        unreadable_inputs.push((crate::base::decode::shown(&p), why));
+                        Some(*c)
+                    }
+                    Err(e) => {
+                        unreadable_inputs.push((crate::base::decode::shown(&p), e.to_string()));
+                        continue;
+                    }
+                };
                 inputs.push(p);
-                configs.push(None);
+                configs.push(own);
+                cases.push(false);
             }
             Ok(pipeline::Input::Case(d)) => {
                 match pipeline::Case::read(&d)
@@ -174,6 +218,7 @@ fn inputs_of(cfg: &BatchConfig) -> Inputs {
                     Ok((game, c)) => {
                         inputs.push(game);
                         configs.push(Some(c));
+                        cases.push(true);
                     }
                     Err(e) => unreadable_inputs.push((d.display().to_string(), e.to_string())),
                 }
@@ -181,7 +226,12 @@ fn inputs_of(cfg: &BatchConfig) -> Inputs {
             Err((p, e)) => unreadable_inputs.push((p.display().to_string(), e.to_string())),
         }
     }
-    (inputs, configs, unreadable_inputs)
+    Inputs {
+        inputs,
+        configs,
+        cases,
+        unreadable: unreadable_inputs,
+    }
 }
 
 /// The other files judged with: the batch's and each case folder's, and the
@@ -233,6 +283,7 @@ fn audit_in_order(
     rx: std::sync::mpsc::Receiver<Parcel>,
     shown: &[String],
     configs: &[Option<Config>],
+    cases: &[bool],
     lines: &mut dyn std::io::Write,
 ) -> (
     Vec<GameRecord>,
@@ -282,14 +333,8 @@ fn audit_in_order(
                                         config,
                                     ),
                                 };
-                                let done_game = record(
-                                    &shown[fi],
-                                    fi,
-                                    audited,
-                                    configs[fi].is_none(),
-                                    &texts,
-                                    cfg.line,
-                                );
+                                let done_game =
+                                    record(&shown[fi], fi, audited, !cases[fi], &texts, cfg.line);
                                 (seq, done_game)
                             })
                             .collect();

@@ -41,11 +41,13 @@ pub(super) type Read = (
     BTreeMap<String, FileFit>,
 );
 
-/// Under `--fit`: the configuration the files are fitted under, and the
-/// inputs that are fitted (the PGN files; a case folder's game is judged
-/// under its own configuration, not fitted).
+/// Under `--fit`: the configuration the files are fitted under (each file's
+/// own where it has one: the ruleset a folder of rulesets chose for it),
+/// and the inputs that are fitted (the PGN files; a case folder's game is
+/// judged under its own configuration, not fitted).
 pub(super) struct Fitting {
     pub(super) cfg: Config,
+    pub(super) own: Vec<Option<Config>>,
     pub(super) fitted: Vec<bool>,
     pub(super) threads: usize,
 }
@@ -148,7 +150,7 @@ fn read_all(
                     .map(|&i| {
                         read_and_fit(
                             &inputs[i],
-                            &f.cfg,
+                            f.own[i].as_ref().unwrap_or(&f.cfg),
                             &mut |c| bar.inc(c.bytes.len() as u64),
                             bar,
                         )
@@ -285,6 +287,7 @@ fn stream(
             sha256,
             bytes,
             games,
+            ruleset: None,
         }),
         unreadable,
         going: true,

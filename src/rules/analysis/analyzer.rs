@@ -164,6 +164,15 @@ impl<'a> Analyzer<'a> {
         let scoring = self.scoring(&meta)?;
         Self::check_tiebreaks(&meta)?;
         let variants = self.variants(&variants_ast, &tcs)?;
+        let applies = match &meta.applies {
+            Some(a) => {
+                self.scope = Some(Kind::Game);
+                let c = self.expr(a)?;
+                self.scope = None;
+                Some((c, a.pos.line))
+            }
+            None => None,
+        };
         let sha256 = crate::base::digest::sha256_hex(self.src.as_bytes());
         if let Some(at) = meta.time_control_fit {
             self.fits.push(FitDef {
@@ -184,6 +193,7 @@ impl<'a> Analyzer<'a> {
             scoring,
             tiebreaks: meta.tiebreaks.into_iter().map(|t| t.text).collect(),
             time_control: meta.time_control.map(|t| t.text),
+            applies,
             consts: self.consts,
             switches: self.switches,
             lets: self.lets,

@@ -151,6 +151,9 @@ pub struct Ruleset {
     pub scoring: Vec<(String, f64)>,
     pub tiebreaks: Vec<String>,
     pub time_control: Option<String>,
+    /// `applies when`: the records this ruleset is for, among a folder of
+    /// rulesets, and the line it is written on.
+    pub applies: Option<(CExpr, usize)>,
     pub consts: Vec<(String, CExpr)>,
     pub switches: Vec<Switch>,
     pub lets: Vec<Let>,

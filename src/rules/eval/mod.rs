@@ -58,7 +58,7 @@ use compiled::{Arg, Code, StatefulCode};
 use ctx::*;
 pub(crate) use plan::Plan;
 pub use prepared::Prepared;
-pub use program::{Overrides, Program, UnknownVariant};
+pub use program::{Overrides, Program, UnknownVariant, claims};
 use switched::*;
 pub use switched::{run_prepared, run_switched, run_tallied};
 use typed::*;

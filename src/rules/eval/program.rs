@@ -161,3 +161,12 @@ impl<'r> Program<'r> {
         Program::with(rs, None, over)
     }
 }
+
+/// Whether `rs`, one of a folder of rulesets (`--rules DIR`), claims the
+/// game `tl` (a file's first game): its `applies when`, over its base
+/// constants and switches, holds. `None` where it has no `applies when`.
+pub fn claims(rs: &Ruleset, tl: &Timeline<'_>) -> Option<bool> {
+    let (a, _) = rs.applies.as_ref()?;
+    let base = Program::new(rs, None).ok()?;
+    Some(eval_stateless(Some(tl), 0, &base.consts, &base.switches, a) == Value::Bool(true))
+}

@@ -198,6 +198,9 @@ pub struct Meta {
     /// control by the one the record's tag or clocks show (the position is
     /// the word `fit`'s).
     pub time_control_fit: Option<Pos>,
+    /// `applies when EXPR`: the records the ruleset is for, when it is one
+    /// of a folder of rulesets (`--rules DIR`); over `game.*` and tags.
+    pub applies: Option<Expr>,
 }
 
 /// The values `arbiter rules fit` may try for a constant: `fit FROM to TO

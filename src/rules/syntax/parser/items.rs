@@ -139,12 +139,17 @@ impl Parser<'_> {
             tiebreaks: Vec::new(),
             time_control: None,
             time_control_fit: None,
+            applies: None,
         };
         while !self.eat(&Tok::RBrace) {
             let kw = self.expect_ident(
-                "`regulation`, `format`, `scoring`, `tiebreak`, `time-control` or `}`",
+                "`regulation`, `format`, `scoring`, `tiebreak`, `time-control`, `applies` or `}`",
             )?;
             match kw.text.as_str() {
+                "applies" => {
+                    self.expect_word("when")?;
+                    m.applies = Some(self.expr()?);
+                }
                 "regulation" => m.regulation = Some(self.expect_string("a string")?.0),
                 "format" => m.format = Some(self.expect_string("a string")?.0),
                 "scoring" => loop {
@@ -176,10 +181,10 @@ impl Parser<'_> {
                 other => {
                     let help = crate::base::suggest::suggest(
                         other,
-                        ["regulation", "format", "scoring", "tiebreak"],
+                        ["regulation", "format", "scoring", "tiebreak", "applies"],
                     )
                     .unwrap_or_else(|| {
-                        "expected `regulation`, `format`, `scoring`, `tiebreak` or `time-control`"
+                        "expected `regulation`, `format`, `scoring`, `tiebreak`, `time-control` or `applies`"
                             .into()
                     });
                     return Err(
