@@ -77,7 +77,7 @@ typing=$(count 'parse_comment_from \\[')
 replay=$(count ':arbiter::replay::play::replay \\[')
 judge=$(count ':arbiter::rules::judge::judge \\[')
 line=$(count 'GameLine as core::fmt::Display>::fmt \\[')
-compile=$(count ':arbiter::rules::compile \\[')
+compile=$(count ':arbiter::rules::compile(_chain)? \\[')
 # the audit of a replayed game (the built-in checks, the case, the judge);
 # a build from before the replay was taken out of it names the game's
 # whole audit `audit_game`, the replay within it

@@ -40,6 +40,7 @@ mod progress;
 mod properties;
 mod readme;
 mod rules_bounds;
+mod rules_extend;
 mod rules_folder;
 mod rules_lang;
 mod run;

@@ -190,6 +190,23 @@ pub fn write_atomic(dest: &Path, bytes: &[u8]) -> io::Result<()> {
     f.commit()
 }
 
+/// `a/b/../c` → `a/c`, without touching the file system, so reports name
+/// files the way a reader would.
+pub fn normalize(p: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in p.components() {
+        match c {
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out.iter().map(|c| c.as_os_str()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 
 use super::RulesFileError;
 use crate::rules::analysis::{Check, Ruleset, clauses};
-use crate::rules::compile;
 
 /// Read and analyze a ruleset; the error is rendered with file, line and
 /// caret. Also returns its text.
@@ -17,12 +16,12 @@ pub fn load(path: &Path) -> Result<(Ruleset, String), RulesFileError> {
             path: shown.clone(),
             source,
         })?;
-    match compile(&shown, &src) {
+    match crate::pipeline::config::compile_text(&shown, &src, None) {
         Ok(rs) => Ok((rs, src)),
-        Err(source) => Err(RulesFileError::Ruleset {
-            rendered: source.render(&shown, &src),
-            path: shown,
-            source: Box::new(source),
+        Err(e) => Err(RulesFileError::Ruleset {
+            rendered: e.render(),
+            path: e.path,
+            source: e.error,
         }),
     }
 }

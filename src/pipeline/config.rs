@@ -230,17 +230,84 @@ pub fn read_ruleset_text(path: &Path) -> std::io::Result<String> {
     })
 }
 
+/// Compile the ruleset text `src` of file `shown`, reading the files it
+/// `extends` ([`read_extended`]; inside `within` only, where given).
+pub fn compile_text(
+    shown: &str,
+    src: &str,
+    within: Option<&Path>,
+) -> Result<Ruleset, crate::rules::analysis::Located> {
+    let mut read = |from: &str, written: &str| read_extended(from, written, within);
+    crate::rules::compile_chain(shown, src, &mut read)
+}
+
+/// The file an `extends` in `from` names, read: a shipped ruleset by its
+/// name (no `/`, no extension), else a file beside `from` (a shipped one
+/// where `from` is shipped and it is too); inside `within` only, where
+/// given (a case folder's ruleset).
+fn read_extended(
+    from: &str,
+    written: &str,
+    within: Option<&Path>,
+) -> Result<crate::rules::analysis::Source, String> {
+    use crate::rules::analysis::Source;
+    if !written.contains('/') && Path::new(written).extension().is_none() {
+        return match shipped(written) {
+            Some(text) => Ok(Source {
+                path: format!("rulesets/{written}.rules"),
+                text: text.to_string(),
+            }),
+            None => Err(format!(
+                "`extends \"{written}\"`: no shipped ruleset has that name (shipped: {}); or name a .rules file",
+                SHIPPED
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        };
+    }
+    let beside = Path::new(from).parent().unwrap_or(Path::new(""));
+    let target = crate::base::files::normalize(&beside.join(written));
+    let shown = target.display().to_string();
+    if let (Some(_), Some(text)) = (shipped_at(from), shipped_at(&shown)) {
+        return Ok(Source {
+            path: shown,
+            text: text.to_string(),
+        });
+    }
+    if let Some(dir) = within {
+        let inside = (std::fs::canonicalize(&target).ok())
+            .zip(std::fs::canonicalize(dir).ok())
+            .is_some_and(|(t, d)| t.starts_with(d));
+        if !inside {
+            return Err(format!(
+                "`extends \"{written}\"`: {shown} is not inside the case folder; refused: a case folder's files are inside it (or name a shipped ruleset)"
+            ));
+        }
+    }
+    let text =
+        read_ruleset_text(&target).map_err(|e| format!("`extends \"{written}\"`: {shown}: {e}"))?;
+    Ok(Source { path: shown, text })
+}
+
 impl Config {
     /// Load a ruleset file (a regular file, read up to the rule language's
     /// size limit and refused beyond it); the error is rendered with file,
     /// line and caret.
     pub fn load_ruleset(path: &Path) -> Result<Ruleset, ConfigError> {
+        Self::load_ruleset_within(path, None)
+    }
+
+    /// [`Config::load_ruleset`], the files it `extends` read from inside
+    /// `within` only (a case folder), or shipped ones.
+    pub fn load_ruleset_within(path: &Path, within: Option<&Path>) -> Result<Ruleset, ConfigError> {
         let shown = path.display().to_string();
         let src = read_ruleset_text(path).map_err(|source| ConfigError::RulesetIo {
             path: shown.clone(),
             source,
         })?;
-        Self::compile_ruleset(&shown, &src)
+        Self::compile_ruleset_within(&shown, &src, within)
     }
 
     /// Read every `*.rules` file of `dir` (not of its subfolders), each
@@ -284,10 +351,18 @@ impl Config {
     }
 
     fn compile_ruleset(shown: &str, src: &str) -> Result<Ruleset, ConfigError> {
-        crate::rules::compile(shown, src).map_err(|source| ConfigError::Ruleset {
-            rendered: source.render(shown, src),
-            path: shown.to_string(),
-            source: Box::new(source),
+        Self::compile_ruleset_within(shown, src, None)
+    }
+
+    fn compile_ruleset_within(
+        shown: &str,
+        src: &str,
+        within: Option<&Path>,
+    ) -> Result<Ruleset, ConfigError> {
+        compile_text(shown, src, within).map_err(|e| ConfigError::Ruleset {
+            rendered: e.render(),
+            path: e.path,
+            source: e.error,
         })
     }
 }

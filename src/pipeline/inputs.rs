@@ -8,6 +8,7 @@
 //! files are taken: a FIFO or a device named `*.pgn` is an input that
 //! cannot be read, said, and the other inputs are read.
 
+pub use crate::base::files::normalize;
 use std::collections::BTreeSet;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -536,7 +537,7 @@ impl Case {
         let mut c = base.clone();
         if let Some(r) = &self.ruleset {
             let rs = match r {
-                CaseRuleset::File(p) => Config::load_ruleset(p)?,
+                CaseRuleset::File(p) => Config::load_ruleset_within(p, Some(&self.dir))?,
                 CaseRuleset::Shipped(name) => Config::load_shipped(name).ok_or_else(|| {
                     unknown_ruleset(&self.dir.join("case.json").display().to_string(), name)
                 })??,
@@ -591,23 +592,6 @@ fn unknown_ruleset(shown: &str, name: &str) -> CaseError {
         name: name.to_string(),
         known: known.join(", "),
     }
-}
-
-/// `a/b/../c` → `a/c`, without touching the file system, so reports name
-/// files the way a reader would.
-pub fn normalize(p: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component<'_>> = Vec::new();
-    for c in p.components() {
-        match c {
-            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            c => out.push(c),
-        }
-    }
-    out.iter().map(|c| c.as_os_str()).collect()
 }
 
 /// A JSON syntax error rendered at its line and column (serde_json's

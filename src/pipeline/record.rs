@@ -72,6 +72,10 @@ pub fn hashed_files(c: &Config, syzygy: Option<&serde_json::Value>) -> Vec<serde
     let shelf = c.shelf.iter().flat_map(|s| s.rulesets.iter());
     for rs in shelf.chain(&c.ruleset) {
         v.push(json!({"path": rs.path, "sha256": rs.sha256, "kind": "ruleset"}));
+        // and each file it builds on
+        for (path, sha256) in &rs.extends {
+            v.push(json!({"path": path, "sha256": sha256, "kind": "ruleset"}));
+        }
     }
     if let Some(s) = &c.detectors.similarity {
         v.push(json!({"path": s.path, "sha256": s.sha256, "kind": "similarity-report"}));

@@ -90,7 +90,7 @@ pub fn judge(
                 clause: String::new(),
                 sanction: String::new(),
                 evidence: vec![Evidence::at_line(
-                    &rs.path,
+                    sw.written_in.as_deref().unwrap_or(&rs.path),
                     sw.line as u64,
                     1,
                     0,

@@ -19,3 +19,15 @@ pub mod syntax;
 pub fn compile(path: &str, src: &str) -> Result<analysis::Ruleset, syntax::error::RuleError> {
     analysis::compile_with(path, src, eval::eval_const)
 }
+
+/// [`compile`] for a ruleset that may `extend` another file: `read` reads
+/// the file an `extends` names (given the path of the file that names it,
+/// and the name as written). Never inlined, for `bench/instructions.sh`.
+#[inline(never)]
+pub fn compile_chain(
+    path: &str,
+    src: &str,
+    read: &mut dyn FnMut(&str, &str) -> Result<analysis::Source, String>,
+) -> Result<analysis::Ruleset, analysis::Located> {
+    analysis::compile_chain(path, src, eval::eval_const, read)
+}

@@ -65,6 +65,10 @@ pub(super) struct Analyzer<'a> {
     /// Whether stateful calls are allowed here.
     pub(super) stateful_ok: bool,
     pub(super) fits: Vec<FitDef>,
+    /// The files of a chain of `extends` (path, text; the ruleset's own
+    /// first), and the one whose declaration is being read.
+    pub(super) files: Vec<(std::sync::Arc<str>, &'a str)>,
+    pub(super) file: usize,
 }
 
 /// The declarations met so far, in the file's order, that the ruleset
@@ -74,6 +78,8 @@ struct Declared {
     meta: Option<ast::Meta>,
     tcs: Vec<TimeControlDef>,
     variants: Vec<ast::Variant>,
+    /// The file each of `variants` is written in.
+    variant_files: Vec<usize>,
     rules: Vec<RuleDef>,
     rule_ids: HashMap<String, Pos>,
     /// The names of `tcs` and `variants`, to find a duplicate in one look.
@@ -106,7 +112,26 @@ impl<'a> Analyzer<'a> {
             scope: None,
             stateful_ok: false,
             fits: Vec::new(),
+            files: vec![(std::sync::Arc::from(path), src)],
+            file: 0,
         }
+    }
+
+    /// The files of a chain of `extends`, the ruleset's own first.
+    pub(super) fn with_files(mut self, files: Vec<(std::sync::Arc<str>, &'a str)>) -> Self {
+        self.files = files;
+        self
+    }
+
+    /// Read the declarations of file `k` from here on.
+    pub(super) fn in_file(&mut self, k: usize) {
+        self.file = k;
+        self.src = self.files[k].1;
+    }
+
+    /// The file being read, where it is not the ruleset's own.
+    pub(super) fn written_in(&self) -> Option<std::sync::Arc<str>> {
+        (self.file > 0).then(|| self.files[self.file].0.clone())
     }
 
     fn taken(&self, name: &ast::Name) -> Result<(), RuleError> {
@@ -140,34 +165,71 @@ impl<'a> Analyzer<'a> {
         })
     }
 
-    pub(super) fn run(mut self, items: Vec<Item>) -> Result<Ruleset, RuleError> {
+    pub(super) fn run(self, items: Vec<Item>) -> Result<Ruleset, RuleError> {
+        self.run_tagged(items.into_iter().map(|i| (0, i)).collect())
+            .map_err(|(_, e)| e)
+    }
+
+    /// [`Analyzer::run`] over declarations each of file `k` of
+    /// [`Analyzer::with_files`]: an error names the file it is in.
+    pub(super) fn run_tagged(
+        mut self,
+        items: Vec<(usize, Item)>,
+    ) -> Result<Ruleset, (usize, RuleError)> {
         let mut found = Declared::default();
-        for item in items {
-            self.item(item, &mut found)?;
+        for (k, item) in items {
+            self.in_file(k);
+            self.item(item, &mut found).map_err(|e| (k, e))?;
         }
+        self.in_file(0);
         let Declared {
             meta,
             tcs,
             variants: variants_ast,
+            variant_files,
             rules,
             ..
         } = found;
+        self.finish(meta, tcs, variants_ast, &variant_files, rules)
+    }
+
+    /// The ruleset, once every declaration is read: the header, the
+    /// variants (each of the file in `variant_files`) and the rest.
+    fn finish(
+        mut self,
+        meta: Option<ast::Meta>,
+        tcs: Vec<TimeControlDef>,
+        variants_ast: Vec<ast::Variant>,
+        variant_files: &[usize],
+        rules: Vec<RuleDef>,
+    ) -> Result<Ruleset, (usize, RuleError)> {
+        let at0 = |e| (0, e);
         let Some(meta) = meta else {
-            return Err(
-                RuleError::new(Pos::START, "the file has no `ruleset` header")
-                    .help("start with `ruleset <id> \"<title>\" { regulation \"…\" }`"),
-            );
+            return Err(at0(RuleError::new(
+                Pos::START,
+                "the file has no `ruleset` header",
+            )
+            .help("start with `ruleset <id> \"<title>\" { regulation \"…\" }`")));
         };
-        if let Some(tc) = &meta.time_control {
-            Self::known_time_control(&tcs, &Self::time_control_names(&tcs), tc)?;
+        if let Some((_, pos)) = &meta.extends {
+            // a chain is merged before the analysis (`extend`)
+            return Err(at0(RuleError::new(
+                *pos,
+                "`extends` names a file, and this ruleset was given without the files beside it",
+            )
+            .help("check it where it is: `arbiter rules check FILE`")));
         }
-        let scoring = self.scoring(&meta)?;
-        Self::check_tiebreaks(&meta)?;
-        let variants = self.variants(&variants_ast, &tcs)?;
+        if let Some(tc) = &meta.time_control {
+            Self::known_time_control(&tcs, &Self::time_control_names(&tcs), tc).map_err(at0)?;
+        }
+        let scoring = self.scoring(&meta).map_err(at0)?;
+        Self::check_tiebreaks(&meta).map_err(at0)?;
+        let variants = self.variants(&variants_ast, variant_files, &tcs)?;
+        self.in_file(0);
         let applies = match &meta.applies {
             Some(a) => {
                 self.scope = Some(Kind::Game);
-                let c = self.expr(a)?;
+                let c = self.expr(a).map_err(at0)?;
                 self.scope = None;
                 Some((c, a.pos.line))
             }
@@ -176,6 +238,7 @@ impl<'a> Analyzer<'a> {
         let sha256 = crate::base::digest::sha256_hex(self.src.as_bytes());
         if let Some(at) = meta.time_control_fit {
             self.fits.push(FitDef {
+                written_in: self.written_in(),
                 target: FitTarget::TimeControl,
                 grid: Vec::new(),
                 source: Some(FitSource::Record),
@@ -194,6 +257,7 @@ impl<'a> Analyzer<'a> {
             tiebreaks: meta.tiebreaks.into_iter().map(|t| t.text).collect(),
             time_control: meta.time_control.map(|t| t.text),
             applies,
+            extends: Vec::new(),
             consts: self.consts,
             switches: self.switches,
             lets: self.lets,
@@ -229,6 +293,7 @@ impl<'a> Analyzer<'a> {
                 if let Some((pos, grid)) = fit {
                     let (grid, source) = self.fit_grid(index, &e, pos, &grid)?;
                     self.fits.push(FitDef {
+                        written_in: self.written_in(),
                         target: FitTarget::Const(index),
                         grid,
                         source,
@@ -246,6 +311,7 @@ impl<'a> Analyzer<'a> {
                 self.taken(&name)?;
                 if let Some(pos) = fit {
                     self.fits.push(FitDef {
+                        written_in: self.written_in(),
                         target: FitTarget::Switch(self.switches.len()),
                         grid: vec![Value::Bool(default), Value::Bool(!default)],
                         source: None,
@@ -256,6 +322,7 @@ impl<'a> Analyzer<'a> {
                 self.switch_index
                     .insert(name.text.clone(), self.switches.len());
                 self.switches.push(Switch {
+                    written_in: self.written_in(),
                     name: name.text,
                     default,
                     doc,
@@ -295,6 +362,14 @@ impl<'a> Analyzer<'a> {
                     ));
                 }
                 found.variants.push(v);
+                found.variant_files.push(self.file);
+            }
+            Item::Drop(id) => {
+                return Err(RuleError::new(
+                    id.pos,
+                    "`drop rule` leaves out a rule of the ruleset this one extends",
+                )
+                .help("give the header `extends \"FILE\"`"));
             }
             Item::Rule(r) => {
                 if let Some(prev) = found.rule_ids.get(&r.id.text) {

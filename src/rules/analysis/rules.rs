@@ -105,6 +105,7 @@ impl Analyzer<'_> {
             .rfind("rule")
             .unwrap_or(r.id.pos.offset);
         Ok(RuleDef {
+            written_in: self.written_in(),
             id: r.id.text.clone(),
             title: r.title.clone(),
             cites: r

@@ -16,6 +16,9 @@ pub struct Let {
 
 #[derive(Debug, Clone)]
 pub struct Switch {
+    /// The file it is written in where that is not the ruleset's own (a
+    /// file the ruleset `extends`); its `line` is that file's.
+    pub written_in: Option<std::sync::Arc<str>>,
     pub name: String,
     pub default: bool,
     pub doc: String,
@@ -24,6 +27,9 @@ pub struct Switch {
 
 #[derive(Debug, Clone)]
 pub struct VariantDef {
+    /// The file it is written in where that is not the ruleset's own (a
+    /// file the ruleset `extends`); its `line` is that file's.
+    pub written_in: Option<std::sync::Arc<str>>,
     pub name: String,
     /// The chain of ancestors, nearest last (the variant itself excluded).
     pub ancestors: Vec<usize>,
@@ -68,6 +74,9 @@ pub enum Check {
 
 #[derive(Debug, Clone)]
 pub struct RuleDef {
+    /// The file it is written in where that is not the ruleset's own (a
+    /// file the ruleset `extends`); its `line` is that file's.
+    pub written_in: Option<std::sync::Arc<str>>,
     pub id: String,
     pub title: String,
     pub cites: Vec<CiteDef>,
@@ -154,6 +163,8 @@ pub struct Ruleset {
     /// `applies when`: the records this ruleset is for, among a folder of
     /// rulesets, and the line it is written on.
     pub applies: Option<(CExpr, usize)>,
+    /// The files it `extends`, nearest first: (path as shown, SHA-256).
+    pub extends: Vec<(String, String)>,
     pub consts: Vec<(String, CExpr)>,
     pub switches: Vec<Switch>,
     pub lets: Vec<Let>,
@@ -173,6 +184,26 @@ pub struct Ruleset {
 pub(crate) type Kept = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
 impl Ruleset {
+    /// The file rule `id` is written in (a file this one `extends`, or its
+    /// own).
+    pub fn rule_file(&self, id: &str) -> &str {
+        let r = self.rules.iter().find(|r| r.id == id);
+        r.and_then(|r| r.written_in.as_deref())
+            .unwrap_or(&self.path)
+    }
+
+    /// The file the `fit` clause of `kind` (`const`, `switch`,
+    /// `time-control`) `name` is written in.
+    pub fn fit_file(&self, kind: &str, name: &str) -> &str {
+        let f = self.fits.iter().find(|f| match f.target {
+            FitTarget::Const(i) => kind == "const" && self.consts[i].0 == name,
+            FitTarget::Switch(i) => kind == "switch" && self.switches[i].name == name,
+            FitTarget::TimeControl => kind == "time-control",
+        });
+        f.and_then(|f| f.written_in.as_deref())
+            .unwrap_or(&self.path)
+    }
+
     /// Rules that call a detector this version of arbiter does not have:
     /// `(rule id, detector)`.
     pub fn unavailable(&self) -> Vec<(String, &'static str)> {
@@ -253,6 +284,9 @@ pub enum FitTarget {
 /// switch: both), in order.
 #[derive(Debug, Clone)]
 pub struct FitDef {
+    /// The file it is written in where that is not the ruleset's own (a
+    /// file the ruleset `extends`); its `line` is that file's.
+    pub written_in: Option<std::sync::Arc<str>>,
     pub target: FitTarget,
     pub grid: Vec<Value>,
     /// Where the values come from when the archive gives them (`fit from

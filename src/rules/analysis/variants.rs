@@ -18,8 +18,9 @@ impl Analyzer<'_> {
     pub(super) fn variants(
         &mut self,
         variants_ast: &[ast::Variant],
+        files: &[usize],
         tcs: &[TimeControlDef],
-    ) -> Result<Vec<VariantDef>, RuleError> {
+    ) -> Result<Vec<VariantDef>, (usize, RuleError)> {
         // variants: resolve parents and reject cycles
         let index: HashMap<&str, usize> = variants_ast
             .iter()
@@ -28,9 +29,13 @@ impl Analyzer<'_> {
             .collect();
         let known = Self::time_control_names(tcs);
         let mut variants = Vec::new();
-        for v in variants_ast {
-            let ancestors = ancestors(v, variants_ast, &index)?;
-            variants.push(self.variant(v, ancestors, tcs, &known)?);
+        for (v, &k) in variants_ast.iter().zip(files) {
+            self.in_file(k);
+            let ancestors = ancestors(v, variants_ast, &index).map_err(|e| (k, e))?;
+            variants.push(
+                self.variant(v, ancestors, tcs, &known)
+                    .map_err(|e| (k, e))?,
+            );
         }
         Ok(variants)
     }
@@ -44,6 +49,7 @@ impl Analyzer<'_> {
         known: &HashSet<&str>,
     ) -> Result<VariantDef, RuleError> {
         let mut def = VariantDef {
+            written_in: self.written_in(),
             name: v.name.text.clone(),
             ancestors,
             applies: None,

@@ -77,7 +77,7 @@ pub(super) fn note_unknown(
 pub fn rule_evidence(rule: &RuleDef, ruleset_path: &str) -> Evidence {
     let c = &rule.cites[0];
     Evidence::at_line(
-        ruleset_path,
+        rule.written_in.as_deref().unwrap_or(ruleset_path),
         c.line as u64,
         c.column as u64,
         0,

@@ -349,7 +349,7 @@ pub fn undescribed_finding(rs: &Ruleset, fit: &GroupFit, u: &Undescribed) -> Fin
     );
     f.evidence.push(group_evidence(fit));
     f.evidence.push(Evidence::at_line(
-        &rs.path,
+        rs.rule_file(&u.rule),
         u.line as u64,
         1,
         4,
@@ -400,7 +400,7 @@ pub fn departure_finding(rs: &Ruleset, fit: &GroupFit) -> Finding {
     f.evidence.push(group_evidence(fit));
     for x in fit.fits.iter().filter(|x| x.fitted != x.text) {
         f.evidence.push(Evidence::at_line(
-            &rs.path,
+            rs.fit_file(x.kind, &x.name),
             x.line as u64,
             x.column as u64,
             3,

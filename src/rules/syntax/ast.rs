@@ -201,6 +201,9 @@ pub struct Meta {
     /// `applies when EXPR`: the records the ruleset is for, when it is one
     /// of a folder of rulesets (`--rules DIR`); over `game.*` and tags.
     pub applies: Option<Expr>,
+    /// `extends "FILE"`: the ruleset this one builds on (the file as
+    /// written, and where).
+    pub extends: Option<(String, Pos)>,
 }
 
 /// The values `arbiter rules fit` may try for a constant: `fit FROM to TO
@@ -239,4 +242,6 @@ pub enum Item {
     TimeControl(TimeControl),
     Variant(Variant),
     Rule(Box<Rule>),
+    /// `drop rule ID`: a rule of the ruleset this one extends, left out.
+    Drop(Name),
 }

@@ -14,6 +14,7 @@ const TOP_LEVEL: &[&str] = &[
     "time-control",
     "variant",
     "rule",
+    "drop",
 ];
 
 impl Parser<'_> {
@@ -87,6 +88,13 @@ impl Parser<'_> {
                 self.bump();
                 self.rule().map(|r| Item::Rule(Box::new(r)))
             }
+            "drop" => {
+                self.bump();
+                self.expect_word("rule")?;
+                Ok(Item::Drop(
+                    self.dotted_name("the id of a rule to leave out")?,
+                ))
+            }
             _ => {
                 let help = crate::base::suggest::suggest(&word, TOP_LEVEL.iter().copied())
                     .unwrap_or_else(|| "expected `ruleset`, `const`, `switch`, `let`, `time-control`, `variant` or `rule`".into());
@@ -129,6 +137,13 @@ impl Parser<'_> {
     fn meta(&mut self) -> Result<Meta, RuleError> {
         let id = self.dotted_name("the ruleset's id")?;
         let (title, _) = self.expect_string("the ruleset's title (a string)")?;
+        let extends = if self.is_ident("extends") {
+            self.bump();
+            let (file, pos) = self.expect_string("the file of the ruleset this one extends")?;
+            Some((file, pos))
+        } else {
+            None
+        };
         self.expect(Tok::LBrace)?;
         let mut m = Meta {
             id,
@@ -140,6 +155,7 @@ impl Parser<'_> {
             time_control: None,
             time_control_fit: None,
             applies: None,
+            extends,
         };
         while !self.eat(&Tok::RBrace) {
             let kw = self.expect_ident(
