@@ -241,6 +241,21 @@ fn a_folder_of_rulesets_is_refused_where_it_cannot_serve() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--variant needs one ruleset file"), "{err}");
+    // a rule of a folder's ruleset may be selected
+    let o = arbiter(&[
+        "audit",
+        s(&d.join("a.pgn")),
+        "--rules",
+        s(&rules),
+        "--select",
+        "alpha.long",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let empty = d.join("empty");
     std::fs::create_dir(&empty).unwrap();
     let o = arbiter(&["audit", s(&d.join("a.pgn")), "--rules", s(&empty)]);

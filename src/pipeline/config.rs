@@ -607,7 +607,9 @@ fn check_filter(cfg: &Config) -> Result<(), ConfigError> {
         .iter()
         .map(|c| c.id.to_string())
         .collect();
-    if let Some(rs) = &cfg.ruleset {
+    // the ruleset, or each of a folder of them
+    let shelf = cfg.shelf.iter().flat_map(|s| s.rulesets.iter());
+    for rs in shelf.chain(&cfg.ruleset) {
         known.extend(rs.rules.iter().map(|r| r.id.clone()));
     }
     let ids = |k: &[String]| -> Vec<(&'static str, String)> {
