@@ -175,3 +175,46 @@ fn batch_keeps_only_the_selected_codes() {
         "{codes:?}"
     );
 }
+
+/// A rule of a case folder's own ruleset may be selected; a pattern that
+/// neither it nor any other ruleset knows is still refused.
+#[test]
+fn a_case_folders_own_rule_may_be_selected() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("case");
+    std::fs::create_dir(&case).unwrap();
+    std::fs::write(
+        case.join("game.pgn"),
+        "[Event \"E\"]\n[Site \"?\"]\n[Date \"2026.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n",
+    )
+    .unwrap();
+    std::fs::write(
+        case.join("own.rules"),
+        "ruleset own \"Own\" {\n  regulation \"r\"\n}\nrule own.any \"Any\" {\n  cite \"1\" \"No move.\"\n  forbid on move when move.ply >= 1\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        case.join("case.json"),
+        "{\"game\": \"game.pgn\", \"ruleset\": \"own.rules\"}\n",
+    )
+    .unwrap();
+    let path = case.to_str().unwrap();
+    let o = arbiter(&["audit", path, "--select", "own.any", "--format", "json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let game = &json_lines(&o)[0];
+    let codes: BTreeSet<&str> = game["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, BTreeSet::from(["own.any"]));
+    let o = arbiter(&["audit", path, "--select", "own.nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("own.nope"));
+}

@@ -33,7 +33,8 @@ pub struct Request {
 /// fitted as it is read when the settings ask for it), and what the report
 /// records of the invocation.
 pub fn configure(paths: &[PathBuf], settings: &Settings) -> Result<Config, ConfigureError> {
-    let mut cfg = Config::load(settings, false, machine_threads())?;
+    let more = || crate::pipeline::inputs::case_rule_ids(paths);
+    let mut cfg = Config::load_with(settings, false, machine_threads(), &more)?;
     if settings.fit {
         crate::pipeline::fit::check(&cfg)?;
         cfg.fit = true;

@@ -33,7 +33,8 @@ pub struct Request {
 /// the batch keeps to `threads`: the games, the engine logs, and the fit
 /// (on threads of its own, beside the games).
 pub fn configure(req: &Request) -> Result<Config, ConfigureError> {
-    let mut cfg = Config::load(&req.settings, false, req.threads)?;
+    let more = || crate::pipeline::inputs::case_rule_ids(&req.paths);
+    let mut cfg = Config::load_with(&req.settings, false, req.threads, &more)?;
     if req.settings.fit {
         crate::pipeline::fit::check(&cfg)?;
         cfg.fit = true;

@@ -380,8 +380,9 @@ pub fn run(report: &Path, base: Option<&Path>, out: &mut dyn Write) -> Result<i3
 fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
     let inv = &r.invocation;
     let (settings, paths) = Settings::of(inv);
-    let mut cfg =
-        Config::load(&settings, false, machine_threads()).map_err(super::ConfigureError::from)?;
+    let more = || crate::pipeline::inputs::case_rule_ids(&paths);
+    let mut cfg = Config::load_with(&settings, false, machine_threads(), &more)
+        .map_err(super::ConfigureError::from)?;
     if settings.fit {
         crate::pipeline::fit::check(&cfg).map_err(super::ConfigureError::from)?;
         cfg.fit = true;

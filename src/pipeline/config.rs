@@ -483,6 +483,18 @@ impl Config {
     /// report. `trace` keeps every `let` value per move (`replay`). `--fit`
     /// is not set here: the command checks it (`crate::pipeline::fit::check`).
     pub fn load(settings: &Settings, trace: bool, threads: usize) -> Result<Config, ConfigError> {
+        Self::load_with(settings, trace, threads, &Vec::new)
+    }
+
+    /// [`Config::load`], where `--select` and `--ignore` may also name the
+    /// rule ids `more` gives (the rules of the case folders' own rulesets,
+    /// read only for a pattern no other ruleset knows).
+    pub fn load_with(
+        settings: &Settings,
+        trace: bool,
+        threads: usize,
+        more: &dyn Fn() -> Vec<String>,
+    ) -> Result<Config, ConfigError> {
         let mut cfg = Config {
             trace,
             ..Default::default()
@@ -538,7 +550,7 @@ impl Config {
         }
         cfg.detectors = std::sync::Arc::new(detectors);
         cfg.filter = settings.filter.clone();
-        check_filter(&cfg)?;
+        check_filter(&cfg, more)?;
         Ok(cfg)
     }
 }
@@ -602,7 +614,7 @@ impl Config {
 /// of the ruleset, or a rule of a shipped ruleset (a case folder's own
 /// ruleset is read later): a misspelt one would silently keep or drop
 /// nothing.
-fn check_filter(cfg: &Config) -> Result<(), ConfigError> {
+fn check_filter(cfg: &Config, more: &dyn Fn() -> Vec<String>) -> Result<(), ConfigError> {
     let mut known: Vec<String> = crate::findings::codes::CODES
         .iter()
         .map(|c| c.id.to_string())
@@ -627,6 +639,10 @@ fn check_filter(cfg: &Config) -> Result<(), ConfigError> {
             known.extend(rs.rules.iter().map(|r| r.id.clone()));
         }
     }
+    if ids(&known).is_empty() {
+        return Ok(());
+    }
+    known.extend(more());
     match ids(&known).into_iter().next() {
         Some((flag, pattern)) => Err(ConfigError::Filter { flag, pattern }),
         None => Ok(()),

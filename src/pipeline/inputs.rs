@@ -571,6 +571,27 @@ impl Case {
     }
 }
 
+/// The rule ids of the rulesets the case folders among `paths` name as
+/// files of their own (for `--select` and `--ignore`; a case that cannot
+/// be read is said when it is audited).
+pub fn case_rule_ids(paths: &[PathBuf]) -> Vec<String> {
+    let mut ids = Vec::new();
+    for input in expand_inputs(paths) {
+        let Ok(Input::Case(dir)) = input else {
+            continue;
+        };
+        if let Ok(Case {
+            ruleset: Some(CaseRuleset::File(p)),
+            ..
+        }) = Case::read(&dir)
+            && let Ok(rs) = Config::load_ruleset_within(&p, Some(&dir))
+        {
+            ids.extend(rs.rules.iter().map(|r| r.id.clone()));
+        }
+    }
+    ids
+}
+
 /// The ruleset `given` names in a case folder: a shipped ruleset's name
 /// (no `/` and no extension), else a file of the folder.
 fn ruleset(folder: &Folder<'_>, given: &str) -> Result<CaseRuleset, CaseError> {
