@@ -98,6 +98,32 @@ fn each_tag_is_judged_against_the_control_told() {
     assert_eq!(rule, "manager.time-control");
 }
 
+/// A finding on a game's TimeControl points at the tag's line, not at
+/// the game: the rules' conditions read the tag (as any rule on a game
+/// that reads a tag does).
+#[test]
+fn each_finding_points_at_the_tags_line() {
+    let lines = audit(&fixture(), &["--manager-args", "-each tc=60+0.6"]);
+    let text = std::fs::read_to_string(fixture()).unwrap();
+    let tag_lines: Vec<u64> = (text.lines().enumerate())
+        .filter(|(_, l)| l.starts_with("[TimeControl "))
+        .map(|(i, _)| i as u64 + 1)
+        .collect();
+    let mut pointed = Vec::new();
+    for (k, g) in lines.iter().filter(|l| l["type"] == "game").enumerate() {
+        for f in g["findings"].as_array().unwrap() {
+            if !RULE_IDS.contains(&f["rule"].as_str().unwrap_or("")) {
+                continue;
+            }
+            let ev = &f["evidence"][0];
+            assert_eq!(ev["note"], "the TimeControl tag", "{f}");
+            assert_eq!(ev["span"]["line"].as_u64(), Some(tag_lines[k]), "{f}");
+            pointed.push(k);
+        }
+    }
+    assert_eq!(pointed, [1, 2, 3, 4]);
+}
+
 #[test]
 fn told_nothing_no_tag_is_judged() {
     let games = judged(&audit(&fixture(), &[]));

@@ -212,6 +212,44 @@ impl Ruleset {
     }
 }
 
+impl Ruleset {
+    /// The record's tags a rule's condition reads, in the order it first
+    /// reads them: `tag("X")` with its name written out, and the fields of
+    /// `game` that are one tag (`game.time_control` is TimeControl),
+    /// through the `let`s it names. A finding on a game points at them.
+    pub fn tags_read(&self, rule: &RuleDef) -> Vec<String> {
+        fn walk(rs: &Ruleset, e: &CExpr, seen: &mut Vec<bool>, out: &mut Vec<String>) {
+            let name = match e {
+                CExpr::Call(super::cexpr::Builtin::Tag, args) => match args.first() {
+                    Some(CExpr::Lit(Value::Str(s))) => Some(s.to_string()),
+                    _ => None,
+                },
+                CExpr::Field(Kind::Game, f) => crate::timeline::game_field_tag(f).map(String::from),
+                CExpr::Let(j) => {
+                    if let (Some(false), Some(l)) = (seen.get(*j).copied(), rs.lets.get(*j)) {
+                        seen[*j] = true;
+                        walk(rs, &l.expr, seen, out);
+                    }
+                    None
+                }
+                _ => None,
+            };
+            if let Some(n) = name
+                && !out.contains(&n)
+            {
+                out.push(n);
+            }
+            e.each_child(&mut |x| walk(rs, x, seen, out));
+        }
+        let mut seen = vec![false; self.lets.len()];
+        let mut out = Vec::new();
+        for e in rule.evaluated() {
+            walk(self, e, &mut seen, &mut out);
+        }
+        out
+    }
+}
+
 /// The most values a `fit` clause may give one constant.
 pub const FIT_MAX_VALUES: usize = 1000;
 
