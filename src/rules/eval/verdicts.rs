@@ -151,6 +151,22 @@ pub(super) fn violation(
         (Kind::Game, Some(tl)) => tag_places(rs, rule, tl, path),
         _ => Vec::new(),
     };
+    // an engine event's fields measured to another line of its log
+    let measured = match &ev.data {
+        Data::Engine(e) if !e.places.is_empty() => rs
+            .fields_read(rule, ev.kind)
+            .iter()
+            .filter_map(|name| e.places.iter().find(|(f, _)| f == name))
+            .map(|(f, span)| Evidence {
+                path: e.source.clone(),
+                span: Some(*span),
+                ply,
+                timestamp: None,
+                note: format!("the line {}.{f} runs to", ev.kind.name()),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let first = if tags.is_empty() {
         Evidence {
             path: path.to_string(),
@@ -166,6 +182,7 @@ pub(super) fn violation(
     // the other tags read, and a detector's own places (the engine-log
     // line it read), before the rules file's line, which stays last
     let extra: Vec<Evidence> = (tags.into_iter())
+        .chain(measured)
         .chain(ctx.evidence.iter().filter_map(|(_, e)| e.clone()))
         .collect();
     if !extra.is_empty() {
