@@ -1,7 +1,8 @@
 //! The clocks the managers told the engines, and losses on time, against
 //! the clocks rebuilt from the TimeControl tag and the move times
-//! (`manager.go-clock`, `manager.time-forfeit`, `manager.time-loss-clock`
-//! in `rulesets/managers.rules`, docs/managers.md). Faults planted in
+//! (`manager.go-clock`, `manager.time-forfeit`, `manager.time-loss-clock`,
+//! `manager.time-loss-unanswered` in `rulesets/managers.rules`,
+//! docs/managers.md). Faults planted in
 //! copies of the fixtures are found at their file and line; the real
 //! matches of `peers/` give none.
 
@@ -12,10 +13,11 @@ use serde_json::Value;
 use super::{arbiter, json_lines};
 
 const RULES: &str = "rulesets/managers.rules";
-const OURS: [&str; 3] = [
+const OURS: [&str; 4] = [
     "manager.go-clock",
     "manager.time-forfeit",
     "manager.time-loss-clock",
+    "manager.time-loss-unanswered",
 ];
 
 fn fixture(path: &str) -> PathBuf {
@@ -324,5 +326,150 @@ fn the_peers_matches_have_no_such_finding_and_a_planted_go_is_found() {
         &peers.join("cc-rr.pgn"),
         &peers.join("cc-rr.debug.log"),
         100,
+    );
+}
+
+/// `text` without its lines for which `drop` holds, and each other line
+/// passed through `change`.
+fn edited(text: &str, drop: impl Fn(&str) -> bool, change: impl Fn(&str) -> String) -> String {
+    (text.lines())
+        .filter(|l| !drop(l))
+        .map(|l| change(l) + "\n")
+        .collect()
+}
+
+const UNANSWERED: &str = OURS[3];
+
+#[test]
+fn a_time_loss_declared_before_the_clock_ran_out_is_found_at_its_go_line() {
+    // cc-rr game 1 without its last move, lost on time by White, and the
+    // log without Glaurung's answer to its last go (976 ms on its clock):
+    // the game ends 81 ms after that go, with no bestmove
+    let pgn =
+        std::fs::read_to_string(fixture("tests/fixtures/logs/match/cutechess-rr.pgn")).unwrap();
+    let log =
+        std::fs::read_to_string(fixture("tests/fixtures/logs/match/cutechess-rr.log")).unwrap();
+    let last = "h3 {+12.78/8 0.042s} 45. Bg3 {-10.54/9 0.080s, Black wins by adjudication} 0-1";
+    assert!(pgn.contains(last));
+    let cut = pgn
+        .replacen(last, "h3 {+12.78/8 0.042s, White loses on time} 0-1", 1)
+        .replacen("[PlyCount \"89\"]", "[PlyCount \"88\"]", 1)
+        .replacen(
+            "[Termination \"adjudication\"]",
+            "[Termination \"time forfeit\"]",
+            1,
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = write(dir.path(), "cut.pgn", &cut);
+    let answer = "9281 <Glaurung2.2(0): bestmove f2g3";
+    assert!(log.contains(answer));
+    let unanswered = edited(
+        &log,
+        |l| l.starts_with(answer) || l.starts_with("9281 >TogaII3.0(1): position"),
+        |l| l.replacen("{Black wins by adjudication}", "{White loses on time}", 1),
+    );
+    let early = write(dir.path(), "early.log", &unanswered);
+    let go = nth_line(&unanswered, "go wtime 976 btime 1734", 0);
+    let end = nth_line(&unanswered, "Finished game 1 ", 0);
+    let all = ["manager.time-loss", OURS[0], OURS[1], OURS[2], OURS[3]];
+    let lines = audit(&pgn, Some(&early));
+    let got = found(&lines, &all);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(
+        (got[0].rule.as_str(), got[0].line, got[0].path.as_str()),
+        (UNANSWERED, go as u64, early.to_str().unwrap())
+    );
+    assert!(
+        got[0].message.contains(
+            "976 ms on its clock and a margin of 0 ms, and the game ended 81 ms later with no bestmove: 895 ms before"
+        ),
+        "{}",
+        got[0].message
+    );
+    // its second evidence: the manager's result line
+    let f = (lines.iter())
+        .flat_map(|g| g["findings"].as_array().into_iter().flatten())
+        .find(|f| f["rule"] == UNANSWERED)
+        .unwrap();
+    assert_eq!(
+        f["evidence"][1]["span"]["line"].as_u64(),
+        Some(end as u64),
+        "{f}"
+    );
+    // the same with a margin: 1 s more is a clock not yet run out either
+    let got = found(
+        &json_lines(&arbiter(&[
+            "audit",
+            pgn.to_str().unwrap(),
+            "--rules",
+            RULES,
+            "--engine-log",
+            early.to_str().unwrap(),
+            "--manager-args",
+            "-each timemargin=1000",
+            "--format",
+            "json",
+        ])),
+        &[UNANSWERED],
+    );
+    assert_eq!(got.len(), 1, "{got:?}");
+    // a genuine loss: the game ends 996 ms after the go, past the clock
+    let late = write(
+        dir.path(),
+        "late.log",
+        &edited(
+            &unanswered,
+            |_| false,
+            |l| match l.strip_prefix("9281 ") {
+                Some(rest) => format!("10196 {rest}"),
+                None => l.to_string(),
+            },
+        ),
+    );
+    assert_eq!(found(&audit(&pgn, Some(&late)), &all), vec![]);
+}
+
+#[test]
+fn a_fastchess_time_loss_with_no_answer_is_judged_too() {
+    // fc-rr game 7 without Black's last move (Qg8) and without its
+    // bestmove in the log: fastchess ended the game 83 ms after Glaurung's
+    // go, with 2213 ms on its clock
+    let pgn = std::fs::read_to_string(fixture("tests/fixtures/logs/match/fastchess.pgn")).unwrap();
+    let log = std::fs::read_to_string(fixture("tests/fixtures/logs/match/fastchess.log")).unwrap();
+    let qg8 = nth_line(&pgn, "Qg8 {-15.90/11", 0);
+    let cut: String = (pgn.lines().enumerate())
+        .filter(|(i, _)| i + 1 != qg8)
+        .map(|(i, l)| {
+            if i + 2 == qg8 {
+                l.replacen("\"}", "\", Black loses on time}", 1) + "\n"
+            } else {
+                l.to_string() + "\n"
+            }
+        })
+        .collect::<String>()
+        .replacen("[PlyCount \"40\"]", "[PlyCount \"39\"]", 1)
+        .replacen(
+            "[Termination \"adjudication\"]",
+            "[Termination \"time forfeit\"]",
+            1,
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = write(dir.path(), "cut.pgn", &cut);
+    let answer = "Glaurung2.2 ---> bestmove d8g8 ponder g7e7";
+    assert!(log.contains(answer));
+    let log = write(
+        dir.path(),
+        "early.log",
+        &edited(&log, |l| l.contains(answer), str::to_string),
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let go = nth_line(&text, "Glaurung2.2 <--- go wtime 1712 btime 2213", 0);
+    let got = found(&audit(&pgn, Some(&log)), &[UNANSWERED, OURS[2]]);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!((got[0].rule.as_str(), got[0].line), (UNANSWERED, go as u64));
+    assert!(
+        got[0].message.contains("2213 ms on its clock"),
+        "{}",
+        got[0].message
     );
 }

@@ -98,6 +98,32 @@ fn each_tag_is_judged_against_the_control_told() {
     assert_eq!(rule, "manager.time-control");
 }
 
+/// A finding on a game's TimeControl points at the tag's line, not at
+/// the game: the rules' conditions read the tag (as any rule on a game
+/// that reads a tag does).
+#[test]
+fn each_finding_points_at_the_tags_line() {
+    let lines = audit(&fixture(), &["--manager-args", "-each tc=60+0.6"]);
+    let text = std::fs::read_to_string(fixture()).unwrap();
+    let tag_lines: Vec<u64> = (text.lines().enumerate())
+        .filter(|(_, l)| l.starts_with("[TimeControl "))
+        .map(|(i, _)| i as u64 + 1)
+        .collect();
+    let mut pointed = Vec::new();
+    for (k, g) in lines.iter().filter(|l| l["type"] == "game").enumerate() {
+        for f in g["findings"].as_array().unwrap() {
+            if !RULE_IDS.contains(&f["rule"].as_str().unwrap_or("")) {
+                continue;
+            }
+            let ev = &f["evidence"][0];
+            assert_eq!(ev["note"], "the TimeControl tag", "{f}");
+            assert_eq!(ev["span"]["line"].as_u64(), Some(tag_lines[k]), "{f}");
+            pointed.push(k);
+        }
+    }
+    assert_eq!(pointed, [1, 2, 3, 4]);
+}
+
 #[test]
 fn told_nothing_no_tag_is_judged() {
     let games = judged(&audit(&fixture(), &[]));
@@ -196,4 +222,111 @@ fn the_fishtest_task_is_explained_by_its_runs_tc() {
         .map(|g| &g["variant"])
         .collect();
     assert!(variants.iter().all(|v| *v == "fishtest"), "{variants:?}");
+}
+
+/// The findings of the ScaleFactor rules, and of the three above, as
+/// (rule, severity, message, lines of the evidence in the PGN).
+fn scale_findings(lines: &[Value], pgn: &Path) -> Vec<(String, String, String, Vec<u64>)> {
+    let rules = ["manager.scale-factor", "manager.scale-factor-agrees"];
+    (lines.iter())
+        .filter(|l| l["type"] == "game")
+        .flat_map(|g| g["findings"].as_array().unwrap().clone())
+        .filter(|f| {
+            let r = f["rule"].as_str().unwrap_or("");
+            rules.contains(&r) || RULE_IDS.contains(&r)
+        })
+        .map(|f| {
+            let s = |k: &str| f[k].as_str().unwrap().to_string();
+            let at = (f["evidence"].as_array().unwrap().iter())
+                .filter(|e| e["path"] == pgn.to_str().unwrap())
+                .map(|e| e["span"]["line"].as_u64().unwrap())
+                .collect();
+            (s("rule"), s("severity"), s("message"), at)
+        })
+        .collect()
+}
+
+/// OpenBench's worker scales the control by the ScaleFactor it writes:
+/// each part times the factor, to two decimals. A tag that is so is a
+/// note, one that is not a warning, each at the TimeControl and
+/// ScaleFactor tags' lines; the three rules above say nothing of it.
+#[test]
+fn a_scale_factor_tag_is_judged_against_the_factor() {
+    let text = std::fs::read_to_string(fixture()).unwrap();
+    let first = &text[..text[1..].find("[Event ").unwrap() + 1];
+    let dir = tempfile::tempdir().unwrap();
+    let with = |factor: &str, name: &str| {
+        let game = first.replacen(
+            "[TimeControl \"60+0.6\"]",
+            &format!("[TimeControl \"3.51+0.04\"]\n[ScaleFactor \"{factor}\"]"),
+            1,
+        );
+        let p = dir.path().join(name);
+        std::fs::write(&p, game).unwrap();
+        p
+    };
+    let tags = (14, 15);
+    // example 3 of OpenBench's own tests: 8+0.08 at 0.4384108055671342
+    let right = with("0.4384108055671342", "right.pgn");
+    let got = scale_findings(
+        &audit(&right, &["--manager-args", "-each tc=8+0.08"]),
+        &right,
+    );
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (rule, sev, msg, at) = &got[0];
+    assert_eq!(
+        (rule.as_str(), sev.as_str()),
+        ("manager.scale-factor-agrees", "info")
+    );
+    assert!(
+        msg.starts_with("TimeControl 3.51+0.04 is the match's tc=8+0.08 times its ScaleFactor 0.4384108055671342"),
+        "{msg}"
+    );
+    assert_eq!(*at, [tags.0, tags.1]);
+    // a factor the control does not show: 8 s at 0.5 is 4 s
+    let wrong = with("0.5", "wrong.pgn");
+    let got = scale_findings(
+        &audit(&wrong, &["--manager-args", "-each tc=8+0.08"]),
+        &wrong,
+    );
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (rule, sev, msg, at) = &got[0];
+    assert_eq!(
+        (rule.as_str(), sev.as_str()),
+        ("manager.scale-factor", "warning")
+    );
+    assert!(
+        msg.starts_with(
+            "TimeControl 3.51+0.04, but the match's tc=8+0.08 times its ScaleFactor 0.5 is 4+0.04 s"
+        ),
+        "{msg}"
+    );
+    assert_eq!(*at, [tags.0, tags.1]);
+    // the right factor, another control told: 10+0.1 gives 4.38+0.04
+    let got = scale_findings(
+        &audit(&right, &["--manager-args", "-each tc=10+0.1"]),
+        &right,
+    );
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(got[0].2.contains(" is 4.38+0.04 s"), "{:?}", got[0]);
+    // told nothing, nothing is judged
+    assert_eq!(scale_findings(&audit(&right, &[]), &right), vec![]);
+}
+
+/// OpenBench's 34-game example: every game's TimeControl is 8+0.08 times
+/// its ScaleFactor.
+#[test]
+fn openbenchs_example_agrees_with_its_scale_factor() {
+    let Some(corpus) = std::env::var_os("ARBITER_CORPUS") else {
+        eprintln!("skipping: ARBITER_CORPUS is not set (set it to the folder holding peers/)");
+        return;
+    };
+    let pgn = Path::new(&corpus).join("peers/openbench-example3.pgn");
+    let got = scale_findings(&audit(&pgn, &["--manager-args", "-each tc=8+0.08"]), &pgn);
+    assert_eq!(got.len(), 34, "{got:?}");
+    assert!(
+        got.iter()
+            .all(|(r, _, _, at)| r == "manager.scale-factor-agrees" && at.len() == 2),
+        "{got:?}"
+    );
 }

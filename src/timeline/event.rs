@@ -201,15 +201,11 @@ impl<'a> Timeline<'a> {
     /// is of another kind or the source does not record it.
     pub fn field(&self, i: usize, kind: Kind, name: &str) -> Value {
         if kind == Kind::Game {
+            if let Some(tag) = game_field_tag(name) {
+                return self.tag(tag);
+            }
             return match name {
-                "white" => self.tag("White"),
-                "black" => self.tag("Black"),
-                "event" => self.tag("Event"),
-                "round" => self.tag("Round"),
-                "result" => self.tag("Result"),
-                "termination" => self.tag("Termination"),
                 "details" => self.details(),
-                "time_control" => self.tag("TimeControl"),
                 "plies" => Value::Num(self.game.moves.len() as f64),
                 "start_time" => opt_ms(self.game.start_time_ms()),
                 "end_time" => opt_ms(self.game.end_time_ms()),
@@ -317,6 +313,22 @@ fn engine_event(e: &EngEvent) -> Event<'_> {
 }
 
 /// A time in ms as a rule's number, `none` where the record gives none.
+/// The tag a field of `game` is, where it is one tag (`time_control` is
+/// `TimeControl`); `details` is not: it is the TerminationDetails tag or a
+/// manager's text after the last move.
+pub fn game_field_tag(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "white" => "White",
+        "black" => "Black",
+        "event" => "Event",
+        "round" => "Round",
+        "result" => "Result",
+        "termination" => "Termination",
+        "time_control" => "TimeControl",
+        _ => return None,
+    })
+}
+
 fn opt_ms(ms: Option<i64>) -> Value {
     ms.map_or(Value::None, |ms| Value::Num(ms as f64))
 }

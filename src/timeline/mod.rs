@@ -15,7 +15,7 @@ mod options;
 mod placement;
 mod vocabulary;
 
-pub use event::{Data, Event, Timeline};
+pub use event::{Data, Event, Timeline, game_field_tag};
 pub use kind::{Kind, ScopeKind};
 pub(crate) use move_facts::side_str;
 pub use move_facts::{MoveFacts, score_pawns};

@@ -30,6 +30,11 @@ pub struct EngineLog {
     /// Lines whose timestamp is earlier than the same engine's line before
     /// them, in the order of the log.
     pub backwards: Vec<Backwards>,
+    /// The last line of traffic read (any engine's): its time and place.
+    /// For one game of a match log it is the game's end as the log shows
+    /// it (cutechess-cli writes no time on its `Finished game` line; what
+    /// it sends the engines as the game ends carries one).
+    pub last_line: Option<(i64, Span)>,
 }
 
 /// One engine's activities.

@@ -110,6 +110,7 @@ impl Reader {
                     }
                 }
                 track.last_time = Some(l.time);
+                self.log.last_line = Some((l.time, span));
                 match numbers {
                     Some(info) => track.info(&info, l.text),
                     None => track.take(l.into_line(span)),

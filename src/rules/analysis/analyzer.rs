@@ -31,6 +31,7 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "tc_increment",
     "tc_moves",
     "tc_scale",
+    "number",
     "streak",
     "count",
     "sum",

@@ -50,6 +50,7 @@ impl Analyzer<'_> {
             "tc_increment" => Some((Builtin::TcIncrement, 1)),
             "tc_moves" => Some((Builtin::TcMoves, 1)),
             "tc_scale" => Some((Builtin::TcScale, 2)),
+            "number" => Some((Builtin::Number, 1)),
             _ => None,
         };
         if let Some((b, n)) = builtin {
@@ -116,7 +117,11 @@ impl Analyzer<'_> {
         }
         if matches!(
             b,
-            Builtin::TcBase | Builtin::TcIncrement | Builtin::TcMoves | Builtin::TcScale
+            Builtin::TcBase
+                | Builtin::TcIncrement
+                | Builtin::TcMoves
+                | Builtin::TcScale
+                | Builtin::Number
         ) {
             for (a, c) in args.iter().zip(&cargs) {
                 self.expect_type(c, Type::Str, a.pos, &format!("`{}`", name.text))?;

@@ -88,6 +88,9 @@ pub enum Builtin {
     /// The one factor that scales the second control's base and
     /// increment to the first's, within the digits the first writes.
     TcScale,
+    /// A number written as text (a tag's value, `0.4384108055671342`):
+    /// digits with at most one point, and a sign.
+    Number,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

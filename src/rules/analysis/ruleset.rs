@@ -246,6 +246,71 @@ impl Ruleset {
     }
 }
 
+impl Ruleset {
+    /// The record's tags a rule's condition reads, in the order it first
+    /// reads them: `tag("X")` with its name written out, and the fields of
+    /// `game` that are one tag (`game.time_control` is TimeControl),
+    /// through the `let`s it names. A finding on a game points at them.
+    pub fn tags_read(&self, rule: &RuleDef) -> Vec<String> {
+        self.read_by(rule, &mut |e| match e {
+            CExpr::Call(super::cexpr::Builtin::Tag, args) => match args.first() {
+                Some(CExpr::Lit(Value::Str(s))) => Some(s.to_string()),
+                _ => None,
+            },
+            CExpr::Field(Kind::Game, f) => crate::timeline::game_field_tag(f).map(String::from),
+            _ => None,
+        })
+    }
+
+    /// The fields of `kind` a rule's condition reads, in the order it
+    /// first reads them, through the `let`s it names.
+    pub fn fields_read(&self, rule: &RuleDef, kind: Kind) -> Vec<String> {
+        self.read_by(rule, &mut |e| match e {
+            CExpr::Field(k, f) if *k == kind => Some(f.to_string()),
+            _ => None,
+        })
+    }
+
+    /// What `pick` names in a rule's condition, each once, in the order
+    /// first met, the `let`s it names walked where they are named.
+    fn read_by(
+        &self,
+        rule: &RuleDef,
+        pick: &mut dyn FnMut(&CExpr) -> Option<String>,
+    ) -> Vec<String> {
+        struct Walk<'r, 'p> {
+            rs: &'r Ruleset,
+            seen: Vec<bool>,
+            out: Vec<String>,
+            pick: &'p mut dyn FnMut(&CExpr) -> Option<String>,
+        }
+        fn walk(w: &mut Walk<'_, '_>, e: &CExpr) {
+            if let CExpr::Let(j) = e
+                && let (Some(false), Some(l)) = (w.seen.get(*j).copied(), w.rs.lets.get(*j))
+            {
+                w.seen[*j] = true;
+                walk(w, &l.expr);
+            }
+            if let Some(n) = (w.pick)(e)
+                && !w.out.contains(&n)
+            {
+                w.out.push(n);
+            }
+            e.each_child(&mut |x| walk(w, x));
+        }
+        let mut w = Walk {
+            rs: self,
+            seen: vec![false; self.lets.len()],
+            out: Vec::new(),
+            pick,
+        };
+        for e in rule.evaluated() {
+            walk(&mut w, e);
+        }
+        w.out
+    }
+}
+
 /// The most values a `fit` clause may give one constant.
 pub const FIT_MAX_VALUES: usize = 1000;
 

@@ -61,6 +61,7 @@ impl Ctx<'_, '_> {
                     _ => Value::None,
                 }
             }
+            Builtin::Number => s(0).and_then(number).map_or(Value::None, Value::Num),
             Builtin::Tag => match (s(0), self.run.tl) {
                 (Some(name), Some(tl)) => tl
                     .game
@@ -388,4 +389,18 @@ fn num_param(params: &[(&str, Value)], name: &str) -> Option<f64> {
             Value::Num(x) => Some(*x),
             _ => None,
         })
+}
+
+/// A number as text writes it: an optional sign, digits and at most one
+/// point with digits on both sides; none for anything else (`1e3`, `inf`,
+/// `.5`).
+fn number(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let unsigned = t.strip_prefix(['-', '+']).unwrap_or(t);
+    let (whole, frac) = unsigned.split_once('.').unwrap_or((unsigned, "0"));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !digits(frac) || t.len() > 40 {
+        return None;
+    }
+    t.parse().ok().filter(|x: &f64| x.is_finite())
 }

@@ -124,8 +124,9 @@ pub(super) fn violation(
     ctx: &mut Ctx<'_, '_>,
     ev: &crate::timeline::Event<'_>,
     path: &str,
-    rs_path: &str,
+    rs: &Ruleset,
 ) -> Finding {
+    let rs_path = rs.path.as_str();
     let (span, ply) = (ev.span, ev.ply);
     let (path, timestamp, what) = match &ev.data {
         Data::Op { event, .. } => (
@@ -144,27 +145,66 @@ pub(super) fn violation(
         _ => (path, None, format!("the {} event", ev.kind.name())),
     };
     let message = message(rule, ctx);
-    let note = what;
-    let mut f = rule_finding(
-        rule,
-        message,
+    // a game has no line of its own: the tags its condition reads are
+    // where a committee looks
+    let mut tags = match (ev.kind, ctx.run.tl) {
+        (Kind::Game, Some(tl)) => tag_places(rs, rule, tl, path),
+        _ => Vec::new(),
+    };
+    // an engine event's fields measured to another line of its log
+    let measured = match &ev.data {
+        Data::Engine(e) if !e.places.is_empty() => rs
+            .fields_read(rule, ev.kind)
+            .iter()
+            .filter_map(|name| e.places.iter().find(|(f, _)| f == name))
+            .map(|(f, span)| Evidence {
+                path: e.source.clone(),
+                span: Some(*span),
+                ply,
+                timestamp: None,
+                note: format!("the line {}.{f} runs to", ev.kind.name()),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let first = if tags.is_empty() {
         Evidence {
             path: path.to_string(),
             span,
             ply,
             timestamp,
-            note,
-        },
-        rs_path,
-    );
-    // a detector's own places (the engine-log line it read), before the
-    // rules file's line, which stays last
-    let extra: Vec<Evidence> = ctx.evidence.iter().filter_map(|(_, e)| e.clone()).collect();
+            note: what,
+        }
+    } else {
+        tags.remove(0)
+    };
+    let mut f = rule_finding(rule, message, first, rs_path);
+    // the other tags read, and a detector's own places (the engine-log
+    // line it read), before the rules file's line, which stays last
+    let extra: Vec<Evidence> = (tags.into_iter())
+        .chain(measured)
+        .chain(ctx.evidence.iter().filter_map(|(_, e)| e.clone()))
+        .collect();
     if !extra.is_empty() {
         let at = f.evidence.len() - 1;
         f.evidence.splice(at..at, extra);
     }
     f
+}
+
+/// The tags of the game `tl` that the rule's condition reads, where the
+/// record has them: each at its value's place in `path`.
+fn tag_places(rs: &Ruleset, rule: &RuleDef, tl: &Timeline<'_>, path: &str) -> Vec<Evidence> {
+    (rs.tags_read(rule).iter())
+        .filter_map(|name| tl.game.tag_entry(name))
+        .map(|t| Evidence {
+            path: path.to_string(),
+            span: Some(t.span),
+            ply: None,
+            timestamp: None,
+            note: format!("the {} tag", t.name),
+        })
+        .collect()
 }
 
 pub(super) fn render(parts: &[CTemplatePart], ctx: &mut Ctx<'_, '_>) -> String {

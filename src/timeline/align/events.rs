@@ -77,9 +77,19 @@ impl Events<'_> {
             let mut f: BTreeMap<&'static str, Value> = BTreeMap::new();
             f.insert("side", side_s.clone());
             f.insert("engine", Value::Str(shown.as_str().into()));
+            let mut places = Vec::new();
             let (kind, placed, stamp) = match a {
                 Activity::Search(s) => {
                     let for_ply = self.search(s, &mut f, findings);
+                    if let Some((t, line)) = l.log.last_line
+                        && t >= s.started.time
+                    {
+                        f.insert("until_end", Value::Num((t - s.started.time) as f64));
+                        // the manager's result line says the game ended
+                        // (cutechess's has no time: the last line's is taken)
+                        let said = l.part.as_ref().and_then(|p| p.segment.result.as_ref());
+                        places.push(("until_end", said.map_or(line, |r| r.2)));
+                    }
                     (EngKind::Search, for_ply - 1, &s.started)
                 }
                 Activity::SetOption {
@@ -137,6 +147,7 @@ impl Events<'_> {
                 span: stamp.span,
                 source: l.path.clone(),
                 fields: f,
+                places,
             });
         }
     }

@@ -87,6 +87,11 @@ pub const ENG_KINDS: &[(EngKind, &str, &[FieldDoc])] = &[
             ("nps", Type::Num, "speed"),
             ("info_time", Type::Num, "the engine's own search time, ms"),
             ("elapsed", Type::Num, "ms from `go` to `bestmove`"),
+            (
+                "until_end",
+                Type::Num,
+                "ms from `go` to the game's end in the log (its last line of traffic; evidence: the manager's result line, else that line)",
+            ),
             ("iterations", Type::Num, "info lines with a depth"),
             (
                 "scored_iterations",
@@ -205,4 +210,8 @@ pub struct EngEvent {
     pub span: Span,
     pub source: String,
     pub fields: BTreeMap<&'static str, Value>,
+    /// Fields measured to another line of the log than the event's own
+    /// (`until_end`: the game's end): a finding whose condition reads one
+    /// points at that line too.
+    pub places: Vec<(&'static str, Span)>,
 }

@@ -109,7 +109,7 @@ impl Pass<'_, '_> {
                             self.out.tally[ri] += 1;
                         }
                         Verdict::Violation => {
-                            let f = violation(rule, &mut ctx, ev, self.path, &rs.path);
+                            let f = violation(rule, &mut ctx, ev, self.path, rs);
                             self.out.findings.push(f);
                         }
                         Verdict::Unknown => {
