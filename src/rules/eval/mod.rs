@@ -48,6 +48,7 @@ mod memo;
 mod plan;
 mod prepared;
 mod program;
+mod start;
 mod switched;
 mod typed;
 mod verdicts;
