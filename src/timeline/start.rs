@@ -2,8 +2,9 @@
 //! move, which only the adjudications see (a manager may end a game there,
 //! before anyone moves). Its fields are the position's own: the side that
 //! moved into it, its ply and move number, its halfmove clock, pieces,
-//! check, mate and stalemate. What only a move has (its SAN, a capture,
-//! its score, its clock) is `none` there.
+//! check, mate and stalemate, and `move.start`, true there alone. What
+//! only a move has (its SAN, a capture, its score, its clock) is `none`
+//! there.
 
 use shakmaty::{Color, Position};
 
@@ -35,6 +36,7 @@ impl<'a> Timeline<'a> {
         let mover = !pos.turn();
         let num = |n: u32| Value::Num(f64::from(n));
         match name {
+            "start" => Value::Bool(true),
             "ply" => num(self.replay.first_ply.saturating_sub(1)),
             // the number of the move that led here: the one before the
             // first move's
