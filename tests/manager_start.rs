@@ -174,3 +174,50 @@ fn fastchess_games_of_no_move_are_reproduced() {
         assert!(adjudication_codes(g).is_empty(), "{g}");
     }
 }
+
+/// A ruleset none of whose adjudications reads `move.start` is not judged
+/// at the start position: its games begin with their first move. The same
+/// fixture under `managers.rules` with `tb_probed` not reading it: the mate
+/// at the start is no longer computed, and no game of no move is
+/// `adjudication-start-unsupported`.
+#[test]
+fn a_ruleset_that_never_reads_move_start_is_not_judged_there() {
+    let text = std::fs::read_to_string(RULES).unwrap();
+    let from = "else not move.start)";
+    assert!(
+        text.contains(from),
+        "managers.rules reads move.start in tb_probed"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("no-start.rules");
+    std::fs::write(&rules, text.replace(from, "else true)")).unwrap();
+    let p = fixture("start.pgn");
+    let out = arbiter(&[
+        "audit",
+        p.to_str().unwrap(),
+        "--rules",
+        rules.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let gs: Vec<Value> = json_lines(&out)
+        .into_iter()
+        .filter(|l| l["type"] == "game")
+        .collect();
+    assert_eq!(gs.len(), 4);
+    assert!(gs[0]["termination"]["computed"].is_null(), "{}", gs[0]);
+    for g in &gs {
+        let c = adjudication_codes(g);
+        assert!(
+            !c.contains(&"adjudication-start-unsupported".to_string()),
+            "{g}"
+        );
+        assert!(!c.contains(&"adjudication-wrong-result".to_string()), "{g}");
+    }
+    // the shipped file, which reads it, judges the same game there
+    let shipped = games(&p, &[]);
+    assert_eq!(
+        shipped[0]["termination"]["computed"]["rule"],
+        "laws.checkmate"
+    );
+}

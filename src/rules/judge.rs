@@ -133,8 +133,13 @@ fn compare(
     if tl.replay.stop.is_some() {
         return; // the record is broken; integrity findings say so
     }
-    // a game of no move ends at its start position
-    let start_ply = tl.replay.first_ply.saturating_sub(1);
+    // a game of no move ends at its start position, where the ruleset
+    // judges it there
+    let starts = super::eval::judges_start(prog);
+    let start_ply = match starts {
+        true => tl.replay.first_ply.saturating_sub(1),
+        false => 0,
+    };
     let last_ply = tl.replay.plies.last().map_or(start_ply, |p| p.ply);
     let last_span = (tl.replay.plies.last()).and_then(|p| tl.game.moves[p.move_index].span);
     let ending = tl.game.recorded_ending();
@@ -241,13 +246,15 @@ fn compare(
                 last_ply,
                 finding_at: ev(details_span, last_ply, details_note()),
                 final_move: match last_span {
-                    None if tl.replay.plies.is_empty() => result_evidence(tl, path, last_ply),
+                    None if starts && tl.replay.plies.is_empty() => {
+                        result_evidence(tl, path, last_ply)
+                    }
                     _ => ev(last_span, last_ply, "the final move".into()),
                 },
             };
             let before = out.len();
             unsupported(prog, tl, outcome, &claim, out);
-            if out.len() == before && tl.replay.plies.is_empty() && result != "*" {
+            if starts && out.len() == before && tl.replay.plies.is_empty() && result != "*" {
                 out.push(start_unsupported(tl, path, &result, &details, last_ply));
             }
         }
@@ -347,8 +354,11 @@ fn claimed_by(
         .rposition(|e| e.kind == crate::timeline::Kind::Move)
     {
         Some(last) => super::eval::eval_at(prog, tl, last, rec),
-        // a game of no move: its start position
-        None => super::eval::eval_at(prog, &tl.start_position(), 0, rec),
+        // a game of no move: its start position, where the ruleset judges it
+        None if super::eval::judges_start(prog) => {
+            super::eval::eval_at(prog, &tl.start_position(), 0, rec)
+        }
+        None => return false,
     };
     v.display() == details
 }

@@ -470,6 +470,13 @@ pub fn run_event(
     out
 }
 
+/// Whether `prog`'s ruleset judges a game's start position: one of its
+/// adjudications reads `move.start`. Only then may a game end before its
+/// first move.
+pub fn judges_start(prog: &Program<'_>) -> bool {
+    Plan::of(prog.ruleset).starts
+}
+
 /// Evaluate a state-free expression at event `i` (for labels).
 pub fn eval_at(prog: &Program<'_>, tl: &Timeline<'_>, i: usize, e: &CExpr) -> Value {
     eval_stateless(Some(tl), i, &prog.consts, &prog.switches, e)

@@ -4,7 +4,9 @@
 //! on moves and then each adjudication, in the rules' order, is evaluated
 //! at the start position ([`crate::timeline::Timeline::start_position`]).
 //! A rule that reads what only a move has (a score, a capture) reads
-//! `none` there and does not fire.
+//! `none` there and does not fire. Only a ruleset whose adjudications
+//! read `move.start` is judged there: it says what its manager does at
+//! the start; the others' games begin with their first move.
 
 use super::*;
 
@@ -121,8 +123,10 @@ pub(super) fn merge(
     let Some(tl) = run.tl else {
         return;
     };
-    if tl.replay.stop.is_some() {
-        return; // the record is broken; integrity findings say so
+    if tl.replay.stop.is_some() || !Plan::of(prog.ruleset).starts {
+        // the record is broken (integrity findings say so), or the
+        // ruleset's manager never ends a game at its start
+        return;
     }
     let real = at_start(prog, run, &prog.switches);
     let no_moves = tl.replay.plies.is_empty();
