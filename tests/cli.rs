@@ -30,6 +30,7 @@ mod match_logs;
 mod malformed;
 mod manager_clocks;
 mod manager_go_clocks;
+mod manager_start;
 mod manager_stdout;
 mod manager_time_control;
 mod managers;

@@ -177,6 +177,11 @@ registry! {
     /// The record claims a termination (by `TerminationDetails`) that the rule
     /// recording it never computed.
     ADJUDICATION_UNSUPPORTED = "adjudication-unsupported", None, Ruleset;
+    /// A game of no move has a result, but no rule of the ruleset ends it at
+    /// its start position (the adjudications are judged there too, as
+    /// fastchess probes its tables before the first move). The evidence is
+    /// the `Result` tag and the `FEN` tag, as there is no move.
+    ADJUDICATION_START_UNSUPPORTED = "adjudication-start-unsupported", Some(Severity::Warning), Ruleset;
     /// A rule could not be decided (e.g. no tablebase for the position); the
     /// message names what was missing. No adjudication is computed from there on.
     RULE_UNDECIDED = "rule-undecided", Some(Severity::Info), Ruleset;

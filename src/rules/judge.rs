@@ -133,7 +133,14 @@ fn compare(
     if tl.replay.stop.is_some() {
         return; // the record is broken; integrity findings say so
     }
-    let last_ply = tl.replay.plies.last().map(|p| p.ply).unwrap_or(0);
+    // a game of no move ends at its start position, where the ruleset
+    // judges it there
+    let starts = super::eval::judges_start(prog);
+    let start_ply = match starts {
+        true => tl.replay.first_ply.saturating_sub(1),
+        false => 0,
+    };
+    let last_ply = tl.replay.plies.last().map_or(start_ply, |p| p.ply);
     let last_span = (tl.replay.plies.last()).and_then(|p| tl.game.moves[p.move_index].span);
     let ending = tl.game.recorded_ending();
     let details = ending.map_or("", |e| e.text).to_string();
@@ -158,12 +165,13 @@ fn compare(
                 .find(|r| r.id == c.rule)
                 .expect("rule exists");
             let at = tl.replay.ply(c.ply);
-            let fires = || {
-                ev(
-                    at.and_then(|p| tl.game.moves[p.move_index].span),
+            let fires = || match at {
+                Some(p) => ev(
+                    tl.game.moves[p.move_index].span,
                     c.ply,
                     "where the rule fires".into(),
-                )
+                ),
+                None => start_evidence(tl, path, c.ply),
             };
             if c.ply < last_ply {
                 let mut f = rule_finding(
@@ -237,9 +245,18 @@ fn compare(
                 result: &result,
                 last_ply,
                 finding_at: ev(details_span, last_ply, details_note()),
-                final_move: ev(last_span, last_ply, "the final move".into()),
+                final_move: match last_span {
+                    None if starts && tl.replay.plies.is_empty() => {
+                        result_evidence(tl, path, last_ply)
+                    }
+                    _ => ev(last_span, last_ply, "the final move".into()),
+                },
             };
+            let before = out.len();
             unsupported(prog, tl, outcome, &claim, out);
+            if starts && out.len() == before && tl.replay.plies.is_empty() && result != "*" {
+                out.push(start_unsupported(tl, path, &result, &details, last_ply));
+            }
         }
     }
 }
@@ -331,13 +348,80 @@ fn claimed_by(
         return false;
     };
     // the final move, wherever log events after it put it in the timeline
-    let Some(last) = tl
+    let v = match tl
         .events
         .iter()
         .rposition(|e| e.kind == crate::timeline::Kind::Move)
-    else {
-        return false;
+    {
+        Some(last) => super::eval::eval_at(prog, tl, last, rec),
+        // a game of no move: its start position, where the ruleset judges it
+        None if super::eval::judges_start(prog) => {
+            super::eval::eval_at(prog, &tl.start_position(), 0, rec)
+        }
+        None => return false,
     };
-    let v = super::eval::eval_at(prog, tl, last, rec);
     v.display() == details
+}
+
+/// Where a rule fires at the start position: the `FEN` tag (else the
+/// `Result` tag), as there is no move.
+fn start_evidence(tl: &Timeline<'_>, path: &str, ply: u32) -> Evidence {
+    match tl.game.tag_entry("FEN") {
+        Some(t) => Evidence {
+            path: path.to_string(),
+            span: Some(t.span),
+            ply: Some(ply),
+            timestamp: None,
+            note: "the start position, where the rule fires".into(),
+        },
+        None => result_evidence(tl, path, ply),
+    }
+}
+
+/// The `Result` tag of a game of no move.
+fn result_evidence(tl: &Timeline<'_>, path: &str, ply: u32) -> Evidence {
+    Evidence {
+        path: path.to_string(),
+        span: tl.game.tag_entry("Result").map(|t| t.span),
+        ply: Some(ply),
+        timestamp: None,
+        note: "the Result tag (the game has no move)".into(),
+    }
+}
+
+/// A game of no move with a result that no rule computes at its start
+/// position: `adjudication-start-unsupported`, at its `Result` tag and
+/// its start position.
+fn start_unsupported(
+    tl: &Timeline<'_>,
+    path: &str,
+    result: &str,
+    details: &str,
+    ply: u32,
+) -> Finding {
+    let termination = tl.game.tag("Termination").unwrap_or("");
+    let said = match (termination, details) {
+        ("", "") => String::new(),
+        (t, "") => format!(" (Termination {t:?})"),
+        ("", d) => format!(" ({d:?})"),
+        (t, d) => format!(" (Termination {t:?}, {d:?})"),
+    };
+    let mut f = Finding::of(
+        &codes::ADJUDICATION_START_UNSUPPORTED,
+        "A game of no move has a result no rule computes",
+        format!(
+            "the game ends before any move with {result}{said}, but no rule of the ruleset ends it at its start position"
+        ),
+    );
+    f.evidence.push(result_evidence(tl, path, ply));
+    if let Some(t) = tl.game.tag_entry("FEN") {
+        f.evidence.push(Evidence {
+            path: path.to_string(),
+            span: Some(t.span),
+            ply: Some(ply),
+            timestamp: None,
+            note: "the start position".into(),
+        });
+    }
+    f
 }

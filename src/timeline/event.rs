@@ -41,6 +41,9 @@ pub enum Data<'a> {
         texts: u32,
     },
     Move(&'a Ply),
+    /// The game's start position, as a `move` event
+    /// ([`Timeline::start_position`]); never in a game's own timeline.
+    Start,
     End,
     Op {
         event: &'a OpEvent,
@@ -56,7 +59,7 @@ pub struct Timeline<'a> {
     pub replay: &'a Replay,
     pub events: Vec<Event<'a>>,
     /// The texts of each option event, made as the rules read them.
-    option_texts: Vec<OptionTexts>,
+    pub(super) option_texts: Vec<OptionTexts>,
 }
 
 impl<'a> Timeline<'a> {
@@ -248,6 +251,7 @@ impl<'a> Timeline<'a> {
                 }
             }
             Data::Move(p) => self.move_field(p, name),
+            Data::Start => self.start_field(name),
             Data::End => {
                 let pos = self.replay.final_position();
                 use shakmaty::Position;

@@ -13,6 +13,7 @@ mod move_facts;
 mod move_field;
 mod options;
 mod placement;
+mod start;
 mod vocabulary;
 
 pub use event::{Data, Event, Timeline, game_field_tag};

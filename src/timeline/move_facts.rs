@@ -126,6 +126,7 @@ impl MoveFacts<'_> {
             MoveField::InsufficientMaterial => p.insufficient_material,
             MoveField::Book => self.comments.book(),
             MoveField::Commented => self.comments.has_move_comment(),
+            MoveField::Start => false,
             _ => return None,
         })
     }

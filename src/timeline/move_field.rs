@@ -8,6 +8,8 @@
 pub enum MoveField {
     Ply,
     Number,
+    /// Whether the event is the start position (false at every move).
+    Start,
     Side,
     Engine,
     San,
@@ -78,6 +80,7 @@ impl MoveField {
         Some(match name {
             "ply" => Ply,
             "number" => Number,
+            "start" => Start,
             "side" => Side,
             "engine" => Engine,
             "san" => San,

@@ -75,6 +75,12 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
     (Kind::Move, "number", Type::Num, "move number"),
     (
         Kind::Move,
+        "start",
+        Type::Bool,
+        "true at the game's start position (seen by adjudications alone), false at every move",
+    ),
+    (
+        Kind::Move,
         "side",
         Type::Str,
         "the side that moved: white or black",

@@ -271,6 +271,17 @@ impl Ruleset {
         })
     }
 
+    /// Whether a rule's condition reads `move.start`, through the `let`s it
+    /// names: a rule its manager applies at a game's start position.
+    pub fn reads_move_start(&self, rule: &RuleDef) -> bool {
+        let start = crate::timeline::MoveField::Start;
+        let found = self.read_by(rule, &mut |e| match e {
+            CExpr::Move(f, _) if *f == start => Some(String::new()),
+            _ => None,
+        });
+        !found.is_empty()
+    }
+
     /// What `pick` names in a rule's condition, each once, in the order
     /// first met, the `let`s it names walked where they are named.
     fn read_by(

@@ -90,23 +90,34 @@ impl Ctx<'_, '_> {
         let Some(tl) = self.run.tl else {
             return Value::None;
         };
-        let Data::Move(p) = &tl.events[self.i].data else {
-            return Value::None;
+        // the position after the move, or the game's start position
+        let (made, ply);
+        let pos = match &tl.events[self.i].data {
+            Data::Move(p) if p.pieces > 7 => return Value::None, // no Syzygy table exists for it
+            Data::Move(p) => {
+                ply = p.ply;
+                made = tl
+                    .replay
+                    .position_after(p.ply.saturating_sub(tl.replay.first_ply) as usize);
+                &made
+            }
+            Data::Start => {
+                ply = tl.replay.first_ply.saturating_sub(1);
+                &tl.replay.start
+            }
+            _ => return Value::None,
         };
-        let n = p.pieces as usize;
+        let n = pos.board().occupied().count();
         if n > 7 {
             return Value::None; // no Syzygy table exists for it
         }
-        let pos = &tl
-            .replay
-            .position_after(p.ply.saturating_sub(tl.replay.first_ply) as usize);
         if !pos.castles().castling_rights().is_empty() {
             return Value::None; // no Syzygy table exists for it
         }
         let Some(tb) = &self.run.detectors.tablebase else {
             self.notes.push(Note::NoTables {
                 pieces: n as u32,
-                ply: p.ply,
+                ply,
             });
             return Value::Unknown;
         };
@@ -147,7 +158,7 @@ impl Ctx<'_, '_> {
                 AmbiguousWdl::MaybeWin | AmbiguousWdl::MaybeLoss => {
                     self.notes.push(Note::Text(format!(
                         "the tablebase value at ply {} is ambiguous (DTZ rounding near the fifty-move limit)",
-                        p.ply
+                        ply
                     )));
                     Value::Unknown
                 }
@@ -160,7 +171,7 @@ impl Ctx<'_, '_> {
                     self.notes.push(Note::Text(format!(
                         "no table for {n} pieces: the tables given cover at most {} (ply {})",
                         tb.max_pieces(),
-                        p.ply
+                        ply
                     )));
                     Value::Unknown
                 }
@@ -170,7 +181,7 @@ impl Ctx<'_, '_> {
                 self.notes.push(Note::Text(format!(
                     "the {}-piece position at ply {} could not be probed: {what}",
                     pos.board().occupied().count(),
-                    p.ply
+                    ply
                 )));
                 Value::Unknown
             }
@@ -178,7 +189,7 @@ impl Ctx<'_, '_> {
                 self.notes.push(Note::Text(format!(
                     "the {}-piece position at ply {} could not be probed: the table {table} is {why}",
                     pos.board().occupied().count(),
-                    p.ply
+                    ply
                 )));
                 Value::Unknown
             }

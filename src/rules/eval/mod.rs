@@ -48,6 +48,7 @@ mod memo;
 mod plan;
 mod prepared;
 mod program;
+mod start;
 mod switched;
 mod typed;
 mod verdicts;
@@ -467,6 +468,13 @@ pub fn run_event(
     }
     out.indeterminate = indeterminate.into_values().collect();
     out
+}
+
+/// Whether `prog`'s ruleset judges a game's start position: one of its
+/// adjudications reads `move.start`. Only then may a game end before its
+/// first move.
+pub fn judges_start(prog: &Program<'_>) -> bool {
+    Plan::of(prog.ruleset).starts
 }
 
 /// Evaluate a state-free expression at event `i` (for labels).

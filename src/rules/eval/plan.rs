@@ -42,6 +42,10 @@ pub struct Plan {
     pub(super) direct: Vec<bool>,
     /// The adjudications, in the rules' order.
     pub(super) adjudications: Vec<usize>,
+    /// Whether the ruleset judges a game's start position: one of its
+    /// adjudications reads `move.start` (directly or through its `let`s),
+    /// so its manager may end a game there.
+    pub(super) starts: bool,
     /// Every `let`, rule condition and stateful call, compiled.
     pub(super) code: std::sync::Arc<Code>,
     /// The `let`s and rule conditions evaluated a column at a time.
@@ -124,6 +128,9 @@ impl Plan {
         let adjudications: Vec<usize> = (0..rs.rules.len())
             .filter(|&r| matches!(rs.rules[r].check, Check::Adjudicate { .. }))
             .collect();
+        let starts = adjudications
+            .iter()
+            .any(|&r| rs.reads_move_start(&rs.rules[r]));
         let direct = (0..rs.switches.len())
             .map(|sw| {
                 adjudications.iter().any(|&r| {
@@ -138,6 +145,7 @@ impl Plan {
             columns,
             direct,
             adjudications,
+            starts,
             code,
             let_calls,
             rule_calls,

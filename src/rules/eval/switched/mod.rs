@@ -9,6 +9,7 @@ use super::*;
 
 mod pass;
 
+pub(super) use pass::computed_at;
 pub use pass::{run_prepared, run_switched, run_tallied};
 
 /// What the switches read: for each `let` and each adjudication, whether

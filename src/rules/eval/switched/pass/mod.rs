@@ -166,7 +166,8 @@ fn run_with(
         pass.out.tally = vec![0; rs.rules.len()];
     }
     pass.events(tl, trace, busy.as_deref());
-    let (mut out, shadows) = pass.finish();
+    let (mut out, mut shadows) = pass.finish();
+    super::super::start::merge(prog, &run, flipped, &mut out, &mut shadows);
     if tallied.is_some_and(|t| t.keep) {
         out.lets = Some(LetColumns(cols.map(|c| c.into_lets()).unwrap_or_default()));
     }
@@ -474,7 +475,7 @@ impl<'p, 't> Pass<'p, 't> {
 
 /// The adjudication computed at a move where `rule` fired, evaluated in
 /// `ctx`; `Err` with the value when the result is not a side or a draw.
-pub(super) fn computed_at(
+pub(in crate::rules::eval) fn computed_at(
     rule: &RuleDef,
     result: &CExpr,
     records: Option<&CExpr>,
