@@ -422,3 +422,51 @@ fn a_loss_on_time_is_checked_against_the_engine_log() {
     // ... unless the margin covers it
     assert!(fires(&late, &["--manager-args", "-each timemargin=60"]));
 }
+
+/// A disconnect or a stalled connection is judged against the engine's
+/// answer: an answer to the last `go` after the last recorded move is a
+/// finding at its search's line (for a stall, only within the clock the
+/// `go` gave and the margin); with no answer, or a late one for a stall,
+/// the record stands.
+#[test]
+fn disconnects_and_stalls_are_checked_against_the_engine_log() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/managers");
+    let t = tempfile::tempdir().unwrap();
+    for code in ["manager.disconnect", "manager.stall"] {
+        let pgn = dir.join(format!("{code}.pgn"));
+        let log_text = std::fs::read_to_string(dir.join(format!("{code}.engine.log"))).unwrap();
+        let run = |log: &str, extra: &[&str]| -> Value {
+            let path = t.path().join("engine.log");
+            std::fs::write(&path, log).unwrap();
+            let mut args = vec!["--engine-log", path.to_str().unwrap()];
+            args.extend_from_slice(extra);
+            games(&audit_json(&pgn, &args))[0].clone()
+        };
+        let g = run(&log_text, &[]);
+        let f = finding(&g, code).clone();
+        assert_eq!(
+            f["evidence"][0]["span"]["line"].as_u64(),
+            Some(line_of(&log_text, "go wtime 59900")),
+            "{code}: {f}"
+        );
+        // no answer to the last go: the engine was gone
+        let cut: String = (log_text.lines())
+            .filter(|l| !l.contains("bestmove g1f3") && !l.contains("pv g1f3"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let c = codes(&run(&cut, &[]));
+        assert!(!c.contains(&code.to_string()), "{code}: {c:?}");
+        // an answer after its clock ran out: the manager stopped waiting
+        let late = log_text.replace("go wtime 59900 ", "go wtime 50 ");
+        let c = codes(&run(&late, &[]));
+        assert_eq!(
+            c.contains(&code.to_string()),
+            code == "manager.disconnect",
+            "{c:?}"
+        );
+        if code == "manager.stall" {
+            let c = codes(&run(&late, &["--manager-args", "-each timemargin=60"]));
+            assert!(c.contains(&code.to_string()), "{c:?}");
+        }
+    }
+}
