@@ -470,3 +470,47 @@ fn disconnects_and_stalls_are_checked_against_the_engine_log() {
         }
     }
 }
+
+/// `rules fit`, told nothing, recovers the tablebase settings of both
+/// tablebase matches (`-tbpieces 5`, both sides) and which program probes
+/// where (`tb_after_zeroing`: fastchess yes, cutechess-cli no), and
+/// reproduces all ten endings of each, fastchess's four at the start
+/// position among them.
+#[test]
+fn rules_fit_recovers_the_tablebase_settings_untold() {
+    let Some((peers, tb)) = peers_and_tables() else {
+        return;
+    };
+    for (file, zeroing) in [("fc-tb.pgn", "true"), ("cc-tb.pgn", "false")] {
+        let p = peers.join(file);
+        let o = arbiter(&[
+            "rules",
+            "fit",
+            p.to_str().unwrap(),
+            "--rules",
+            RULES,
+            "--syzygy",
+            tb.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        let lines = json_lines(&o);
+        let fit = &lines[0];
+        let fitted = |name: &str| -> String {
+            let f = (fit["fits"].as_array().unwrap().iter())
+                .find(|f| f["name"] == name)
+                .unwrap_or_else(|| panic!("{name}"));
+            f["fitted"].as_str().unwrap().to_string()
+        };
+        assert_eq!(fitted("tb_pieces"), "5", "{file}");
+        assert_eq!(fitted("tb_adjudicate"), "\"BOTH\"", "{file}");
+        assert_eq!(fitted("tb_after_zeroing"), zeroing, "{file}");
+        let under = &fit["under_fit"];
+        assert_eq!(under["terminations"], 10, "{file}: {under}");
+        assert_eq!(under["terminations_of"], 10, "{file}: {under}");
+        assert!(
+            fit["under_text"]["terminations"].as_u64().unwrap() < 10,
+            "{file}"
+        );
+    }
+}
