@@ -27,6 +27,7 @@ mod injection;
 mod inputs;
 mod logs;
 mod match_logs;
+mod merge;
 mod malformed;
 mod manager_clocks;
 mod manager_go_clocks;

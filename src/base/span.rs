@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 /// A byte range in one input file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Span {
     /// Byte offset of the first byte, from the start of the file.
     pub offset: u64,

@@ -73,3 +73,37 @@ pub fn run(a: BatchArgs) -> i32 {
         }
     }
 }
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  arbiter batch ../archive/ --rules rulesets/tcec-s15.rules --shard 1/2 --out shards/1
+  arbiter batch ../archive/ --rules rulesets/tcec-s15.rules --shard 2/2 --out shards/2
+  arbiter merge shards/1 shards/2 --out reports/archive")]
+pub struct MergeArgs {
+    /// The folders of the batch's N shards (`batch --shard K/N --out
+    /// DIR`), each once, in any order.
+    #[arg(required = true)]
+    shards: Vec<PathBuf>,
+    /// Output folder: what one `batch` over the whole archive writes.
+    #[arg(long)]
+    out: PathBuf,
+    /// Threads for reading the inputs' first games again (default: the
+    /// machine's cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+pub fn run_merge(a: MergeArgs) -> i32 {
+    let req = crate::commands::merge::Request {
+        shards: a.shards,
+        out: a.out,
+        threads: a.threads.unwrap_or_else(crate::pipeline::machine_threads),
+    };
+    match crate::commands::merge::run(&req) {
+        Ok(code) => code,
+        Err(e) => {
+            say!("arbiter merge: {e}");
+            FAILURE
+        }
+    }
+}

@@ -67,6 +67,10 @@ pub enum Command {
     /// agreement, clock anomalies and standings, with a Markdown and HTML
     /// summary.
     Batch(batch::BatchArgs),
+    /// Merge the folders of a batch's shards (`batch --shard K/N`) into the
+    /// folder one batch over the whole archive writes: the games in input
+    /// order, the event-level findings, the tables and the standings.
+    Merge(batch::MergeArgs),
     /// Screen games for hidden opening books: per engine, the moves out of
     /// the official opening, those without search evidence, the innocent
     /// causes found, runs, and the flagged moves with their evidence.
@@ -117,6 +121,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Rules { command } => rules::run(command, &mut out),
         Command::Similarity(a) => similarity::run(a, &mut out),
         Command::Batch(a) => batch::run(a),
+        Command::Merge(a) => batch::run_merge(a),
         Command::HiddenBook(a) => hidden_book::run(a, &mut out),
         Command::Chart(a) => replay::run_chart(a),
         Command::Record(a) => record::run(a),

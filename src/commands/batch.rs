@@ -87,16 +87,57 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
     if let Some(prepared) = prepared {
         let _ = prepared.join();
     }
+    if let Some(shard) = req.shard {
+        write_part(dir, &outcome, shard, &cfg)?;
+    }
+    finish(req, &cfg, "batch", outcome, lines)
+}
+
+/// A shard's part (`shard.jsonl`), for `arbiter merge`.
+fn write_part(
+    dir: &std::path::Path,
+    outcome: &Outcome,
+    shard: (u64, u64),
+    cfg: &Config,
+) -> Result<(), BatchRunError> {
+    let path = dir.join(crate::pipeline::batch::shard::PART);
+    let in_part = |source| BatchRunError::File {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut part = crate::base::files::Atomic::create(&path).map_err(in_part)?;
+    let unprobed = cfg.detectors.unprobed();
+    crate::pipeline::batch::shard::write_part(outcome, shard, unprobed, &mut part)
+        .and_then(|()| part.commit())
+        .map_err(in_part)
+}
+
+/// The end of a batch (or of a merge of its shards, `command`): the
+/// events' lines and the summary after the games' in `lines`, the tables
+/// and the summaries, and the verdict; the exit status.
+pub(super) fn finish(
+    req: &Request,
+    cfg: &Config,
+    command: &str,
+    outcome: Outcome,
+    mut lines: crate::base::files::Atomic,
+) -> Result<i32, BatchRunError> {
+    let dir = &req.out;
+    let jsonl = dir.join("audit.jsonl");
+    let in_lines = |source| BatchRunError::File {
+        path: jsonl.display().to_string(),
+        source,
+    };
     if !req.quiet {
         for (p, e) in &outcome.unreadable {
-            say!("arbiter batch: {p}: {e}");
+            say!("arbiter {command}: {p}: {e}");
         }
     }
     lines
-        .write_all(crate::report::json::jsonl_tail(&outcome, &cfg).as_bytes())
+        .write_all(crate::report::json::jsonl_tail(&outcome, cfg).as_bytes())
         .and_then(|()| lines.commit())
         .map_err(in_lines)?;
-    write_reports(dir, &outcome, req.shard, &cfg)?;
+    write_reports(dir, &outcome, req.shard, cfg)?;
     // a shard may hold no game; the run must have read one
     let nothing = outcome
         .unreadable
@@ -104,7 +145,7 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
         .then(|| super::nothing_to_audit(&req.paths, &outcome.inputs))
         .flatten();
     if let Some(why) = nothing.as_ref().filter(|_| !req.quiet) {
-        say!("arbiter batch: {why}");
+        say!("arbiter {command}: {why}");
     }
     let status = if !outcome.unreadable.is_empty() || nothing.is_some() {
         FAILURE
@@ -126,7 +167,7 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
             by[f.severity as usize] += 1;
         }
         say!(
-            "arbiter batch: {} games in {} files: {} errors, {} warnings, {} info, {} for manual review; audit.jsonl, tables and summary in {}; {}",
+            "arbiter {command}: {} games in {} files: {} errors, {} warnings, {} info, {} for manual review; audit.jsonl, tables and summary in {}; {}",
             outcome.games.len(),
             outcome.inputs.len(),
             by[0],
@@ -146,9 +187,10 @@ pub fn run(req: &Request, cfg: Config) -> Result<i32, BatchRunError> {
 
 /// Whether the batch writes `rel`, a path in its folder: audit.jsonl, the
 /// summary, and the tables (CSV and Parquet).
-fn writes(rel: &std::path::Path) -> bool {
+pub(super) fn writes(rel: &std::path::Path) -> bool {
     let top = rel.parent() == Some(std::path::Path::new(""));
-    top && (["audit.jsonl", "summary.md", "summary.html"]
+    let part = crate::pipeline::batch::shard::PART;
+    top && (["audit.jsonl", "summary.md", "summary.html", part]
         .iter()
         .any(|n| rel == std::path::Path::new(n))
         || rel

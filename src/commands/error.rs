@@ -62,6 +62,28 @@ pub enum BatchRunError {
     Overwrite(#[from] crate::pipeline::OverwriteError),
 }
 
+/// Why `arbiter merge` wrote no folder.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeRunError {
+    #[error(transparent)]
+    Batch(#[from] BatchRunError),
+    /// A shard's `audit.jsonl` could not be read.
+    #[error(transparent)]
+    Read(#[from] VerifyError),
+    #[error(transparent)]
+    Merge(#[from] crate::pipeline::batch::shard::MergeError),
+    #[error("{dir}: not a shard's folder: its batch was run without --shard")]
+    NotShard { dir: String },
+    #[error(
+        "{first} and {other} are not shards of one batch: their invocations differ (the inputs, the rules or an option)"
+    )]
+    Differ { first: String, other: String },
+    #[error("no shard folder given")]
+    NoShards,
+    #[error("{dir}: the output folder is one of the shards")]
+    IntoShard { dir: String },
+}
+
 /// Why `arbiter chart` drew no chart.
 #[derive(Debug, thiserror::Error)]
 pub enum ChartRunError {

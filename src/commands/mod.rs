@@ -9,6 +9,7 @@ pub mod batch;
 pub mod chart;
 pub mod fit;
 pub mod hidden_book;
+pub mod merge;
 pub mod record;
 pub mod replay;
 pub mod rules;
@@ -17,8 +18,8 @@ pub mod verify;
 mod error;
 
 pub use error::{
-    BatchRunError, ChartRunError, ConfigureError, HiddenBookError, RecordRunError, RulesFileError,
-    RulesFitError, ShardError, SimilarityRunError, TablesError, VerifyError,
+    BatchRunError, ChartRunError, ConfigureError, HiddenBookError, MergeRunError, RecordRunError,
+    RulesFileError, RulesFitError, ShardError, SimilarityRunError, TablesError, VerifyError,
 };
 
 /// Exit status: nothing found.

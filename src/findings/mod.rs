@@ -6,7 +6,7 @@
 //! holds no logic beyond ordering; see `docs/findings-schema.md` for the JSON
 //! schema.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::base::span::Span;
 
@@ -14,7 +14,7 @@ pub mod codes;
 pub mod filter;
 
 /// How grave a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Severity {
     /// A violation: the record, or the conduct it records, breaks a rule.
@@ -44,7 +44,7 @@ impl Severity {
 }
 
 /// One piece of evidence: a place in an input file, and when in the game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evidence {
     /// The input file, as given on the command line.
     pub path: String,
@@ -81,7 +81,7 @@ impl Evidence {
 }
 
 /// A finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     /// Stable machine-readable code, e.g. `illegal-move`.
     pub code: String,
@@ -102,7 +102,7 @@ pub struct Finding {
     /// How many more findings of this code the game had than it keeps
     /// ([`MAX_FINDINGS_PER_CODE`]): not held, each counted in the totals.
     /// Written only when there are some.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub more: u64,
 }
 

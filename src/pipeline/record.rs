@@ -94,7 +94,7 @@ pub fn add_hashed(into: &mut Vec<serde_json::Value>, entries: Vec<serde_json::Va
 }
 
 /// What was read of one input file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct InputSummary {
     pub path: String,
     pub sha256: String,

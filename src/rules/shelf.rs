@@ -16,7 +16,7 @@ pub struct Shelf {
 }
 
 /// The ruleset chosen for a file, and why, as the report says it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Choice {
     /// The ruleset's file, as its findings name it.
     pub path: String,

@@ -25,7 +25,7 @@ pub const EVENT_TAGS: [&str; 9] = [
 
 /// What the event level keeps of one game: the tags it reads and where the
 /// game is.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameInfo {
     pub file: String,
     /// Where the game starts in its file: byte offset and 1-based line.

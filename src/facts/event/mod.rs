@@ -39,10 +39,17 @@ use case::case;
 /// Games grouped into events by their Event tag, each event's in the order
 /// they were added: a batch adds each game as it is done, so that the games
 /// are never held twice (all of them, then again by event).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Grouped(BTreeMap<String, Vec<GameInfo>>);
 
 impl Grouped {
+    /// Every game, in the order of [`GameInfo::order`].
+    pub fn into_games(self) -> Vec<GameInfo> {
+        let mut all: Vec<GameInfo> = self.0.into_values().flatten().collect();
+        all.sort_by_key(|g| g.order);
+        all
+    }
+
     pub fn add(&mut self, g: GameInfo) {
         match self.0.get_mut(g.tag("Event")) {
             Some(games) => games.push(g),

@@ -25,6 +25,7 @@ mod error;
 mod events;
 mod reader;
 mod record;
+pub mod shard;
 
 pub use error::BatchError;
 use events::events;
@@ -79,6 +80,13 @@ pub struct Outcome {
     /// Under `--fit`: each file's fit, by its path as shown (a file that
     /// could not be fitted has none).
     pub fitted: std::collections::BTreeMap<String, crate::rules::fit::FileFit>,
+    /// How many of `unreadable`, from its start, are inputs that could not
+    /// be read (the rest are tables).
+    pub read_errors: usize,
+    /// Under `--shard`: each game's header for the event-level rules,
+    /// beside its record (`None` for a case folder's game), kept for
+    /// `arbiter merge` ([`shard`]). Empty otherwise.
+    pub headers: Vec<Option<crate::facts::event::GameInfo>>,
 }
 
 impl Outcome {
@@ -146,22 +154,17 @@ pub fn run(
     let (mut inputs, mut unreadable, fitted) =
         reader.join().map_err(|_| BatchError::ReaderFailed)?;
     // under a folder of rulesets: each file's, by its path as shown
-    let mut chosen = std::collections::HashMap::new();
-    for (s, c) in shown.iter().zip(&configs) {
-        if let Some(c) = c.as_ref().filter(|c| c.chosen.is_some()) {
-            chosen.insert(s.clone(), c);
-        }
-    }
-    for i in &mut inputs {
-        i.ruleset = chosen.get(&i.path).and_then(|c| c.chosen.clone());
-    }
-    let chosen = (chosen.into_iter())
-        .filter_map(|(s, c)| Some((s, c.ruleset.clone()?)))
-        .collect();
+    let chosen = chosen_rulesets(&shown, &configs, &mut inputs);
     unreadable.splice(0..0, unreadable_inputs);
+    let read_errors = unreadable.len();
     // tables that could not be read: the run did not check everything
     unreadable.extend(cfg.audit.detectors.unreadable_tables());
     bar.finish_and_clear();
+    // a shard keeps its games' headers for the merge
+    let headers = match cfg.shard {
+        Some(_) => shard::headers(infos.clone(), games.len()),
+        None => Vec::new(),
+    };
     let events = events(infos, cfg, &chosen);
     Ok(Outcome {
         games,
@@ -170,7 +173,31 @@ pub fn run(
         events,
         hashed,
         fitted,
+        read_errors,
+        headers,
     })
+}
+
+/// Each file's ruleset under a folder of rulesets, by its path as shown,
+/// from the inputs' configurations (`shown[i]` is `configs[i]`'s file);
+/// the inputs' summaries are given theirs.
+fn chosen_rulesets(
+    shown: &[String],
+    configs: &[Option<Config>],
+    inputs: &mut [pipeline::InputSummary],
+) -> std::collections::HashMap<String, std::sync::Arc<crate::rules::analysis::Ruleset>> {
+    let mut chosen = std::collections::HashMap::new();
+    for (s, c) in shown.iter().zip(configs) {
+        if let Some(c) = c.as_ref().filter(|c| c.chosen.is_some()) {
+            chosen.insert(s.clone(), c);
+        }
+    }
+    for i in inputs {
+        i.ruleset = chosen.get(&i.path).and_then(|c| c.chosen.clone());
+    }
+    (chosen.into_iter())
+        .filter_map(|(s, c)| Some((s, c.ruleset.clone()?)))
+        .collect()
 }
 
 /// The files to read, in order, each with its own configuration where it is

@@ -13,6 +13,18 @@ use crate::pipeline;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Shared(Arc<String>);
 
+impl serde::Serialize for Shared {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Shared {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shared, D::Error> {
+        String::deserialize(d).map(|s| Shared(Arc::new(s)))
+    }
+}
+
 impl std::ops::Deref for Shared {
     type Target = str;
     fn deref(&self) -> &str {
@@ -42,7 +54,7 @@ impl From<&str> for Shared {
 /// other record that has the same (`Interner`): an archive repeats its
 /// file, event, players, results and terminations from game to game, so a
 /// record costs little more than its numbers and findings.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameRecord {
     pub file: Shared,
     pub file_index: usize,

@@ -267,6 +267,35 @@ impl Detectors {
     /// unprobed). A run-level error: the rules that needed these tables
     /// were left undecided.
     pub fn unreadable_tables(&self) -> Vec<(String, String)> {
+        self.unreadable_tables_with(&[])
+    }
+
+    /// The positions this run could not probe, in the order of their FEN:
+    /// `(FEN, table, why)`. A batch's shard keeps them, so that the merge
+    /// of its shards counts each position once.
+    pub fn unprobed(&self) -> Vec<(String, String, String)> {
+        let Ok(memo) = self.probes.lock() else {
+            return Vec::new();
+        };
+        let mut out: Vec<(String, String, String)> = (memo.iter())
+            .filter_map(|(fen, p)| match p {
+                Probe::Unreadable { table, why } => {
+                    Some((fen.clone(), table.clone(), why.to_string()))
+                }
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// [`Detectors::unreadable_tables`], counting also the positions
+    /// `more` names ([`Detectors::unprobed`] of other runs): each position
+    /// once, however many runs could not probe it.
+    pub fn unreadable_tables_with(
+        &self,
+        more: &[(String, String, String)],
+    ) -> Vec<(String, String)> {
         let mut seen: std::collections::BTreeMap<(&str, &str), usize> = self
             .skipped_tables
             .iter()
@@ -275,10 +304,17 @@ impl Detectors {
         let Ok(memo) = self.probes.lock() else {
             return Vec::new();
         };
-        for p in memo.values() {
+        let mut positions: std::collections::BTreeMap<&str, (&str, &str)> = Default::default();
+        for (fen, p) in memo.iter() {
             if let Probe::Unreadable { table, why } = p {
-                *seen.entry((table.as_str(), why)).or_default() += 1;
+                positions.insert(fen, (table, why));
             }
+        }
+        for (fen, table, why) in more {
+            positions.entry(fen).or_insert((table, why));
+        }
+        for (table, why) in positions.into_values() {
+            *seen.entry((table, why)).or_default() += 1;
         }
         let dir = self.syzygy_dir.as_deref().unwrap_or(".");
         seen.into_iter()

@@ -53,7 +53,7 @@ pub struct Game {
 }
 
 /// How far one set of values reproduces the record.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Agreement {
     /// Counter readings the rules reproduce, of `counters_of`.
     pub counters: u64,

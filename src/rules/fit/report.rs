@@ -267,8 +267,12 @@ fn declaration(t: &crate::facts::clock::TimeControlDef) -> String {
 /// A file's fit, for `audit --fit` and `batch --fit`: the values its games
 /// are judged under, and the finding that names each departure from the
 /// text (`None` where the fit is the text).
-#[derive(Debug, Clone, Default)]
+///
+/// A `batch --shard` keeps what the reports show of it (not the values,
+/// which only the audit of its games needs) for `arbiter merge`.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct FileFit {
+    #[serde(skip)]
     pub overrides: Overrides,
     /// What the archive acceptance report shows of the fit.
     pub summary: FitSummary,
@@ -291,7 +295,7 @@ fn group_evidence(fit: &GroupFit) -> Evidence {
 /// A file's fit in a line of the archive acceptance report (`batch --fit`):
 /// the values that depart from the text, the agreement under both, and
 /// the rules not described.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FitSummary {
     pub games: usize,
     /// The Event tag of the file's first game.
