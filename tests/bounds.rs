@@ -289,7 +289,7 @@ fn a_fit_in_blocks_is_the_fit_held_whole() {
 
 /// Copy of a few real tables into `dir`: KQvK, KRvK, KQRvK and KQRvKR, each WDL
 /// and DTZ; `None` without `ARBITER_SYZYGY`.
-fn copy_tables(dir: &Path) -> Option<()> {
+pub fn copy_tables(dir: &Path) -> Option<()> {
     let Some(tb) = std::env::var_os("ARBITER_SYZYGY") else {
         eprintln!("skipping: ARBITER_SYZYGY is not set");
         return None;
@@ -305,7 +305,7 @@ fn copy_tables(dir: &Path) -> Option<()> {
 
 /// Games that reach the tables' endings (a tablebase position at every
 /// ply), adjudicated by the tables.
-fn endgames() -> String {
+pub fn endgames() -> String {
     let mut s = String::new();
     for (i, (fen, moves)) in [
         ("8/8/8/8/8/2k5/8/KQ6 w - - 0 1", "1. Qb2+ Kc4 2. Qb3+ 1-0"),

@@ -200,3 +200,38 @@ fn shards_that_are_not_one_batch_are_refused() {
     let e = merge(&[&s1, &s2, &s3]);
     assert!(e.contains("shard.jsonl") && e.contains("games"), "{e}");
 }
+
+/// A corrupt table probed in games of different shards, at the same
+/// position: the merge counts each position once, as one batch does.
+#[test]
+fn positions_the_tables_could_not_probe_are_counted_once() {
+    let t = tempfile::tempdir().unwrap();
+    let tables = t.path().join("tb");
+    std::fs::create_dir(&tables).unwrap();
+    if super::bounds::copy_tables(&tables).is_none() {
+        return;
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(tables.join("KQRvKR.rtbw"))
+        .unwrap()
+        .set_len(4096 + 16)
+        .unwrap();
+    // the KQRvKR game twice: games 3 and 4, in shards 1/2 and 2/2
+    let games = super::bounds::endgames();
+    let last = games.rfind("[Event").unwrap();
+    let pgn = t.path().join("endgames.pgn");
+    std::fs::write(&pgn, format!("{games}{}", &games[last..])).unwrap();
+    let (_t, merged) = whole_and_merged(
+        &[pgn.to_str().unwrap()],
+        &[
+            "--rules",
+            "rulesets/tcec-s15.rules",
+            "--syzygy",
+            tables.to_str().unwrap(),
+        ],
+        2,
+    );
+    let summary = std::fs::read_to_string(merged.join("audit.jsonl")).unwrap();
+    assert!(summary.contains("could not be probed"), "{summary}");
+}
