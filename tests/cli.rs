@@ -8,6 +8,7 @@ mod adversarial;
 mod batch;
 mod bounds;
 mod codes;
+mod colour;
 mod corpus;
 mod crash;
 mod crosscheck;

@@ -19,6 +19,31 @@ pub enum Format {
     Md,
 }
 
+/// When the text on standard output is in colour (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Colour {
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it).
+    Auto,
+    /// Always, even into a pipe or a file.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl Colour {
+    /// Whether text written to `stream` is coloured: the choice, and for
+    /// `auto` the conventions of no-color.org and CLICOLOR_FORCE.
+    pub fn on(self, stream: &impl std::io::IsTerminal) -> bool {
+        let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty() && v != "0");
+        match self {
+            Colour::Always => true,
+            Colour::Never => false,
+            Colour::Auto if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) => false,
+            Colour::Auto => set("CLICOLOR_FORCE") || stream.is_terminal(),
+        }
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub struct RulesArgs {
     /// The event's ruleset (e.g. rulesets/tcec-s15.rules), or a folder of

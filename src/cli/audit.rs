@@ -43,7 +43,7 @@ pub struct AuditArgs {
     filter: FilterArgs,
 }
 
-pub fn run(a: AuditArgs, out: &mut dyn Write) -> i32 {
+pub fn run(a: AuditArgs, out: &mut dyn Write, paint: bool) -> i32 {
     let req = audit::Request {
         paths: a.paths,
         settings: crate::pipeline::Settings {
@@ -55,6 +55,7 @@ pub fn run(a: AuditArgs, out: &mut dyn Write) -> i32 {
         out: a.out,
         verbose: a.verbose,
         quiet: a.quiet,
+        paint,
     };
     match audit::configure(&req.paths, &req.settings) {
         Ok(_) if matches!(a.format, Format::Html | Format::Md) && req.out.is_none() => {

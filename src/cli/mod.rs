@@ -32,6 +32,11 @@ pub use rules::{FitPer, RulesCommand};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour in the text on standard output: auto (on a terminal, unless
+    /// NO_COLOR is set; CLICOLOR_FORCE forces it), always, or never. JSON
+    /// and the files written are never coloured.
+    #[arg(long, global = true, value_enum, default_value_t = args::Colour::Auto)]
+    pub color: args::Colour,
 }
 
 #[derive(Debug, Subcommand)]
@@ -113,10 +118,11 @@ pub fn exit_on_panic() {
 pub fn run(cli: Cli) -> i32 {
     crate::engines::process::stop_on_signal();
     let stdout = io::stdout();
+    let paint = cli.color.on(&stdout);
     let mut out = BufWriter::new(stdout.lock());
     let code = match cli.command {
         Command::Verify(a) => verify::run(a, &mut out),
-        Command::Audit(a) => audit::run(a, &mut out),
+        Command::Audit(a) => audit::run(a, &mut out, paint),
         Command::Replay(a) => replay::run(a, &mut out),
         Command::Rules { command } => rules::run(command, &mut out),
         Command::Similarity(a) => similarity::run(a, &mut out),

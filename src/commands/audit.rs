@@ -27,6 +27,8 @@ pub struct Request {
     pub verbose: bool,
     /// Text: only the games with findings, and no progress bar.
     pub quiet: bool,
+    /// Text: in colour, for a terminal that shows them.
+    pub paint: bool,
 }
 
 /// The configuration of an audit of `paths` under `settings` (each file
@@ -68,7 +70,8 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
     let mut stdout = Lines::new(out, form)
         .collapsing(cfg.fit)
         .verbose(req.verbose)
-        .quiet(req.quiet);
+        .quiet(req.quiet)
+        .painted(req.paint);
     let mut writers: Vec<&mut dyn Writer> = Vec::new();
     if let Some(f) = &mut folder {
         writers.push(f);

@@ -434,6 +434,7 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
             out: r.dir.is_some().then(|| tmp.clone()),
             verbose: false,
             quiet: false,
+            paint: false,
         };
         if r.dir.is_some() {
             // the folder is compared; its lines on the output are not

@@ -30,6 +30,8 @@ pub struct Lines<'w> {
     verbose: bool,
     /// Text: only the games with findings.
     quiet: bool,
+    /// Text: painted for a terminal that shows colours.
+    paint: bool,
 }
 
 impl std::fmt::Debug for Lines<'_> {
@@ -46,7 +48,15 @@ impl<'w> Lines<'w> {
             collapse: false,
             verbose: false,
             quiet: false,
+            paint: false,
         }
+    }
+
+    /// Text: severities and the verdict in colour, for a terminal
+    /// ([`text::paint`]). The JSON is never painted.
+    pub fn painted(mut self, paint: bool) -> Self {
+        self.paint = paint;
+        self
     }
 
     /// Text: each code's repeated findings in a game on one line, with
@@ -75,6 +85,13 @@ impl Writer for Lines<'_> {
         match self.form {
             Form::Json => writeln!(self.out, "{}", json::game_line(g)),
             Form::Text if self.quiet && g.findings.is_empty() => Ok(()),
+            Form::Text if self.paint => {
+                writeln!(
+                    self.out,
+                    "{}",
+                    text::paint(&text::game_with(g, self.collapse))
+                )
+            }
             Form::Text => writeln!(self.out, "{}", text::game_with(g, self.collapse)),
         }
     }
@@ -122,8 +139,7 @@ impl Writer for Lines<'_> {
             cfg.ruleset.as_deref(),
             similarity,
         );
-        let _ = writeln!(
-            self.out,
+        let verdict = format!(
             "{summary}; {}",
             text::status_meaning(
                 status,
@@ -131,5 +147,9 @@ impl Writer for Lines<'_> {
                 run.inputs.iter().all(|i| i.games == 0)
             )
         );
+        let _ = match self.paint {
+            true => writeln!(self.out, "{}", text::paint_verdict(&verdict, status)),
+            false => writeln!(self.out, "{verdict}"),
+        };
     }
 }

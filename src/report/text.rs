@@ -36,6 +36,54 @@ pub fn finding(f: &Finding) -> String {
     s
 }
 
+/// Text painted for a terminal that shows colours: in each line of a game,
+/// a finding's severity (`error`, `warning`, `info`, `manual-review`) in
+/// its colour and the evidence arrows dimmed. The text is this module's
+/// own layout, and every text taken from the inputs has had its control
+/// characters replaced ([`clean`]), so a line's start is always ours.
+pub fn paint(text: &str) -> String {
+    use anstyle::{AnsiColor, Style};
+    let severities = [
+        ("error", AnsiColor::Red.on_default().bold()),
+        ("warning", AnsiColor::Yellow.on_default().bold()),
+        ("info", AnsiColor::Cyan.on_default().bold()),
+        ("manual-review", AnsiColor::Magenta.on_default().bold()),
+    ];
+    let arrow = Style::new().dimmed();
+    let mut out = String::with_capacity(text.len() + 64);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let painted = severities.iter().find_map(|(word, style)| {
+            let rest = line.strip_prefix("  ")?.strip_prefix(word)?;
+            rest.starts_with('[')
+                .then(|| format!("  {style}{word}{style:#}{rest}"))
+        });
+        match (painted, line.strip_prefix("      -->")) {
+            (Some(p), _) => out.push_str(&p),
+            (None, Some(rest)) => {
+                let _ = write!(out, "      {arrow}-->{arrow:#}{rest}");
+            }
+            (None, None) => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// The verdict painted: bold, green when nothing was found (`status` 0),
+/// red otherwise.
+pub fn paint_verdict(line: &str, status: i32) -> String {
+    use anstyle::AnsiColor;
+    let colour = if status == 0 {
+        AnsiColor::Green
+    } else {
+        AnsiColor::Red
+    };
+    let style = colour.on_default().bold();
+    format!("{style}{line}{style:#}")
+}
+
 /// `n` with its thousands set apart by commas: `999,000`.
 fn thousands(n: u64) -> String {
     let digits = n.to_string();
