@@ -21,7 +21,17 @@
 //!   validated configuration (`verify` among them).
 //! - [`cli`]: flags parsed into a configuration; the library does the rest.
 
-/// A line on standard error that never panics: where `eprintln!` panics
+/// A notice to the user, through the sink the caller installed
+/// ([`base::notice`]): the library's way to say something while a run goes
+/// on, never to a terminal itself.
+macro_rules! notice {
+    ($($arg:tt)*) => {{
+        $crate::base::notice::tell(&format!($($arg)*))
+    }};
+}
+
+/// A line on standard error that never panics (the command line's own:
+/// the library says things with `notice!`): where `eprintln!` panics
 /// when standard error is a closed pipe (`arbiter … 2>&1 | head -c 100`),
 /// this drops the line; the exit status still says what happened. Its
 /// control characters but line breaks and tabs are replaced (a file name

@@ -608,3 +608,46 @@ fn the_check_catches_an_upward_import_and_a_loop() {
     assert_eq!(l.len(), 1, "{l:?}");
     assert!(l[0].contains("a loop in `ingest`"), "{l:?}");
 }
+
+/// The library never writes to a terminal: it hands what it has to say to
+/// the sink its caller installed (`notice!`, `base::notice`), and returns
+/// its errors as values; only the command line (`src/cli`) prints. A
+/// print macro anywhere else fails, naming the file and line.
+#[test]
+fn only_the_command_line_prints() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let cli = src().join("cli");
+    let mut found = Vec::new();
+    for f in files {
+        if f.starts_with(&cli) || f == src().join("lib.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            for m in [
+                "say!(",
+                "println!(",
+                "print!(",
+                "eprintln!(",
+                "eprint!(",
+                "dbg!(",
+            ] {
+                let at = code.find(m);
+                // `eprintln!(` holds `println!(`: the longest name is reported once
+                if at.is_some_and(|a| a == 0 || !code.as_bytes()[a - 1].is_ascii_alphanumeric()) {
+                    found.push(format!("{}:{}: {m}", f.display(), i + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the library prints (use notice! or return an error):\n{}",
+        found.join("\n")
+    );
+}

@@ -11,6 +11,7 @@ pub mod diagnostic;
 pub mod digest;
 pub mod files;
 pub mod interner;
+pub mod notice;
 pub mod span;
 pub mod suggest;
 pub mod time;

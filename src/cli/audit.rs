@@ -62,7 +62,10 @@ pub fn run(a: AuditArgs, out: &mut dyn Write, paint: bool) -> i32 {
             say!("arbiter audit: --format html and md write a dossier: give --out DIR");
             FAILURE
         }
-        Ok(cfg) => audit::run(&req, &cfg, out),
+        Ok(cfg) => audit::run(&req, &cfg, out).unwrap_or_else(|e| {
+            say!("{e}");
+            FAILURE
+        }),
         Err(e) => {
             say!("{e}");
             FAILURE

@@ -50,5 +50,10 @@ pub fn run(a: HiddenBookArgs, out: &mut dyn Write) -> i32 {
         tb_pieces: a.tb_pieces,
     };
     let json = a.json || a.format == super::args::TextOrJson::Json;
-    crate::commands::hidden_book::run(&a.paths, &a.engine_logs, &params, json, out)
+    crate::commands::hidden_book::run(&a.paths, &a.engine_logs, &params, json, out).unwrap_or_else(
+        |e| {
+            say!("{e}");
+            crate::commands::FAILURE
+        },
+    )
 }

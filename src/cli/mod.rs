@@ -113,9 +113,12 @@ pub fn exit_on_panic() {
 }
 
 /// Run the parsed command line; the exit status. Every command first
-/// installs the one signal handler: on SIGINT, SIGTERM or SIGHUP it stops
+/// installs the sink of the library's notices (standard error) and the one
+/// signal handler: on SIGINT, SIGTERM or SIGHUP it stops
 /// every engine arbiter started and exits 130, writing nothing more.
 pub fn run(cli: Cli) -> i32 {
+    // what the library tells the user goes to standard error
+    crate::base::notice::install(Box::new(|line| say!("{line}")));
     crate::engines::process::stop_on_signal();
     let stdout = io::stdout();
     let paint = cli.color.on(&stdout);

@@ -111,4 +111,8 @@ pub fn run(a: RecordArgs) -> i32 {
         event: a.event,
         out: a.out,
     })
+    .unwrap_or_else(|e| {
+        say!("arbiter record: {e}");
+        crate::commands::FAILURE
+    })
 }

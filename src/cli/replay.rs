@@ -73,7 +73,11 @@ pub fn run(a: ReplayArgs, out: &mut dyn Write) -> i32 {
             a.json || a.format == TextOrJson::Json,
             &cfg,
             out,
-        ),
+        )
+        .unwrap_or_else(|e| {
+            say!("{e}");
+            FAILURE
+        }),
         Err(e) => {
             say!("{e}");
             FAILURE
@@ -83,7 +87,10 @@ pub fn run(a: ReplayArgs, out: &mut dyn Write) -> i32 {
 
 pub fn run_chart(a: ChartArgs) -> i32 {
     match load(a.rules, &a.file, false) {
-        Ok(cfg) => chart::run(&a.file, a.game, &cfg, &a.out, a.force),
+        Ok(cfg) => chart::run(&a.file, a.game, &cfg, &a.out, a.force).unwrap_or_else(|e| {
+            say!("{e}");
+            FAILURE
+        }),
         Err(e) => {
             say!("{e}");
             FAILURE

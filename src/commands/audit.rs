@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{CLEAN, ConfigureError, FAILURE, VIOLATIONS};
+use super::{AuditRunError, CLEAN, ConfigureError, FAILURE, VIOLATIONS};
 use crate::pipeline::run::audit_paths;
 use crate::pipeline::{Config, Settings, machine_threads};
 use crate::report::Writer;
@@ -47,19 +47,16 @@ pub fn configure(paths: &[PathBuf], settings: &Settings) -> Result<Config, Confi
 
 /// Audit `req.paths` under `cfg`, writing to `out` and to the folders asked
 /// for.
-pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
+pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> Result<i32, AuditRunError> {
     let mut cfg = cfg.clone();
     cfg.clocks = req.charts.is_some() || req.out.is_some();
     cfg.progress = !req.quiet && crate::pipeline::progress::on_terminal();
-    if let Err(e) = refuse_overwrites(req) {
-        say!("arbiter audit: {e}");
-        return FAILURE;
-    }
+    refuse_overwrites(req)?;
     for dir in [&req.charts, &req.out].into_iter().flatten() {
-        if let Err(e) = crate::base::cleanup::make_dir_all(dir) {
-            say!("arbiter: {}: {e}", dir.display());
-            return FAILURE;
-        }
+        crate::base::cleanup::make_dir_all(dir).map_err(|source| AuditRunError::Dir {
+            path: dir.display().to_string(),
+            source,
+        })?;
     }
     let mut folder = req
         .out
@@ -80,7 +77,7 @@ pub fn run(req: &Request, cfg: &Config, out: &mut dyn Write) -> i32 {
         writers.push(c);
     }
     writers.push(&mut stdout);
-    write_all(&req.paths, &cfg, &mut writers)
+    Ok(write_all(&req.paths, &cfg, &mut writers))
 }
 
 /// Refuse an output folder where the audit would replace one of its
@@ -123,7 +120,7 @@ pub fn write_all(paths: &[PathBuf], cfg: &Config, writers: &mut [&mut dyn Writer
     let Ok(run) = run else { return FAILURE };
     for w in writers.iter_mut() {
         if let Err(e) = w.finish(&run, cfg) {
-            say!("arbiter: {e}");
+            notice!("arbiter: {e}");
             return FAILURE;
         }
     }
@@ -134,7 +131,7 @@ pub fn write_all(paths: &[PathBuf], cfg: &Config, writers: &mut [&mut dyn Writer
         .then(|| super::nothing_to_audit(paths, &run.inputs))
         .flatten();
     if let Some(why) = &nothing {
-        say!("arbiter: {why}");
+        notice!("arbiter: {why}");
     }
     let status =
         if !run.unreadable.is_empty() || nothing.is_some() || writers.iter().any(|w| w.failed()) {

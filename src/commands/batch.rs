@@ -130,7 +130,7 @@ pub(super) fn finish(
     };
     if !req.quiet {
         for (p, e) in &outcome.unreadable {
-            say!("arbiter {command}: {p}: {e}");
+            notice!("arbiter {command}: {p}: {e}");
         }
     }
     lines
@@ -145,7 +145,7 @@ pub(super) fn finish(
         .then(|| super::nothing_to_audit(&req.paths, &outcome.inputs))
         .flatten();
     if let Some(why) = nothing.as_ref().filter(|_| !req.quiet) {
-        say!("arbiter {command}: {why}");
+        notice!("arbiter {command}: {why}");
     }
     let status = if !outcome.unreadable.is_empty() || nothing.is_some() {
         FAILURE
@@ -166,7 +166,7 @@ pub(super) fn finish(
         for f in findings {
             by[f.severity as usize] += 1;
         }
-        say!(
+        notice!(
             "arbiter {command}: {} games in {} files: {} errors, {} warnings, {} info, {} for manual review; audit.jsonl, tables and summary in {}; {}",
             outcome.games.len(),
             outcome.inputs.len(),

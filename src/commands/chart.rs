@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{CLEAN, ChartRunError, FAILURE};
+use super::{CLEAN, ChartRunError};
 use crate::pipeline::Config;
 use crate::pipeline::run::nth_game;
 
@@ -27,33 +27,29 @@ pub fn svg(file: &Path, game: usize, cfg: &Config) -> Result<String, ChartRunErr
 /// Draw the chart of game `game` of `file` into `svg_path`: refused if
 /// `svg_path` is a file the chart is drawn from, or exists and `force` is
 /// not given.
-pub fn run(file: &Path, game: usize, cfg: &Config, svg_path: &Path, force: bool) -> i32 {
+pub fn run(
+    file: &Path,
+    game: usize,
+    cfg: &Config,
+    svg_path: &Path,
+    force: bool,
+) -> Result<i32, ChartRunError> {
     let mut read = vec![file.to_path_buf()];
     read.extend(cfg.ruleset.iter().map(|r| PathBuf::from(&r.path)));
     read.extend(cfg.operator_logs.iter().map(|l| PathBuf::from(&l.path)));
     read.extend(cfg.engine_logs.iter().map(|l| PathBuf::from(&l.path)));
-    if let Err(e) = crate::pipeline::refuse_overwrite(svg_path, &|_| false, &read) {
-        say!("arbiter chart: {e}");
-        return FAILURE;
-    }
+    crate::pipeline::refuse_overwrite(svg_path, &|_| false, &read)?;
     if !force && std::fs::symlink_metadata(svg_path).is_ok() {
-        say!(
-            "arbiter chart: {}: exists; refused (give --force to replace it)",
-            svg_path.display()
-        );
-        return FAILURE;
+        return Err(ChartRunError::Exists {
+            path: svg_path.display().to_string(),
+        });
     }
-    match svg(file, game, cfg) {
-        Ok(text) => match crate::base::files::write_atomic(svg_path, text.as_bytes()) {
-            Ok(()) => CLEAN,
-            Err(e) => {
-                say!("arbiter: {}: {e}", svg_path.display());
-                FAILURE
-            }
-        },
-        Err(e) => {
-            say!("{e}");
-            FAILURE
+    let text = svg(file, game, cfg)?;
+    crate::base::files::write_atomic(svg_path, text.as_bytes()).map_err(|source| {
+        ChartRunError::Write {
+            path: svg_path.display().to_string(),
+            source,
         }
-    }
+    })?;
+    Ok(CLEAN)
 }

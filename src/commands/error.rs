@@ -96,6 +96,40 @@ pub enum ChartRunError {
     NoTimeControl { game: usize, path: String },
     #[error(transparent)]
     Chart(#[from] ChartError),
+    /// The chart would replace a file it is drawn from.
+    #[error("arbiter chart: {0}")]
+    Overwrite(#[from] crate::pipeline::OverwriteError),
+    #[error("arbiter chart: {path}: exists; refused (give --force to replace it)")]
+    Exists { path: String },
+    #[error("arbiter: {path}: {source}")]
+    Write { path: String, source: io::Error },
+}
+
+/// Why `arbiter replay` showed no game.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayRunError {
+    #[error("arbiter: --game counts from 1")]
+    GameZero,
+    #[error("arbiter: {0}")]
+    Game(#[source] NthGameError),
+    #[error("arbiter: game {game} has plies {first}..{last}; there is no ply {ply}")]
+    NoPly {
+        game: usize,
+        first: u32,
+        last: u32,
+        ply: u32,
+    },
+}
+
+/// Why `arbiter audit` could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditRunError {
+    /// An output folder would replace an input.
+    #[error("arbiter audit: {0}")]
+    Overwrite(#[from] crate::pipeline::OverwriteError),
+    /// An output folder could not be made.
+    #[error("arbiter: {path}: {source}")]
+    Dir { path: String, source: io::Error },
 }
 
 /// Why `arbiter hidden-book` could not screen or write.
@@ -266,6 +300,8 @@ pub enum VerifyError {
     Configure(#[from] ConfigureError),
     #[error(transparent)]
     Batch(#[from] BatchRunError),
+    #[error(transparent)]
+    Audit(#[from] AuditRunError),
     #[error("the batch run again wrote no audit.jsonl: {0}")]
     NoRerunLines(#[source] io::Error),
     /// The verdict could not be written to the output.

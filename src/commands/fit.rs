@@ -65,7 +65,7 @@ pub fn run(
         crate::pipeline::progress::on_terminal(),
     );
     let unread = |path: &Path, e: std::io::Error, tally: &mut Tally| {
-        bar.suspend(|| say!("arbiter rules fit: {}: {e}", path.display()));
+        bar.suspend(|| notice!("arbiter rules fit: {}: {e}", path.display()));
         tally.failed = true;
     };
     match per {
@@ -126,7 +126,7 @@ pub fn run(
                 });
                 done?;
                 if let Err(e) = read {
-                    bar.suspend(|| say!("arbiter rules fit: {e}"));
+                    bar.suspend(|| notice!("arbiter rules fit: {e}"));
                     tally.failed = true;
                 }
                 at = end;
@@ -196,13 +196,13 @@ fn pgn_files(paths: &[PathBuf], tally: &mut Tally) -> Vec<PathBuf> {
         match input {
             Ok(crate::pipeline::Input::Pgn(p)) => files.push(p),
             Ok(crate::pipeline::Input::Case(dir)) => {
-                say!(
+                notice!(
                     "arbiter rules fit: {}: a case folder is one game with its logs, not an archive; skipped",
                     dir.display()
                 );
             }
             Err((p, e)) => {
-                say!("arbiter rules fit: {}: {e}", p.display());
+                notice!("arbiter rules fit: {}: {e}", p.display());
                 tally.failed = true;
             }
         }
@@ -305,7 +305,7 @@ impl Fitting<'_> {
                     .map_err(RulesFitError::Output)?;
             }
             Err(e) => {
-                bar.suspend(|| say!("arbiter rules fit: {key}: {e}"));
+                bar.suspend(|| notice!("arbiter rules fit: {key}: {e}"));
                 tally.failed = true;
             }
         }

@@ -13,19 +13,14 @@ pub fn run(
     params: &Params,
     as_json: bool,
     out: &mut dyn Write,
-) -> i32 {
-    let r = (|| -> Result<_, super::HiddenBookError> {
-        let s = crate::pipeline::hidden_book::screen(paths, engine_logs, params)?;
-        crate::report::hidden_book::write(&s, params, as_json, out)?;
-        Ok(s)
-    })();
-    match r {
-        Ok(s) if s.failed => FAILURE,
-        Ok(s) if !s.flagged.is_empty() => VIOLATIONS,
-        Ok(_) => CLEAN,
-        Err(e) => {
-            say!("{e}");
-            FAILURE
-        }
-    }
+) -> Result<i32, super::HiddenBookError> {
+    let s = crate::pipeline::hidden_book::screen(paths, engine_logs, params)?;
+    crate::report::hidden_book::write(&s, params, as_json, out)?;
+    Ok(if s.failed {
+        FAILURE
+    } else if !s.flagged.is_empty() {
+        VIOLATIONS
+    } else {
+        CLEAN
+    })
 }

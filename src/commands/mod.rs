@@ -18,8 +18,9 @@ pub mod verify;
 mod error;
 
 pub use error::{
-    BatchRunError, ChartRunError, ConfigureError, HiddenBookError, MergeRunError, RecordRunError,
-    RulesFileError, RulesFitError, ShardError, SimilarityRunError, TablesError, VerifyError,
+    AuditRunError, BatchRunError, ChartRunError, ConfigureError, HiddenBookError, MergeRunError,
+    RecordRunError, ReplayRunError, RulesFileError, RulesFitError, ShardError, SimilarityRunError,
+    TablesError, VerifyError,
 };
 
 /// Exit status: nothing found.

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{CLEAN, FAILURE, RecordRunError};
+use super::{CLEAN, RecordRunError};
 use crate::engines::RecordError;
 use crate::engines::engine::Limit;
 use crate::engines::record::{Logs, RecordConfig, Recorded, record};
@@ -38,15 +38,14 @@ pub struct Request {
 /// Record as `req` asks and write engine.log (and opponent.log, game.pgn)
 /// into `req.out`. The logs are written as the engines talk, so a failed
 /// recording keeps them up to the failure.
-pub fn run(req: Request) -> i32 {
+pub fn run(req: Request) -> Result<i32, RecordRunError> {
     let dir = req.out.clone();
     match config(req).and_then(|cfg| write(&cfg, &dir)) {
-        Ok(()) => CLEAN,
+        Ok(()) => Ok(CLEAN),
         Err(e) => {
             // an engine stopped by a signal is not a failure to report
             crate::engines::process::hold_if_stopping();
-            say!("arbiter record: {e}");
-            FAILURE
+            Err(e)
         }
     }
 }
@@ -88,7 +87,7 @@ fn write(cfg: &RecordConfig, dir: &Path) -> Result<(), RecordRunError> {
     match r {
         Ok(Recorded::Played(pgn)) => {
             crate::report::write_in(dir, "game.pgn", &pgn)?;
-            say!(
+            notice!(
                 "arbiter record: a game played; {} in {}",
                 if opponent.is_some() {
                     "engine.log, opponent.log and game.pgn"
@@ -104,13 +103,13 @@ fn write(cfg: &RecordConfig, dir: &Path) -> Result<(), RecordRunError> {
             illegal,
             illegal_count,
         }) => {
-            say!(
+            notice!(
                 "arbiter record: {searches} search{} of the replayed game; {}",
                 if searches == 1 { "" } else { "es" },
                 engine.1
             );
             if let Some((ply, mv)) = illegal {
-                say!(
+                notice!(
                     "arbiter record: warning: the engine's bestmove {mv} at ply {ply} is not legal in its position{}; the log keeps {}",
                     match illegal_count {
                         1 => String::new(),

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{CLEAN, FAILURE, VIOLATIONS};
+use super::{CLEAN, FAILURE, ReplayRunError, VIOLATIONS};
 use crate::pipeline::Config;
 use crate::pipeline::run::nth_game;
 use crate::report::replay::{ply_json, ply_text};
@@ -18,18 +18,11 @@ pub fn run(
     as_json: bool,
     cfg: &Config,
     out: &mut dyn Write,
-) -> i32 {
+) -> Result<i32, ReplayRunError> {
     if game == 0 {
-        say!("arbiter: --game counts from 1");
-        return FAILURE;
+        return Err(ReplayRunError::GameZero);
     }
-    let g = match nth_game(file, game, cfg) {
-        Ok(g) => g,
-        Err(e) => {
-            say!("arbiter: {e}");
-            return FAILURE;
-        }
-    };
+    let g = nth_game(file, game, cfg).map_err(ReplayRunError::Game)?;
     let plies: Vec<_> = g
         .replay
         .plies
@@ -39,12 +32,12 @@ pub fn run(
     if let Some(n) = ply
         && plies.is_empty()
     {
-        say!(
-            "arbiter: game {game} has plies {}..{}; there is no ply {n}",
-            g.replay.first_ply,
-            g.replay.first_ply + g.replay.plies.len() as u32 - 1
-        );
-        return FAILURE;
+        return Err(ReplayRunError::NoPly {
+            game,
+            first: g.replay.first_ply,
+            last: g.replay.first_ply + g.replay.plies.len() as u32 - 1,
+            ply: n,
+        });
     }
     let mut w = Ok(());
     if !as_json && ply.is_none() {
@@ -62,12 +55,13 @@ pub fn run(
             w = w.and(out.write_all(ply_text(&g, p, cfg).as_bytes()));
         }
     }
+    // a closed output: nothing more can be said
     if w.is_err() {
-        return FAILURE;
+        return Ok(FAILURE);
     }
-    if g.findings.iter().any(|f| f.severity.is_violation()) {
+    Ok(if g.findings.iter().any(|f| f.severity.is_violation()) {
         VIOLATIONS
     } else {
         CLEAN
-    }
+    })
 }

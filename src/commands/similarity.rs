@@ -54,7 +54,7 @@ pub fn run(req: &Request, out: &mut dyn Write) -> Result<i32, SimilarityRunError
         None => None,
     };
     if let Some(r) = reference.as_ref().filter(|r| !r.checked) {
-        say!(
+        notice!(
             "arbiter similarity: warning: {}/similarity.json names no answers_sha256 (an older report): its answers.jsonl is used unchecked",
             r.folder
         );

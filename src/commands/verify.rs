@@ -438,7 +438,7 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
         };
         if r.dir.is_some() {
             // the folder is compared; its lines on the output are not
-            super::audit::run(&req, &cfg, &mut std::io::sink());
+            super::audit::run(&req, &cfg, &mut std::io::sink())?;
         } else {
             let io_error = |source| VerifyError::Io {
                 path: lines.display().to_string(),
@@ -446,7 +446,7 @@ fn rerun(r: &Report) -> Result<(Vec<String>, Vec<String>), VerifyError> {
             };
             let file = std::fs::File::create(&lines).map_err(io_error)?;
             let mut now = std::io::BufWriter::with_capacity(1 << 16, file);
-            super::audit::run(&req, &cfg, &mut now);
+            super::audit::run(&req, &cfg, &mut now)?;
             now.flush().map_err(io_error)?;
         }
     }

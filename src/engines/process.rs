@@ -73,7 +73,7 @@ pub fn stop_on_signal() {
             if left > 0 {
                 line.push_str(&format!(", {left} still running"));
             }
-            say!("{line}");
+            notice!("{line}");
             std::process::exit(INTERRUPTED);
         });
     });

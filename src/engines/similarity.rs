@@ -401,7 +401,7 @@ pub fn run(cfg: &Config) -> Result<Vec<Answer>, SimilarityError> {
 /// Say `line` above the progress bar, or on standard error without one.
 fn tell(bar: &indicatif::ProgressBar, line: String) {
     if bar.is_hidden() {
-        say!("{line}");
+        notice!("{line}");
     } else {
         bar.println(line);
     }

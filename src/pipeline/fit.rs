@@ -475,7 +475,7 @@ fn file_fit(
                 FitError::NoGame { .. } | FitError::Reread { .. } => format!("{e}"),
                 _ => format!("{shown}: {e}"),
             };
-            bar.suspend(|| say!("arbiter: --fit: {why}; audited under the text"));
+            bar.suspend(|| notice!("arbiter: --fit: {why}; audited under the text"));
             return None;
         }
     };

@@ -40,13 +40,13 @@ pub fn screen(
             Ok(Input::Case(dir)) => match super::inputs::Case::read(&dir) {
                 Ok(c) => c.game,
                 Err(e) => {
-                    say!("{}", e.said());
+                    notice!("{}", e.said());
                     s.failed = true;
                     continue;
                 }
             },
             Err((p, e)) => {
-                say!("arbiter: {}: {e}", p.display());
+                notice!("arbiter: {}: {e}", p.display());
                 s.failed = true;
                 continue;
             }
@@ -88,7 +88,7 @@ pub fn screen(
             Ok(())
         });
         if let Err(e) = r {
-            say!("arbiter: {shown}: {e}");
+            notice!("arbiter: {shown}: {e}");
             s.failed = true;
         }
     }

@@ -39,7 +39,7 @@ pub struct Expanded {
 pub fn expand_inputs(paths: &[PathBuf]) -> Vec<Result<Input, (PathBuf, io::Error)>> {
     let e = expand(paths);
     for (p, why) in &e.skipped {
-        say!("arbiter: warning: {}: {why}", p.display());
+        notice!("arbiter: warning: {}: {why}", p.display());
     }
     e.inputs
 }

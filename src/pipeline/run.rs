@@ -38,7 +38,7 @@ fn chosen(path: &Path, cfg: &Config, run: &mut AuditRun) -> io::Result<Option<Co
         Some(Chosen::Claimed(c)) => Some(*c),
         Some(Chosen::Unclaimed(c, why)) => {
             let shown = crate::base::decode::shown(path);
-            say!("arbiter: {shown}: {why}");
+            notice!("arbiter: {shown}: {why}");
             run.unreadable.push((shown, why));
             Some(*c)
         }
@@ -82,7 +82,7 @@ pub fn audit_paths(
                 Ok(c) => (p, c, false),
                 Err(e) => {
                     let shown = crate::base::decode::shown(&p);
-                    bar.suspend(|| say!("arbiter: {shown}: {e}"));
+                    bar.suspend(|| notice!("arbiter: {shown}: {e}"));
                     run.unreadable.push((shown, e.to_string()));
                     continue;
                 }
@@ -93,7 +93,7 @@ pub fn audit_paths(
                 {
                     Ok((game, c)) => (game, Some(c), true),
                     Err(e) => {
-                        bar.suspend(|| say!("{}", e.said()));
+                        bar.suspend(|| notice!("{}", e.said()));
                         run.unreadable
                             .push((dir.display().to_string(), e.to_string()));
                         continue;
@@ -101,7 +101,7 @@ pub fn audit_paths(
                 }
             }
             Err((p, e)) => {
-                bar.suspend(|| say!("arbiter: {}: {e}", p.display()));
+                bar.suspend(|| notice!("arbiter: {}: {e}", p.display()));
                 run.unreadable
                     .push((p.display().to_string(), e.to_string()));
                 continue;
@@ -133,7 +133,7 @@ pub fn audit_paths(
             Ok(summary) => run.inputs.push(summary),
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
             Err(e) => {
-                bar.suspend(|| say!("arbiter: {shown}: {e}"));
+                bar.suspend(|| notice!("arbiter: {shown}: {e}"));
                 run.unreadable.push((shown, e.to_string()));
             }
         }
@@ -141,12 +141,12 @@ pub fn audit_paths(
     bar.finish_and_clear();
     // a log no game joined was not checked against anything
     for (path, e) in joined.not_joined(cfg) {
-        say!("arbiter: {path}: {e}");
+        notice!("arbiter: {path}: {e}");
         run.unreadable.push((path, e));
     }
     // tables that could not be read: the run did not check everything
     for (p, e) in cfg.detectors.unreadable_tables() {
-        say!("arbiter: {p}: {e}");
+        notice!("arbiter: {p}: {e}");
         run.unreadable.push((p, e));
     }
     Ok(run)

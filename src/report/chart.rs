@@ -218,12 +218,12 @@ impl super::Writer for Charts {
         match for_game(g) {
             Some(Ok(svg)) => {
                 if let Err(e) = crate::base::files::write_atomic(&file, svg.as_bytes()) {
-                    say!("arbiter: {}: {e}", file.display());
+                    notice!("arbiter: {}: {e}", file.display());
                     self.failures += 1;
                 }
             }
             Some(Err(e)) => {
-                say!("arbiter: {}: chart not drawn: {e}", file.display());
+                notice!("arbiter: {}: chart not drawn: {e}", file.display());
                 self.failures += 1;
             }
             None => {}
