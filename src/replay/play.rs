@@ -173,6 +173,9 @@ pub fn replay(game: &PgnGame) -> Replay {
             castling,
             rook_castling_lost,
             pieces: pos.board().occupied().count() as u32,
+            pawns: pos.board().pawns().count() as u8,
+            minors_and_majors: (pos.board().occupied() ^ pos.board().pawns() ^ pos.board().kings())
+                .count() as u8,
             check: in_check,
             checkmate: false,
             suffix_wrong: false,

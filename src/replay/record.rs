@@ -44,6 +44,11 @@ pub struct Ply {
     /// software did.
     pub rook_castling_lost: bool,
     pub pieces: u32,
+    /// Pawns on the board after the move, both sides'.
+    pub pawns: u8,
+    /// Knights, bishops, rooks and queens on the board after the move,
+    /// both sides'.
+    pub minors_and_majors: u8,
     pub check: bool,
     pub checkmate: bool,
     pub stalemate: bool,

@@ -74,6 +74,8 @@ impl MoveFacts<'_> {
             MoveField::HalfmoveClock => Some(f64::from(p.halfmove_clock)),
             MoveField::Repetition => Some(f64::from(p.repetition)),
             MoveField::Pieces => Some(f64::from(p.pieces)),
+            MoveField::Pawns => Some(f64::from(p.pawns)),
+            MoveField::MinorsAndMajors => Some(f64::from(p.minors_and_majors)),
             MoveField::Depth => self.depth.map(f64::from),
             MoveField::Seldepth => c.seldepth().map(f64::from),
             MoveField::Score => self.white_score.map(|s| {

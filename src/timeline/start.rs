@@ -56,6 +56,11 @@ impl<'a> Timeline<'a> {
             "halfmove_clock" => num(pos.halfmoves()),
             "repetition" => num(1),
             "pieces" => num(pos.board().occupied().count() as u32),
+            "pawns" => num(pos.board().pawns().count() as u32),
+            "minors_and_majors" => {
+                let b = pos.board();
+                num((b.occupied() ^ b.pawns() ^ b.kings()).count() as u32)
+            }
             "check" => Value::Bool(pos.is_check()),
             "checkmate" => Value::Bool(pos.is_checkmate()),
             "stalemate" => Value::Bool(pos.is_stalemate()),

@@ -133,6 +133,18 @@ pub const VOCABULARY: &[(Kind, &str, Type, &str)] = &[
         Type::Num,
         "pieces on the board after the move, kings included",
     ),
+    (
+        Kind::Move,
+        "pawns",
+        Type::Num,
+        "pawns on the board after the move, both sides'",
+    ),
+    (
+        Kind::Move,
+        "minors_and_majors",
+        Type::Num,
+        "knights, bishops, rooks and queens on the board after the move, both sides'",
+    ),
     (Kind::Move, "check", Type::Bool, "the move gives check"),
     (Kind::Move, "checkmate", Type::Bool, "the move mates"),
     (Kind::Move, "stalemate", Type::Bool, "the move stalemates"),

@@ -51,6 +51,7 @@ impl Analyzer<'_> {
             "tc_moves" => Some((Builtin::TcMoves, 1)),
             "tc_scale" => Some((Builtin::TcScale, 2)),
             "number" => Some((Builtin::Number, 1)),
+            "word" => Some((Builtin::Word, 2)),
             _ => None,
         };
         if let Some((b, n)) = builtin {
@@ -126,6 +127,10 @@ impl Analyzer<'_> {
             for (a, c) in args.iter().zip(&cargs) {
                 self.expect_type(c, Type::Str, a.pos, &format!("`{}`", name.text))?;
             }
+        }
+        if b == Builtin::Word {
+            self.expect_type(&cargs[0], Type::Str, args[0].pos, "`word`'s text")?;
+            self.expect_type(&cargs[1], Type::Num, args[1].pos, "`word`'s place")?;
         }
         Ok(CExpr::Call(b, cargs))
     }

@@ -91,6 +91,9 @@ pub enum Builtin {
     /// A number written as text (a tag's value, `0.4384108055671342`):
     /// digits with at most one point, and a sign.
     Number,
+    /// The n-th word (from 0) of a text, its words parted by white space
+    /// (`word("TCEC Season 25 - Premier", 2)` is `"25"`).
+    Word,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

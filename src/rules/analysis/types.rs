@@ -51,7 +51,7 @@ impl Analyzer<'_> {
             }
             CExpr::List(_) => Type::Any,
             CExpr::Call(b, _) => match b {
-                Builtin::Lower | Builtin::Tag => Type::Str,
+                Builtin::Lower | Builtin::Tag | Builtin::Word => Type::Str,
                 Builtin::Contains | Builtin::StartsWith => Type::Bool,
                 Builtin::Coalesce => Type::Any,
                 _ => Type::Num,

@@ -62,6 +62,13 @@ impl Ctx<'_, '_> {
                 }
             }
             Builtin::Number => s(0).and_then(number).map_or(Value::None, Value::Num),
+            Builtin::Word => match (s(0), &v[1]) {
+                (Some(text), Value::Num(n)) if *n >= 0.0 && n.fract() == 0.0 => text
+                    .split_whitespace()
+                    .nth(*n as usize)
+                    .map_or(Value::None, |w| Value::Str(w.into())),
+                _ => Value::None,
+            },
             Builtin::Tag => match (s(0), self.run.tl) {
                 (Some(name), Some(tl)) => tl
                     .game

@@ -41,6 +41,8 @@ pub(super) fn field_column(run: &Run<'_, '_>, rows: &[MoveFacts<'_>], f: MoveFie
         Nps,
         Number,
         Pieces,
+        Pawns,
+        MinorsAndMajors,
         Ply,
         Ponderhit,
         RecordedLeft,
