@@ -52,6 +52,7 @@ mod scenarios;
 mod similarity;
 mod switches;
 mod tables;
+mod tcec_eras;
 mod verify;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,173 @@
+//! Every TCEC era under its own rules (docs/tcec-eras.md): the folder
+//! `rulesets/tcec/` claims each record by its Event tag (the season's or
+//! the Cup's number, a 4k event), next season's included; Season 15 is
+//! judged exactly as under `tcec-s15.rules`; and on the archive the modern
+//! draw rules reproduce their counters and endings (`ARBITER_CORPUS`).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{arbiter, json_lines, tcec_other, tcec_s15};
+
+const ERAS: &str = "rulesets/tcec/";
+
+/// A game of `event`: mate in two, so that nothing but the choice matters.
+fn game(event: &str) -> String {
+    format!(
+        "[Event \"{event}\"]\n[Site \"?\"]\n[Date \"2026.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
+    )
+}
+
+/// The audit's JSON lines of `files` under the folder of eras.
+fn audit(files: &[&Path], extra: &[&str]) -> Vec<Value> {
+    let mut args = vec!["audit"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    args.extend(["--rules", ERAS, "--format", "json"]);
+    args.extend_from_slice(extra);
+    json_lines(&arbiter(&args))
+}
+
+/// Each file's ruleset, by the summary's inputs, in the files' order.
+fn chosen(lines: &[Value]) -> Vec<String> {
+    let summary = lines.iter().find(|l| l["type"] == "summary").unwrap();
+    (summary["inputs"].as_array().unwrap().iter())
+        .map(|i| i["ruleset"]["id"].as_str().unwrap_or("none").to_string())
+        .collect()
+}
+
+#[test]
+fn each_record_is_claimed_by_its_era_next_seasons_included() {
+    let t = tempfile::tempdir().unwrap();
+    let cases = [
+        ("TCEC Season 2 - Division A", "tcec-s01-s13"),
+        ("TCEC Season 13 - Division 2", "tcec-s01-s13"),
+        ("TCEC Season 14 - Division 3", "tcec-s14-s16"),
+        ("TCEC Season 15 - Division 1", "tcec-era-s15"),
+        ("TCEC Season 16 - Premier", "tcec-s14-s16"),
+        ("TCEC Cup 4 - Final", "tcec-s14-s16"),
+        ("TCEC Season 20 - League 3", "tcec-s17-s20"),
+        ("TCEC Cup 8 - Round 16", "tcec-s17-s20"),
+        ("TCEC Season 22 - Premier", "tcec-s21-s23"),
+        ("TCEC Cup 10 - Round 32", "tcec-s21-s23"),
+        ("TCEC Season 25 - Division P Playoff", "tcec-s24-on"),
+        ("TCEC Cup 11 - Quarterfinal", "tcec-s24-on"),
+        // seasons and Cups no archive holds yet
+        ("TCEC Season 31 - League 1", "tcec-s24-on"),
+        ("TCEC Cup 20 - Final", "tcec-s24-on"),
+        ("TCEC Season 29 - 4k VI", "tcec-fourk"),
+        ("TCEC Season 33 - 4K VIII", "tcec-fourk"),
+        // not a TCEC event: none claims it
+        ("CCRL 40/15", "none"),
+    ];
+    let mut files = Vec::new();
+    for (i, (event, _)) in cases.iter().enumerate() {
+        let p = t.path().join(format!("{i:02}.pgn"));
+        std::fs::write(&p, game(event)).unwrap();
+        files.push(p);
+    }
+    let paths: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let lines = audit(&paths, &[]);
+    let want: Vec<&str> = cases.iter().map(|(_, id)| *id).collect();
+    assert_eq!(chosen(&lines), want);
+}
+
+/// Season 15 under the folder of eras: every game's line as under
+/// `tcec-s15.rules` alone.
+#[test]
+fn season_15_is_judged_as_under_its_own_ruleset() {
+    let Some(s15) = tcec_s15() else {
+        return;
+    };
+    let file = s15.join("tcec-s15-division-1.pgn");
+    let games = |lines: Vec<Value>| -> Vec<Value> {
+        lines.into_iter().filter(|l| l["type"] == "game").collect()
+    };
+    let eras = games(audit(&[&file], &[]));
+    let own = games(json_lines(&arbiter(&[
+        "audit",
+        file.to_str().unwrap(),
+        "--rules",
+        "rulesets/tcec-s15.rules",
+        "--format",
+        "json",
+    ])));
+    assert_eq!(eras.len(), 112);
+    assert_eq!(eras, own);
+}
+
+/// The draw rules the records show, on the archive: the modern form
+/// (Season 25's Division P playoff, Cup 16's semifinal) and the 2022 form
+/// (Cup 10): every recorded draw-rule counter reproduced, every ending the
+/// tables do not leave undecided reproduced at its ply, and no draw- or
+/// win-counter finding.
+#[test]
+fn the_modern_draw_rules_reproduce_the_records() {
+    let Some(other) = tcec_other() else {
+        return;
+    };
+    for name in [
+        "TCEC_Season_25_-_Division_P_Playoff.pgn",
+        "TCEC_Cup_16_Semifinal.pgn",
+        "TCEC_Cup_10_Round32.pgn",
+    ] {
+        let tables = std::env::var("ARBITER_SYZYGY").ok();
+        let mut extra = vec!["--fit"];
+        if let Some(t) = &tables {
+            extra.extend(["--syzygy", t.as_str()]);
+        }
+        let lines = audit(&[&other.join(name)], &extra);
+        let mut draw_endings = 0;
+        for g in lines.iter().filter(|l| l["type"] == "game") {
+            let codes: Vec<&str> = (g["findings"].as_array().unwrap().iter())
+                .filter_map(|f| f["code"].as_str())
+                .collect();
+            for bad in [
+                "tcec.draw-counter",
+                "tcec.win-counter",
+                "adjudication-missed",
+                "adjudication-mislabelled",
+                "adjudication-wrong-result",
+                "adjudication-unsupported",
+            ] {
+                assert!(!codes.contains(&bad), "{name}: {bad} in {g}");
+            }
+            if g["termination"]["computed"]["rule"] == "tcec.draw-rule" {
+                draw_endings += 1;
+            }
+        }
+        assert!(
+            draw_endings >= 10,
+            "{name}: {draw_endings} draw-rule endings"
+        );
+    }
+}
+
+/// A 4k event ends no game by a TCEC adjudication: a record that says it
+/// does is `tcec.game-ending`, at its TerminationDetails; the same record in
+/// a league is not.
+#[test]
+fn a_4k_game_ended_by_an_adjudication_is_found() {
+    let t = tempfile::tempdir().unwrap();
+    let game = |event: &str| {
+        format!(
+            "[Event \"{event}\"]\n[Site \"?\"]\n[Date \"2026.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n[TerminationDetails \"TCEC draw rule\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n"
+        )
+    };
+    let codes = |event: &str| -> Vec<String> {
+        let p = t.path().join("g.pgn");
+        std::fs::write(&p, game(event)).unwrap();
+        let lines = audit(&[&p], &[]);
+        let g = lines.iter().find(|l| l["type"] == "game").unwrap();
+        (g["findings"].as_array().unwrap().iter())
+            .map(|f| f["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let fourk = codes("TCEC Season 29 - 4k VI");
+    assert!(fourk.contains(&"tcec.game-ending".to_string()), "{fourk:?}");
+    let league = codes("TCEC Season 29 - League 1");
+    assert!(
+        !league.contains(&"tcec.game-ending".to_string()),
+        "{league:?}"
+    );
+}
