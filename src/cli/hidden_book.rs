@@ -48,6 +48,7 @@ pub fn run(a: HiddenBookArgs, out: &mut dyn Write) -> i32 {
         max_depth: a.max_depth,
         max_time: a.max_time,
         tb_pieces: a.tb_pieces,
+        kept_tree: false,
     };
     let json = a.json || a.format == super::args::TextOrJson::Json;
     crate::commands::hidden_book::run(&a.paths, &a.engine_logs, &params, json, out).unwrap_or_else(

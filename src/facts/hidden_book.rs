@@ -36,6 +36,10 @@ pub struct Params {
     pub max_time: i64,
     /// Positions with at most this many pieces are a tablebase's.
     pub tb_pieces: u32,
+    /// A move whose own comment carries a principal variation was made at
+    /// once from the tree the engine kept (Lc0 in time trouble writes
+    /// `d=1, n=0` and its previous search's PV): explained, not a book.
+    pub kept_tree: bool,
 }
 
 impl Default for Params {
@@ -46,6 +50,7 @@ impl Default for Params {
             max_depth: 1,
             max_time: 100,
             tb_pieces: 7,
+            kept_tree: false,
         }
     }
 }
@@ -261,6 +266,14 @@ fn explanation(
     if before.board().occupied().count() as u32 <= p.tb_pieces {
         return Some("a tablebase position");
     }
+    if p.kept_tree {
+        let own = crate::ingest::comments::MoveComments::of(
+            tl.game.comments_of(&tl.game.moves[ply.move_index]),
+        );
+        if own.pv().is_some_and(|pv| !pv.trim().is_empty()) {
+            return Some("a move from the tree the engine kept (its comment carries a PV)");
+        }
+    }
     if i >= 1 {
         let opp = &tl.replay.plies[i - 1];
         let (pd, pv) = predicted(tl, i);
@@ -429,6 +442,7 @@ pub fn params(given: &[(&str, Value)]) -> Params {
             "max_depth" => p.max_depth = x as u32,
             "max_time" => p.max_time = x as i64,
             "tb_pieces" => p.tb_pieces = x as u32,
+            "kept_tree" => p.kept_tree = x > 0.0,
             _ => {}
         }
     }

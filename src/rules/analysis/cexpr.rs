@@ -139,7 +139,14 @@ impl Detector {
     pub(super) fn params(self) -> &'static [&'static str] {
         match self {
             Detector::Tablebase => &["fifty_move_rule"],
-            Detector::HiddenBook => &["min_run", "max_nodes", "max_depth", "max_time", "tb_pieces"],
+            Detector::HiddenBook => &[
+                "min_run",
+                "max_nodes",
+                "max_depth",
+                "max_time",
+                "tb_pieces",
+                "kept_tree",
+            ],
             Detector::Similarity => &[
                 "signal",
                 "threshold",
