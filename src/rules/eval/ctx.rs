@@ -3,7 +3,15 @@
 //! stateful calls' slots, and walking an expression tree as a value, a
 //! number or a truth.
 
-use super::*;
+use super::Detectors;
+use super::compiled::{Arg, StatefulCode};
+use super::plan::Plan;
+use super::typed::{Num, Truth};
+use crate::base::value::Value;
+use crate::findings::Evidence;
+use crate::rules::analysis::{Builtin, CExpr, StatefulFn};
+use crate::rules::syntax::ast::{BinOp, UnOp};
+use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline};
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct Slot {

@@ -25,17 +25,12 @@
 
 use std::collections::BTreeMap;
 
-use shakmaty::Position;
 use shakmaty_syzygy::{AmbiguousWdl, Metric, ProbeError, SyzygyError, Tablebase};
 
-use super::analysis::{
-    Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, Stateful, StatefulFn,
-};
-use super::syntax::ast::{BinOp, UnOp};
+use super::analysis::{CExpr, Check, Ruleset};
 use crate::base::value::Value;
-use crate::facts::clock::TimeControlDef;
 use crate::findings::{Evidence, Finding};
-use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline};
+use crate::timeline::{Kind, Timeline};
 
 pub use super::analysis::UNAVAILABLE;
 
@@ -55,15 +50,12 @@ mod verdicts;
 
 // the parts' own items, shared with each other through this module
 pub use at_moves::values_at_moves;
-use compiled::{Arg, Code, StatefulCode};
-use ctx::*;
+use ctx::{Ctx, DetectorCache, Note, Run, Slot};
 pub(crate) use plan::Plan;
 pub use prepared::Prepared;
 pub use program::{Overrides, Program, UnknownVariant, claims};
-use switched::*;
 pub use switched::{run_prepared, run_switched, run_tallied};
-use typed::*;
-use verdicts::*;
+use verdicts::{Verdict, message, note_unknown, verdict};
 pub use verdicts::{rule_evidence, rule_finding};
 
 /// Evaluate constants in order, applying `overrides` (index, expression).

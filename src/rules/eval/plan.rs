@@ -2,7 +2,11 @@
 //! `let` and rule reads, what reads each switch, and which `let`s and rules
 //! each kind of event triggers.
 
-use super::*;
+use super::compiled::Code;
+use super::switched::{Depends, Inputs, adjudication_inputs};
+use super::{Kept, columns, memo};
+use crate::rules::analysis::{CExpr, Check, Ruleset, Stateful};
+use crate::timeline::Kind;
 
 /// The stateful calls inside `e`, in the order they advance (the order of
 /// the expression, left to right; a stateful call's own arguments hold

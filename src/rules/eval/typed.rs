@@ -1,7 +1,9 @@
 //! Unboxed values for the walk: a number and a four-state truth, so that
 //! arithmetic, comparisons and logic make no `Value` on the way.
 
-use super::*;
+use crate::base::value::Value;
+use crate::rules::analysis::Builtin;
+use crate::rules::syntax::ast::BinOp;
 
 /// A value as arithmetic and comparisons see it: a number, `unknown` (a
 /// detector could not decide), or anything else (none, text, a boolean, a

@@ -1,7 +1,15 @@
 //! A rule's verdict at one event, and the finding it makes: its message,
 //! the clause it cites, and its evidence.
 
-use super::*;
+use std::collections::BTreeMap;
+
+use super::Indeterminate;
+use super::ctx::{Ctx, Note};
+use super::typed::Truth;
+use crate::base::value::Value;
+use crate::findings::{Evidence, Finding};
+use crate::rules::analysis::{CTemplatePart, Check, RuleDef, Ruleset};
+use crate::timeline::{Data, Kind, Timeline};
 
 pub(super) enum Verdict {
     Violation,

@@ -1,7 +1,10 @@
 //! Which `let`s and rule conditions a column can hold, found once per
 //! ruleset, and the shapes of expressions that tells apart.
 
-use super::*;
+use crate::rules::analysis::{Builtin, CExpr, Check, Ruleset, Stateful};
+use crate::rules::eval::switched::Inputs;
+use crate::rules::eval::{compiled, plan};
+use crate::timeline::{Kind, MoveField};
 
 /// Which `let`s and rule conditions are columns, found once per ruleset.
 #[derive(Debug, Clone, Default)]

@@ -2,7 +2,17 @@
 //! over them, the real pass's and each switch's shadow's; and the moves
 //! at which the per-move pass has something to do.
 
-use super::*;
+use super::col::Col;
+use super::cols::Cols;
+use super::column::Column;
+use super::fields::field_column;
+use crate::rules::analysis::{Check, RuleDef, Ruleset};
+use crate::rules::eval::ctx::Run;
+use crate::rules::eval::plan::Plan;
+use crate::rules::eval::switched::Inputs;
+use crate::rules::eval::typed::Truth;
+use crate::rules::eval::verdicts::{Verdict, verdict_with};
+use crate::timeline::{Data, Kind, MoveFacts, MoveField, Timeline};
 
 /// A shadow's `let`s and rule conditions where they differ from the real
 /// pass's (`None` elsewhere).

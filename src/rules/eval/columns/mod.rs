@@ -34,14 +34,6 @@
 //! `fields` (the move's fields), `values` and `truths` (the nodes) and
 //! `stateful` (the stateful calls).
 
-use std::borrow::Cow;
-
-use super::detectors::hidden_book_value;
-use super::*;
-use crate::base::value::Text;
-use crate::timeline::MoveFacts;
-use shakmaty::Color;
-
 mod col;
 mod column;
 mod columnar;
@@ -54,12 +46,8 @@ mod tests;
 mod truths;
 mod values;
 
-// the parts' own items, shared with each other through this module, and
-// those the evaluator reads
-pub(super) use col::*;
-use cols::*;
-pub(super) use column::*;
-pub(super) use columnar::*;
-use fields::*;
-pub(super) use game::*;
-use values::*;
+// the parts' own items that the evaluator reads (the parts import each
+// other's items from where they are defined)
+pub(super) use col::Col;
+pub(super) use columnar::Columnar;
+pub(super) use game::{GameColumns, Given, Moves, evaluate, moves, rows};

@@ -22,7 +22,11 @@
 //! each node's closure, reading its operands in place where they are
 //! leaves, and `literals` holds the literals as the closures give them.
 
-use super::*;
+use crate::base::value::Value;
+use crate::rules::analysis::{Check, Ruleset, Stateful, StatefulFn};
+use crate::rules::eval::ctx::Ctx;
+use crate::rules::eval::typed::{Num, Truth};
+use crate::timeline::Kind;
 
 mod closures;
 mod literals;

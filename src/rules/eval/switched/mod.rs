@@ -5,7 +5,10 @@
 //! This file holds what a shadow is and what it reads; `pass` is the pass
 //! over a game's events ([`run_switched`]).
 
-use super::*;
+use crate::base::value::Value;
+use crate::rules::analysis::{CExpr, Check, RuleDef};
+use crate::rules::eval::Computed;
+use crate::rules::eval::ctx::Slot;
 
 mod pass;
 

@@ -4,8 +4,22 @@
 //! before it; each event's steps (`lets`, `rules`, `shadows`) are inlined
 //! into the loop.
 
-use super::*;
-use crate::timeline::{Event, MoveFacts};
+use std::collections::BTreeMap;
+
+use crate::base::value::Value;
+use crate::findings::Evidence;
+use crate::rules::analysis::{CExpr, RuleDef, Ruleset};
+use crate::rules::eval::ctx::{Ctx, DetectorCache, Note, Run, Slot};
+use crate::rules::eval::plan::Plan;
+use crate::rules::eval::prepared::Prepared;
+use crate::rules::eval::program::Program;
+use crate::rules::eval::switched::Shadow;
+use crate::rules::eval::typed::Truth;
+use crate::rules::eval::verdicts::render;
+use crate::rules::eval::{
+    Computed, Detectors, Indeterminate, LetColumns, Outcome, Tallied, columns, memo, result_of,
+};
+use crate::timeline::{Data, Event, Kind, MoveFacts, Timeline};
 
 /// Evaluate a program on one game and, in the same pass, the adjudication
 /// it would compute with each switch of `flipped` flipped (in that order).
