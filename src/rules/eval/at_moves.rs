@@ -2,8 +2,8 @@
 //! another run's kept columns: for the fit, which asks what a part of a
 //! rule gives at a point of values without running the rules again.
 
+use super::columns::Prepared;
 use super::ctx::{Ctx, DetectorCache, Run};
-use super::prepared::Prepared;
 use super::program::Program;
 use super::{Detectors, LetColumns};
 use crate::base::value::Value;

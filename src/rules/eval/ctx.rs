@@ -4,8 +4,6 @@
 //! number or a truth.
 
 use super::Detectors;
-use super::compiled::{Arg, StatefulCode};
-use super::plan::Plan;
 use super::typed::{Num, Truth};
 use crate::base::value::Value;
 use crate::findings::Evidence;
@@ -303,35 +301,6 @@ impl Ctx<'_, '_> {
             Some((real, differs)) if !differs.get(i).copied().unwrap_or(false) => real.get(i),
             _ => self.lets.get(i),
         }
-    }
-
-    /// Advance stateful calls (a `let`'s or a rule's, by their slots in [`Plan`]) for the
-    /// current event, in order.
-    #[inline]
-    pub(super) fn advance(&mut self, plan: &Plan, calls: &[usize]) {
-        for &slot in calls {
-            if let Some(Some(code)) = plan.code.statefuls.get(slot) {
-                self.advance_one(code);
-            }
-        }
-    }
-
-    /// Advance one stateful call for the current event.
-    pub(super) fn advance_one(&mut self, s: &StatefulCode) {
-        if self.kind() != Some(s.on) {
-            return;
-        }
-        let reset = s.reset.as_ref().is_some_and(|r| r(self) == Truth::True);
-        let over = s.over.as_ref().is_none_or(|o| o(self) == Truth::True);
-        // the argument as the function reads it: a truth, a number, or the
-        // value itself
-        let arg = match &s.arg {
-            Arg::Truth(t) => Value::Bool(t(self) == Truth::True),
-            Arg::Num(n) => n(self).value(),
-            Arg::Value(v) => v(self),
-        };
-        let key = s.per.as_ref().map(|p| p(self));
-        self.slots[s.slot].step(s.func, reset, over, arg, key.as_ref());
     }
 
     pub(super) fn eval(&mut self, e: &CExpr) -> Value {

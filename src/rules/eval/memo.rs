@@ -27,7 +27,7 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use super::switched::Inputs;
+use super::reads::Inputs;
 use crate::base::value::Value;
 use crate::ingest::comments::OptionValue;
 use crate::rules::analysis::{Builtin, CExpr, Check, RuleDef, Ruleset};

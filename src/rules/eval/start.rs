@@ -11,8 +11,8 @@
 use super::ctx::{Ctx, Note, Run, Slot};
 use super::plan::Plan;
 use super::program::Program;
-use super::switched::computed_at;
 use super::typed::Truth;
+use super::verdicts::computed_at;
 use super::{Computed, Indeterminate, Outcome};
 use crate::base::value::Value;
 use crate::rules::analysis::Check;

@@ -89,7 +89,7 @@ macro_rules! assert_same {
     ($got:expr, $want:expr, $($what:tt)+) => {{
         let (got, want) = (&$got, &$want);
         assert!(
-            switched::identical(got, want),
+            typed::identical(got, want),
             "{}: {got:?}, expected {want:?}",
             format!($($what)+)
         );

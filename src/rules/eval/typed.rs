@@ -169,3 +169,12 @@ impl From<bool> for Truth {
         if b { Truth::True } else { Truth::False }
     }
 }
+
+/// Whether two values are the same to every reader: equal, and a number
+/// with the same bits (`-0` is not `0` to a message).
+pub(super) fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    }
+}

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::column::{Buf, Column, Pooled, same_num, settled};
 use crate::base::value::Value;
-use crate::rules::eval::switched::identical;
+use crate::rules::eval::typed::identical;
 use crate::rules::eval::typed::{Num, Truth};
 
 /// A `let`'s or a node's values over the moves, in the form that holds them

@@ -6,10 +6,10 @@ use std::borrow::Cow;
 
 use super::col::{Col, typed};
 use super::column::Column;
-use super::columnar::scalar;
 use super::fields::field_column;
 use crate::base::value::Value;
 use crate::rules::analysis::{CExpr, Detector, Stateful};
+use crate::rules::eval::columnar::scalar;
 use crate::rules::eval::ctx::{Ctx, Run, at_ply};
 use crate::rules::eval::detectors::hidden_book_value;
 use crate::timeline::{MoveFacts, MoveField};

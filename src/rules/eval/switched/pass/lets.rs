@@ -3,7 +3,7 @@
 
 use super::{Here, Pass};
 use crate::rules::eval::ctx::Ctx;
-use crate::rules::eval::switched::identical;
+use crate::rules::eval::typed::identical;
 
 impl Pass<'_, '_> {
     /// The `let`s of the event (`on_lets`), the real pass's and each

@@ -1,11 +1,12 @@
 //! A pass's step at each event: its rules, the real pass's (a condition
 //! a column holds read there; an adjudication, a `forbid` or a `require`).
 
-use super::{Here, Pass, computed_at};
+use super::{Here, Pass};
 use crate::rules::analysis::Check;
 use crate::rules::eval::Indeterminate;
 use crate::rules::eval::ctx::{Ctx, Note};
 use crate::rules::eval::typed::Truth;
+use crate::rules::eval::verdicts::computed_at;
 use crate::rules::eval::verdicts::{Verdict, note_unknown, verdict_with, violation};
 
 impl Pass<'_, '_> {
