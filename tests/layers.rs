@@ -1,10 +1,15 @@
 //! The data flows one way: each stage of `src/` imports only the stages
 //! before it, and the modules inside a stage import each other without a
 //! loop; and no file is longer than a newcomer can hold (700 lines, 250
-//! for the command line's). This test reads every source file's `crate::`, `super::` and
-//! `self::` paths (comments and strings left out) and fails on an import
-//! that runs back up the pipeline or closes a loop, naming the file and
-//! line. It also draws the stages and their imports, and holds
+//! for the command line's). This test reads every source file's paths
+//! (comments and strings left out): every `use` item, `pub` or not, its
+//! groups nested or over several lines, renames and paths relative to the
+//! module, and every `crate::`, `super::` and `self::` path in the code.
+//! It follows a re-export to the module that defines the item, refuses a
+//! glob import of the crate's modules outside the tests (a glob hides
+//! which modules a file depends on), and fails on an import that runs
+//! back up the pipeline or closes a loop, naming the file and line. It
+//! also draws the stages and their imports, and holds
 //! `docs/architecture.md` to that picture: run it with `ARBITER_BLESS=1`
 //! to rewrite the picture after a change of the structure.
 
@@ -22,13 +27,25 @@ const STAGES: &[&str] = &[
 const OUTSIDE: &[&str] = &["lib.rs", "main.rs", "test_rng.rs"];
 
 /// One path a file names: the module path it resolves to, and where.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Use {
     path: Vec<String>,
     line: usize,
-    /// Inside a `mod tests` block: a unit test may drive the stage's own
-    /// upper modules, so it is not counted in the loops (it is in the order).
+    /// Inside a test module (`mod tests`, `#[cfg(test)] mod …`, a
+    /// `tests.rs`): a unit test may drive the stage's own upper modules,
+    /// so it is not counted in the loops (it is in the order), and it may
+    /// keep `use super::*` for the module under test.
     in_test: bool,
+    /// A glob (`use super::*`): what it brings in cannot be read.
+    glob: bool,
+    /// In a `use` item, the name it binds (`Col` for `use col::Col`, `C`
+    /// for `use a::B as C`): the re-exports [`follow`] goes through.
+    binds: Option<String>,
+    /// The module it is written in (the file's, or an inline one's).
+    module: Vec<String>,
+    /// Written from its module (`use ctx::Ctx`): a child module's path, or
+    /// another crate's, which [`resolve`] leaves out.
+    relative: bool,
 }
 
 fn src() -> PathBuf {
@@ -129,10 +146,27 @@ fn is_ident(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
-/// The paths that start at `start` in `code`: `a::b::C`, and each branch
-/// of a `{…}` group (`a::{b, c::D}` gives `a::b` and `a::c::D`).
-fn paths_at(code: &str, start: usize) -> Vec<Vec<String>> {
-    fn walk(s: &[char], mut i: usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+/// One path as written: its segments, whether it ends in a glob (`*`),
+/// and the name it binds in a `use` item (`C` for `a::B as C`).
+#[derive(Debug)]
+struct Written {
+    segs: Vec<String>,
+    glob: bool,
+    binds: Option<String>,
+}
+
+/// The paths that start at `start` in `code`: `a::b::C`, each branch of a
+/// `{…}` group, nested or over several lines (`a::{b, c::{D, E}}` gives
+/// `a::b`, `a::c::D` and `a::c::E`), `self` in a group (`a::{self, B}`
+/// gives `a` and `a::B`), a rename (`a::B as C`) and a glob (`a::*`).
+fn paths_at(code: &str, start: usize) -> Vec<Written> {
+    fn skip(s: &[char], mut i: usize, also: &[char]) -> usize {
+        while i < s.len() && (s[i].is_whitespace() || also.contains(&s[i])) {
+            i += 1;
+        }
+        i
+    }
+    fn walk(s: &[char], mut i: usize, prefix: Vec<String>, out: &mut Vec<Written>) -> usize {
         let mut path = prefix;
         loop {
             let from = i;
@@ -142,23 +176,49 @@ fn paths_at(code: &str, start: usize) -> Vec<Vec<String>> {
             if i > from {
                 path.push(s[from..i].iter().collect());
             }
+            if i < s.len() && s[i] == '*' {
+                out.push(Written {
+                    segs: path,
+                    glob: true,
+                    binds: None,
+                });
+                return i + 1;
+            }
             if i + 1 < s.len() && s[i] == ':' && s[i + 1] == ':' {
                 i += 2;
                 if i < s.len() && s[i] == '{' {
                     i += 1;
                     loop {
-                        while i < s.len() && (s[i] == ' ' || s[i] == ',') {
-                            i += 1;
-                        }
+                        i = skip(s, i, &[',']);
                         if i >= s.len() || s[i] == '}' {
                             return i + 1;
                         }
-                        i = walk(s, i, path.clone(), out);
+                        let next = walk(s, i, path.clone(), out);
+                        // a character no path has: step over it
+                        i = next.max(i + 1);
                     }
                 }
                 continue;
             }
-            out.push(path);
+            if path.last().is_some_and(|l| l == "self") && path.len() > 1 {
+                path.pop();
+            }
+            let mut binds = path.last().cloned();
+            let j = skip(s, i, &[]);
+            if s[j..].starts_with(&['a', 's']) && s.get(j + 2).is_some_and(|c| c.is_whitespace()) {
+                let k = skip(s, j + 2, &[]);
+                let mut e = k;
+                while e < s.len() && is_ident(s[e]) {
+                    e += 1;
+                }
+                binds = Some(s[k..e].iter().collect());
+                i = e;
+            }
+            out.push(Written {
+                segs: path,
+                glob: false,
+                binds,
+            });
             return i;
         }
     }
@@ -168,86 +228,139 @@ fn paths_at(code: &str, start: usize) -> Vec<Vec<String>> {
     out
 }
 
-/// Every `crate::`, `super::` and `self::` path of a file, resolved to a
-/// module path from the crate root.
+/// Every path of a file that names a module of the crate, resolved to a
+/// module path from the root (see [`uses_in`]).
 fn uses(file: &Path) -> Vec<Use> {
     uses_in(&std::fs::read_to_string(file).unwrap(), &module_of(file))
 }
 
-/// [`uses`] of the text of module `module`.
+/// Whether an inline or file module of this name is a test module.
+fn is_test_module(name: &str) -> bool {
+    name == "tests" || name.ends_with("_tests")
+}
+
+/// The paths of the text of module `module`: every path of a `use` item
+/// (`pub` or not, a group over several lines, a rename, a glob, one
+/// relative to the module: `use ctx::Ctx`), and every `crate::`,
+/// `super::` and `self::` path in the code (`super::columns::f(…)`).
+/// Comments and strings are left out.
 fn uses_in(text: &str, module: &[String]) -> Vec<Use> {
-    let mut out = Vec::new();
-    // inline modules (`mod tests { … }`): their names and the depth they
-    // close at
-    let mut inline: Vec<(String, i64)> = Vec::new();
+    // each line's code, joined, with the module each line is in and
+    // whether it is a test's
+    let mut code = String::new();
+    let mut lines: Vec<(usize, Vec<String>, bool)> = Vec::new();
+    let file_test = module.iter().any(|m| is_test_module(m));
+    // inline modules (`mod tests { … }`): their names, the depth they close
+    // at and whether they are tests
+    let mut inline: Vec<(String, i64, bool)> = Vec::new();
     let mut depth: i64 = 0;
     let mut in_block_comment = false;
-    for (n, line) in text.lines().enumerate() {
-        let code = code_of(line, &mut in_block_comment);
+    let mut cfg_test = false;
+    for line in text.lines() {
+        let line_code = code_of(line, &mut in_block_comment);
         let here: Vec<String> = module
             .iter()
             .cloned()
-            .chain(inline.iter().map(|(m, _)| m.clone()))
+            .chain(inline.iter().map(|(m, _, _)| m.clone()))
             .collect();
-        for (at, _) in code.match_indices("::") {
-            // the word before `::`, where it starts a path
-            let before = &code[..at];
-            let word_start = before
-                .char_indices()
-                .rev()
-                .take_while(|(_, c)| is_ident(*c))
-                .last()
-                .map_or(at, |(i, _)| i);
-            let word = &code[word_start..at];
-            if word_start > 0 && code[..word_start].ends_with("::") {
-                continue;
-            }
-            if !matches!(word, "crate" | "super" | "self") {
-                continue;
-            }
-            for p in paths_at(&code, word_start) {
-                let mut resolved: Vec<String> = Vec::new();
-                let mut base = here.clone();
-                let mut rest = p.into_iter().peekable();
-                match rest.peek().map(String::as_str) {
-                    Some("crate") => {
-                        rest.next();
-                        base.clear();
-                    }
-                    Some("self") => {
-                        rest.next();
-                    }
-                    _ => {}
-                }
-                while rest.peek().map(String::as_str) == Some("super") {
-                    rest.next();
-                    base.pop();
-                }
-                resolved.extend(base);
-                resolved.extend(rest);
-                out.push(Use {
-                    path: resolved,
-                    line: n + 1,
-                    in_test: inline.iter().any(|(m, _)| m == "tests"),
-                });
-            }
-        }
-        let trimmed = code.trim_start();
-        let opens = code.matches('{').count() as i64;
-        let closes = code.matches('}').count() as i64;
+        let in_test = file_test || inline.iter().any(|(_, _, t)| *t);
+        lines.push((code.len(), here, in_test));
+        code.push_str(&line_code);
+        code.push('\n');
+        let trimmed = line_code.trim_start();
         if let Some(name) = trimmed
             .strip_prefix("pub mod ")
             .or_else(|| trimmed.strip_prefix("mod "))
             .and_then(|r| r.split_once('{'))
             .map(|(name, _)| name.trim().to_string())
         {
-            inline.push((name, depth));
+            let test = cfg_test || is_test_module(&name);
+            inline.push((name, depth, test));
         }
-        depth += opens - closes;
-        while inline.last().is_some_and(|(_, d)| depth <= *d) {
+        if !trimmed.is_empty() {
+            cfg_test = trimmed.starts_with("#[cfg(test)]");
+        }
+        depth += line_code.matches('{').count() as i64 - line_code.matches('}').count() as i64;
+        while inline.last().is_some_and(|(_, d, _)| depth <= *d) {
             inline.pop();
         }
     }
+    let line_at = |at: usize| lines.partition_point(|(start, _, _)| *start <= at) - 1;
+    let mut out = Vec::new();
+    let mut push = |w: Written, at: usize, in_use: bool| {
+        let (_, here, in_test) = &lines[line_at(at)];
+        let mut base = here.clone();
+        let mut rest = w.segs.into_iter().peekable();
+        let mut relative = false;
+        match rest.peek().map(String::as_str) {
+            Some("crate") => {
+                rest.next();
+                base.clear();
+            }
+            Some("self") => {
+                rest.next();
+            }
+            Some("super") => {}
+            _ => relative = true,
+        }
+        while rest.peek().map(String::as_str) == Some("super") {
+            rest.next();
+            base.pop();
+        }
+        let module = here.clone();
+        base.extend(rest);
+        out.push(Use {
+            path: base,
+            line: line_at(at) + 1,
+            in_test: *in_test,
+            glob: w.glob,
+            binds: if in_use { w.binds } else { None },
+            module,
+            relative,
+        });
+    };
+    // `use` items, from `use` to their `;`
+    let mut items: Vec<(usize, usize)> = Vec::new();
+    for (at, _) in code.match_indices("use") {
+        let before = code[..at].chars().next_back();
+        let after = code[at + 3..].chars().next();
+        if before.is_some_and(is_ident) || !after.is_some_and(char::is_whitespace) {
+            continue;
+        }
+        let Some(end) = code[at..].find(';').map(|e| at + e) else {
+            continue;
+        };
+        let start = at + 3 + code[at + 3..].len() - code[at + 3..].trim_start().len();
+        items.push((at, end));
+        for w in paths_at(&code[..end], start) {
+            push(w, at, true);
+        }
+    }
+    // paths in the code outside `use` items
+    for (at, _) in code.match_indices("::") {
+        if items.iter().any(|(a, b)| (*a..*b).contains(&at)) {
+            continue;
+        }
+        // the word before `::`, where it starts a path
+        let before = &code[..at];
+        let word_start = before
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_ident(*c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        let word = &code[word_start..at];
+        if word_start > 0 && code[..word_start].ends_with("::") {
+            continue;
+        }
+        if !matches!(word, "crate" | "super" | "self") {
+            continue;
+        }
+        for w in paths_at(&code, word_start) {
+            push(w, word_start, false);
+        }
+    }
+    out.sort_by_key(|u| u.line);
     out
 }
 
@@ -271,7 +384,69 @@ fn tree() -> Tree {
         let u = uses(&p);
         files.push((p, m, u));
     }
-    Tree { files, modules }
+    let mut t = Tree { files, modules };
+    resolve(&mut t);
+    t
+}
+
+/// Keep the paths that name the crate's modules, and follow each through
+/// the re-exports on its way: `use super::Ctx`, where the parent imports
+/// `ctx::Ctx`, names `ctx`, the module the item comes from, and a sibling
+/// importing an item its parent re-exports depends on the module that
+/// defines it.
+fn resolve(t: &mut Tree) {
+    let modules = &t.modules;
+    // a relative path of a `use` item names a module of the crate when it
+    // starts with a child of its module; otherwise it is another crate's
+    for (_, _, uses) in &mut t.files {
+        uses.retain(|u| {
+            !u.relative
+                || u.path
+                    .get(..=u.module.len())
+                    .is_some_and(|p| modules.contains(p))
+        });
+    }
+    let mut names: BTreeMap<(Vec<String>, String), Vec<String>> = BTreeMap::new();
+    for (_, _, uses) in &t.files {
+        for u in uses {
+            if let Some(name) = &u.binds {
+                names.insert((u.module.clone(), name.clone()), u.path.clone());
+            }
+        }
+    }
+    for (_, _, uses) in &mut t.files {
+        for u in uses.iter_mut() {
+            u.path = follow(std::mem::take(&mut u.path), &names, modules);
+        }
+    }
+}
+
+/// `path` followed through the names its modules import (`names`: a
+/// module and a name to the path it stands for), until it reaches the
+/// module that defines the item.
+fn follow(
+    mut path: Vec<String>,
+    names: &BTreeMap<(Vec<String>, String), Vec<String>>,
+    modules: &BTreeSet<Vec<String>>,
+) -> Vec<String> {
+    // a chain of re-exports is short; a loop of them is not Rust's
+    for _ in 0..16 {
+        let Some(k) = (1..path.len())
+            .rev()
+            .find(|&k| modules.contains(&path[..k]))
+        else {
+            break;
+        };
+        match names.get(&(path[..k].to_vec(), path[k].clone())) {
+            Some(to) if to[..] != path[..=k] => {
+                let mut p = to.clone();
+                p.extend_from_slice(&path[k + 1..]);
+                path = p;
+            }
+            _ => break,
+        }
+    }
+    path
 }
 
 fn stage_rank(name: &str) -> Option<usize> {
@@ -283,6 +458,25 @@ fn shown(p: &Path) -> String {
         .unwrap()
         .display()
         .to_string()
+}
+
+/// Glob imports of the crate's modules outside the tests: `use super::*`
+/// brings in everything the parent declares and imports, so a file that
+/// writes it depends on every sibling the parent names, and which it uses
+/// cannot be read from the file; a loop through it would not be seen.
+fn globs(t: &Tree) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (file, _, uses) in &t.files {
+        for u in uses.iter().filter(|u| u.glob && !u.in_test) {
+            bad.push(format!(
+                "{}:{}: a glob import of `{}` (`…::*`): name the items it brings in",
+                shown(file),
+                u.line,
+                u.path.join("::")
+            ));
+        }
+    }
+    bad
 }
 
 /// Imports that run back up the pipeline: a stage naming a later one.
@@ -523,6 +717,19 @@ fn no_modules_import_each_other_in_a_loop() {
 }
 
 #[test]
+fn every_import_names_its_items() {
+    let bad = globs(&tree());
+    assert!(
+        bad.is_empty(),
+        "a glob import hides which modules a file depends on (a file that writes `use super::*` \
+         depends on every sibling its parent declares or imports), so the loop check cannot see \
+         them; import each item from the module that defines it (a test module may keep \
+         `use super::*` for the module under test):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
 fn every_file_is_one_a_newcomer_can_hold() {
     let over = oversized();
     assert!(
@@ -595,7 +802,7 @@ fn the_check_catches_an_upward_import_and_a_loop() {
     let pgn_uses = vec![Use {
         path: vec!["ingest".into(), "probe".into(), "Y".into()],
         line: 3,
-        in_test: false,
+        ..Use::default()
     }];
     let mut t = t;
     t.modules.insert(vec!["ingest".into(), "probe".into()]);
@@ -649,5 +856,129 @@ fn only_the_command_line_prints() {
         found.is_empty(),
         "the library prints (use notice! or return an error):\n{}",
         found.join("\n")
+    );
+}
+
+/// The check reads every form of a path: a `use` group over several
+/// lines, nested groups, `self` in a group, a rename, `pub(…) use`, a path
+/// relative to the module, a glob, and a path in an expression; it
+/// refuses a glob outside the tests, and follows a re-export to the
+/// module that defines the item.
+#[test]
+fn the_check_reads_every_form_of_import() {
+    let text = "use super::{\n    compiled::Code,\n    reads::{Depends, Inputs as In},\n    columns::{self, Col},\n};\npub(crate) use crate::x::{y::{z::W}};\nuse ctx::Thing;\nuse super::*;\nfn f() -> u8 { super::columnar::scalar(1) as u8 } // super::nope\n#[cfg(test)]\nmod checks {\n    use super::*;\n}\n";
+    let plan: Vec<String> = ["rules", "eval", "plan"].map(String::from).to_vec();
+    let found = uses_in(text, &plan);
+    let read: Vec<(String, usize, bool, bool, Option<&str>)> = found
+        .iter()
+        .map(|u| {
+            (
+                u.path.join("::"),
+                u.line,
+                u.glob,
+                u.in_test,
+                u.binds.as_deref(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, usize, bool, bool, Option<&str>)> = vec![
+        (
+            "rules::eval::compiled::Code".into(),
+            1,
+            false,
+            false,
+            Some("Code"),
+        ),
+        (
+            "rules::eval::reads::Depends".into(),
+            1,
+            false,
+            false,
+            Some("Depends"),
+        ),
+        (
+            "rules::eval::reads::Inputs".into(),
+            1,
+            false,
+            false,
+            Some("In"),
+        ),
+        (
+            "rules::eval::columns".into(),
+            1,
+            false,
+            false,
+            Some("columns"),
+        ),
+        (
+            "rules::eval::columns::Col".into(),
+            1,
+            false,
+            false,
+            Some("Col"),
+        ),
+        ("x::y::z::W".into(), 6, false, false, Some("W")),
+        (
+            "rules::eval::plan::ctx::Thing".into(),
+            7,
+            false,
+            false,
+            Some("Thing"),
+        ),
+        ("rules::eval".into(), 8, true, false, None),
+        (
+            "rules::eval::columnar::scalar".into(),
+            9,
+            false,
+            false,
+            None,
+        ),
+        ("rules::eval::plan".into(), 12, true, true, None),
+    ];
+    assert_eq!(read, want, "the paths read");
+    // the parent imports `Ctx` from `ctx` and `Thing` from another crate;
+    // the plan imports `Ctx` through it
+    let eval: Vec<String> = ["rules", "eval"].map(String::from).to_vec();
+    let parent = uses_in("use ctx::Ctx;\nuse std::fmt::Thing;\n", &eval);
+    let more = uses_in("use super::Ctx;\n", &plan);
+    let mut t = Tree {
+        files: vec![
+            (src().join("rules/eval/plan.rs"), plan.clone(), found),
+            (src().join("rules/eval/mod.rs"), eval.clone(), parent),
+            (src().join("rules/eval/start.rs"), plan.clone(), more),
+        ],
+        modules: [
+            vec!["rules"],
+            vec!["rules", "eval"],
+            vec!["rules", "eval", "ctx"],
+            vec!["rules", "eval", "plan"],
+            vec!["rules", "eval", "columns"],
+        ]
+        .into_iter()
+        .map(|m| m.into_iter().map(String::from).collect())
+        .collect(),
+    };
+    resolve(&mut t);
+    // a relative path that names no child module is another crate's
+    let kept: Vec<String> = t.files[1].2.iter().map(|u| u.path.join("::")).collect();
+    assert_eq!(kept, ["rules::eval::ctx::Ctx"], "the parent's paths kept");
+    assert!(
+        !t.files[0]
+            .2
+            .iter()
+            .any(|u| u.path.ends_with(&["Thing".to_string()])),
+        "a relative path to no module is left out"
+    );
+    assert_eq!(
+        t.files[2].2[0].path.join("::"),
+        "rules::eval::ctx::Ctx",
+        "a re-export followed to the module that defines it"
+    );
+    // the glob outside the tests is refused, naming the file and line
+    let bad = globs(&t);
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(
+        bad[0].starts_with("src/rules/eval/plan.rs:8: a glob import of `rules::eval`"),
+        "{bad:?}"
     );
 }

@@ -175,7 +175,7 @@ pub(super) fn parse_tcec(
 /// [`tcec_item`] then types and reports as before.
 #[inline]
 fn tcec_number(m: &mut TcecMove, code: u32, b: &[u8], v: usize) -> Option<usize> {
-    use self::key::*;
+    use self::key::{D, H, MT, N, PH, R50, R50_LOWER, RD, RR, S, SD, TB, TL, WV};
     let len = b.len();
     match code {
         D | SD | MT | TL | S | N | TB | R50 | R50_LOWER | RD | RR => {
@@ -249,7 +249,7 @@ fn tcec_item(
     value: &str,
     src: Option<&CommentSource<'_>>,
 ) {
-    use self::key::*;
+    use self::key::{D, H, MB, MT, N, PD, PH, PV, R50, R50_LOWER, RD, RR, S, SD, TB, TL, WV};
     let mut bad = |what: &str| problems.push(format!("{key}={value}: expected {what}"));
     match code {
         D => m.d = int(value).map_err(|_| bad("a depth (integer)")).ok(),

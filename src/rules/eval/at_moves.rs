@@ -2,7 +2,13 @@
 //! another run's kept columns: for the fit, which asks what a part of a
 //! rule gives at a point of values without running the rules again.
 
-use super::*;
+use super::columns::Prepared;
+use super::ctx::{Ctx, DetectorCache, Run};
+use super::program::Program;
+use super::{Detectors, LetColumns};
+use crate::base::value::Value;
+use crate::rules::analysis::{Builtin, CExpr};
+use crate::timeline::{Kind, MoveField, Timeline};
 
 impl LetColumns {
     /// Whether the column of `let` number `j` is kept.

@@ -3,7 +3,13 @@
 //! stateful calls' slots, and walking an expression tree as a value, a
 //! number or a truth.
 
-use super::*;
+use super::Detectors;
+use super::typed::{Num, Truth};
+use crate::base::value::Value;
+use crate::findings::Evidence;
+use crate::rules::analysis::{Builtin, CExpr, StatefulFn};
+use crate::rules::syntax::ast::{BinOp, UnOp};
+use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline};
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct Slot {
@@ -295,35 +301,6 @@ impl Ctx<'_, '_> {
             Some((real, differs)) if !differs.get(i).copied().unwrap_or(false) => real.get(i),
             _ => self.lets.get(i),
         }
-    }
-
-    /// Advance stateful calls (a `let`'s or a rule's, by their slots in [`Plan`]) for the
-    /// current event, in order.
-    #[inline]
-    pub(super) fn advance(&mut self, plan: &Plan, calls: &[usize]) {
-        for &slot in calls {
-            if let Some(Some(code)) = plan.code.statefuls.get(slot) {
-                self.advance_one(code);
-            }
-        }
-    }
-
-    /// Advance one stateful call for the current event.
-    pub(super) fn advance_one(&mut self, s: &StatefulCode) {
-        if self.kind() != Some(s.on) {
-            return;
-        }
-        let reset = s.reset.as_ref().is_some_and(|r| r(self) == Truth::True);
-        let over = s.over.as_ref().is_none_or(|o| o(self) == Truth::True);
-        // the argument as the function reads it: a truth, a number, or the
-        // value itself
-        let arg = match &s.arg {
-            Arg::Truth(t) => Value::Bool(t(self) == Truth::True),
-            Arg::Num(n) => n(self).value(),
-            Arg::Value(v) => v(self),
-        };
-        let key = s.per.as_ref().map(|p| p(self));
-        self.slots[s.slot].step(s.func, reset, over, arg, key.as_ref());
     }
 
     pub(super) fn eval(&mut self, e: &CExpr) -> Value {

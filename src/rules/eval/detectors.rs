@@ -3,7 +3,16 @@
 //! from the game (clocks, hidden books, pairings), each result cached per
 //! game where it is costly.
 
-use super::*;
+use shakmaty::Position;
+use shakmaty_syzygy::AmbiguousWdl;
+
+use super::Probe;
+use super::ctx::{Ctx, Note, at_ply, truthy};
+use super::typed::Num;
+use crate::base::value::Value;
+use crate::findings::Evidence;
+use crate::rules::analysis::{Builtin, Detector};
+use crate::timeline::{Data, Timeline};
 
 impl Ctx<'_, '_> {
     pub(super) fn builtin(&mut self, f: Builtin, v: [Value; 2]) -> Value {

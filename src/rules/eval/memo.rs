@@ -27,8 +27,11 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use super::*;
+use super::reads::Inputs;
+use crate::base::value::Value;
 use crate::ingest::comments::OptionValue;
+use crate::rules::analysis::{Builtin, CExpr, Check, RuleDef, Ruleset};
+use crate::timeline::{Data, Kind, Timeline};
 
 /// The runs' keys kept take at most this many bytes in all (a TCEC side's
 /// run of 15 options is about 500); past it, a run not yet known is walked
@@ -258,6 +261,9 @@ fn reads_the_option_alone(e: &CExpr, lets: &[usize]) -> bool {
 mod tests {
     use super::*;
     use crate::rules::compile;
+    use crate::rules::eval::Detectors;
+    use crate::rules::eval::plan::Plan;
+    use crate::timeline::Timeline;
 
     const HEAD: &str = "ruleset t \"T\" { regulation \"r\" }\nconst max_threads = 4\n";
 

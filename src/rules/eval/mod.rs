@@ -9,45 +9,49 @@
 //! holds the [`Program`] they run (a ruleset with its variant chosen). The
 //! parts, in the order a rule meets them:
 //!
-//! - `plan`: what a ruleset's structure says, found once per ruleset,
-//!   with `compiled`'s closures: each `let`, rule condition and stateful
-//!   call compiled once, which a game's run calls;
+//! - `plan`: what a ruleset's structure says, found once per ruleset:
+//!   `reads` (what each `let` and rule reads), `columnar` (which of them
+//!   a column can hold) and `compiled`'s closures (each `let`, rule
+//!   condition and stateful call compiled once, which a game's run calls);
 //! - `columns`: the `let`s and conditions on moves whose parts a column
 //!   can hold, evaluated over all of a game's moves at once before the
-//!   per-event pass, which reads them (and their switches' shadows);
+//!   per-event pass, which reads them (and their switches' shadows), and
+//!   a game's moves kept between runs ([`Prepared`]);
 //! - `ctx`: the walk of an expression at one event (`Ctx`), with
 //!   `typed`'s unboxed numbers and truths (for the event level, the
 //!   constants, and the shapes the closures hand back);
 //! - `detectors`: the builtin functions and the detectors rules call;
 //! - `memo`: a side's engine options already judged, not walked again;
 //! - `switched`: the one-pass shadows that show what each switch changes;
-//! - `verdicts`: a rule's verdict and the finding it makes.
+//! - `verdicts`: a rule's verdict, the finding it makes and the
+//!   adjudication it computes.
+//!
+//! The parts import each other's items from the module that defines them,
+//! lower parts first (`typed`, `reads`, `ctx`, then what walks and
+//! compiles, then the plan, the columns and the pass), with no loop;
+//! `tests/layers.rs` holds them to it.
 
 use std::collections::BTreeMap;
 
-use shakmaty::Position;
 use shakmaty_syzygy::{AmbiguousWdl, Metric, ProbeError, SyzygyError, Tablebase};
 
-use super::analysis::{
-    Builtin, CExpr, CTemplatePart, Check, Detector, RuleDef, Ruleset, Stateful, StatefulFn,
-};
-use super::syntax::ast::{BinOp, UnOp};
+use super::analysis::{CExpr, Check, Ruleset};
 use crate::base::value::Value;
-use crate::facts::clock::TimeControlDef;
 use crate::findings::{Evidence, Finding};
-use crate::timeline::{ClockField, Data, Kind, MoveField, Timeline};
+use crate::timeline::{Kind, Timeline};
 
 pub use super::analysis::UNAVAILABLE;
 
 mod at_moves;
+mod columnar;
 mod columns;
 mod compiled;
 mod ctx;
 mod detectors;
 mod memo;
 mod plan;
-mod prepared;
 mod program;
+mod reads;
 mod start;
 mod switched;
 mod typed;
@@ -55,15 +59,12 @@ mod verdicts;
 
 // the parts' own items, shared with each other through this module
 pub use at_moves::values_at_moves;
-use compiled::{Arg, Code, StatefulCode};
-use ctx::*;
+pub use columns::Prepared;
+use ctx::{Ctx, DetectorCache, Note, Run, Slot};
 pub(crate) use plan::Plan;
-pub use prepared::Prepared;
 pub use program::{Overrides, Program, UnknownVariant, claims};
-use switched::*;
 pub use switched::{run_prepared, run_switched, run_tallied};
-use typed::*;
-use verdicts::*;
+use verdicts::{Verdict, message, note_unknown, verdict};
 pub use verdicts::{rule_evidence, rule_finding};
 
 /// Evaluate constants in order, applying `overrides` (index, expression).

@@ -2,17 +2,13 @@
 //! `let` and rule reads, what reads each switch, and which `let`s and rules
 //! each kind of event triggers.
 
-use super::*;
-
-/// The stateful calls inside `e`, in the order they advance (the order of
-/// the expression, left to right; a stateful call's own arguments hold
-/// none, as the analyzer forbids nesting them).
-pub(super) fn stateful_calls<'e>(e: &'e CExpr, out: &mut Vec<&'e Stateful>) {
-    match e {
-        CExpr::Stateful(s) => out.push(s),
-        _ => e.each_child(&mut |x| stateful_calls(x, out)),
-    }
-}
+use super::columnar::Columnar;
+use super::compiled::Code;
+use super::ctx::Ctx;
+use super::reads::{Depends, Inputs, adjudication_inputs, stateful_calls};
+use super::{Kept, memo};
+use crate::rules::analysis::{CExpr, Check, Ruleset, Stateful};
+use crate::timeline::Kind;
 
 /// What the evaluator reads of a ruleset's structure, found the first time
 /// the ruleset runs and kept with it (not found again for every game): the
@@ -49,7 +45,7 @@ pub struct Plan {
     /// Every `let`, rule condition and stateful call, compiled.
     pub(super) code: std::sync::Arc<Code>,
     /// The `let`s and rule conditions evaluated a column at a time.
-    pub(super) columns: columns::Columnar,
+    pub(super) columns: Columnar,
     /// The engine options' runs already judged, where the ruleset lets
     /// them be skipped (`memo`).
     pub(super) options: Option<std::sync::Arc<memo::OptionMemo>>,
@@ -139,7 +135,7 @@ impl Plan {
                 })
             })
             .collect();
-        let columns = columns::Columnar::of(rs, &rule_calls);
+        let columns = Columnar::of(rs, &rule_calls);
         Plan {
             options: memo::OptionMemo::of(rs).map(std::sync::Arc::new),
             columns,
@@ -162,6 +158,21 @@ impl Plan {
         match self.by_kind.iter().find(|(k, ..)| *k == kind) {
             Some((_, lets, rules)) => (lets, rules),
             None => (&[], &[]),
+        }
+    }
+}
+
+// the walk's step through the plan's stateful calls: here, so that the
+// walk (`ctx`) does not depend on the plan
+impl Ctx<'_, '_> {
+    /// Advance stateful calls (a `let`'s or a rule's, by their slots in [`Plan`]) for the
+    /// current event, in order.
+    #[inline]
+    pub(super) fn advance(&mut self, plan: &Plan, calls: &[usize]) {
+        for &slot in calls {
+            if let Some(Some(code)) = plan.code.statefuls.get(slot) {
+                self.advance_one(code);
+            }
         }
     }
 }

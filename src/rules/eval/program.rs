@@ -2,7 +2,11 @@
 //! first that applies to the game), its constants and switches resolved,
 //! with any values a fit gives over them.
 
-use super::*;
+use super::{Kept, const_values, eval_stateless};
+use crate::base::value::Value;
+use crate::facts::clock::TimeControlDef;
+use crate::rules::analysis::{CExpr, Ruleset};
+use crate::timeline::Timeline;
 
 /// A ruleset instantiated for one variant: constants and switches resolved.
 #[derive(Debug, Clone)]

@@ -8,7 +8,15 @@
 //! read `move.start` is judged there: it says what its manager does at
 //! the start; the others' games begin with their first move.
 
-use super::*;
+use super::ctx::{Ctx, Note, Run, Slot};
+use super::plan::Plan;
+use super::program::Program;
+use super::typed::Truth;
+use super::verdicts::computed_at;
+use super::{Computed, Indeterminate, Outcome};
+use crate::base::value::Value;
+use crate::rules::analysis::Check;
+use crate::timeline::Kind;
 
 /// What the adjudications say at a game's start position: the first that
 /// fires, or the first that could not be decided.

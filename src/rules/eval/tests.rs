@@ -1,7 +1,11 @@
 //! The unboxed numbers and truths, and the walk through them, held to
 //! what the language defines on values.
 
+use super::ctx::{Ctx, DetectorCache, Run};
+use super::typed::{Num, Truth};
 use super::*;
+use crate::rules::analysis::Builtin;
+use crate::rules::syntax::ast::BinOp;
 
 /// The operators as the language defines them on values: what the
 /// unboxed paths must give.
@@ -85,7 +89,7 @@ macro_rules! assert_same {
     ($got:expr, $want:expr, $($what:tt)+) => {{
         let (got, want) = (&$got, &$want);
         assert!(
-            switched::identical(got, want),
+            typed::identical(got, want),
             "{}: {got:?}, expected {want:?}",
             format!($($what)+)
         );

@@ -1,7 +1,9 @@
 //! Unboxed values for the walk: a number and a four-state truth, so that
 //! arithmetic, comparisons and logic make no `Value` on the way.
 
-use super::*;
+use crate::base::value::Value;
+use crate::rules::analysis::Builtin;
+use crate::rules::syntax::ast::BinOp;
 
 /// A value as arithmetic and comparisons see it: a number, `unknown` (a
 /// detector could not decide), or anything else (none, text, a boolean, a
@@ -165,5 +167,14 @@ impl Truth {
 impl From<bool> for Truth {
     fn from(b: bool) -> Truth {
         if b { Truth::True } else { Truth::False }
+    }
+}
+
+/// Whether two values are the same to every reader: equal, and a number
+/// with the same bits (`-0` is not `0` to a message).
+pub(super) fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
     }
 }

@@ -1,7 +1,15 @@
 //! A rule's verdict at one event, and the finding it makes: its message,
 //! the clause it cites, and its evidence.
 
-use super::*;
+use std::collections::BTreeMap;
+
+use super::ctx::{Ctx, Note};
+use super::typed::Truth;
+use super::{Computed, Indeterminate, result_of};
+use crate::base::value::Value;
+use crate::findings::{Evidence, Finding};
+use crate::rules::analysis::{CExpr, CTemplatePart, Check, RuleDef, Ruleset};
+use crate::timeline::{Data, Kind, Timeline};
 
 pub(super) enum Verdict {
     Violation,
@@ -215,4 +223,27 @@ pub(super) fn render(parts: &[CTemplatePart], ctx: &mut Ctx<'_, '_>) -> String {
             CTemplatePart::Expr(e) => ctx.eval(e).display(),
         })
         .collect()
+}
+
+/// The adjudication computed at a move where `rule` fired, evaluated in
+/// `ctx`; `Err` with the value when the result is not a side or a draw.
+pub(super) fn computed_at(
+    rule: &RuleDef,
+    result: &CExpr,
+    records: Option<&CExpr>,
+    ctx: &mut Ctx<'_, '_>,
+    ply: u32,
+) -> Result<Computed, Value> {
+    let r = ctx.eval(result);
+    let rec = records.map(|e| ctx.eval(e).display());
+    match result_of(&r) {
+        Some(res) => Ok(Computed {
+            rule: rule.id.clone(),
+            ply,
+            result: res.to_string(),
+            records: rec,
+            message: rule.message.as_ref().map(|parts| render(parts, ctx)),
+        }),
+        None => Err(r),
+    }
 }

@@ -2,7 +2,12 @@
 //! ([`Col`]): numbers, truths, a few values coded, or values; and how
 //! values are typed into one.
 
-use super::*;
+use std::borrow::Cow;
+
+use super::column::{Buf, Column, Pooled, same_num, settled};
+use crate::base::value::Value;
+use crate::rules::eval::typed::identical;
+use crate::rules::eval::typed::{Num, Truth};
 
 /// A `let`'s or a node's values over the moves, in the form that holds them
 /// exactly: numbers (a move's value is [`Num::value`]), truths (its value is

@@ -2,7 +2,17 @@
 //! and its leaves: `let`s, stateful calls, constants, the move's fields,
 //! and the expressions walked at each move.
 
-use super::*;
+use std::borrow::Cow;
+
+use super::col::{Col, typed};
+use super::column::Column;
+use super::fields::field_column;
+use crate::base::value::Value;
+use crate::rules::analysis::{CExpr, Detector, Stateful};
+use crate::rules::eval::columnar::scalar;
+use crate::rules::eval::ctx::{Ctx, Run, at_ply};
+use crate::rules::eval::detectors::hidden_book_value;
+use crate::timeline::{MoveFacts, MoveField};
 
 /// A view of a game's columns for evaluating one expression: the moves,
 /// the switches, the `let`s' columns (a shadow's over the real pass's), and

@@ -1,7 +1,8 @@
 //! A column: one value per move, or one for every move, and the vectors
 //! of this thread's pool that hold its values.
 
-use super::*;
+use crate::base::value::Value;
+use crate::rules::eval::typed::{Num, Truth};
 
 /// One value per move, or one value for every move.
 #[derive(Debug, Clone)]

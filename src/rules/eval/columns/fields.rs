@@ -1,6 +1,14 @@
 //! The fields of the move as columns, each field its own loop.
 
-use super::*;
+use std::borrow::Cow;
+
+use shakmaty::Color;
+
+use super::col::{Col, Dict, coded, typed};
+use super::column::settled;
+use crate::rules::eval::ctx::{Run, clock_value};
+use crate::rules::eval::typed::{Num, Truth};
+use crate::timeline::{ClockField, MoveFacts, MoveField};
 
 /// A field of the move over the moves, typed where every move's value is a
 /// number (or none, or unknown), or a truth (or unknown).

@@ -2,7 +2,18 @@
 //! over them, the real pass's and each switch's shadow's; and the moves
 //! at which the per-move pass has something to do.
 
-use super::*;
+use super::col::Col;
+use super::cols::Cols;
+use super::column::Column;
+use super::fields::field_column;
+use super::prepared::{Moves, Prepared, moves};
+use crate::rules::analysis::{Check, RuleDef, Ruleset};
+use crate::rules::eval::ctx::Run;
+use crate::rules::eval::plan::Plan;
+use crate::rules::eval::reads::Inputs;
+use crate::rules::eval::typed::Truth;
+use crate::rules::eval::verdicts::{Verdict, verdict_with};
+use crate::timeline::{Kind, MoveFacts, MoveField, Timeline};
 
 /// A shadow's `let`s and rule conditions where they differ from the real
 /// pass's (`None` elsewhere).
@@ -118,12 +129,6 @@ impl GameColumns<'_> {
     }
 }
 
-/// A game's moves, in order: each one's facts and its event's index.
-pub(in crate::rules::eval) struct Moves<'t> {
-    pub(in crate::rules::eval) facts: Vec<MoveFacts<'t>>,
-    pub(in crate::rules::eval) events: Vec<usize>,
-}
-
 /// The game's moves, when the ruleset has columns and every move event is
 /// a move (else `None`: the per-move pass evaluates everything).
 pub(in crate::rules::eval) fn rows<'t>(plan: &Plan, tl: &Timeline<'t>) -> Option<Moves<'t>> {
@@ -133,35 +138,12 @@ pub(in crate::rules::eval) fn rows<'t>(plan: &Plan, tl: &Timeline<'t>) -> Option
     moves(tl)
 }
 
-/// The game's moves, whatever the plan (`None` where a move event is not
-/// a move).
-pub(in crate::rules::eval) fn moves<'t>(tl: &Timeline<'t>) -> Option<Moves<'t>> {
-    // made at their size: a vector grown move by move would allocate
-    // again as the game goes on
-    let n = tl.events.iter().filter(|e| e.kind == Kind::Move).count();
-    let mut moves = Moves {
-        facts: Vec::with_capacity(n),
-        events: Vec::with_capacity(n),
-    };
-    for (i, e) in tl.events.iter().enumerate() {
-        if e.kind != Kind::Move {
-            continue;
-        }
-        let Data::Move(p) = &e.data else {
-            return None;
-        };
-        moves.facts.push(tl.move_facts(p));
-        moves.events.push(i);
-    }
-    Some(moves)
-}
-
 /// What a game's columns may be taken from instead of made: its fields
 /// kept by a search (`prepared`), and `let` columns of another run with,
 /// for each `let`, whether its column is taken from them.
 #[derive(Clone, Copy)]
 pub(in crate::rules::eval) struct Given<'a> {
-    pub(in crate::rules::eval) prepared: Option<&'a super::super::Prepared<'a>>,
+    pub(in crate::rules::eval) prepared: Option<&'a Prepared<'a>>,
     /// The given columns, and for each `let` whether its column is read
     /// from them (not copied: the points of a scan read the current
     /// point's).

@@ -28,38 +28,29 @@
 //! shadow keeps none, and what reads it is not evaluated again either.
 //!
 //! The parts: `column` (a column and its pooled buffer), `col` (a node's
-//! column in its exact form), `columnar` (which `let`s and conditions are
-//! columns, once per ruleset), `game` (a game's columns and shadows),
+//! column in its exact form), `prepared` (a game's moves, and what a
+//! search keeps of a game between runs), `game` (a game's columns and
+//! shadows; which `let`s and conditions are columns is the plan's, in
+//! `eval::columnar`),
 //! `cols` (the view an expression is evaluated in, and its leaves),
 //! `fields` (the move's fields), `values` and `truths` (the nodes) and
 //! `stateful` (the stateful calls).
 
-use std::borrow::Cow;
-
-use super::detectors::hidden_book_value;
-use super::*;
-use crate::base::value::Text;
-use crate::timeline::MoveFacts;
-use shakmaty::Color;
-
 mod col;
 mod column;
-mod columnar;
 mod cols;
 mod fields;
 mod game;
+mod prepared;
 mod stateful;
 #[cfg(test)]
 mod tests;
 mod truths;
 mod values;
 
-// the parts' own items, shared with each other through this module, and
-// those the evaluator reads
-pub(super) use col::*;
-use cols::*;
-pub(super) use column::*;
-pub(super) use columnar::*;
-use fields::*;
-pub(super) use game::*;
-use values::*;
+// the parts' own items that the evaluator reads (the parts import each
+// other's items from where they are defined)
+pub(super) use col::Col;
+pub(super) use game::{GameColumns, Given, evaluate, rows};
+pub(super) use prepared::Moves;
+pub use prepared::Prepared;

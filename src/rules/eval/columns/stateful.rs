@@ -2,7 +2,15 @@
 //! on numbers, one loop for each function; the others stepped as the walk
 //! steps them.
 
-use super::*;
+use std::borrow::Cow;
+
+use super::col::{Col, DICT_MOST, typed};
+use super::cols::Cols;
+use super::column::{Buf, Column, settled};
+use crate::base::value::{Text, Value};
+use crate::rules::analysis::{Stateful, StatefulFn};
+use crate::rules::eval::ctx::Slot;
+use crate::rules::eval::typed::{Num, Truth};
 
 /// A move's three truths of a stateful call, as bits of one byte: its
 /// `reset` holds, its `over` holds (or it has none), its argument holds.

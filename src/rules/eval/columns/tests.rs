@@ -2,8 +2,22 @@
 //! their differences, and every node and stateful call on generated
 //! expressions at each move of a game.
 
-use super::*;
+use super::col::{Col, same_value, typed, typed_one};
+use super::cols::Cols;
+use super::column::{Buf, Column, same_num, settled};
+use super::game::rows;
+use super::prepared::Moves;
+use crate::base::value::{Text, Value};
+use crate::rules::analysis::{Builtin, CExpr, Detector, Stateful, StatefulFn};
+use crate::rules::eval::Detectors;
+use crate::rules::eval::columnar::{Columnar, calls_detector, columnar, moves_fields};
 use crate::rules::eval::compiled::tests::{Gen, sample_values};
+use crate::rules::eval::ctx::{Ctx, DetectorCache, Run, Slot};
+use crate::rules::eval::plan::Plan;
+use crate::rules::eval::typed::identical;
+use crate::rules::eval::typed::{Num, Truth};
+use crate::rules::syntax::ast::{BinOp, UnOp};
+use crate::timeline::{Kind, MoveField, Timeline};
 
 /// A game of several moves of each kind: book moves, searched moves of
 /// both sides, moves without search (a recapture, and one no innocent

@@ -2,7 +2,21 @@
 //! whose detector is walked only where the other side leaves the result
 //! open.
 
-use super::*;
+use std::borrow::Cow;
+
+use shakmaty::Color;
+
+use super::col::{Col, cow_truths};
+use super::cols::Cols;
+use super::column::Column;
+use super::values::choose;
+use crate::base::value::Value;
+use crate::rules::analysis::CExpr;
+use crate::rules::eval::columnar::{calls_detector, walked};
+use crate::rules::eval::ctx::Ctx;
+use crate::rules::eval::typed::{Num, Truth};
+use crate::rules::syntax::ast::{BinOp, UnOp};
+use crate::timeline::MoveField;
 
 impl Cols<'_, '_, '_> {
     /// `x op b` where `b` calls a detector and is walked: `b` is walked

@@ -1,7 +1,18 @@
 //! A node's column as a value ([`Ctx::eval`]) and as a number
 //! ([`Ctx::num`]).
 
-use super::*;
+use std::borrow::Cow;
+
+use super::col::{Col, Dict, coded, cow_nums, retyped, same_value, typed_one};
+use super::cols::Cols;
+use super::column::{Buf, Column, Pooled, settled};
+use crate::base::value::Value;
+use crate::rules::analysis::{Builtin, CExpr};
+use crate::rules::eval::columnar::{literal, numeric};
+use crate::rules::eval::compiled;
+use crate::rules::eval::typed::{Num, Truth};
+use crate::rules::syntax::ast::{BinOp, UnOp};
+use crate::timeline::Kind;
 
 /// `if k then a else b`, move by move.
 pub(super) fn choose<T: Clone + Pooled>(

@@ -3,8 +3,13 @@
 //! literal, a constant, a `let`, a switch, a field of the move).
 
 use super::literals::{interned, literal_list};
-use super::*;
-use crate::base::value::Text;
+use super::{NumFn, TruthFn, ValFn};
+use crate::base::value::{Text, Value};
+use crate::rules::analysis::{Builtin, CExpr};
+use crate::rules::eval::ctx::Ctx;
+use crate::rules::eval::typed::{Num, Truth};
+use crate::rules::syntax::ast::{BinOp, UnOp};
+use crate::timeline::{Kind, MoveField};
 
 /// An operand read as a number in place: a leaf, or a closure for the rest.
 enum NumLeaf {

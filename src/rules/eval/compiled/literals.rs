@@ -1,8 +1,8 @@
 //! Literals as the compiled code holds them: texts made `'static` once,
 //! and lists of literals made once, when compiled.
 
-use super::*;
-use crate::base::value::Text;
+use crate::base::value::{Text, Value};
+use crate::rules::analysis::CExpr;
 
 /// A literal as the compiled code holds it: a text made `'static`
 /// ([`interned`]), so that giving it out at every event copies two words

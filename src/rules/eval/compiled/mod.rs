@@ -22,7 +22,11 @@
 //! each node's closure, reading its operands in place where they are
 //! leaves, and `literals` holds the literals as the closures give them.
 
-use super::*;
+use crate::base::value::Value;
+use crate::rules::analysis::{Check, Ruleset, Stateful, StatefulFn};
+use crate::rules::eval::ctx::Ctx;
+use crate::rules::eval::typed::{Num, Truth};
+use crate::timeline::Kind;
 
 mod closures;
 mod literals;
@@ -126,5 +130,27 @@ impl Code {
                 })
                 .collect(),
         }
+    }
+}
+
+// the walk's step of one compiled stateful call: here, so that the walk
+// (`ctx`) does not depend on the code it runs
+impl Ctx<'_, '_> {
+    /// Advance one stateful call for the current event.
+    pub(super) fn advance_one(&mut self, s: &StatefulCode) {
+        if self.kind() != Some(s.on) {
+            return;
+        }
+        let reset = s.reset.as_ref().is_some_and(|r| r(self) == Truth::True);
+        let over = s.over.as_ref().is_none_or(|o| o(self) == Truth::True);
+        // the argument as the function reads it: a truth, a number, or the
+        // value itself
+        let arg = match &s.arg {
+            Arg::Truth(t) => Value::Bool(t(self) == Truth::True),
+            Arg::Num(n) => n(self).value(),
+            Arg::Value(v) => v(self),
+        };
+        let key = s.per.as_ref().map(|p| p(self));
+        self.slots[s.slot].step(s.func, reset, over, arg, key.as_ref());
     }
 }

@@ -3,6 +3,12 @@
 //! columns' tests share.
 
 use super::*;
+use crate::base::value::Value;
+use crate::rules::analysis::{Builtin, CExpr};
+use crate::rules::eval::Detectors;
+use crate::rules::eval::ctx::{Ctx, DetectorCache, Run};
+use crate::rules::syntax::ast::{BinOp, UnOp};
+use crate::timeline::{Kind, MoveField, Timeline};
 
 /// A small generator of expressions, deterministic (a linear
 /// congruential sequence), over every node the compiler knows and some

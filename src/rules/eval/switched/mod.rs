@@ -5,44 +5,14 @@
 //! This file holds what a shadow is and what it reads; `pass` is the pass
 //! over a game's events ([`run_switched`]).
 
-use super::*;
+use crate::base::value::Value;
+use crate::rules::eval::Computed;
+use crate::rules::eval::ctx::Slot;
+use crate::rules::eval::reads::Inputs;
 
 mod pass;
 
-pub(super) use pass::computed_at;
 pub use pass::{run_prepared, run_switched, run_tallied};
-
-/// What the switches read: for each `let` and each adjudication, whether
-/// its value can change when one switch is flipped, directly or through the
-/// `let`s it reads (a `let` reads only `let`s defined before it).
-#[derive(Debug, Clone)]
-pub(super) struct Depends {
-    pub(super) lets: Vec<bool>,
-    pub(super) rules: Vec<bool>,
-}
-
-impl Depends {
-    /// From what each `let` and adjudication reads directly (`lets`,
-    /// `rules`: [`Inputs`]), which of them read `switch`, directly or
-    /// through earlier `let`s.
-    pub(super) fn on(lets: &[Inputs], rules: &[Inputs], switch: usize) -> Depends {
-        let mut depends = vec![false; lets.len()];
-        let reads = |i: &Inputs, depends: &[bool]| {
-            i.switches.contains(&switch)
-                || i.lets
-                    .iter()
-                    .any(|&l| depends.get(l).copied().unwrap_or(false))
-        };
-        for j in 0..lets.len() {
-            depends[j] = reads(&lets[j], &depends);
-        }
-        let rules = rules.iter().map(|r| reads(r, &depends)).collect();
-        Depends {
-            lets: depends,
-            rules,
-        }
-    }
-}
 
 /// The game evaluated as if one switch were flipped, kept beside the real
 /// evaluation in the same pass: only the `let`s and adjudications that read
@@ -91,56 +61,12 @@ impl Shadow {
     }
 }
 
-/// Whether two values are the same to every reader: equal, and a number
-/// with the same bits (`-0` is not `0` to a message).
-pub(super) fn identical(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
-        _ => a == b,
-    }
-}
-
-/// What a `let` or an adjudication reads directly: the `let`s and the
-/// switches.
-#[derive(Debug, Clone)]
-pub(super) struct Inputs {
-    pub(super) lets: Vec<usize>,
-    pub(super) switches: Vec<usize>,
-}
-
+// what a `let` or an adjudication reads, in a shadow (`Inputs` is
+// `reads`', which knows no shadow)
 impl Inputs {
-    pub(super) fn of<'e>(exprs: impl IntoIterator<Item = &'e CExpr>) -> Inputs {
-        fn walk(e: &CExpr, out: &mut Inputs) {
-            match e {
-                CExpr::Let(l) => out.lets.push(*l),
-                CExpr::Switch(s) => out.switches.push(*s),
-                _ => e.each_child(&mut |x| walk(x, out)),
-            }
-        }
-        let mut out = Inputs {
-            lets: Vec::new(),
-            switches: Vec::new(),
-        };
-        for e in exprs {
-            walk(e, &mut out);
-        }
-        out.lets.sort_unstable();
-        out.lets.dedup();
-        out
-    }
-
     /// Whether an expression with these inputs can give `sh` another value
     /// than the real pass at the current event, its state aside.
     pub(super) fn differ(&self, sh: &Shadow) -> bool {
         self.switches.contains(&sh.flipped) || self.lets.iter().any(|&r| sh.differs[r])
-    }
-}
-
-/// What an adjudication evaluates: its condition, result, record and
-/// message.
-pub(super) fn adjudication_inputs(rule: &RuleDef) -> Inputs {
-    match &rule.check {
-        Check::Adjudicate { .. } => Inputs::of(rule.expressions()),
-        _ => Inputs::of([]),
     }
 }

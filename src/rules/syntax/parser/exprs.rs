@@ -10,7 +10,7 @@
 
 use super::positions::span;
 use super::{HEIGHT_LIMIT, Parser, RECURSION_LIMIT};
-use crate::rules::syntax::ast::*;
+use crate::rules::syntax::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::rules::syntax::error::{Pos, RuleError};
 use crate::rules::syntax::lexer::Tok;
 

@@ -2,7 +2,7 @@
 //! `switch`, `let`, `time-control` and `variant`; a `rule` is `rules`'.
 
 use super::Parser;
-use crate::rules::syntax::ast::*;
+use crate::rules::syntax::ast::{FitGrid, Item, Meta, Period, TimeControl, Variant, VariantItem};
 use crate::rules::syntax::error::RuleError;
 use crate::rules::syntax::lexer::Tok;
 

@@ -8,9 +8,9 @@
 //! the top-level declarations, `rules` a rule and its message, `exprs` the
 //! expressions, and `positions` finds lines and columns.
 
-use super::ast::*;
 use super::error::{Pos, RuleError};
 use super::lexer::{Tok, Token, lex};
+use crate::rules::syntax::ast::{Item, Name};
 
 mod exprs;
 mod items;

@@ -3,7 +3,7 @@
 
 use super::Parser;
 use super::positions::{hole_end, lex_from, pos_after};
-use crate::rules::syntax::ast::*;
+use crate::rules::syntax::ast::{Cite, Rule, RuleKind, Template, TemplatePart};
 use crate::rules::syntax::error::{Pos, RuleError};
 use crate::rules::syntax::lexer::Tok;
 

@@ -1,7 +1,9 @@
 //! A pass's step at each event: its `let`s, the real pass's and each
 //! shadow's (only where a shadow's value can differ).
 
-use super::*;
+use super::{Here, Pass};
+use crate::rules::eval::ctx::Ctx;
+use crate::rules::eval::typed::identical;
 
 impl Pass<'_, '_> {
     /// The `let`s of the event (`on_lets`), the real pass's and each

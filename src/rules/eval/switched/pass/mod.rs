@@ -4,8 +4,21 @@
 //! before it; each event's steps (`lets`, `rules`, `shadows`) are inlined
 //! into the loop.
 
-use super::*;
-use crate::timeline::{Event, MoveFacts};
+use std::collections::BTreeMap;
+
+use crate::base::value::Value;
+use crate::findings::Evidence;
+use crate::rules::analysis::Ruleset;
+use crate::rules::eval::columns::Prepared;
+use crate::rules::eval::ctx::{DetectorCache, Note, Run, Slot};
+use crate::rules::eval::plan::Plan;
+use crate::rules::eval::program::Program;
+use crate::rules::eval::switched::Shadow;
+use crate::rules::eval::typed::Truth;
+use crate::rules::eval::{
+    Computed, Detectors, Indeterminate, LetColumns, Outcome, Tallied, columns, memo,
+};
+use crate::timeline::{Data, Event, Kind, MoveFacts, Timeline};
 
 /// Evaluate a program on one game and, in the same pass, the adjudication
 /// it would compute with each switch of `flipped` flipped (in that order).
@@ -470,28 +483,5 @@ impl<'p, 't> Pass<'p, 't> {
                     .push((ev.ply.unwrap_or(0), self.lets.clone()));
             }
         }
-    }
-}
-
-/// The adjudication computed at a move where `rule` fired, evaluated in
-/// `ctx`; `Err` with the value when the result is not a side or a draw.
-pub(in crate::rules::eval) fn computed_at(
-    rule: &RuleDef,
-    result: &CExpr,
-    records: Option<&CExpr>,
-    ctx: &mut Ctx<'_, '_>,
-    ply: u32,
-) -> Result<Computed, Value> {
-    let r = ctx.eval(result);
-    let rec = records.map(|e| ctx.eval(e).display());
-    match result_of(&r) {
-        Some(res) => Ok(Computed {
-            rule: rule.id.clone(),
-            ply,
-            result: res.to_string(),
-            records: rec,
-            message: rule.message.as_ref().map(|parts| render(parts, ctx)),
-        }),
-        None => Err(r),
     }
 }

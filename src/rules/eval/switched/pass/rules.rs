@@ -1,7 +1,13 @@
 //! A pass's step at each event: its rules, the real pass's (a condition
 //! a column holds read there; an adjudication, a `forbid` or a `require`).
 
-use super::*;
+use super::{Here, Pass};
+use crate::rules::analysis::Check;
+use crate::rules::eval::Indeterminate;
+use crate::rules::eval::ctx::{Ctx, Note};
+use crate::rules::eval::typed::Truth;
+use crate::rules::eval::verdicts::computed_at;
+use crate::rules::eval::verdicts::{Verdict, note_unknown, verdict_with, violation};
 
 impl Pass<'_, '_> {
     /// The rules of the event (`on_rules`), the real pass's: whether an

@@ -1,7 +1,11 @@
 //! A pass's step at each move: each shadow's adjudications, evaluated
 //! again only where they can differ from the real pass's.
 
-use super::*;
+use super::{Here, Pass};
+use crate::rules::analysis::Check;
+use crate::rules::eval::ctx::Ctx;
+use crate::rules::eval::typed::Truth;
+use crate::rules::eval::verdicts::computed_at;
 
 impl Pass<'_, '_> {
     /// Each shadow's adjudications at a move's event, in the rules' order,

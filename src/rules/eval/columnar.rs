@@ -1,7 +1,10 @@
 //! Which `let`s and rule conditions a column can hold, found once per
 //! ruleset, and the shapes of expressions that tells apart.
 
-use super::*;
+use super::compiled;
+use super::reads::{Inputs, stateful_calls};
+use crate::rules::analysis::{Builtin, CExpr, Check, Ruleset, Stateful};
+use crate::timeline::{Kind, MoveField};
 
 /// Which `let`s and rule conditions are columns, found once per ruleset.
 #[derive(Debug, Clone, Default)]
@@ -32,7 +35,7 @@ impl Columnar {
             let column = l.on == Kind::Move && columnar(&l.expr, &lets);
             lets.push(column.then(|| {
                 let mut calls = Vec::new();
-                plan::stateful_calls(&l.expr, &mut calls);
+                stateful_calls(&l.expr, &mut calls);
                 calls.into_iter().cloned().collect()
             }));
         }
