@@ -34,26 +34,7 @@ impl Analyzer<'_> {
             args,
             named,
         };
-        let builtin = match name.text.as_str() {
-            "abs" => Some((Builtin::Abs, 1)),
-            "floor" => Some((Builtin::Floor, 1)),
-            "ceil" => Some((Builtin::Ceil, 1)),
-            "round" => Some((Builtin::Round, 1)),
-            "min" => Some((Builtin::Min, 2)),
-            "max" => Some((Builtin::Max, 2)),
-            "lower" => Some((Builtin::Lower, 1)),
-            "contains" => Some((Builtin::Contains, 2)),
-            "starts_with" => Some((Builtin::StartsWith, 2)),
-            "tag" => Some((Builtin::Tag, 1)),
-            "coalesce" => Some((Builtin::Coalesce, 2)),
-            "tc_base" => Some((Builtin::TcBase, 1)),
-            "tc_increment" => Some((Builtin::TcIncrement, 1)),
-            "tc_moves" => Some((Builtin::TcMoves, 1)),
-            "tc_scale" => Some((Builtin::TcScale, 2)),
-            "number" => Some((Builtin::Number, 1)),
-            "word" => Some((Builtin::Word, 2)),
-            _ => None,
-        };
+        let builtin = Builtin::from_name(&name.text).map(|b| (b, b.args().len()));
         if let Some((b, n)) = builtin {
             return self.builtin_call(site, b, n);
         }
@@ -103,34 +84,10 @@ impl Analyzer<'_> {
             .iter()
             .map(|a| self.expr(a))
             .collect::<Result<_, _>>()?;
-        if matches!(
-            b,
-            Builtin::Abs
-                | Builtin::Floor
-                | Builtin::Ceil
-                | Builtin::Round
-                | Builtin::Min
-                | Builtin::Max
-        ) {
-            for (a, c) in args.iter().zip(&cargs) {
-                self.expect_type(c, Type::Num, a.pos, &format!("`{}`", name.text))?;
+        for ((a, c), want) in args.iter().zip(&cargs).zip(b.args()) {
+            if *want != Type::Any {
+                self.expect_type(c, *want, a.pos, &format!("`{}`", name.text))?;
             }
-        }
-        if matches!(
-            b,
-            Builtin::TcBase
-                | Builtin::TcIncrement
-                | Builtin::TcMoves
-                | Builtin::TcScale
-                | Builtin::Number
-        ) {
-            for (a, c) in args.iter().zip(&cargs) {
-                self.expect_type(c, Type::Str, a.pos, &format!("`{}`", name.text))?;
-            }
-        }
-        if b == Builtin::Word {
-            self.expect_type(&cargs[0], Type::Str, args[0].pos, "`word`'s text")?;
-            self.expect_type(&cargs[1], Type::Num, args[1].pos, "`word`'s place")?;
         }
         Ok(CExpr::Call(b, cargs))
     }

@@ -1,7 +1,7 @@
 //! A compiled expression ([`CExpr`]) and what it names: the builtin
 //! functions, the stateful functions and their calls, and the detectors.
 
-use crate::base::value::Value;
+use crate::base::value::{Type, Value};
 use crate::rules::syntax::ast::{BinOp, UnOp};
 use crate::timeline::{self, Kind};
 
@@ -65,35 +65,82 @@ impl CExpr {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Builtin {
-    Abs,
-    Min,
-    Max,
-    Floor,
-    Ceil,
-    Round,
-    Lower,
-    Contains,
-    StartsWith,
-    Tag,
-    Coalesce,
+/// The one table of the rule language's builtin functions: each written
+/// once, with its name, its arguments' types (`Any`: not checked) and what
+/// it gives. The analyzer resolves a call through it, types it by it, and a
+/// test holds docs/rules-language.md to it; the evaluator matches every
+/// builtin without a catch-all, so a builtin added here does not compile
+/// until it is evaluated.
+macro_rules! builtins {
+    ($( $(#[$doc:meta])* $v:ident = $name:literal ( $($arg:ident),* ) -> $ret:ident ; )*) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Builtin {
+            $( $(#[$doc])* $v, )*
+        }
+
+        impl Builtin {
+            /// Every builtin, in the table's order.
+            pub const ALL: &'static [Builtin] = &[$(Builtin::$v),*];
+
+            /// Its name in the language.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Builtin::$v => $name,)*
+                }
+            }
+
+            /// The types of its arguments, in order (`Any`: not checked).
+            pub fn args(self) -> &'static [Type] {
+                match self {
+                    $(Builtin::$v => &[$(Type::$arg),*],)*
+                }
+            }
+
+            /// The type of what it gives.
+            pub fn returns(self) -> Type {
+                match self {
+                    $(Builtin::$v => Type::$ret,)*
+                }
+            }
+        }
+    };
+}
+
+builtins! {
+    Abs = "abs"(Num) -> Num;
+    Min = "min"(Num, Num) -> Num;
+    Max = "max"(Num, Num) -> Num;
+    Floor = "floor"(Num) -> Num;
+    Ceil = "ceil"(Num) -> Num;
+    Round = "round"(Num) -> Num;
+    Lower = "lower"(Any) -> Str;
+    Contains = "contains"(Any, Any) -> Bool;
+    StartsWith = "starts_with"(Any, Any) -> Bool;
+    Tag = "tag"(Any) -> Str;
+    Coalesce = "coalesce"(Any, Any) -> Any;
     /// A time control written `[moves/]base[+increment]` (a TimeControl
     /// tag, `-each tc=`): its base in ms.
-    TcBase,
+    TcBase = "tc_base"(Str) -> Num;
     /// Its increment in ms (0 when none is written).
-    TcIncrement,
+    TcIncrement = "tc_increment"(Str) -> Num;
     /// Its moves (none: all the game's).
-    TcMoves,
+    TcMoves = "tc_moves"(Str) -> Num;
     /// The one factor that scales the second control's base and
     /// increment to the first's, within the digits the first writes.
-    TcScale,
+    TcScale = "tc_scale"(Str, Str) -> Num;
     /// A number written as text (a tag's value, `0.4384108055671342`):
     /// digits with at most one point, and a sign.
-    Number,
+    Number = "number"(Str) -> Num;
     /// The n-th word (from 0) of a text, its words parted by white space
     /// (`word("TCEC Season 25 - Premier", 2)` is `"25"`).
-    Word,
+    Word = "word"(Str, Num) -> Str;
+}
+
+impl Builtin {
+    /// The builtin of this name.
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.iter().copied().find(|b| b.name() == name)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,4 +216,27 @@ pub struct Stateful {
     pub per: Option<CExpr>,
     /// The event kind whose events drive it.
     pub on: Kind,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Builtin;
+
+    /// Every builtin is written in docs/rules-language.md, as `name(`.
+    #[test]
+    fn every_builtin_is_documented() {
+        let doc = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/docs/rules-language.md"
+        ))
+        .unwrap();
+        for b in Builtin::ALL {
+            assert!(
+                doc.contains(&format!("`{}(", b.name())),
+                "{} is not documented",
+                b.name()
+            );
+            assert_eq!(Builtin::from_name(b.name()), Some(*b));
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! condition, an operator or a function's argument must be.
 
 use super::analyzer::Analyzer;
-use super::cexpr::{Builtin, CExpr, StatefulFn};
+use super::cexpr::{CExpr, StatefulFn};
 use crate::base::value::{Type, Value};
 use crate::rules::syntax::ast::{self, BinOp, UnOp};
 use crate::rules::syntax::error::{Pos, RuleError};
@@ -50,12 +50,7 @@ impl Analyzer<'_> {
                 if ta == tb { ta } else { Type::Any }
             }
             CExpr::List(_) => Type::Any,
-            CExpr::Call(b, _) => match b {
-                Builtin::Lower | Builtin::Tag | Builtin::Word => Type::Str,
-                Builtin::Contains | Builtin::StartsWith => Type::Bool,
-                Builtin::Coalesce => Type::Any,
-                _ => Type::Num,
-            },
+            CExpr::Call(b, _) => b.returns(),
             CExpr::Stateful(s) => match s.func {
                 StatefulFn::Since => Type::Bool,
                 StatefulFn::Previous | StatefulFn::Last => Type::Any,
