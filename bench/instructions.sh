@@ -22,7 +22,8 @@
 #          for `callgrind_annotate --inclusive=yes profile.cg` (any function;
 #          run it outside the source tree, or it splits functions, below)
 # Needs valgrind (Debian: apt-get install valgrind) and a build with its
-# symbols (the release profile keeps them: debug = 1).
+# symbols (the release profile keeps them: debug = 1). A debug build
+# inlines otherwise, and its rows do not add up.
 set -euo pipefail
 if [ "$#" -lt 2 ]; then
   sed -n '2,25p' "$0"
@@ -72,8 +73,15 @@ hashread=$(count 'HashingReader<R> as std::io::Read>::read \\[')
 # a build that inlines the hashing reader into the splitter names no such
 # function: its cost is then SHA-256's (the rest of it is a few calls)
 [ "$hashread" -gt 0 ] || hashread=$sha
-# the input opened (its first buffer read, and hashed: a small file whole)
-opened=$(count ':arbiter::base::decode::open \\[')
+# what the hashing reader reads while a file is opened (an input's first
+# buffer, a small file whole; a ruleset) is not the splitter's: it is taken
+# from the callers' tree and left in the rest
+opened=$( (cd "$tmp" && callgrind_annotate --tree=caller --inclusive=yes --threshold=100 cg 2> /dev/null) | awk '
+  /^ *[0-9,]+ .*< .*decode::open/ { c = $1; gsub(",", "", c); pend += c; next }
+  /^ *[0-9,]+ .*< / { next }
+  /\* .*HashingReader<R> as std::io::Read>::read \[/ { if (!found) got = pend; found = 1 }
+  { pend = 0 }
+  END { print got + 0 }')
 read=$(count ':arbiter::ingest::pgn::reader::read_game \\[')
 typing=$(count 'parse_comment_from \\[')
 replay=$(count ':arbiter::replay::play::replay \\[')
@@ -98,8 +106,8 @@ for stage in read:"$read" replay:"$replay" audit:"$audit" line:"$line"; do
 done
 
 own=$((total - sha))
-# opening and splitting, without the hashing done in either
-split=$((opened + chunk - hashread))
+# splitting, without the hashing done in it
+split=$((chunk - (hashread - opened)))
 checks=$((audit - judge))
 rest=$((own - split - read - replay - audit - line - compile))
 
@@ -119,7 +127,7 @@ row() {
 }
 echo "$games games, $plies plies; instructions (callgrind), with their callees"
 row "arbiter's own (all but SHA-256)" "$own"
-row "  open and split into games (reading thread)" "$split"
+row "  split into games (the reading thread)" "$split"
 row "  read games (pgn-reader, spans, comments)" "$read"
 row "    of which typing the comments" "$typing"
 row "  replay" "$replay"
