@@ -171,3 +171,41 @@ fn a_4k_game_ended_by_an_adjudication_is_found() {
         "{league:?}"
     );
 }
+
+/// The modern draw rule is live: in a copy of Season 25's Division P
+/// playoff, the first game the rule ended gets an eval out of the band at
+/// its last move, and that game's ending is no longer reproduced (a
+/// finding at it); every other game stays as it was.
+#[test]
+fn a_draw_rule_ending_planted_out_of_the_band_is_found() {
+    let Some(other) = tcec_other() else {
+        return;
+    };
+    let text =
+        std::fs::read_to_string(other.join("TCEC_Season_25_-_Division_P_Playoff.pgn")).unwrap();
+    let end = text.find("Adjudication: TCEC draw rule}").unwrap();
+    let at = text[..end].rfind("wv=").unwrap();
+    let wv_end = at + text[at..].find(',').unwrap();
+    assert_eq!(&text[at..wv_end], "wv=0.00");
+    let planted = format!("{}wv=0.90{}", &text[..at], &text[wv_end..]);
+    let t = tempfile::tempdir().unwrap();
+    let run = |body: &str| -> Vec<Vec<String>> {
+        let p = t.path().join("playoff.pgn");
+        std::fs::write(&p, body).unwrap();
+        (audit(&[&p], &[]).iter())
+            .filter(|l| l["type"] == "game")
+            .map(|g| {
+                (g["findings"].as_array().unwrap().iter())
+                    .filter_map(|f| f["code"].as_str())
+                    .filter(|c| c.starts_with("adjudication-"))
+                    .map(String::from)
+                    .collect()
+            })
+            .collect()
+    };
+    let (was, now) = (run(&text), run(&planted));
+    let differ: Vec<usize> = (0..was.len()).filter(|&i| was[i] != now[i]).collect();
+    assert_eq!(differ.len(), 1, "{differ:?}");
+    assert!(was[differ[0]].is_empty(), "{:?}", was[differ[0]]);
+    assert!(!now[differ[0]].is_empty());
+}
