@@ -317,6 +317,23 @@ fn every_peers_adjudication_is_reproduced_under_its_flags() {
     eprintln!("{}", report.join("\n"));
 }
 
+/// `rules fit` of `pgn` under the managers' ruleset and the tables `tb`,
+/// told nothing: its JSON object.
+fn fit_json(pgn: &Path, tb: &Path) -> Value {
+    let o = arbiter(&[
+        "rules",
+        "fit",
+        pgn.to_str().unwrap(),
+        "--rules",
+        RULES,
+        "--syzygy",
+        tb.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    json_lines(&o).swap_remove(0)
+}
+
 /// `rules fit`, told nothing, recovers the resign settings of both round
 /// robins (3 moves at 500 cp) and reproduces every ending.
 #[test]
@@ -325,20 +342,7 @@ fn rules_fit_recovers_the_resign_settings_untold() {
         return;
     };
     for file in ["fc-rr.pgn", "cc-rr.pgn"] {
-        let p = peers.join(file);
-        let o = arbiter(&[
-            "rules",
-            "fit",
-            p.to_str().unwrap(),
-            "--rules",
-            RULES,
-            "--syzygy",
-            tb.to_str().unwrap(),
-            "--format",
-            "json",
-        ]);
-        let lines = json_lines(&o);
-        let fit = &lines[0];
+        let fit = &fit_json(&peers.join(file), &tb);
         let value = |name: &str| -> Value {
             fit["fits"]
                 .as_array()
@@ -482,20 +486,7 @@ fn rules_fit_recovers_the_tablebase_settings_untold() {
         return;
     };
     for (file, zeroing) in [("fc-tb.pgn", "true"), ("cc-tb.pgn", "false")] {
-        let p = peers.join(file);
-        let o = arbiter(&[
-            "rules",
-            "fit",
-            p.to_str().unwrap(),
-            "--rules",
-            RULES,
-            "--syzygy",
-            tb.to_str().unwrap(),
-            "--format",
-            "json",
-        ]);
-        let lines = json_lines(&o);
-        let fit = &lines[0];
+        let fit = &fit_json(&peers.join(file), &tb);
         let fitted = |name: &str| -> String {
             let f = (fit["fits"].as_array().unwrap().iter())
                 .find(|f| f["name"] == name)
