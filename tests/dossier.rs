@@ -121,6 +121,22 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
     for e in std::fs::read_dir(a.path().join("out/dossier-files")).unwrap() {
         let p = e.unwrap().path();
         let svg = std::fs::read_to_string(&p).unwrap();
+        if !svg.contains("class=\"board\"") {
+            // a chart: whole moves on the move axis, labels of 12 px or more
+            let texts: Vec<&str> = svg
+                .split("</text>")
+                .filter_map(|t| t.rsplit_once('>').map(|x| x.1.trim()))
+                .collect();
+            assert!(
+                !texts.iter().any(|t| t.ends_with(".0")),
+                "{}: a tick reads like 10.0: {texts:?}",
+                p.display()
+            );
+            for size in svg.split("font-size=\"").skip(1) {
+                let px: f64 = size[..size.find('"').unwrap()].parse().unwrap();
+                assert!(px >= 12.0, "{}: text of {px} px", p.display());
+            }
+        }
         if svg.contains("class=\"board\"") {
             for id in svg
                 .split("<use href=\"#")

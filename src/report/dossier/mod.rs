@@ -35,7 +35,7 @@ use shakmaty::{EnPassantMode, Square, fen::Fen};
 
 use crate::findings::{Finding, Severity};
 use crate::pipeline::GameAudit;
-use crate::report::ChartError;
+use crate::report::{ChartError, chart};
 
 /// Escape text for HTML (element content and attribute values).
 pub fn escape_html(s: &str) -> String {
@@ -283,13 +283,18 @@ pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String
         let mut ctx = ChartBuilder::on(&root)
             .caption("Evaluation (White's view, pawns)", ("sans-serif", 16))
             .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(44)
+            .x_label_area_size(40)
+            .y_label_area_size(48)
             .build_cartesian_2d(0f64..x_max, -12f64..12f64)
             .map_err(ChartError::Draw)?;
         ctx.configure_mesh()
             .x_desc("move")
-            .light_line_style(RGBColor(235, 235, 235))
+            .x_label_formatter(&chart::move_tick)
+            .y_label_formatter(&chart::tick)
+            .label_style(("sans-serif", chart::LABEL_PX))
+            .axis_desc_style(("sans-serif", chart::LABEL_PX))
+            .bold_line_style(chart::GRID[0])
+            .light_line_style(chart::GRID[1])
             .draw()
             .map_err(ChartError::Draw)?;
         for &(limit, what) in bands {
@@ -330,17 +335,18 @@ pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String
                 continue;
             }
             let c = colours[k];
-            ctx.draw_series(LineSeries::new(series, c.stroke_width(2)))
+            ctx.draw_series(LineSeries::new(series, c.stroke_width(3)))
                 .map_err(ChartError::Draw)?
                 .label(names[k].clone())
                 .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
+                    PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(3))
                 });
         }
         ctx.configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(200, 200, 200))
             .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", chart::LABEL_PX))
             .draw()
             .map_err(ChartError::Draw)?;
         root.present().map_err(ChartError::Draw)?;
