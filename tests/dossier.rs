@@ -59,10 +59,8 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
     assert!(html.contains("dj.flag-fall"));
     assert!(html.contains("Time control: 2 hours for the first 40 moves"));
     assert!(html.contains("class=\"board\""));
-    assert!(
-        html.contains("<mark>Qg4</mark>"),
-        "the finding's ply is marked"
-    );
+    assert!(html.contains(">Qg4</mark>"), "the finding's ply is marked");
+    board_is_drawn_by_one_renderer(&html);
     assert!(
         html.contains("Evaluation (White&apos;s view, pawns)"),
         "the eval chart"
@@ -115,6 +113,44 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
     }
     let md = std::fs::read_to_string(a.path().join("out/dossier.md")).unwrap();
     assert!(md.contains("dj.flag-fall") && md.contains("](dossier-files/"));
+    assert_eq!(
+        md.lines().filter(|l| l.starts_with("1. ")).count(),
+        3,
+        "the Markdown gives each game's move list once"
+    );
+    for e in std::fs::read_dir(a.path().join("out/dossier-files")).unwrap() {
+        let p = e.unwrap().path();
+        let svg = std::fs::read_to_string(&p).unwrap();
+        if !svg.contains("class=\"board\"") {
+            // a chart: whole moves on the move axis, labels of 12 px or more
+            let texts: Vec<&str> = svg
+                .split("</text>")
+                .filter_map(|t| t.rsplit_once('>').map(|x| x.1.trim()))
+                .collect();
+            assert!(
+                !texts.iter().any(|t| t.ends_with(".0")),
+                "{}: a tick reads like 10.0: {texts:?}",
+                p.display()
+            );
+            for size in svg.split("font-size=\"").skip(1) {
+                let px: f64 = size[..size.find('"').unwrap()].parse().unwrap();
+                assert!(px >= 12.0, "{}: text of {px} px", p.display());
+            }
+        }
+        if svg.contains("class=\"board\"") {
+            for id in svg
+                .split("<use href=\"#")
+                .skip(1)
+                .map(|r| &r[..r.find('"').unwrap()])
+            {
+                assert!(
+                    svg.contains(&format!("<symbol id=\"{id}\"")),
+                    "{}: a board file uses #{id} without its symbol",
+                    p.display()
+                );
+            }
+        }
+    }
     for l in md.split("](#").skip(1).map(|r| &r[..r.find(')').unwrap()]) {
         assert!(
             md.contains(&format!("<a id=\"{l}\"></a>")),
@@ -140,6 +176,85 @@ fn the_dossier_is_self_contained_escaped_and_reproducible() {
         let y = std::fs::read(a.path().join("again").join(f)).unwrap();
         assert!(x == y, "{f} differs between two runs");
     }
+}
+
+/// The boards: pieces drawn from arbiter's own symbols (defined once, used
+/// by every board, no font glyph), the files and ranks on the edge, the side
+/// to move beside each board, the last move's squares marked; one move list
+/// per game, each move clickable for the stepper.
+fn board_is_drawn_by_one_renderer(html: &str) {
+    for side in ['w', 'b'] {
+        for piece in ['K', 'Q', 'R', 'B', 'N', 'P'] {
+            let def = format!("<symbol id=\"piece-{side}{piece}\"");
+            assert_eq!(html.matches(&def).count(), 1, "{def} once in the page");
+        }
+    }
+    for glyph in [
+        '\u{265A}', '\u{265B}', '\u{265C}', '\u{265D}', '\u{265E}', '\u{265F}',
+    ] {
+        assert!(!html.contains(glyph), "a font glyph {glyph} is left");
+    }
+    let boards: Vec<&str> = html
+        .split("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\"")
+        .skip(1)
+        .map(|b| &b[..b.find("</svg>").unwrap()])
+        .collect();
+    assert!(boards.len() >= 4, "the findings' boards and the steppers'");
+    for b in &boards {
+        assert!(b.contains("<use href=\"#piece-"), "pieces by <use>: {b}");
+        assert!(!b.contains("<symbol"), "no board redefines the pieces");
+        let coords = &b[b.find("class=\"coords\"").expect("coordinates")..];
+        for c in [
+            "a", "b", "c", "d", "e", "f", "g", "h", "1", "2", "3", "4", "5", "6", "7", "8",
+        ] {
+            assert!(coords.contains(&format!(">{c}</text>")), "coordinate {c}");
+        }
+        assert!(
+            b.contains("class=\"turn\"")
+                && (b.contains("<title>White to move</title>")
+                    || b.contains("<title>Black to move</title>")),
+            "the side to move, in words too"
+        );
+        assert!(b.contains("; White to move\"") || b.contains("; Black to move\""));
+        assert_eq!(
+            b.matches("<rect class=\"last\"").count(),
+            2,
+            "the last move"
+        );
+    }
+    // the hostile game's finding's board: after 2... Qh4# (ply 4), White
+    // is to move (the marker at White's edge) and d8-h4 is marked
+    assert!(html.contains("after ply 4 (… Qh4#); White to move"));
+    let mate = boards
+        .iter()
+        .find(|b| b.contains("aria-label=\"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w"))
+        .expect("the board after 2... Qh4#");
+    assert!(
+        mate.contains("class=\"last\" x=\"90\" y=\"0\""),
+        "d8 marked: {mate}"
+    );
+    assert!(
+        mate.contains("class=\"last\" x=\"210\" y=\"120\""),
+        "h4 marked: {mate}"
+    );
+    assert!(!mate.contains("visibility=\"hidden\""));
+    assert!(
+        mate.contains("data-side=\"w\" cx=\"247\" cy=\"225\""),
+        "{mate}"
+    );
+    // the move list, once per game, each move the stepper's
+    let steppers = html.matches("<div class=\"stepper\"").count();
+    assert_eq!(html.matches("<p class=\"moves\"").count(), steppers);
+    for list in html.split("<p class=\"moves\" data-src=\"").skip(1) {
+        let src = &list[..list.find('"').unwrap()];
+        assert!(html.contains(&format!("class=\"stepper\" hidden tabindex=\"0\" aria-label=\"move stepper: the left and right arrow keys step through the moves\" data-src=\"{src}\"")));
+        let list = &list[..list.find("</p>").unwrap()];
+        assert!(list.contains("data-i=\"1\">"), "moves carry their step");
+    }
+    assert!(
+        html.contains("closest('[data-i]')"),
+        "a click on a move steps"
+    );
 }
 
 #[test]
@@ -262,6 +377,18 @@ document.getElementById('report').addEventListener('load', function () {
       var after = svg.getAttribute('data-drawn');
       st.dispatchEvent(new w.KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, cancelable: true }));
       out.stepper_keys = before !== after && svg.getAttribute('data-drawn') === before;
+      // a click on the list's first move shows the position after it,
+      // marks the move, and moves the marker of the side to move
+      var list = d.querySelector('.moves[data-src="' + st.getAttribute('data-src') + '"]');
+      var data = JSON.parse(d.getElementById(st.getAttribute('data-src')).textContent);
+      var m = list && list.querySelector('[data-i="1"]');
+      if (m) {
+        m.click();
+        out.move_click = svg.getAttribute('data-drawn') === data.fens[1] && m.classList.contains('cur')
+          && svg.querySelector('.turn').getAttribute('data-side') === data.fens[1].split(' ')[1]
+          && svg.querySelectorAll('.pieces use').length > 0
+          && svg.querySelector('.last').getAttribute('visibility') === null;
+      }
     }
   } catch (e) { out.error = String(e); }
   document.getElementById('out').textContent = JSON.stringify(out);
@@ -470,6 +597,7 @@ fn the_samples_dossier_shows_the_verdict_on_the_first_screen() {
     assert_eq!(m["filter_kept"], errors, "{m}");
     assert_eq!(m["filter_with_errors"], errors, "{m}");
     assert!(m["stepper_keys"] == true, "{m}");
+    assert!(m["move_click"] == true, "a click on a move steps: {m}");
     screenshot(&out.join("dossier.html"), "first-screen-dossier.png");
 }
 

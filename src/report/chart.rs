@@ -30,6 +30,32 @@ fn is_clock_finding(f: &Finding) -> bool {
         || clause.contains("time control")
 }
 
+/// A tick's label: a whole number as one (`10`, not `10.0`), else with one
+/// decimal; on the move axis, only whole moves are labelled.
+pub(crate) fn tick(v: &f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// A label on the move axis: whole moves only.
+pub(crate) fn move_tick(v: &f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        String::new()
+    }
+}
+
+/// The size asked of plotters for tick labels, legends and axis names: its
+/// SVG writes 0.81 of it, so they come out at 12 px.
+pub(crate) const LABEL_PX: u32 = 15;
+
+/// The grid: bold lines, then light ones, both fainter than any data line.
+pub(crate) const GRID: [RGBColor; 2] = [RGBColor(215, 215, 215), RGBColor(242, 242, 242)];
+
 /// Render the chart as an SVG document.
 pub fn render(chart: &ClockChart<'_>) -> Result<String, ChartError> {
     let mut svg = String::new();
@@ -64,14 +90,19 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, ChartError> {
         let mut ctx = ChartBuilder::on(&root)
             .caption(&chart.title, ("sans-serif", 18))
             .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
             .build_cartesian_2d(0f64..x_max, (lo - 1.0)..(hi * 1.05 + 1.0))
             .map_err(ChartError::Draw)?;
         ctx.configure_mesh()
             .x_desc("move")
             .y_desc("minutes left")
-            .light_line_style(RGBColor(235, 235, 235))
+            .x_label_formatter(&move_tick)
+            .y_label_formatter(&tick)
+            .label_style(("sans-serif", LABEL_PX))
+            .axis_desc_style(("sans-serif", LABEL_PX))
+            .bold_line_style(GRID[0])
+            .light_line_style(GRID[1])
             .draw()
             .map_err(ChartError::Draw)?;
         // period boundaries
@@ -103,11 +134,11 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, ChartError> {
                 .map(|(p, ms)| (x(*p), minutes(*ms)))
                 .collect();
             if !rec.is_empty() {
-                ctx.draw_series(LineSeries::new(rec, colours[k].stroke_width(2)))
+                ctx.draw_series(LineSeries::new(rec, colours[k].stroke_width(3)))
                     .map_err(ChartError::Draw)?
                     .label(format!("{} clock, as recorded", names[k]))
                     .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 16, y)], colours[k].stroke_width(2))
+                        PathElement::new(vec![(x, y), (x + 16, y)], colours[k].stroke_width(3))
                     });
             }
             let recon: Vec<(f64, f64)> = reconstructed[k]
@@ -115,11 +146,13 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, ChartError> {
                 .map(|(p, ms)| (x(*p), minutes(*ms)))
                 .collect();
             if !recon.is_empty() {
-                let faint = colours[k].mix(0.45);
-                ctx.draw_series(LineSeries::new(recon, faint.stroke_width(1)))
+                let faint = colours[k].mix(0.5);
+                ctx.draw_series(LineSeries::new(recon, faint.stroke_width(2)))
                     .map_err(ChartError::Draw)?
                     .label(format!("{} clock, by the time control", names[k]))
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], faint));
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 16, y)], faint.stroke_width(2))
+                    });
             }
         }
         // clock findings
@@ -151,6 +184,7 @@ pub fn render(chart: &ClockChart<'_>) -> Result<String, ChartError> {
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(200, 200, 200))
             .position(SeriesLabelPosition::UpperRight)
+            .label_font(("sans-serif", LABEL_PX))
             .draw()
             .map_err(ChartError::Draw)?;
         root.present().map_err(ChartError::Draw)?;

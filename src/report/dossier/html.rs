@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use super::first_screen::{self as parts, Verdict};
 use super::{
-    Dossier, GameView, SEVERITIES, board_svg, escape_html, evidence_text, finding_anchor,
-    finding_ply, grouped, rule_anchor, script_json,
+    Dossier, GameView, MoveView, SEVERITIES, board_in_page, escape_html, evidence_text,
+    finding_anchor, finding_ply, grouped, page_defs, rule_anchor, script_json, to_move,
 };
 use crate::findings::{Finding, Severity};
 
@@ -27,7 +27,9 @@ table.verdict{width:100%;font-size:.9em}table.verdict td:nth-child(3),table.verd
 .first figure{margin:0}.first .finding{flex:1;min-width:320px;margin:0}\
 .finding{border-left:4px solid #ccc;padding-left:8px;margin:12px 0}.sev-error{border-left-color:#b00}.sev-warning{border-left-color:#a60}\
 .filter{font-size:.9em;margin:8px 0 2px}.filter label{margin-right:1em}\
-.moves span{padding:0 2px}.moves mark{background:#ffe066;font-weight:bold}\
+.moves{max-width:760px;line-height:1.8}.moves span,.moves mark{padding:1px 3px;border-radius:3px}.moves mark{background:#ffe066;font-weight:bold}\
+.moves.live [data-i]{cursor:pointer}.moves.live [data-i]:hover{background:#dde6f5}.moves .cur{background:#36c;color:#fff}\
+.play{display:flex;gap:16px;align-items:flex-start;flex-wrap:wrap}svg.defs{position:absolute}svg.board{max-width:100%;height:auto}\
 .stepper button{font-size:16px}.stepper:focus{outline:2px solid #36c}.stepper .keys{color:#666;font-size:.85em}\
 .quote{font-style:italic;color:#444}figure{margin:6px 0}:target{background:#fff8d0}\
 details summary{cursor:pointer}\
@@ -41,30 +43,42 @@ tr,figure,.finding{break-inside:avoid}}";
 /// only when scripts run; without them everything is shown), and the
 /// record opened for printing.
 pub const SCRIPT: &str = r#"(function(){
-var G={K:'\u265A',Q:'\u265B',R:'\u265C',B:'\u265D',N:'\u265E',P:'\u265F'};
-function draw(svg,fen){
-  var s=40,ns='http://www.w3.org/2000/svg',rows=fen.split(' ')[0].split('/');
-  while(svg.firstChild)svg.removeChild(svg.firstChild);
-  for(var r=0;r<8;r++){var f=0;var row=rows[r]||'';
+function draw(svg,fen,last){
+  var ns='http://www.w3.org/2000/svg',s=+svg.getAttribute('data-s'),g=svg.querySelector('.pieces'),
+      parts=fen.split(' '),rows=parts[0].split('/');
+  while(g.firstChild)g.removeChild(g.firstChild);
+  for(var r=0;r<8;r++){var f=0,row=rows[r]||'';
     for(var i=0;i<row.length;i++){var c=row[i];
-      if(c>='1'&&c<='8'){for(var k=0;k<+c;k++){sq(r,f);f++;}continue;}
-      sq(r,f);var t=document.createElementNS(ns,'text');
-      t.setAttribute('x',f*s+s/2);t.setAttribute('y',r*s+s*0.8);t.setAttribute('font-size',s*0.8);
-      t.setAttribute('text-anchor','middle');t.setAttribute('font-family','DejaVu Sans, Segoe UI Symbol, sans-serif');
-      var w=(c===c.toUpperCase());t.setAttribute('fill',w?'#fff':'#000');t.setAttribute('stroke','#000');
-      t.textContent=G[c.toUpperCase()]||'?';svg.appendChild(t);f++;}}
-  function sq(r,f){var q=document.createElementNS(ns,'rect');q.setAttribute('x',f*s);q.setAttribute('y',r*s);
-    q.setAttribute('width',s);q.setAttribute('height',s);q.setAttribute('fill',(r+f)%2?'#b58863':'#f0d9b5');svg.appendChild(q);}
+      if(c>='1'&&c<='8'){f+=+c;continue;}
+      var u=document.createElementNS(ns,'use'),w=(c===c.toUpperCase());
+      u.setAttribute('href','#piece-'+(w?'w':'b')+c.toUpperCase());
+      u.setAttribute('x',f*s);u.setAttribute('y',r*s);u.setAttribute('width',s);u.setAttribute('height',s);
+      g.appendChild(u);f++;}}
+  var ls=svg.querySelectorAll('.last');
+  for(var k=0;k<ls.length;k++){var q=last&&last[k];
+    if(q){ls[k].setAttribute('x',(q.charCodeAt(0)-97)*s);ls[k].setAttribute('y',(56-q.charCodeAt(1))*s);ls[k].removeAttribute('visibility');}
+    else ls[k].setAttribute('visibility','hidden');}
+  var side=parts[1]==='b'?'b':'w',words=(side==='w'?'White':'Black')+' to move',t=svg.querySelector('.turn');
+  if(t&&t.getAttribute('data-side')!==side){var a=t.getAttribute('fill');t.setAttribute('fill',t.getAttribute('stroke'));
+    t.setAttribute('stroke',a);t.setAttribute('cy',8*s-(+t.getAttribute('cy')));t.setAttribute('data-side',side);
+    var tt=t.querySelector('title');if(tt)tt.textContent=words;}
+  svg.setAttribute('aria-label',fen+'; '+words);
   svg.setAttribute('data-drawn',fen);
 }
 var steppers=[];
 var boxes=document.querySelectorAll('.stepper');
 for(var b=0;b<boxes.length;b++){(function(box){
   var data=JSON.parse(document.getElementById(box.getAttribute('data-src')).textContent);
-  var svg=box.querySelector('svg'),label=box.querySelector('.ply'),range=box.querySelector('input');
+  var svg=box.querySelector('svg'),label=box.querySelector('.ply'),range=box.querySelector('input'),
+      list=document.querySelector('.moves[data-src="'+box.getAttribute('data-src')+'"]'),cur=null;
   range.max=data.fens.length-1;
-  function show(i){i=Math.max(0,Math.min(data.fens.length-1,i));range.value=i;draw(svg,data.fens[i]);
-    label.textContent=i===0?'start':data.labels[i-1];}
+  function show(i){i=Math.max(0,Math.min(data.fens.length-1,i));range.value=i;
+    draw(svg,data.fens[i],i===0?null:data.last[i-1]);
+    label.textContent=i===0?'start':data.labels[i-1];
+    if(list){if(cur){cur.classList.remove('cur');cur.removeAttribute('aria-current');}
+      cur=list.querySelector('[data-i="'+i+'"]');if(cur){cur.classList.add('cur');cur.setAttribute('aria-current','step');}}}
+  if(list){list.classList.add('live');list.addEventListener('click',function(e){
+    var m=e.target.closest('[data-i]');if(!m)return;show(+m.getAttribute('data-i'));box.focus({preventScroll:true});});}
   function step(d){show(+range.value+d);}
   box.querySelector('.prev').onclick=function(){step(-1);};
   box.querySelector('.next').onclick=function(){step(1);};
@@ -142,13 +156,20 @@ pub fn filter(v: &Verdict) -> String {
 pub(crate) fn first_board(g: &GameView, k: usize) -> Option<String> {
     let ply = finding_ply(&g.findings[k])?;
     let m = g.moves.iter().find(|m| m.0 == ply)?;
-    Some(format!(
-        "<figure>{}<figcaption>after ply {} ({}{})</figcaption></figure>",
-        board_svg(&m.3, m.4, m.5, 240),
+    Some(board_figure(m))
+}
+
+/// The board after move `m`, with its caption: the ply, the move and the
+/// side to move.
+fn board_figure(m: &MoveView) -> String {
+    format!(
+        "<figure>{}<figcaption>after ply {} ({}{}); {}</figcaption></figure>",
+        board_in_page(&m.3, m.4, m.5, 240),
         m.0,
         if m.2 { "" } else { "… " },
-        escape_html(&m.1)
-    ))
+        escape_html(&m.1),
+        to_move(&m.3)
+    )
 }
 
 /// The game of the gravest finding and the finding's index, when the
@@ -194,6 +215,7 @@ pub(crate) fn head(title: &str, v: &Verdict, board: Option<&str>) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>\n",
         escape_html(title)
     );
+    o.push_str(&page_defs());
     let _ = writeln!(o, "<h1>{}</h1>", escape_html(title));
     o.push_str(toc());
     // the first screen: the verdict
@@ -280,8 +302,8 @@ pub(crate) fn tail(record: &super::Record) -> String {
     )
 }
 
-/// One game with findings: each finding (anchored) with its board and the
-/// move list, the charts, and the stepper.
+/// One game with findings: each finding (anchored) with its board at its
+/// ply, then the stepper and the move list (once), and the charts.
 pub(crate) fn game_html(g: &GameView) -> String {
     let mut o = String::new();
     let _ = write!(
@@ -313,27 +335,28 @@ pub(crate) fn game_html(g: &GameView) -> String {
         if let Some(ply) = finding_ply(f)
             && let Some(m) = g.moves.iter().find(|m| m.0 == ply)
         {
-            let _ = write!(
-                o,
-                "<figure>{}<figcaption>after ply {} ({}{})</figcaption></figure>",
-                board_svg(&m.3, m.4, m.5, 240),
-                m.0,
-                if m.2 { "" } else { "… " },
-                escape_html(&m.1)
-            );
-            o.push_str(&move_list_html(g, Some(ply)));
+            o.push_str(&board_figure(m));
         }
         o.push_str("</div>");
     }
+    o.push_str(&play_html(g));
     if let Some(svg) = &g.eval_svg {
         let _ = write!(o, "<figure>{svg}</figure>");
     }
     if let Some(svg) = &g.clock_svg {
         let _ = write!(o, "<figure>{svg}</figure>");
     }
-    // the stepper
+    o.push_str("</section>\n");
+    o
+}
+
+/// A game's stepper and its move list, once: the board (drawn here at the
+/// first finding's ply, redrawn by the script), its controls and the
+/// moves, each of which sets the stepper to it.
+fn play_html(g: &GameView) -> String {
     let mut fens = vec![g.start_fen.clone()];
     let mut labels = Vec::new();
+    let mut last = Vec::new();
     for m in &g.moves {
         fens.push(m.3.clone());
         labels.push(format!(
@@ -342,6 +365,10 @@ pub(crate) fn game_html(g: &GameView) -> String {
             if m.2 { "." } else { "..." },
             m.1
         ));
+        last.push(match (m.4, m.5) {
+            (Some(a), Some(b)) => serde_json::json!([a.to_string(), b.to_string()]),
+            _ => serde_json::Value::Null,
+        });
     }
     let id = format!("{}-data", g.anchor);
     let start = g
@@ -350,26 +377,44 @@ pub(crate) fn game_html(g: &GameView) -> String {
         .find_map(finding_ply)
         .and_then(|p| g.moves.iter().position(|m| m.0 == p))
         .map_or(0, |i| i + 1);
+    let board = match start.checked_sub(1).map(|i| &g.moves[i]) {
+        Some(m) => board_in_page(&m.3, m.4, m.5, 320),
+        None => board_in_page(&g.start_fen, None, None, 320),
+    };
+    let mut o = String::new();
     let _ = write!(
         o,
-        "<script type=\"application/json\" id=\"{id}\">{}</script><div class=\"stepper\" hidden tabindex=\"0\" aria-label=\"move stepper: the left and right arrow keys step through the moves\" data-src=\"{id}\" data-start=\"{start}\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"320\" height=\"320\" viewBox=\"0 0 320 320\"></svg><br><button class=\"prev\" type=\"button\">&#9664;</button> <input type=\"range\" min=\"0\" value=\"0\"> <button class=\"next\" type=\"button\">&#9654;</button> <span class=\"ply\"></span> <span class=\"keys\">(keys &#8592; &#8594;)</span></div>",
-        script_json(&serde_json::json!({"fens": fens, "labels": labels}))
+        "<script type=\"application/json\" id=\"{id}\">{}</script><div class=\"play\" id=\"{}-play\"><div class=\"stepper\" hidden tabindex=\"0\" aria-label=\"move stepper: the left and right arrow keys step through the moves\" data-src=\"{id}\" data-start=\"{start}\">{board}<br><button class=\"prev\" type=\"button\">&#9664;</button> <input type=\"range\" min=\"0\" value=\"0\"> <button class=\"next\" type=\"button\">&#9654;</button> <span class=\"ply\"></span> <span class=\"keys\">(keys &#8592; &#8594;)</span></div>",
+        script_json(&serde_json::json!({"fens": fens, "labels": labels, "last": last})),
+        g.anchor
     );
-    o.push_str("</section>\n");
+    o.push_str(&move_list_html(g, &id));
+    o.push_str("</div>");
     o
 }
 
-fn move_list_html(g: &GameView, mark: Option<u32>) -> String {
-    let mut o = String::from("<p class=\"moves\">");
-    for m in &g.moves {
+/// The move list, once per game: each move carries its index in the
+/// stepper (`data-i`, from 1), the plies of findings are marked.
+fn move_list_html(g: &GameView, id: &str) -> String {
+    let marked: Vec<u32> = g.findings.iter().filter_map(finding_ply).collect();
+    let mut o = format!("<p class=\"moves\" data-src=\"{id}\">");
+    for (i, m) in g.moves.iter().enumerate() {
         if m.2 {
-            let _ = write!(o, "{}. ", m.0.div_ceil(2));
+            let _ = write!(o, "{}.&nbsp;", m.0.div_ceil(2));
+        } else if i == 0 {
+            let _ = write!(o, "{}...&nbsp;", m.0.div_ceil(2));
         }
-        if Some(m.0) == mark {
-            let _ = write!(o, "<mark>{}</mark> ", escape_html(&m.1));
+        let tag = if marked.contains(&m.0) {
+            "mark"
         } else {
-            let _ = write!(o, "<span>{}</span> ", escape_html(&m.1));
-        }
+            "span"
+        };
+        let _ = write!(
+            o,
+            "<{tag} data-i=\"{}\">{}</{tag}> ",
+            i + 1,
+            escape_html(&m.1)
+        );
     }
     o.push_str("</p>");
     o

@@ -109,8 +109,8 @@ pub(crate) const GAMES: &str = "\n<a id=\"games\"></a>\n\n## Games with findings
 /// The start of every game's table.
 pub(crate) const ALL_GAMES: &str = "\n<a id=\"all-games\"></a>\n\n## All games\n\n| game | plies | errors | warnings | manual review | info |\n|---|---|---|---|---|---|\n";
 
-/// One game with findings: each finding with its board and move list, and
-/// the charts; the boards and charts go to `files` (name, SVG), which the
+/// One game with findings: each finding with its board, the move list
+/// (once) and the charts; the boards and charts go to `files` (name, SVG), which the
 /// text links in `dir_name`.
 pub(crate) fn game_md(g: &GameView, dir_name: &str, files: &mut Vec<(String, String)>) -> String {
     let mut o = String::new();
@@ -134,19 +134,25 @@ pub(crate) fn game_md(g: &GameView, dir_name: &str, files: &mut Vec<(String, Str
             let name = board_file(g, m.0, k);
             files.push((name.clone(), board_svg(&m.3, m.4, m.5, 240)));
             let _ = writeln!(o, "\n![board after ply {}]({dir_name}/{name})\n", m.0);
-            let mut list = String::new();
-            for mv in &g.moves {
-                if mv.2 {
-                    let _ = write!(list, "{}. ", mv.0.div_ceil(2));
-                }
-                if mv.0 == ply {
-                    let _ = write!(list, "**{}** ", md(&mv.1));
-                } else {
-                    let _ = write!(list, "{} ", md(&mv.1));
-                }
-            }
-            let _ = writeln!(o, "{}\n", list.trim_end());
         }
+    }
+    // the move list, once, the findings' plies in bold
+    let marked: Vec<u32> = g.findings.iter().filter_map(finding_ply).collect();
+    if !g.moves.is_empty() {
+        let mut list = String::new();
+        for (i, mv) in g.moves.iter().enumerate() {
+            if mv.2 {
+                let _ = write!(list, "{}. ", mv.0.div_ceil(2));
+            } else if i == 0 {
+                let _ = write!(list, "{}... ", mv.0.div_ceil(2));
+            }
+            if marked.contains(&mv.0) {
+                let _ = write!(list, "**{}** ", md(&mv.1));
+            } else {
+                let _ = write!(list, "{} ", md(&mv.1));
+            }
+        }
+        let _ = writeln!(o, "{}\n", list.trim_end());
     }
     for (what, svg) in [("eval", &g.eval_svg), ("clock", &g.clock_svg)] {
         if let Some(svg) = svg {

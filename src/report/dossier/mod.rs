@@ -12,12 +12,15 @@
 //! inputs (hashes, versions, the command). Everything taken from an input
 //! file is escaped, and every game and finding has a stable anchor.
 
+mod board;
 mod folder;
 mod record;
 pub mod first_screen;
 mod html;
 mod markdown;
 
+pub(crate) use board::{board_in_page, to_move};
+pub use board::{board_svg, page_defs, piece_symbols};
 pub use first_screen::{Verdict, VerdictGame, event_counts};
 pub use folder::{Folder, record};
 pub use html::{SCRIPT, STYLE, filter, to_html};
@@ -28,11 +31,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use plotters::prelude::*;
-use shakmaty::{Chess, EnPassantMode, Position, Role, Square, fen::Fen};
+use shakmaty::{EnPassantMode, Square, fen::Fen};
 
 use crate::findings::{Finding, Severity};
 use crate::pipeline::GameAudit;
-use crate::report::ChartError;
+use crate::report::{ChartError, chart};
 
 /// Escape text for HTML (element content and attribute values).
 pub fn escape_html(s: &str) -> String {
@@ -238,62 +241,6 @@ pub fn rule_anchor(code: &str) -> String {
     }
 }
 
-/// The board as SVG, White at the bottom, the move's squares marked.
-pub fn board_svg(fen: &str, from: Option<Square>, to: Option<Square>, size: u32) -> String {
-    let pos: Option<Chess> = fen
-        .parse::<Fen>()
-        .ok()
-        .and_then(|f| f.into_position(shakmaty::CastlingMode::Chess960).ok());
-    let s = size / 8;
-    let mut o = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 {size} {size}\" role=\"img\" aria-label=\"{}\">",
-        escape_html(fen)
-    );
-    for rank in 0..8u32 {
-        for file in 0..8u32 {
-            let sq = Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(7 - rank));
-            let light = (file + rank) % 2 == 0;
-            let marked = Some(sq) == from || Some(sq) == to;
-            let fill = match (light, marked) {
-                (true, false) => "#f0d9b5",
-                (false, false) => "#b58863",
-                (true, true) => "#cdd26a",
-                (false, true) => "#aaa23a",
-            };
-            let _ = write!(
-                o,
-                "<rect x=\"{}\" y=\"{}\" width=\"{s}\" height=\"{s}\" fill=\"{fill}\"/>",
-                file * s,
-                rank * s
-            );
-            if let Some(p) = pos.as_ref().and_then(|p| p.board().piece_at(sq)) {
-                let glyph = match p.role {
-                    Role::King => '\u{265A}',
-                    Role::Queen => '\u{265B}',
-                    Role::Rook => '\u{265C}',
-                    Role::Bishop => '\u{265D}',
-                    Role::Knight => '\u{265E}',
-                    Role::Pawn => '\u{265F}',
-                };
-                let (fill, stroke) = if p.color.is_white() {
-                    ("#ffffff", "#000000")
-                } else {
-                    ("#000000", "#000000")
-                };
-                let _ = write!(
-                    o,
-                    "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" font-family=\"DejaVu Sans, Segoe UI Symbol, sans-serif\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1\">{glyph}</text>",
-                    file * s + s / 2,
-                    rank * s + s * 4 / 5,
-                    s * 4 / 5
-                );
-            }
-        }
-    }
-    o.push_str("</svg>");
-    o
-}
-
 /// White's-view evaluation of each ply, from the first comment that gives
 /// one: a score written from White's view, else a book-aware form's score
 /// from the mover's view, turned (other GUIs' scores are not charted).
@@ -336,13 +283,18 @@ pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String
         let mut ctx = ChartBuilder::on(&root)
             .caption("Evaluation (White's view, pawns)", ("sans-serif", 16))
             .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(44)
+            .x_label_area_size(40)
+            .y_label_area_size(48)
             .build_cartesian_2d(0f64..x_max, -12f64..12f64)
             .map_err(ChartError::Draw)?;
         ctx.configure_mesh()
             .x_desc("move")
-            .light_line_style(RGBColor(235, 235, 235))
+            .x_label_formatter(&chart::move_tick)
+            .y_label_formatter(&chart::tick)
+            .label_style(("sans-serif", chart::LABEL_PX))
+            .axis_desc_style(("sans-serif", chart::LABEL_PX))
+            .bold_line_style(chart::GRID[0])
+            .light_line_style(chart::GRID[1])
             .draw()
             .map_err(ChartError::Draw)?;
         for &(limit, what) in bands {
@@ -383,17 +335,18 @@ pub fn eval_chart(g: &GameAudit, bands: &[(f64, &'static str)]) -> Result<String
                 continue;
             }
             let c = colours[k];
-            ctx.draw_series(LineSeries::new(series, c.stroke_width(2)))
+            ctx.draw_series(LineSeries::new(series, c.stroke_width(3)))
                 .map_err(ChartError::Draw)?
                 .label(names[k].clone())
                 .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
+                    PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(3))
                 });
         }
         ctx.configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(200, 200, 200))
             .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", chart::LABEL_PX))
             .draw()
             .map_err(ChartError::Draw)?;
         root.present().map_err(ChartError::Draw)?;
