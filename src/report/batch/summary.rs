@@ -71,6 +71,7 @@ fn verdict<'a>(o: &'a Outcome, facts: &[String]) -> crate::report::dossier::Verd
             .collect(),
         facts: facts.to_vec(),
         unreadable: o.unreadable.len(),
+        grouped: true,
     }
 }
 

@@ -361,6 +361,7 @@ impl Streams {
             event_findings: Vec::new(),
             facts,
             unreadable: record.files.iter().filter(|f| f.2.is_unreadable()).count(),
+            grouped: false,
         };
         let mut rules: Vec<(String, Rule)> = std::mem::take(&mut self.rules).into_iter().collect();
         rules.sort_by(|a, b| a.1.rank.cmp(&b.1.rank).then(a.0.cmp(&b.0)));

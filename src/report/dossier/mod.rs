@@ -139,6 +139,7 @@ impl Dossier<'_> {
                 .iter()
                 .filter(|f| f.2.is_unreadable())
                 .count(),
+            grouped: false,
         }
     }
 }

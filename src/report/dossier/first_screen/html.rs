@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{
     Verdict, count_words, counts, event_round, events_line, filter_keys, path_html, players,
-    rules_broken,
+    rules_broken, widespread_tail, widespread_words,
 };
 use crate::report::dossier::{SEVERITIES, escape_html, finding_anchor};
 
@@ -127,11 +127,30 @@ pub fn gravest_html(v: &Verdict, board: Option<&str>) -> String {
 
 /// The games with findings, worst first, at most `limit` rows.
 pub fn table_html(v: &Verdict, limit: usize) -> String {
-    let order = v.worst_first();
-    if order.is_empty() {
+    let wide = v.widespread();
+    let (order, left) = v.listed(&wide);
+    if order.is_empty() && left == 0 {
         return "<p>No game has a finding.</p>".to_string();
     }
-    let mut o = String::from(
+    let mut o = String::new();
+    if !wide.is_empty() {
+        let with = order.len() + left;
+        o.push_str("<p>Codes in most games, each counted here once:</p><ul class=\"widespread\">");
+        for w in &wide {
+            let _ = write!(
+                o,
+                "<li><span class=\"{}\">{}</span>{}</li>",
+                w.severity.as_str(),
+                escape_html(w.code),
+                escape_html(&widespread_words(w, with))
+            );
+        }
+        let _ = write!(o, "</ul><p>{}</p>", widespread_tail(left));
+        if order.is_empty() {
+            return o;
+        }
+    }
+    o.push_str(
         "<table class=\"verdict\" id=\"verdict-table\"><thead><tr><th>game</th><th>players</th><th>result</th><th>event, round</th><th>findings</th><th>rules</th></tr></thead><tbody>",
     );
     for &i in order.iter().take(limit) {

@@ -2,7 +2,10 @@
 
 use std::fmt::Write as _;
 
-use super::{Verdict, count_words, counts, event_round, events_line, players, rules_broken};
+use super::{
+    Verdict, count_words, counts, event_round, events_line, players, rules_broken, widespread_tail,
+    widespread_words,
+};
 use crate::report::dossier::{SEVERITIES, finding_anchor, md};
 
 /// The events, the counts by severity and the facts, as Markdown.
@@ -100,11 +103,24 @@ pub fn gravest_md(v: &Verdict, board: Option<&str>) -> String {
 
 /// The games with findings, worst first, as a Markdown table.
 pub fn table_md(v: &Verdict, limit: usize) -> String {
-    let order = v.worst_first();
-    if order.is_empty() {
+    let wide = v.widespread();
+    let (order, left) = v.listed(&wide);
+    if order.is_empty() && left == 0 {
         return "No game has a finding.\n\n".to_string();
     }
-    let mut o = String::from(
+    let mut o = String::new();
+    if !wide.is_empty() {
+        let with = order.len() + left;
+        o.push_str("Codes in most games, each counted here once:\n\n");
+        for w in &wide {
+            let _ = writeln!(o, "- {}{}", md(w.code), md(&widespread_words(w, with)));
+        }
+        let _ = write!(o, "\n{}\n\n", widespread_tail(left));
+        if order.is_empty() {
+            return o;
+        }
+    }
+    o.push_str(
         "| game | players | result | event, round | findings | rules |\n|---|---|---|---|---|---|\n",
     );
     for &i in order.iter().take(limit) {

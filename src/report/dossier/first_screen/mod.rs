@@ -76,7 +76,29 @@ pub struct Verdict<'a> {
     pub facts: Vec<String>,
     /// How many inputs could not be read.
     pub unreadable: usize,
+    /// Codes that fire in most games are counted in one line each instead
+    /// of in every game's row ([`Verdict::widespread`]): the batch
+    /// summary does, a dossier lists every game.
+    pub grouped: bool,
 }
+
+/// A code that fires in most games: the batch summary's first screen
+/// counts it once, in a line, rather than in the row of every game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Widespread<'a> {
+    pub code: &'a str,
+    pub severity: Severity,
+    /// The title of its first finding.
+    pub title: &'a str,
+    /// The games it fires in.
+    pub games: usize,
+    /// Its findings, all games together.
+    pub findings: usize,
+}
+
+/// A code is widespread when it fires in at least this many games and in
+/// more than half of the games with findings.
+const WIDESPREAD_GAMES: usize = 10;
 
 impl Verdict<'_> {
     /// The games with findings, worst first: by their numbers of errors,
@@ -92,6 +114,61 @@ impl Verdict<'_> {
         };
         v.sort_by_key(key);
         v
+    }
+
+    /// The codes counted in one line each when [`Verdict::grouped`]: each
+    /// fires in at least [`WIDESPREAD_GAMES`] games and in more than half
+    /// of the games with findings; gravest first, then the most games,
+    /// then by code.
+    pub fn widespread(&self) -> Vec<Widespread<'_>> {
+        if !self.grouped {
+            return Vec::new();
+        }
+        let with = self.games.iter().filter(|g| !g.findings.is_empty()).count();
+        let mut m: BTreeMap<(&str, usize), Widespread<'_>> = BTreeMap::new();
+        for g in &self.games {
+            let mut seen: Vec<(&str, usize)> = Vec::new();
+            for f in g.findings {
+                let key = (f.code.as_str(), gravity(f.severity));
+                let w = m.entry(key).or_insert_with(|| Widespread {
+                    code: &f.code,
+                    severity: f.severity,
+                    title: &f.title,
+                    games: 0,
+                    findings: 0,
+                });
+                w.findings += 1;
+                if !seen.contains(&key) {
+                    seen.push(key);
+                    w.games += 1;
+                }
+            }
+        }
+        let mut v: Vec<Widespread<'_>> = m
+            .into_values()
+            .filter(|w| w.games >= WIDESPREAD_GAMES && 2 * w.games > with)
+            .collect();
+        v.sort_by_key(|w| (gravity(w.severity), std::cmp::Reverse(w.games), w.code));
+        v
+    }
+
+    /// The games the table lists, worst first ([`Verdict::worst_first`]),
+    /// and how many are left out: a game whose every finding has a code of
+    /// `widespread` is counted in that code's line instead.
+    pub fn listed(&self, widespread: &[Widespread<'_>]) -> (Vec<usize>, usize) {
+        let order = self.worst_first();
+        if widespread.is_empty() {
+            return (order, 0);
+        }
+        let counted = |f: &Finding| {
+            widespread
+                .iter()
+                .any(|w| w.code == f.code && w.severity == f.severity)
+        };
+        let (left, listed): (Vec<usize>, Vec<usize>) = order
+            .into_iter()
+            .partition(|&i| self.games[i].findings.iter().all(counted));
+        (listed, left.len())
     }
 
     /// The number of findings of each severity, gravest first (the order
@@ -185,6 +262,39 @@ fn count_words(n: usize, s: Severity) -> String {
         Severity::ManualReview => format!("{n} for manual review"),
         Severity::Info => format!("{n} info"),
     }
+}
+
+/// A severity as the widespread lines name it.
+fn severity_words(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::ManualReview => "for manual review",
+        Severity::Info => "info",
+    }
+}
+
+/// The line of a widespread code, after its code: its severity, its games
+/// and findings, and its title.
+fn widespread_words(w: &Widespread<'_>, with: usize) -> String {
+    format!(
+        " ({}) in {} of {} games with findings, {} finding{}: {}",
+        severity_words(w.severity),
+        w.games,
+        with,
+        w.findings,
+        if w.findings == 1 { "" } else { "s" },
+        w.title
+    )
+}
+
+/// What follows the widespread lines: how many games they stand for.
+fn widespread_tail(left: usize) -> String {
+    format!(
+        "{left} game{} whose only findings are these {} not listed below; every finding is in findings.csv.",
+        if left == 1 { "" } else { "s" },
+        if left == 1 { "is" } else { "are" }
+    )
 }
 
 /// Events shown by name on the first screen; more are counted.
@@ -365,6 +475,61 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(v.gravest(), Some((0, 1)));
+    }
+
+    #[test]
+    fn a_code_in_most_games_is_counted_in_one_line_on_the_batch_summary() {
+        let undecided = [f("rule-undecided", Severity::ManualReview, Some(80))];
+        let both = [
+            f("rule-undecided", Severity::ManualReview, Some(70)),
+            f("clock", Severity::Error, Some(9)),
+        ];
+        let other = [f("late", Severity::Warning, None)];
+        let mut games: Vec<VerdictGame<'_>> = (1..=11).map(|n| game(n, &undecided)).collect();
+        games.push(game(12, &both));
+        games.push(game(13, &other));
+        let mut v = Verdict {
+            games,
+            grouped: true,
+            ..Default::default()
+        };
+        let wide = v.widespread();
+        assert_eq!(wide.len(), 1, "{wide:?}");
+        assert_eq!(
+            (wide[0].code, wide[0].games, wide[0].findings),
+            ("rule-undecided", 12, 12)
+        );
+        // the game with another finding stays a row, with every code
+        assert_eq!(v.listed(&wide), (vec![11, 12], 11));
+        let h = table_html(&v, 100);
+        assert!(
+            h.contains("in 12 of 13 games with findings, 12 findings"),
+            "{h}"
+        );
+        assert!(
+            h.contains("11 games whose only findings are these are not listed"),
+            "{h}"
+        );
+        assert_eq!(h.matches("<tr id=").count(), 2, "{h}");
+        let m = table_md(&v, 100);
+        assert!(
+            m.contains("- rule-undecided (for manual review) in 12 of 13"),
+            "{m}"
+        );
+        assert_eq!(m.matches("\n| ").count(), 2 + 1, "{m}");
+        // a dossier lists every game
+        v.grouped = false;
+        assert!(v.widespread().is_empty());
+        assert_eq!(table_html(&v, 100).matches("<tr id=").count(), 13);
+        // fewer than ten games, or not more than half of them: no line
+        v.grouped = true;
+        v.games.truncate(9);
+        assert!(v.widespread().is_empty());
+        let half: Vec<VerdictGame<'_>> = (1..=20)
+            .map(|n| game(n, if n <= 10 { &undecided } else { &other }))
+            .collect();
+        v.games = half;
+        assert!(v.widespread().is_empty());
     }
 
     #[test]
