@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    Verdict, count_words, counts, event_round, events_line, filter_keys, path_html, players,
-    rules_broken, widespread_tail, widespread_words,
+    Verdict, Widespread, count_words, counts, event_round, events_line, filter_keys, path_html,
+    players, rules_broken, widespread_tail, widespread_words,
 };
 use crate::report::dossier::{SEVERITIES, escape_html, finding_anchor};
 
@@ -132,25 +132,10 @@ pub fn table_html(v: &Verdict, limit: usize) -> String {
     if order.is_empty() && left == 0 {
         return "<p>No game has a finding.</p>".to_string();
     }
-    let mut o = String::new();
-    if !wide.is_empty() {
-        let with = order.len() + left;
-        o.push_str("<p>Codes in most games, each counted here once:</p><ul class=\"widespread\">");
-        for w in &wide {
-            let _ = write!(
-                o,
-                "<li><span class=\"{}\">{}</span>{}</li>",
-                w.severity.as_str(),
-                escape_html(w.code),
-                escape_html(&widespread_words(w, with))
-            );
-        }
-        let _ = write!(o, "</ul><p>{}</p>", widespread_tail(left));
-        if order.is_empty() {
-            return o;
-        }
+    if order.is_empty() {
+        return widespread_html(&wide, left, left);
     }
-    o.push_str(
+    let mut o = String::from(
         "<table class=\"verdict\" id=\"verdict-table\"><thead><tr><th>game</th><th>players</th><th>result</th><th>event, round</th><th>findings</th><th>rules</th></tr></thead><tbody>",
     );
     for &i in order.iter().take(limit) {
@@ -215,5 +200,27 @@ pub fn table_html(v: &Verdict, limit: usize) -> String {
             order.len() - limit
         );
     }
+    o.push_str(&widespread_html(&wide, order.len() + left, left));
+    o
+}
+
+/// The codes in most games, each in a line after the table, and how many
+/// games they stand for.
+fn widespread_html(wide: &[Widespread<'_>], with: usize, left: usize) -> String {
+    if wide.is_empty() {
+        return String::new();
+    }
+    let mut o =
+        String::from("<p class=\"widespread\">Codes in most games, each counted here once:");
+    for w in wide {
+        let _ = write!(
+            o,
+            "<br><span class=\"{}\">{}</span>{}",
+            w.severity.as_str(),
+            escape_html(w.code),
+            escape_html(&widespread_words(w, with))
+        );
+    }
+    let _ = write!(o, "<br>{}</p>", widespread_tail(left));
     o
 }

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    Verdict, count_words, counts, event_round, events_line, players, rules_broken, widespread_tail,
-    widespread_words,
+    Verdict, Widespread, count_words, counts, event_round, events_line, players, rules_broken,
+    widespread_tail, widespread_words,
 };
 use crate::report::dossier::{SEVERITIES, finding_anchor, md};
 
@@ -108,18 +108,10 @@ pub fn table_md(v: &Verdict, limit: usize) -> String {
     if order.is_empty() && left == 0 {
         return "No game has a finding.\n\n".to_string();
     }
-    let mut o = String::new();
-    if !wide.is_empty() {
-        let with = order.len() + left;
-        o.push_str("Codes in most games, each counted here once:\n\n");
-        for w in &wide {
-            let _ = writeln!(o, "- {}{}", md(w.code), md(&widespread_words(w, with)));
-        }
-        let _ = write!(o, "\n{}\n\n", widespread_tail(left));
-        if order.is_empty() {
-            return o;
-        }
+    if order.is_empty() {
+        return widespread_md(&wide, left, left);
     }
+    let mut o = String::new();
     o.push_str(
         "| game | players | result | event, round | findings | rules |\n|---|---|---|---|---|---|\n",
     );
@@ -166,5 +158,20 @@ pub fn table_md(v: &Verdict, limit: usize) -> String {
         );
     }
     o.push('\n');
+    o.push_str(&widespread_md(&wide, order.len() + left, left));
+    o
+}
+
+/// The codes in most games, each in a line after the table, and how many
+/// games they stand for.
+fn widespread_md(wide: &[Widespread<'_>], with: usize, left: usize) -> String {
+    if wide.is_empty() {
+        return String::new();
+    }
+    let mut o = String::from("Codes in most games, each counted here once:\n\n");
+    for w in wide {
+        let _ = writeln!(o, "- {}{}", md(w.code), md(&widespread_words(w, with)));
+    }
+    let _ = write!(o, "\n{}\n\n", widespread_tail(left));
     o
 }
