@@ -106,7 +106,7 @@ fn a_ruleset_without_fit_clauses_is_refused() {
 }
 
 /// `rules fit … --format json`: (exit code, one object per group).
-fn fit_json(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<serde_json::Value>) {
+pub(super) fn fit_json(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<serde_json::Value>) {
     let mut all = vec!["rules", "fit", "--format", "json"];
     all.extend_from_slice(args);
     let o = arbiter_in(dir, &all);
@@ -118,7 +118,10 @@ fn fit_json(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<serde_json::Value>) 
 }
 
 /// The fitted value of `name` in a group, and the values as good as it.
-fn fitted<'g>(group: &'g serde_json::Value, name: &str) -> (&'g str, &'g str, Vec<&'g str>) {
+pub(super) fn fitted<'g>(
+    group: &'g serde_json::Value,
+    name: &str,
+) -> (&'g str, &'g str, Vec<&'g str>) {
     let f = group["fits"]
         .as_array()
         .unwrap()

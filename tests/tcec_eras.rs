@@ -209,3 +209,55 @@ fn a_draw_rule_ending_planted_out_of_the_band_is_found() {
     assert!(was[differ[0]].is_empty(), "{:?}", was[differ[0]]);
     assert!(!now[differ[0]].is_empty());
 }
+
+/// The modern draw rule's values are recovered untold: a copy of
+/// `s24-on.rules` whose draw rule starts from wrong values (12 plies,
+/// ±0.10, at most 8 pieces and 6 pawns) is fitted on Season 25's Division
+/// P playoff, and the fit finds the records' rule, each value alone
+/// reproducing them (8 plies, ±0.25, 4 pieces, 16 pawns), with every
+/// counter and ending agreeing.
+#[test]
+fn the_fit_recovers_the_modern_draw_rule_untold() {
+    let Some(other) = tcec_other() else {
+        return;
+    };
+    let here = std::env::current_dir().unwrap();
+    let text = std::fs::read_to_string(here.join("rulesets/tcec/s24-on.rules")).unwrap();
+    let mut planted = text.clone();
+    for (was, now) in [
+        ("const draw_plies = 8 ", "const draw_plies = 12 "),
+        ("const draw_eval = 0.25 ", "const draw_eval = 0.10 "),
+        ("const draw_pieces = 4 ", "const draw_pieces = 8 "),
+        ("const draw_pawns = 16 ", "const draw_pawns = 6 "),
+    ] {
+        assert_eq!(planted.matches(was).count(), 1, "{was}");
+        planted = planted.replace(was, now);
+    }
+    let t = tempfile::tempdir().unwrap();
+    let rules = t.path().join("planted.rules");
+    std::fs::write(&rules, planted).unwrap();
+    let pgn = other.join("TCEC_Season_25_-_Division_P_Playoff.pgn");
+    let (_, groups) = super::fit::fit_json(
+        &here,
+        &[pgn.to_str().unwrap(), "--rules", rules.to_str().unwrap()],
+    );
+    assert_eq!(groups.len(), 1);
+    let g = &groups[0];
+    for (name, text, fitted) in [
+        ("draw_plies", "12", "8"),
+        ("draw_eval", "0.1", "0.25"),
+        ("draw_pieces", "8", "4"),
+        ("draw_pawns", "6", "16"),
+    ] {
+        let (t, f, equally) = super::fit::fitted(g, name);
+        assert_eq!((t, f), (text, fitted), "{name}");
+        assert_eq!(equally, vec![fitted], "{name}: the data decide it alone");
+    }
+    let under = &g["under_fit"];
+    assert!(under["counters"].as_u64().unwrap() > 20_000, "{under}");
+    assert_eq!(under["counters"], under["counters_of"], "{under}");
+    assert_eq!(under["terminations"], under["terminations_of"], "{under}");
+    // under the planted text, the rule is wrong
+    let text = &g["under_text"];
+    assert_ne!(text["terminations"], text["terminations_of"], "{text}");
+}
