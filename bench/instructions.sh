@@ -82,12 +82,21 @@ opened=$( (cd "$tmp" && callgrind_annotate --tree=caller --inclusive=yes --thres
   /\* .*HashingReader<R> as std::io::Read>::read \[/ { if (!found) got = pend; found = 1 }
   { pend = 0 }
   END { print got + 0 }')
+# the SHA-256 of the rulesets, computed while they are compiled (each file
+# of a folder or of an `extends` chain, shipped ones included): it is in
+# the SHA-256 row already, so it is taken out of the compiling row
+sha_compile=$( (cd "$tmp" && callgrind_annotate --tree=caller --inclusive=yes --threshold=100 cg 2> /dev/null) | awk '
+  /^ *[0-9,]+ .*< / { if ($0 ~ /:arbiter::rules::/) { c = $1; gsub(",", "", c); pend += c }; next }
+  /\* .*sha2::sha256::compress256 \[/ { if (!found) got = pend; found = 1 }
+  { pend = 0 }
+  END { print got + 0 }')
 read=$(count ':arbiter::ingest::pgn::reader::read_game \\[')
 typing=$(count 'parse_comment_from \\[')
 replay=$(count ':arbiter::replay::play::replay \\[')
 judge=$(count ':arbiter::rules::judge::judge \\[')
 line=$(count 'GameLine as core::fmt::Display>::fmt \\[')
 compile=$(count ':arbiter::rules::compile(_chain)? \\[')
+compile=$((compile - sha_compile))
 # the audit of a replayed game (the built-in checks, the case, the judge);
 # a build from before the replay was taken out of it names the game's
 # whole audit `audit_game`, the replay within it
