@@ -81,12 +81,15 @@ impl Visitor for GameVisitor<'_, '_> {
         }
         let span = match self.seek(Tok::San) {
             Some((s, e)) => {
-                let w = match self.chunk.text(s, e) {
-                    Some(text) => compact_str::CompactString::new(text),
-                    None => compact_str::CompactString::from_utf8_lossy(&self.chunk[s..e]),
-                };
-                // kept only where the SAN prints otherwise
-                if w != compact_str::format_compact!("{san}") {
+                // kept only where the SAN prints otherwise (the print is
+                // ASCII: a token of other bytes differs)
+                self.san_print.clear();
+                san.append_ascii_to(&mut self.san_print);
+                if self.san_print[..] != self.chunk[s..e] {
+                    let w = match self.chunk.text(s, e) {
+                        Some(text) => compact_str::CompactString::new(text),
+                        None => compact_str::CompactString::from_utf8_lossy(&self.chunk[s..e]),
+                    };
                     let at = self.game.moves.len() as u32;
                     self.game.written.push((at, w));
                 }

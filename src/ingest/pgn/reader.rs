@@ -88,6 +88,7 @@ pub(super) fn read_game(chunk: &GameChunk, part: Part) -> PgnGame {
         cursor: 0,
         game: &mut game,
         tag_names: None,
+        san_print: Vec::new(),
     };
     let result = reader.read_game(&mut visitor);
     match result {

@@ -63,6 +63,9 @@ pub(super) struct GameVisitor<'c, 'g> {
     /// [`FEW_TAGS`]: a duplicate is then found in constant time, so that
     /// a tag section of a hundred thousand tags is read in linear time.
     pub(super) tag_names: Option<std::collections::HashSet<compact_str::CompactString>>,
+    /// A move's SAN as it prints, to compare with the token as written;
+    /// one buffer for the game's moves.
+    pub(super) san_print: Vec<u8>,
 }
 
 /// Up to this many tags, a duplicate is looked for along the list.
