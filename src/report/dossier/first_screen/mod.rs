@@ -479,9 +479,9 @@ mod tests {
 
     #[test]
     fn a_code_in_most_games_is_counted_in_one_line_on_the_batch_summary() {
-        let undecided = [f("rule-undecided", Severity::ManualReview, Some(80))];
+        let undecided = [f("everywhere", Severity::ManualReview, Some(80))];
         let both = [
-            f("rule-undecided", Severity::ManualReview, Some(70)),
+            f("everywhere", Severity::ManualReview, Some(70)),
             f("clock", Severity::Error, Some(9)),
         ];
         let other = [f("late", Severity::Warning, None)];
@@ -497,7 +497,7 @@ mod tests {
         assert_eq!(wide.len(), 1, "{wide:?}");
         assert_eq!(
             (wide[0].code, wide[0].games, wide[0].findings),
-            ("rule-undecided", 12, 12)
+            ("everywhere", 12, 12)
         );
         // the game with another finding stays a row, with every code
         assert_eq!(v.listed(&wide), (vec![11, 12], 11));
@@ -513,7 +513,7 @@ mod tests {
         assert_eq!(h.matches("<tr id=").count(), 2, "{h}");
         let m = table_md(&v, 100);
         assert!(
-            m.contains("- rule-undecided (for manual review) in 12 of 13"),
+            m.contains("- everywhere (for manual review) in 12 of 13"),
             "{m}"
         );
         assert_eq!(
