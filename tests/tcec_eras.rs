@@ -261,3 +261,53 @@ fn the_fit_recovers_the_modern_draw_rule_untold() {
     let text = &g["under_text"];
     assert_ne!(text["terminations"], text["terminations_of"], "{text}");
 }
+
+/// A 4k engine writes `n=0` on every move, so `4k.rules` reads a node
+/// count of 0 as no evidence (`zero_nodes_unknown`) and judges such a move
+/// by its depth and time: the Minifinal's real moves (n=0, depth 30 and
+/// more, a minute each) are searches, and ten moves of one side made at
+/// once (d=1, mt=0), planted in a copy of its first game, are a hidden
+/// book run, found in that game alone.
+#[test]
+fn a_4k_hidden_book_run_is_found_though_every_move_writes_no_nodes() {
+    let Some(other) = tcec_other() else {
+        return;
+    };
+    let text = std::fs::read_to_string(other.join("TCEC_Season_28_-_4k_V_Minifinal.pgn")).unwrap();
+    let second = text[1..].find("[Event ").unwrap() + 1;
+    let (first, rest) = text.split_at(second);
+    let depth = regex::Regex::new(r"\bd=\d+").unwrap();
+    let time = regex::Regex::new(r"\bmt=\d+").unwrap();
+    let comment = regex::Regex::new(r"\{[^}]*\}").unwrap();
+    let mut k = 0;
+    let planted = comment.replace_all(first, |c: &regex::Captures<'_>| {
+        k += 1;
+        let c = &c[0];
+        assert!(k == 1 || c.starts_with("{book") || c.contains("n=0,"), "{c}");
+        if (22..42).step_by(2).any(|j| j == k) {
+            let c = depth.replace(c, "d=1");
+            time.replace(&c, "mt=0").into_owned()
+        } else {
+            c.to_string()
+        }
+    });
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("minifinal.pgn");
+    let books = |body: &str| -> Vec<usize> {
+        std::fs::write(&p, body).unwrap();
+        (audit(&[&p], &[]).iter())
+            .filter(|l| l["type"] == "game")
+            .map(|g| {
+                (g["findings"].as_array().unwrap().iter())
+                    .filter(|f| f["code"] == "tcec.hidden-book")
+                    .count()
+            })
+            .collect()
+    };
+    let was = books(&text);
+    assert_eq!(was.len(), 50);
+    assert!(was.iter().all(|&n| n == 0), "{was:?}");
+    let now = books(&format!("{planted}{rest}"));
+    assert!(now[0] >= 5, "{now:?}");
+    assert!(now[1..].iter().all(|&n| n == 0), "{now:?}");
+}

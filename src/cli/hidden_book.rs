@@ -33,6 +33,11 @@ pub struct HiddenBookArgs {
     /// searchless move there is explained.
     #[arg(long, default_value_t = 7)]
     tb_pieces: u32,
+    /// A node count of 0 says nothing (engines that write n=0 on every
+    /// move, as the TCEC 4k engines do): such a move is judged by its depth
+    /// and time.
+    #[arg(long)]
+    zero_nodes_unknown: bool,
     /// text, or json (one object).
     #[arg(long, value_enum, default_value_t = super::args::TextOrJson::Text)]
     format: super::args::TextOrJson,
@@ -49,6 +54,7 @@ pub fn run(a: HiddenBookArgs, out: &mut dyn Write) -> i32 {
         max_time: a.max_time,
         tb_pieces: a.tb_pieces,
         kept_tree: false,
+        zero_nodes_unknown: a.zero_nodes_unknown,
     };
     let json = a.json || a.format == super::args::TextOrJson::Json;
     crate::commands::hidden_book::run(&a.paths, &a.engine_logs, &params, json, out).unwrap_or_else(

@@ -40,6 +40,10 @@ pub struct Params {
     /// once from the tree the engine kept (Lc0 in time trouble writes
     /// `d=1, n=0` and its previous search's PV): explained, not a book.
     pub kept_tree: bool,
+    /// A node count of 0 says nothing (the 4k engines write `n=0` on every
+    /// move, searched or not): such a move is judged by its depth and
+    /// time, as one with no node count.
+    pub zero_nodes_unknown: bool,
 }
 
 impl Default for Params {
@@ -51,6 +55,7 @@ impl Default for Params {
             max_time: 100,
             tb_pieces: 7,
             kept_tree: false,
+            zero_nodes_unknown: false,
         }
     }
 }
@@ -212,7 +217,9 @@ fn searchless(s: &Search, p: &Params) -> Option<bool> {
     if s.info_lines == Some(0) {
         return Some(true);
     }
-    if let Some(n) = s.nodes {
+    if let Some(n) = s.nodes
+        && !(n == 0 && p.zero_nodes_unknown)
+    {
         return Some(n <= p.max_nodes);
     }
     match (s.depth, s.time_ms) {
@@ -443,6 +450,7 @@ pub fn params(given: &[(&str, Value)]) -> Params {
             "max_time" => p.max_time = x as i64,
             "tb_pieces" => p.tb_pieces = x as u32,
             "kept_tree" => p.kept_tree = x > 0.0,
+            "zero_nodes_unknown" => p.zero_nodes_unknown = x > 0.0,
             _ => {}
         }
     }
@@ -572,6 +580,40 @@ mod tests {
         }
         text.push_str("*\n");
         text
+    }
+
+    /// With `zero_nodes_unknown`, `n=0` says nothing: a long deep search
+    /// that wrote it is a search, a move of depth 1 in no time is not, and
+    /// a real count is read as before.
+    #[test]
+    fn a_zero_node_count_can_be_no_evidence() {
+        let s = |depth, nodes, time_ms| Search {
+            source: "record",
+            depth: Some(depth),
+            nodes: Some(nodes),
+            time_ms: Some(time_ms),
+            ..Search::default()
+        };
+        let plain = Params::default();
+        let unknown = Params {
+            zero_nodes_unknown: true,
+            ..Params::default()
+        };
+        // a 4k engine's searched move: d=35, mt=50 s, n=0
+        assert_eq!(searchless(&s(35, 0, 50_778), &plain), Some(true));
+        assert_eq!(searchless(&s(35, 0, 50_778), &unknown), Some(false));
+        // a move made at once
+        assert_eq!(searchless(&s(1, 0, 0), &unknown), Some(true));
+        // a count the engine did report
+        assert_eq!(searchless(&s(1, 500, 0), &unknown), Some(true));
+        assert_eq!(searchless(&s(20, 747_984, 39_835), &unknown), Some(false));
+        // n=0 and nothing else: no evidence either way
+        let bare = Search {
+            nodes: Some(0),
+            ..Search::default()
+        };
+        assert_eq!(searchless(&bare, &unknown), None);
+        assert_eq!(params(&[("zero_nodes_unknown", Value::Num(1.0))]), unknown);
     }
 
     /// Where `unflagged` answers, it gives what the whole assessment gives

@@ -193,6 +193,7 @@ impl Detector {
                 "max_time",
                 "tb_pieces",
                 "kept_tree",
+                "zero_nodes_unknown",
             ],
             Detector::Similarity => &[
                 "signal",
