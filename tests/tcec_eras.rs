@@ -283,7 +283,10 @@ fn a_4k_hidden_book_run_is_found_though_every_move_writes_no_nodes() {
     let planted = comment.replace_all(first, |c: &regex::Captures<'_>| {
         k += 1;
         let c = &c[0];
-        assert!(k == 1 || c.starts_with("{book") || c.contains("n=0,"), "{c}");
+        assert!(
+            k == 1 || c.starts_with("{book") || c.contains("n=0,"),
+            "{c}"
+        );
         if (22..42).step_by(2).any(|j| j == k) {
             let c = depth.replace(c, "d=1");
             time.replace(&c, "mt=0").into_owned()
@@ -310,4 +313,47 @@ fn a_4k_hidden_book_run_is_found_though_every_move_writes_no_nodes() {
     let now = books(&format!("{planted}{rest}"));
     assert!(now[0] >= 5, "{now:?}");
     assert!(now[1..].iter().all(|&n| n == 0), "{now:?}");
+}
+
+/// Season 17's Stockfish 10pct test scores a move recorded without a
+/// search with the mover's last evaluation (`searchless_keeps_eval` in
+/// `s17-s20.rules`): the fit keeps it on, the data deciding, and every
+/// counter but one agrees; a copy of the ruleset without it leaves five.
+#[test]
+fn a_move_without_a_search_keeps_the_movers_last_evaluation_in_season_17() {
+    let Some(other) = tcec_other() else {
+        return;
+    };
+    let here = std::env::current_dir().unwrap();
+    let pgn = other.join("TCEC_Season_17_-_Stockfish_10pct_Vs_Divp_Test_1.pgn");
+    let fit = |rules: &Path| {
+        let (_, groups) = super::fit::fit_json(
+            &here,
+            &[pgn.to_str().unwrap(), "--rules", rules.to_str().unwrap()],
+        );
+        groups.into_iter().next().unwrap()
+    };
+    let era = here.join("rulesets/tcec/s17-s20.rules");
+    let g = fit(&era);
+    let (text, fitted, equally) = super::fit::fitted(&g, "searchless_keeps_eval");
+    assert_eq!((text, fitted, equally), ("true", "true", vec!["true"]));
+    let under = &g["under_fit"];
+    assert_eq!(under["counters_of"], 4008, "{under}");
+    assert_eq!(under["counters"], 4007, "{under}");
+    let t = tempfile::tempdir().unwrap();
+    let off = t.path().join("off.rules");
+    let body = std::fs::read_to_string(&era).unwrap();
+    let without = body.replace(
+        "switch searchless_keeps_eval = true fit",
+        "switch searchless_keeps_eval = false fit",
+    );
+    assert_ne!(without, body);
+    // the recorded score alone, whatever the fit makes of the switch
+    let without = without.replace(
+        "let rules_score on move = coalesce(last(move.score, over: not (searchless_keeps_eval and searchless), per: move.side), move.score)",
+        "let rules_score on move = move.score",
+    );
+    std::fs::write(&off, without).unwrap();
+    let g = fit(&off);
+    assert_eq!(g["under_fit"]["counters"], 4003, "{}", g["under_fit"]);
 }
