@@ -138,6 +138,7 @@ pub(super) fn columnar(e: &CExpr, lets: &[Option<Vec<Stateful>>]) -> bool {
         }
         CExpr::If(k, a, b) => all(&mut [k, a, b].into_iter().map(|x| &**x)),
         CExpr::Call(_, args) if compiled::num_handles(e) && numeric(e) => all(&mut args.iter()),
+        CExpr::Call(Builtin::Coalesce, args) if args.len() == 2 => all(&mut args.iter()),
         CExpr::Call(..) | CExpr::Detector(..) => false,
         CExpr::Stateful(s) => {
             s.on == Kind::Move

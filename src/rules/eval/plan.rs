@@ -26,7 +26,8 @@ pub struct Plan {
     pub(super) let_inputs: Vec<Inputs>,
     /// What each adjudication evaluates (empty for the other rules).
     pub(super) rule_inputs: Vec<Inputs>,
-    /// For each switch, the `let`s and adjudications that read it.
+    /// For each switch, the adjudications that read it and the `let`s that
+    /// read it and that an adjudication reads ([`Depends::on`]).
     pub(super) depends: Vec<Depends>,
     /// The `let`s and rules each kind of event triggers, in the ruleset's
     /// order: a `let` on that kind, a `forbid` or `require` on it, and every

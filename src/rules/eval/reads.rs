@@ -16,7 +16,10 @@ pub(super) fn stateful_calls<'e>(e: &'e CExpr, out: &mut Vec<&'e Stateful>) {
 
 /// What the switches read: for each `let` and each adjudication, whether
 /// its value can change when one switch is flipped, directly or through the
-/// `let`s it reads (a `let` reads only `let`s defined before it).
+/// `let`s it reads (a `let` reads only `let`s defined before it). A shadow
+/// computes only adjudications, so a `let` that no adjudication reads,
+/// directly or through other `let`s, is not counted as reading the switch:
+/// no shadow evaluates it again.
 #[derive(Debug, Clone)]
 pub(super) struct Depends {
     pub(super) lets: Vec<bool>,
@@ -28,6 +31,24 @@ impl Depends {
     /// `rules`: [`Inputs`]), which of them read `switch`, directly or
     /// through earlier `let`s.
     pub(super) fn on(lets: &[Inputs], rules: &[Inputs], switch: usize) -> Depends {
+        // the `let`s an adjudication reads, directly or through later
+        // `let`s (each reads only earlier ones: one pass backwards)
+        let mut read = vec![false; lets.len()];
+        let mark = |i: &Inputs, read: &mut [bool]| {
+            for &l in &i.lets {
+                if let Some(r) = read.get_mut(l) {
+                    *r = true;
+                }
+            }
+        };
+        for r in rules {
+            mark(r, &mut read);
+        }
+        for j in (0..lets.len()).rev() {
+            if read[j] {
+                mark(&lets[j], &mut read);
+            }
+        }
         let mut depends = vec![false; lets.len()];
         let reads = |i: &Inputs, depends: &[bool]| {
             i.switches.contains(&switch)
@@ -36,7 +57,7 @@ impl Depends {
                     .any(|&l| depends.get(l).copied().unwrap_or(false))
         };
         for j in 0..lets.len() {
-            depends[j] = reads(&lets[j], &depends);
+            depends[j] = read[j] && reads(&lets[j], &depends);
         }
         let rules = rules.iter().map(|r| reads(r, &depends)).collect();
         Depends {

@@ -118,12 +118,37 @@ impl Cols<'_, '_, '_> {
                 })
             }
             CExpr::Stateful(s) => Cow::Borrowed(self.state(s.slot)),
+            CExpr::Call(Builtin::Coalesce, args) if args.len() == 2 => {
+                self.coalesce(&args[0], &args[1])
+            }
             // the fields of other events, lists, the builtins of text and
             // the detectors: walked at each move
             CExpr::Field(..) | CExpr::List(_) | CExpr::Call(..) | CExpr::Detector(..) => {
                 Cow::Owned(self.walk(e))
             }
         }
+    }
+
+    /// `coalesce(a, b)` as [`Ctx::builtin`] gives it: `a`, or `b` where
+    /// `a` is none.
+    fn coalesce(&self, a: &CExpr, b: &CExpr) -> Cow<'_, Col> {
+        let (a, b) = (self.value(a), self.value(b));
+        if let Some(v) = a.one() {
+            return if v == Value::None { b } else { a };
+        }
+        let n = self.n();
+        Cow::Owned(match (&*a, &*b) {
+            // a column of numbers holds none as `Other`
+            (Col::N(x), Col::N(y)) => {
+                Col::N(x.zip(y, |x, y| if matches!(x, Num::Other) { *y } else { *x }))
+            }
+            // a column of truths holds no none
+            (Col::T(_), _) => return a,
+            (x, y) => coded((0..n).map(|r| {
+                let v = x.value_ref(r);
+                if *v == Value::None { y.value_ref(r) } else { v }
+            })),
+        })
     }
 
     /// As [`Ctx::num`] gives it.

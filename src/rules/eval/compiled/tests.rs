@@ -88,9 +88,11 @@ impl Gen {
                 vec![*sub(self), *sub(self)],
             ),
             // builtins the compiler hands to the walk
-            _ => match self.next(3) {
+            _ => match self.next(4) {
                 0 => CExpr::Call(Builtin::Abs, vec![*sub(self), *sub(self)]),
                 1 => CExpr::Call(Builtin::Contains, vec![*sub(self), *sub(self)]),
+                // a column of its own (a `let` over `previous` in it)
+                2 => CExpr::Call(Builtin::Coalesce, vec![*sub(self), *sub(self)]),
                 _ => CExpr::List(vec![*sub(self), *sub(self)]),
             },
         }
