@@ -111,8 +111,7 @@ pub fn table_md(v: &Verdict, limit: usize) -> String {
     if order.is_empty() {
         return widespread_md(&wide, left, left);
     }
-    let mut o = String::new();
-    o.push_str(
+    let mut o = String::from(
         "| game | players | result | event, round | findings | rules |\n|---|---|---|---|---|---|\n",
     );
     for &i in order.iter().take(limit) {
